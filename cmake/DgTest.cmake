@@ -1,0 +1,34 @@
+# dg_add_test(NAME <layer.what> SOURCES <files> [LIBS <libs>] [LABELS <labels>]
+#             [ARGS <args>] [TIMEOUT <s>])
+# One CTest test per behaviour.  A test program exits 77 to report "skipped"
+# (e.g. a gpu test on a machine without a CUDA device).
+function(dg_add_test)
+  cmake_parse_arguments(T "" "NAME;TIMEOUT" "SOURCES;LIBS;LABELS;ARGS" ${ARGN})
+  string(REPLACE "." "_" exe "test_${T_NAME}")
+  if(NOT TARGET ${exe})
+    add_executable(${exe} ${T_SOURCES})
+    target_link_libraries(${exe} PRIVATE ${T_LIBS})
+  endif()
+  add_test(NAME ${T_NAME} COMMAND ${exe} ${T_ARGS})
+  set_tests_properties(${T_NAME} PROPERTIES SKIP_RETURN_CODE 77)
+  if(T_LABELS)
+    set_tests_properties(${T_NAME} PROPERTIES LABELS "${T_LABELS}")
+  endif()
+  if(T_TIMEOUT)
+    set_tests_properties(${T_NAME} PROPERTIES TIMEOUT ${T_TIMEOUT})
+  endif()
+endfunction()
+
+# dg_add_test_command(NAME <name> COMMAND <cmd...> [LABELS ...]): a test that
+# runs an existing program (e.g. the dgrun driver on a cfg).
+function(dg_add_test_command)
+  cmake_parse_arguments(T "" "NAME;TIMEOUT" "COMMAND;LABELS" ${ARGN})
+  add_test(NAME ${T_NAME} COMMAND ${T_COMMAND})
+  set_tests_properties(${T_NAME} PROPERTIES SKIP_RETURN_CODE 77)
+  if(T_LABELS)
+    set_tests_properties(${T_NAME} PROPERTIES LABELS "${T_LABELS}")
+  endif()
+  if(T_TIMEOUT)
+    set_tests_properties(${T_NAME} PROPERTIES TIMEOUT ${T_TIMEOUT})
+  endif()
+endfunction()
