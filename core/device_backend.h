@@ -1,0 +1,68 @@
+/* Private: the table of methods each backend fills in (libCEED style).
+ * core/device.c owns the registry, the pooled allocator, the kernel cache
+ * lookups and the public dg_device_* functions; backends (device_cpu.c,
+ * device_cuda.c) implement only what differs.  Nothing outside core/
+ * includes this header. */
+#ifndef DG_CORE_DEVICE_BACKEND_H
+#define DG_CORE_DEVICE_BACKEND_H
+
+#include "core/device.h"
+
+typedef struct dg_backend_ops {
+  const char *name;  /* "cuda" or "cpu" */
+  int priority;      /* "auto" takes the available backend of highest priority */
+
+  /* Is the backend usable on this machine now (libraries load, devices > 0)? */
+  int (*available)(void);
+  /* Number of devices, and their descriptions (for dg_device_list). */
+  dg_error (*count)(int *n);
+  dg_error (*describe)(int index, dg_device_info *info);
+
+  /* Open device index; *state is the backend's private context. */
+  dg_error (*open)(int index, dg_device_info *info, void **state);
+  void (*close)(void *state);
+
+  /* Raw allocation (the pool in device.c sits on top). */
+  dg_error (*alloc)(void *state, size_t bytes, void **ptr);
+  dg_error (*release)(void *state, void *ptr);
+  dg_error (*upload)(void *state, void *dst, const void *src, size_t bytes);
+  dg_error (*download)(void *state, void *dst, const void *src, size_t bytes);
+  dg_error (*copy)(void *state, void *dst, const void *src, size_t bytes);
+
+  /* Compile source to a binary blob (cubin / shared object bytes) that the
+   * kernel cache stores; log_out receives diagnostics (malloc'ed, may be
+   * NULL).  load turns a blob into a loaded module. */
+  dg_error (*compile)(void *state, const char *name, const char *source,
+                      const char *const *options, int noptions,
+                      void **blob, size_t *blob_size);
+  /* Identity of the compiler + target, part of every cache key. */
+  const char *(*compiler_identity)(void *state);
+  dg_error (*load)(void *state, const void *blob, size_t blob_size,
+                   void **module);
+  void (*unload)(void *state, void *module);
+  dg_error (*get_function)(void *state, void *module, const char *entry,
+                           void **function);
+  dg_error (*attributes)(void *state, void *function,
+                         dg_kernel_attributes *out);
+  dg_error (*launch)(void *state, void *function, const dg_launch *launch,
+                     void **args, void *stream);
+
+  dg_error (*stream_create)(void *state, void **stream);
+  void (*stream_destroy)(void *state, void *stream);
+  dg_error (*stream_synchronize)(void *state, void *stream);
+  dg_error (*synchronize)(void *state);
+  dg_error (*event_create)(void *state, void **event);
+  void (*event_destroy)(void *state, void *event);
+  dg_error (*event_record)(void *state, void *event, void *stream);
+  dg_error (*event_synchronize)(void *state, void *event);
+  dg_error (*event_elapsed_ms)(void *state, void *start, void *stop, float *ms);
+  dg_error (*stream_wait_event)(void *state, void *stream, void *event);
+} dg_backend_ops;
+
+/* Defined by each backend file. */
+extern const dg_backend_ops dg_backend_cpu_ops;
+#if defined(DGRUN_HAVE_CUDA)
+extern const dg_backend_ops dg_backend_cuda_ops;
+#endif
+
+#endif
