@@ -1,0 +1,87 @@
+#include "core/strbuf.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void dg_strbuf_init(dg_strbuf *b) { memset(b, 0, sizeof *b); }
+
+void dg_strbuf_free(dg_strbuf *b) {
+  free(b->data);
+  dg_strbuf_init(b);
+}
+
+static int reserve(dg_strbuf *b, size_t extra) {
+  if (b->failed)
+    return 0;
+  if (b->len + extra + 1 <= b->cap)
+    return 1;
+  size_t cap = b->cap ? b->cap : 256;
+  while (cap < b->len + extra + 1)
+    cap *= 2;
+  char *p = realloc(b->data, cap);
+  if (!p) {
+    b->failed = 1;
+    return 0;
+  }
+  b->data = p;
+  b->cap = cap;
+  return 1;
+}
+
+void dg_strbuf_append(dg_strbuf *b, const char *s) {
+  size_t n = strlen(s);
+  if (!reserve(b, n))
+    return;
+  memcpy(b->data + b->len, s, n + 1);
+  b->len += n;
+}
+
+static void vappendf(dg_strbuf *b, const char *fmt, va_list ap) {
+  va_list ap2;
+  va_copy(ap2, ap);
+  int n = vsnprintf(NULL, 0, fmt, ap2);
+  va_end(ap2);
+  if (n < 0) {
+    b->failed = 1;
+    return;
+  }
+  if (!reserve(b, (size_t)n))
+    return;
+  vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+  b->len += (size_t)n;
+}
+
+void dg_strbuf_appendf(dg_strbuf *b, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vappendf(b, fmt, ap);
+  va_end(ap);
+}
+
+void dg_strbuf_line(dg_strbuf *b, const char *fmt, ...) {
+  if (reserve(b, (size_t)b->indent)) {
+    memset(b->data + b->len, ' ', (size_t)b->indent);
+    b->len += (size_t)b->indent;
+    b->data[b->len] = '\0';
+  }
+  va_list ap;
+  va_start(ap, fmt);
+  vappendf(b, fmt, ap);
+  va_end(ap);
+  dg_strbuf_append(b, "\n");
+}
+
+dg_error dg_strbuf_finish(dg_strbuf *b, char **out) {
+  if (b->failed) {
+    dg_strbuf_free(b);
+    DG_RAISE(DG_ERR_MEMORY, "out of memory while generating source text");
+  }
+  if (!b->data)
+    dg_strbuf_append(b, "");
+  DG_CHECK(!b->failed, DG_ERR_MEMORY, "out of memory while generating source text");
+  *out = b->data;
+  dg_strbuf_init(b);
+  return DG_OK;
+}
