@@ -60,12 +60,16 @@ void dg_strbuf_appendf(dg_strbuf *b, const char *fmt, ...) {
   va_end(ap);
 }
 
-void dg_strbuf_line(dg_strbuf *b, const char *fmt, ...) {
+void dg_strbuf_indent(dg_strbuf *b) {
   if (reserve(b, (size_t)b->indent)) {
     memset(b->data + b->len, ' ', (size_t)b->indent);
     b->len += (size_t)b->indent;
     b->data[b->len] = '\0';
   }
+}
+
+void dg_strbuf_line(dg_strbuf *b, const char *fmt, ...) {
+  dg_strbuf_indent(b);
   va_list ap;
   va_start(ap, fmt);
   vappendf(b, fmt, ap);

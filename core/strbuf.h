@@ -29,6 +29,8 @@ void dg_strbuf_line(dg_strbuf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+/* Append the current indentation only (a line continues with appends). */
+void dg_strbuf_indent(dg_strbuf *b);
 /* Hand the text to the caller (who frees it); DG_ERR_MEMORY if any append failed. */
 dg_error dg_strbuf_finish(dg_strbuf *b, char **out);
 

@@ -1,0 +1,43 @@
+/* Host-side operator data in the layout the generated DG kernels read (see
+ * operators/codegen.h for the layout of every array).  Pure data
+ * arrangement: the solver uploads these buffers as they are.
+ *
+ * Elements must be straight-sided (affine): the geometric factors are stored
+ * once per element.  A mesh whose factors vary inside an element is refused
+ * (DG_ERR_UNSUPPORTED) rather than silently approximated. */
+#ifndef DG_DG_OPDATA_H
+#define DG_DG_OPDATA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/error.h"
+#include "dg/discretization.h"
+
+typedef struct dg_opdata {
+  int64_t K;
+  int dim, Np, np_pad, Nfaces, Nfp, nfnfp, ncomp, ngeo;
+  int element_major;
+  size_t real_size; /* 4 (float) or 8 (double), from the discretization */
+  void *egeo;       /* K x ngeo */
+  void *fgeo;       /* K*nfnfp x (dim+1) */
+  void *fx;         /* K*nfnfp x dim */
+  void *vx;         /* dim x K x np_pad (padding zero) */
+  int32_t *mapM, *mapP; /* K*nfnfp state offsets base(k, i) */
+  int32_t *fbc;     /* K*Nfaces: -1 or boundary-condition index */
+  double *Jk;       /* K: element Jacobians (host, for norms) */
+} dg_opdata;
+
+/* tag_to_bc[t] is the boundary-condition index of mesh tag t (ntags
+ * entries), or -1 when the tag has no boundary condition: a boundary face
+ * with such a tag is DG_ERR_INPUT naming the tag. */
+dg_error dg_opdata_create(const dg_discretization *d, int np_pad, int element_major,
+                          int ncomp, const int *tag_to_bc, dg_opdata **out);
+void dg_opdata_destroy(dg_opdata **od);
+
+/* Offset of state component c at node (k, i) in the generated layout. */
+int64_t dg_opdata_offset(const dg_opdata *od, int64_t k, int i, int c);
+/* Length of a state array in reals (ncomp * K * np_pad). */
+int64_t dg_opdata_state_length(const dg_opdata *od);
+
+#endif

@@ -1,0 +1,686 @@
+#include "operators/codegen.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/strbuf.h"
+#include "operators/emit_expr.h"
+
+/* Bumped whenever generated code changes meaning; part of tuning keys. */
+#define GENERATOR_VERSION 1
+
+enum { MAX_DERIVS = 256 };
+
+dg_kernel_config dg_kernel_config_default(void) {
+  dg_kernel_config c;
+  c.elements_per_block = 4;
+  c.face_threads = 256;
+  c.matrices = DG_MATRIX_GLOBAL;
+  c.np_align = 1;
+  c.layout = DG_LAYOUT_FIELD_MAJOR;
+  c.fuse_update = 0;
+  c.cpu_chunk = 0;
+  return c;
+}
+
+dg_error dg_kernel_config_check(const dg_kernel_config *c, int Np) {
+  DG_CHECK(c->elements_per_block >= 1 && c->elements_per_block <= 64, DG_ERR_INPUT,
+           "elements_per_block %d must be in 1..64", c->elements_per_block);
+  DG_CHECK((long)c->elements_per_block * Np <= 1024, DG_ERR_INPUT,
+           "elements_per_block %d x Np %d exceeds 1024 threads per block",
+           c->elements_per_block, Np);
+  DG_CHECK(c->face_threads >= 32 && c->face_threads <= 1024 && c->face_threads % 32 == 0,
+           DG_ERR_INPUT, "face_threads %d must be a multiple of 32 in 32..1024",
+           c->face_threads);
+  DG_CHECK(c->np_align >= 1 && c->np_align <= 128, DG_ERR_INPUT,
+           "np_align %d must be in 1..128", c->np_align);
+  DG_CHECK(c->matrices >= DG_MATRIX_GLOBAL && c->matrices <= DG_MATRIX_SHARED, DG_ERR_INPUT,
+           "unknown matrix placement %d", (int)c->matrices);
+  DG_CHECK(c->layout == DG_LAYOUT_FIELD_MAJOR || c->layout == DG_LAYOUT_ELEMENT_MAJOR,
+           DG_ERR_INPUT, "unknown field layout %d", (int)c->layout);
+  return DG_OK;
+}
+
+/* ---- derivative table: every distinct D(g) of the volume terms ---------- */
+
+typedef struct {
+  const dg_flux_node *node;
+  int gbase; /* first differentiated scalar of g */
+} deriv_entry;
+
+typedef struct {
+  deriv_entry d[MAX_DERIVS];
+  int n;
+  int ng; /* differentiated scalars in all */
+} deriv_table;
+
+static dg_error collect_derivs(const dg_flux_node *n, deriv_table *t) {
+  if (!n)
+    return DG_OK;
+  if (n->op == DG_FLUX_DERIV) {
+    for (int i = 0; i < t->n; i++)
+      if (t->d[i].node == n || dg_flux_node_equal(t->d[i].node, n))
+        return DG_OK;
+    DG_CHECK(t->n < MAX_DERIVS, DG_ERR_UNSUPPORTED,
+             "more than %d distinct derivative terms", MAX_DERIVS);
+    t->d[t->n].node = n;
+    t->d[t->n].gbase = t->ng;
+    t->ng += dg_flux_shape_size(n->args[0]->shape);
+    t->n++;
+    return DG_OK;
+  }
+  for (int i = 0; i < n->nargs; i++)
+    DG_CALL(collect_derivs(n->args[i], t));
+  return DG_OK;
+}
+
+static const deriv_entry *find_deriv(const deriv_table *t, const dg_flux_node *n) {
+  for (int i = 0; i < t->n; i++)
+    if (t->d[i].node == n || dg_flux_node_equal(t->d[i].node, n))
+      return &t->d[i];
+  return NULL;
+}
+
+/* Whether a tree (through lets) contains an op. */
+static int uses_op(const dg_flux_node *n, dg_flux_op op, const dg_physics *ph, int depth) {
+  if (!n || depth > 64)
+    return 0;
+  if (n->op == op)
+    return 1;
+  if (n->op == DG_FLUX_LET && n->ref >= 0 && n->ref < ph->nlets &&
+      uses_op(ph->lets[n->ref], op, ph, depth + 1))
+    return 1;
+  for (int i = 0; i < n->nargs; i++)
+    if (uses_op(n->args[i], op, ph, depth))
+      return 1;
+  return 0;
+}
+
+/* ---- leaf naming for the two contexts ------------------------------------ */
+
+typedef struct {
+  const deriv_table *derivs;
+  int dim;
+} gen_state;
+
+static void vol_field(const dg_emit_ctx *c, dg_strbuf *b, int comp, dg_flux_side side) {
+  (void)c;
+  (void)side; /* volume terms read the node's own value */
+  dg_strbuf_appendf(b, "u[%d]", comp);
+}
+static void face_field(const dg_emit_ctx *c, dg_strbuf *b, int comp, dg_flux_side side) {
+  (void)c;
+  dg_strbuf_appendf(b, side == DG_FLUX_SIDE_EXT ? "uP[%d]" : "uM[%d]", comp);
+}
+static void any_position(const dg_emit_ctx *c, dg_strbuf *b, int d) {
+  (void)c;
+  dg_strbuf_appendf(b, "X[%d]", d);
+}
+static void face_normal(const dg_emit_ctx *c, dg_strbuf *b, int d) {
+  (void)c;
+  dg_strbuf_appendf(b, "nrm[%d]", d);
+}
+static void any_time(const dg_emit_ctx *c, dg_strbuf *b) {
+  (void)c;
+  dg_strbuf_append(b, "t");
+}
+
+/* Physical partial d/dx_d of differentiated scalar g: P[g*DIM + d]. */
+static void partial(dg_strbuf *b, int dim, int g, int d) {
+  dg_strbuf_appendf(b, "P[%d]", g * dim + d);
+}
+
+static void vol_derivative(const dg_emit_ctx *c, dg_strbuf *b, const dg_flux_node *n,
+                           int comp) {
+  const gen_state *st = c->user;
+  const deriv_entry *e = find_deriv(st->derivs, n);
+  int dim = st->dim;
+  if (!e) {
+    dg_strbuf_append(b, "0");
+    return;
+  }
+  const dg_flux_node *g = n->args[0];
+  int gb = e->gbase, gsize = dg_flux_shape_size(g->shape);
+  dg_strbuf_append(b, "(");
+  switch ((dg_flux_deriv)n->ref) {
+  case DG_FLUX_D_X:
+  case DG_FLUX_D_Y:
+  case DG_FLUX_D_Z:
+    partial(b, dim, gb + comp, n->ref - DG_FLUX_D_X);
+    break;
+  case DG_FLUX_D_GRAD: /* scalar g: component comp of the gradient */
+    partial(b, dim, gb, comp);
+    break;
+  case DG_FLUX_D_DIV: { /* vector: sum_d dg_d/dx_d; matrix: row-wise */
+    int row0 = g->shape.rank == 2 ? comp * g->shape.cols : 0;
+    for (int d = 0; d < dim; d++) {
+      if (d)
+        dg_strbuf_append(b, " + ");
+      partial(b, dim, gb + row0 + d, d);
+    }
+    break;
+  }
+  case DG_FLUX_D_CURL:
+    if (dim == 3) {
+      int i = (comp + 1) % 3, j = (comp + 2) % 3;
+      partial(b, dim, gb + j, i);
+      dg_strbuf_append(b, " - ");
+      partial(b, dim, gb + i, j);
+    } else if (gsize == 1) { /* 2D curl of a scalar: (dg/dy, -dg/dx) */
+      if (comp == 0)
+        partial(b, dim, gb, 1);
+      else {
+        dg_strbuf_append(b, "-");
+        partial(b, dim, gb, 0);
+      }
+    } else { /* 2D curl of a 2-vector: dg1/dx - dg0/dy */
+      partial(b, dim, gb + 1, 0);
+      dg_strbuf_append(b, " - ");
+      partial(b, dim, gb + 0, 1);
+    }
+    break;
+  }
+  dg_strbuf_append(b, ")");
+}
+
+static void init_ctx(dg_emit_ctx *c, const dg_physics *ph, int dim, int is_float) {
+  memset(c, 0, sizeof *c);
+  c->real = is_float ? DG_EMIT_FLOAT : DG_EMIT_DOUBLE;
+  c->dim = dim;
+  c->lets = ph->lets;
+  c->nlets = ph->nlets;
+  c->params = ph->params;
+  c->nparams = ph->nparams;
+  c->field_offset = ph->field_offset;
+  c->nfields = ph->nfields;
+  c->position = any_position;
+  c->time = any_time;
+  c->let_side = DG_FLUX_SIDE_NONE;
+}
+
+/* ---- pieces of source ------------------------------------------------------ */
+
+static void emit_matrix(dg_strbuf *b, dg_codegen_target tg, dg_matrix_place place,
+                        int is_float, const char *name, const double *a, int rows, int cols) {
+  const char *qual = tg == DG_CODEGEN_C ? "static const"
+                     : place == DG_MATRIX_CONSTANT ? "__constant__ const"
+                                                   : "__device__ const";
+  dg_strbuf_appendf(b, "/* %s: %d x %d, row-major */\n%s real %s[%d] = {", name, rows, cols,
+                    qual, name, rows * cols);
+  for (int i = 0; i < rows * cols; i++) {
+    if (i % 4 == 0)
+      dg_strbuf_append(b, "\n  ");
+    dg_strbuf_appendf(b, is_float ? "%.9ef, " : "%.17e, ", a[i]);
+  }
+  dg_strbuf_append(b, "\n};\n\n");
+}
+
+static void emit_prelude(dg_strbuf *b, dg_codegen_target tg, const dg_element_ops *el,
+                         const dg_physics *ph, const dg_kernel_config *cfg, int is_float,
+                         int np_pad, int ngeo) {
+  dg_strbuf_appendf(b,
+                    "/* dgrun generated DG operators (generator version %d)\n"
+                    " * target %s, precision %s, dim %d, order N = %d\n"
+                    " * knobs: elements_per_block %d, face_threads %d, matrices %s,\n"
+                    " *        np_align %d (NP_PAD %d), layout %s, fuse_update %d */\n",
+                    GENERATOR_VERSION, tg == DG_CODEGEN_CUDA ? "cuda" : "c",
+                    is_float ? "float" : "double", el->dim, el->N, cfg->elements_per_block,
+                    cfg->face_threads,
+                    cfg->matrices == DG_MATRIX_GLOBAL     ? "global"
+                    : cfg->matrices == DG_MATRIX_CONSTANT ? "constant"
+                                                          : "shared",
+                    cfg->np_align, np_pad,
+                    cfg->layout == DG_LAYOUT_FIELD_MAJOR ? "field-major" : "element-major",
+                    cfg->fuse_update);
+  if (tg == DG_CODEGEN_C)
+    dg_strbuf_append(b, "#include <math.h>\n#include <stdint.h>\n#define KERNEL\n");
+  else
+    dg_strbuf_append(b, "#define KERNEL extern \"C\" __global__\n");
+  dg_strbuf_appendf(b, "typedef %s real;\n", is_float ? "float" : "double");
+  dg_strbuf_appendf(b,
+                    "#define DIM %d\n#define NP %d\n#define NP_PAD %d\n#define NFP %d\n"
+                    "#define NFACES %d\n#define NFNFP %d\n#define NC %d\n#define NGEO %d\n\n",
+                    el->dim, el->Np, np_pad, el->Nfp, el->Nfaces, el->Nfaces * el->Nfp,
+                    ph->ncomp, ngeo);
+  if (cfg->layout == DG_LAYOUT_FIELD_MAJOR)
+    dg_strbuf_append(b, "/* field-major state: component stride K*NP_PAD */\n"
+                        "#define CSTRIDE(K) ((long long)(K) * NP_PAD)\n"
+                        "#define BASE(k, i) ((long long)(k) * NP_PAD + (i))\n\n");
+  else
+    dg_strbuf_append(b, "/* element-major state: components of one element adjacent */\n"
+                        "#define CSTRIDE(K) ((long long)NP_PAD)\n"
+                        "#define BASE(k, i) ((long long)(k) * NC * NP_PAD + (i))\n\n");
+  const char *names[3] = {"c_Dr", "c_Ds", "c_Dt"};
+  const double *mats[3] = {el->Dr, el->Ds, el->Dt};
+  for (int d = 0; d < el->dim; d++)
+    emit_matrix(b, tg, cfg->matrices, is_float, names[d], mats[d], el->Np, el->Np);
+  emit_matrix(b, tg, cfg->matrices, is_float, "c_LIFT", el->LIFT, el->Np,
+              el->Nfaces * el->Nfp);
+}
+
+/* ---- dg_surface ------------------------------------------------------------ */
+
+static void emit_surface_body(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
+                              int is_float, int uses_x, dg_emit_ctx *ctx) {
+  /* Expects k, m (face node of element k) and the kernel arguments. */
+  dg_strbuf_line(b, "const long long idx = k * NFNFP + m;");
+  dg_strbuf_line(b, "const int f = m / NFP;");
+  dg_strbuf_line(b, "const real *fg = fgeo + idx * (DIM + 1);");
+  dg_strbuf_line(b, "real nrm[DIM];");
+  dg_strbuf_line(b, "for (int d = 0; d < DIM; ++d) nrm[d] = fg[d];");
+  dg_strbuf_line(b, "const real fscale = fg[DIM];");
+  if (uses_x) {
+    dg_strbuf_line(b, "real X[DIM];");
+    dg_strbuf_line(b, "for (int d = 0; d < DIM; ++d) X[d] = fx[idx * DIM + d];");
+  }
+  dg_strbuf_line(b, "const long long cs = CSTRIDE(K);");
+  dg_strbuf_line(b, "const long long iM = mapM[idx], iP = mapP[idx];");
+  dg_strbuf_line(b, "real uM[NC], uP[NC];");
+  dg_strbuf_line(b, "for (int c = 0; c < NC; ++c) uM[c] = q[iM + c * cs];");
+  dg_strbuf_line(b, "const int bc = fbc[k * NFACES + f];");
+  dg_strbuf_line(b, "if (bc < 0) {");
+  dg_strbuf_line(b, "  for (int c = 0; c < NC; ++c) uP[c] = q[iP + c * cs];");
+  dg_strbuf_line(b, "} else {");
+  b->indent += 2;
+  dg_strbuf_line(b, "/* boundary conditions: the exterior state from the interior one */");
+  dg_strbuf_line(b, "switch (bc) {");
+  for (int bi = 0; bi < ph->nboundaries; bi++) {
+    dg_strbuf_line(b, "case %d:", bi);
+    for (int f = 0; f < ph->nfields; f++) {
+      const dg_flux_node *e = ph->bc_ext[bi * ph->nfields + f];
+      for (int c = 0; c < ph->field_size[f]; c++) {
+        dg_strbuf_indent(b);
+        dg_strbuf_appendf(b, "  uP[%d] = ", ph->field_offset[f] + c);
+        dg_emit_expr(ctx, b, e, c);
+        dg_strbuf_append(b, ";\n");
+      }
+    }
+    dg_strbuf_line(b, "  break;");
+  }
+  dg_strbuf_line(b, "default:");
+  dg_strbuf_line(b, "  for (int c = 0; c < NC; ++c) uP[c] = uM[c];");
+  dg_strbuf_line(b, "}");
+  b->indent -= 2;
+  dg_strbuf_line(b, "}");
+  (void)el;
+  (void)is_float;
+  dg_strbuf_line(b, "/* Fscale * (numerical flux - surface form of the volume term at u-) */");
+  for (int f = 0; f < ph->nfields; f++)
+    for (int c = 0; c < ph->field_size[f]; c++) {
+      int comp = ph->field_offset[f] + c;
+      dg_strbuf_indent(b);
+      dg_strbuf_appendf(b, "fl[((long long)%d * K + k) * NFNFP + m] = fscale * (", comp);
+      dg_emit_expr(ctx, b, ph->flux[f], c);
+      dg_strbuf_append(b, " - ");
+      dg_emit_expr(ctx, b, ph->surface[f], c);
+      dg_strbuf_append(b, ");\n");
+    }
+}
+
+static dg_error emit_surface(dg_strbuf *b, dg_codegen_target tg, const dg_element_ops *el,
+                         const dg_physics *ph, int is_float, int uses_x) {
+  dg_emit_ctx ctx;
+  init_ctx(&ctx, ph, el->dim, is_float);
+  ctx.field = face_field;
+  ctx.normal = face_normal;
+  dg_strbuf_append(b, "/* dg_surface: one face node per iteration (thread). */\n");
+  dg_strbuf_append(b,
+                   tg == DG_CODEGEN_CUDA
+                       ? "KERNEL void dg_surface(const real *__restrict__ q, real *__restrict__ fl,\n"
+                         "    const int *__restrict__ mapM, const int *__restrict__ mapP,\n"
+                         "    const int *__restrict__ fbc, const real *__restrict__ fgeo,\n"
+                         "    const real *__restrict__ fx, real t, long long K) {\n"
+                       : "KERNEL void dg_surface(void **args, int64_t first, int64_t count) {\n"
+                         "  const real *restrict q = *(const real **)args[0];\n"
+                         "  real *restrict fl = *(real **)args[1];\n"
+                         "  const int *restrict mapM = *(const int **)args[2];\n"
+                         "  const int *restrict mapP = *(const int **)args[3];\n"
+                         "  const int *restrict fbc = *(const int **)args[4];\n"
+                         "  const real *restrict fgeo = *(const real **)args[5];\n"
+                         "  const real *restrict fx = *(const real **)args[6];\n"
+                         "  const real t = *(const real *)args[7];\n"
+                         "  const long long K = *(const long long *)args[8];\n"
+                         "  (void)fx; (void)t;\n");
+  b->indent = 2;
+  if (tg == DG_CODEGEN_CUDA) {
+    dg_strbuf_line(b, "const long long gid = (long long)blockIdx.x * blockDim.x + threadIdx.x;");
+    dg_strbuf_line(b, "if (gid >= K * NFNFP) return;");
+    dg_strbuf_line(b, "const long long k = gid / NFNFP;");
+    dg_strbuf_line(b, "const int m = (int)(gid - k * NFNFP);");
+    dg_strbuf_line(b, "(void)fx; (void)t;");
+    emit_surface_body(b, el, ph, is_float, uses_x, &ctx);
+  } else {
+    dg_strbuf_line(b, "for (long long k = first; k < first + count; ++k) {");
+    dg_strbuf_line(b, "  for (int m = 0; m < NFNFP; ++m) {");
+    b->indent = 6;
+    emit_surface_body(b, el, ph, is_float, uses_x, &ctx);
+    b->indent = 2;
+    dg_strbuf_line(b, "  }");
+    dg_strbuf_line(b, "}");
+  }
+  b->indent = 0;
+  dg_strbuf_append(b, "}\n\n");
+  return dg_emit_status(&ctx);
+}
+
+/* ---- dg_volume ------------------------------------------------------------- */
+
+/* The per-node part after the differentiated quantities are in G[g][j]
+ * (an expression text for "g-th quantity at node j"). */
+static void emit_volume_node(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
+                             const deriv_table *dt, const dg_kernel_config *cfg,
+                             dg_emit_ctx *ctx, const char *gref, const char *mat_prefix) {
+  int dim = el->dim, ng = dt->ng;
+  if (ng > 0) {
+    dg_strbuf_line(b, "/* reference derivatives of the %d flux quantities */", ng);
+    dg_strbuf_line(b, "real R[%d];", ng * dim);
+    dg_strbuf_line(b, "for (int g = 0; g < %d; ++g) R[g] = 0;", ng * dim);
+    dg_strbuf_line(b, "for (int j = 0; j < NP; ++j) {");
+    static const char *dn[3] = {"Dr", "Ds", "Dt"};
+    for (int d = 0; d < dim; d++)
+      dg_strbuf_line(b, "  const real %s = %sc_%s[i * NP + j];", dn[d], mat_prefix, dn[d]);
+    for (int g = 0; g < ng; g++) {
+      dg_strbuf_indent(b);
+      dg_strbuf_append(b, "  { const real v = ");
+      dg_strbuf_appendf(b, gref, g);
+      dg_strbuf_append(b, ";");
+      for (int d = 0; d < dim; d++)
+        dg_strbuf_appendf(b, " R[%d] += %s * v;", g * dim + d, dn[d]);
+      dg_strbuf_append(b, " }\n");
+    }
+    dg_strbuf_line(b, "}");
+    dg_strbuf_line(b, "/* chain rule with the element's (affine) geometric factors */");
+    dg_strbuf_line(b, "const real *gk = egeo + k * NGEO;");
+    dg_strbuf_line(b, "real P[%d];", ng * dim);
+    dg_strbuf_line(b, "for (int g = 0; g < %d; ++g)", ng);
+    dg_strbuf_line(b, "  for (int d = 0; d < DIM; ++d) {");
+    dg_strbuf_line(b, "    real s = 0;");
+    dg_strbuf_line(b, "    for (int a = 0; a < DIM; ++a) s += gk[a * DIM + d] * R[g * DIM + a];");
+    dg_strbuf_line(b, "    P[g * DIM + d] = s;");
+    dg_strbuf_line(b, "  }");
+  }
+  dg_strbuf_line(b, "/* right-hand side: volume terms + sources + LIFT * fl */");
+  dg_strbuf_line(b, "real r[NC];");
+  for (int f = 0; f < ph->nfields; f++)
+    for (int c = 0; c < ph->field_size[f]; c++) {
+      int comp = ph->field_offset[f] + c;
+      dg_strbuf_indent(b);
+      dg_strbuf_appendf(b, "r[%d] = ", comp);
+      dg_emit_expr(ctx, b, ph->rhs[f], c);
+      if (ph->source && ph->source[f]) {
+        dg_strbuf_append(b, " + ");
+        dg_emit_expr(ctx, b, ph->source[f], c);
+      }
+      dg_strbuf_append(b, ";\n");
+    }
+  dg_strbuf_line(b, "for (int mm = 0; mm < NFNFP; ++mm) {");
+  dg_strbuf_line(b, "  const real L = %sc_LIFT[i * NFNFP + mm];", mat_prefix);
+  dg_strbuf_line(b, "  for (int c = 0; c < NC; ++c) r[c] += L * fl[((long long)c * K + k) * NFNFP + mm];");
+  dg_strbuf_line(b, "}");
+  if (cfg->fuse_update) {
+    dg_strbuf_line(b, "/* fused LSERK stage: res = a*res + dt*r; q += b*res */");
+    dg_strbuf_line(b, "for (int c = 0; c < NC; ++c) {");
+    dg_strbuf_line(b, "  const long long o = BASE(k, i) + c * CSTRIDE(K);");
+    dg_strbuf_line(b, "  const real rs = rk_a * res[o] + dt * r[c];");
+    dg_strbuf_line(b, "  res[o] = rs;");
+    dg_strbuf_line(b, "  q[o] = u[c] + rk_b * rs;");
+    dg_strbuf_line(b, "}");
+  } else {
+    dg_strbuf_line(b, "for (int c = 0; c < NC; ++c) rhs[BASE(k, i) + c * CSTRIDE(K)] = r[c];");
+  }
+}
+
+static void emit_load_node(dg_strbuf *b, int uses_x) {
+  dg_strbuf_line(b, "real u[NC];");
+  dg_strbuf_line(b, "for (int c = 0; c < NC; ++c) u[c] = q[BASE(k, i) + c * CSTRIDE(K)];");
+  if (uses_x) {
+    dg_strbuf_line(b, "real X[DIM];");
+    dg_strbuf_line(b, "for (int d = 0; d < DIM; ++d) X[d] = vx[((long long)d * K + k) * NP_PAD + i];");
+  }
+}
+
+static void emit_gvalues(dg_strbuf *b, const deriv_table *dt, dg_emit_ctx *ctx,
+                         const char *dst_fmt) {
+  for (int e = 0; e < dt->n; e++) {
+    const dg_flux_node *g = dt->d[e].node->args[0];
+    for (int c = 0; c < dg_flux_shape_size(g->shape); c++) {
+      dg_strbuf_indent(b);
+      dg_strbuf_appendf(b, dst_fmt, dt->d[e].gbase + c);
+      dg_strbuf_append(b, " = ");
+      dg_emit_expr(ctx, b, g, c);
+      dg_strbuf_append(b, ";\n");
+    }
+  }
+}
+
+static const char *volume_signature_cuda =
+    "KERNEL void __launch_bounds__(NP * EPB) dg_volume(real *__restrict__ q,\n"
+    "    real *__restrict__ rhs, const real *__restrict__ fl, const real *__restrict__ egeo,\n"
+    "    const real *__restrict__ vx, real t, long long K, real *__restrict__ res,\n"
+    "    real rk_a, real rk_b, real dt) {\n";
+static const char *volume_signature_c =
+    "KERNEL void dg_volume(void **args, int64_t first, int64_t count) {\n"
+    "  real *restrict q = *(real **)args[0];\n"
+    "  real *restrict rhs = *(real **)args[1];\n"
+    "  const real *restrict fl = *(const real **)args[2];\n"
+    "  const real *restrict egeo = *(const real **)args[3];\n"
+    "  const real *restrict vx = *(const real **)args[4];\n"
+    "  const real t = *(const real *)args[5];\n"
+    "  const long long K = *(const long long *)args[6];\n"
+    "  real *restrict res = *(real **)args[7];\n"
+    "  const real rk_a = *(const real *)args[8];\n"
+    "  const real rk_b = *(const real *)args[9];\n"
+    "  const real dt = *(const real *)args[10];\n";
+
+static dg_error emit_volume(dg_strbuf *b, dg_codegen_target tg, const dg_element_ops *el,
+                        const dg_physics *ph, const deriv_table *dtab,
+                        const dg_kernel_config *cfg, int is_float, int uses_x) {
+  gen_state st = {dtab, el->dim};
+  dg_emit_ctx ctx;
+  init_ctx(&ctx, ph, el->dim, is_float);
+  ctx.field = vol_field;
+  ctx.derivative = vol_derivative;
+  ctx.user = &st;
+  int ng = dtab->ng;
+  int nfnfp = el->Nfaces * el->Nfp;
+  dg_strbuf_append(b, "/* dg_volume: volume terms, sources and lifting, one node per thread\n"
+                      " * (cuda: NP x EPB threads per block, EPB elements per block). */\n");
+  if (tg == DG_CODEGEN_CUDA) {
+    dg_strbuf_appendf(b, "#define EPB %d\n", cfg->elements_per_block);
+    dg_strbuf_append(b, volume_signature_cuda);
+    b->indent = 2;
+    dg_strbuf_line(b, "extern __shared__ double smem_raw[];");
+    dg_strbuf_line(b, "real *smem = (real *)smem_raw;");
+    dg_strbuf_line(b, "(void)vx; (void)t; (void)rhs; (void)res; (void)rk_a; (void)rk_b; (void)dt;");
+    const char *mp = "";
+    int off = 0;
+    if (cfg->matrices == DG_MATRIX_SHARED) {
+      /* Stage D and LIFT in shared memory once per block. */
+      static const char *dn[3] = {"Dr", "Ds", "Dt"};
+      for (int d = 0; d < el->dim; d++) {
+        dg_strbuf_line(b, "real *s_%s = smem + %d;", dn[d], off);
+        off += el->Np * el->Np;
+      }
+      dg_strbuf_line(b, "real *s_LIFT = smem + %d;", off);
+      off += el->Np * nfnfp;
+      dg_strbuf_line(b, "for (int z = threadIdx.y * NP + threadIdx.x; z < NP * NP; z += NP * EPB) {");
+      for (int d = 0; d < el->dim; d++)
+        dg_strbuf_line(b, "  s_%s[z] = c_%s[z];", dn[d], dn[d]);
+      dg_strbuf_line(b, "}");
+      dg_strbuf_line(b, "for (int z = threadIdx.y * NP + threadIdx.x; z < NP * NFNFP; z += NP * EPB)");
+      dg_strbuf_line(b, "  s_LIFT[z] = c_LIFT[z];");
+      mp = "s_";
+    }
+    dg_strbuf_line(b, "real *s_g = smem + %d; /* [EPB][NG][NP] */", off);
+    dg_strbuf_line(b, "const int i = threadIdx.x, e = threadIdx.y;");
+    dg_strbuf_line(b, "const long long k = (long long)blockIdx.x * EPB + e;");
+    dg_strbuf_line(b, "const int active = k < K;");
+    dg_strbuf_line(b, "real u[NC];");
+    dg_strbuf_line(b, "if (active) {");
+    b->indent = 4;
+    dg_strbuf_line(b, "for (int c = 0; c < NC; ++c) u[c] = q[BASE(k, i) + c * CSTRIDE(K)];");
+    char fmt[64];
+    snprintf(fmt, sizeof fmt, "s_g[(e * %d + %%d) * NP + i]", ng > 0 ? ng : 1);
+    emit_gvalues(b, dtab, &ctx, fmt);
+    b->indent = 2;
+    dg_strbuf_line(b, "}");
+    dg_strbuf_line(b, "__syncthreads();");
+    dg_strbuf_line(b, "if (!active) return;");
+    if (uses_x) {
+      dg_strbuf_line(b, "real X[DIM];");
+      dg_strbuf_line(b, "for (int d = 0; d < DIM; ++d) X[d] = vx[((long long)d * K + k) * NP_PAD + i];");
+    }
+    char gref[64];
+    snprintf(gref, sizeof gref, "s_g[(e * %d + %%d) * NP + j]", ng > 0 ? ng : 1);
+    emit_volume_node(b, el, ph, dtab, cfg, &ctx, gref, mp);
+    b->indent = 0;
+    dg_strbuf_append(b, "}\n\n");
+  } else {
+    dg_strbuf_append(b, volume_signature_c);
+    b->indent = 2;
+    dg_strbuf_line(b, "(void)vx; (void)t; (void)rhs; (void)res; (void)rk_a; (void)rk_b; (void)dt;");
+    dg_strbuf_line(b, "for (long long k = first; k < first + count; ++k) {");
+    b->indent = 4;
+    dg_strbuf_line(b, "real g_all[%d][NP]; /* flux quantities at every node */", ng > 0 ? ng : 1);
+    dg_strbuf_line(b, "for (int i = 0; i < NP; ++i) {");
+    b->indent = 6;
+    emit_load_node(b, 0);
+    dg_strbuf_line(b, "(void)u;");
+    emit_gvalues(b, dtab, &ctx, "g_all[%d][i]");
+    b->indent = 4;
+    dg_strbuf_line(b, "}");
+    dg_strbuf_line(b, "for (int i = 0; i < NP; ++i) {");
+    b->indent = 6;
+    emit_load_node(b, uses_x);
+    emit_volume_node(b, el, ph, dtab, cfg, &ctx, "g_all[%d][j]", "");
+    b->indent = 4;
+    dg_strbuf_line(b, "}");
+    b->indent = 2;
+    dg_strbuf_line(b, "}");
+    b->indent = 0;
+    dg_strbuf_append(b, "}\n\n");
+  }
+  return dg_emit_status(&ctx);
+}
+
+/* ---- updates ----------------------------------------------------------------- */
+
+static void emit_updates(dg_strbuf *b, dg_codegen_target tg) {
+  if (tg == DG_CODEGEN_CUDA) {
+    dg_strbuf_append(b,
+        "/* LSERK stage update: res = a*res + dt*rhs; q += b*res (grid-stride) */\n"
+        "KERNEL void dg_update_lserk(real *__restrict__ q, real *__restrict__ res,\n"
+        "    const real *__restrict__ rhs, real rk_a, real rk_b, real dt, long long n) {\n"
+        "  for (long long z = (long long)blockIdx.x * blockDim.x + threadIdx.x; z < n;\n"
+        "       z += (long long)gridDim.x * blockDim.x) {\n"
+        "    const real rs = rk_a * res[z] + dt * rhs[z];\n"
+        "    res[z] = rs;\n"
+        "    q[z] += rk_b * rs;\n"
+        "  }\n"
+        "}\n\n"
+        "/* SSP-RK stage (Shu-Osher form): q = alpha*q0 + beta*(q + dt*rhs) */\n"
+        "KERNEL void dg_update_ssp(real *__restrict__ q, const real *__restrict__ q0,\n"
+        "    const real *__restrict__ rhs, real alpha, real beta, real dt, long long n) {\n"
+        "  for (long long z = (long long)blockIdx.x * blockDim.x + threadIdx.x; z < n;\n"
+        "       z += (long long)gridDim.x * blockDim.x)\n"
+        "    q[z] = alpha * q0[z] + beta * (q[z] + dt * rhs[z]);\n"
+        "}\n");
+  } else {
+    dg_strbuf_append(b,
+        "/* LSERK stage update: res = a*res + dt*rhs; q += b*res */\n"
+        "KERNEL void dg_update_lserk(void **args, int64_t first, int64_t count) {\n"
+        "  real *restrict q = *(real **)args[0];\n"
+        "  real *restrict res = *(real **)args[1];\n"
+        "  const real *restrict rhs = *(const real **)args[2];\n"
+        "  const real a = *(const real *)args[3], bb = *(const real *)args[4];\n"
+        "  const real dt = *(const real *)args[5];\n"
+        "  for (int64_t z = first; z < first + count; ++z) {\n"
+        "    const real rs = a * res[z] + dt * rhs[z];\n"
+        "    res[z] = rs;\n"
+        "    q[z] += bb * rs;\n"
+        "  }\n"
+        "}\n\n"
+        "/* SSP-RK stage (Shu-Osher form): q = alpha*q0 + beta*(q + dt*rhs) */\n"
+        "KERNEL void dg_update_ssp(void **args, int64_t first, int64_t count) {\n"
+        "  real *restrict q = *(real **)args[0];\n"
+        "  const real *restrict q0 = *(const real **)args[1];\n"
+        "  const real *restrict rhs = *(const real **)args[2];\n"
+        "  const real alpha = *(const real *)args[3], beta = *(const real *)args[4];\n"
+        "  const real dt = *(const real *)args[5];\n"
+        "  for (int64_t z = first; z < first + count; ++z)\n"
+        "    q[z] = alpha * q0[z] + beta * (q[z] + dt * rhs[z]);\n"
+        "}\n");
+  }
+}
+
+dg_error dg_codegen_generate(dg_codegen_target target, const dg_element_ops *el,
+                             const dg_physics *ph, int precision_float,
+                             const dg_kernel_config *cfg, dg_generated *out) {
+  memset(out, 0, sizeof *out);
+  DG_CHECK(el->dim >= 1 && el->dim <= 3, DG_ERR_ARG, "dim %d", el->dim);
+  DG_CALL(dg_kernel_config_check(cfg, el->Np));
+  deriv_table *dtab = calloc(1, sizeof *dtab);
+  DG_CHECK(dtab, DG_ERR_MEMORY, "out of memory");
+  dg_error err = DG_OK;
+  for (int f = 0; f < ph->nfields && err == DG_OK; f++)
+    err = collect_derivs(ph->rhs[f], dtab);
+  if (err != DG_OK) {
+    free(dtab);
+    return dg_error_push(err, __FILE__, __LINE__, __func__);
+  }
+  int uses_fx = 0, uses_vx = 0;
+  for (int f = 0; f < ph->nfields; f++) {
+    uses_fx |= uses_op(ph->flux[f], DG_FLUX_X, ph, 0);
+    uses_vx |= uses_op(ph->rhs[f], DG_FLUX_X, ph, 0);
+    if (ph->source && ph->source[f])
+      uses_vx |= uses_op(ph->source[f], DG_FLUX_X, ph, 0);
+  }
+  for (int i = 0; i < ph->nboundaries * ph->nfields; i++)
+    uses_fx |= uses_op(ph->bc_ext[i], DG_FLUX_X, ph, 0);
+
+  int np_pad = (el->Np + cfg->np_align - 1) / cfg->np_align * cfg->np_align;
+  int ngeo = el->dim * el->dim + 1;
+  int is_float = precision_float != 0;
+  size_t rs = is_float ? 4 : 8;
+  size_t nfnfp = (size_t)el->Nfaces * el->Nfp;
+  size_t shared = (size_t)cfg->elements_per_block * (size_t)(dtab->ng > 0 ? dtab->ng : 1) *
+                  (size_t)el->Np * rs;
+  if (cfg->matrices == DG_MATRIX_SHARED)
+    shared += ((size_t)el->dim * el->Np * el->Np + (size_t)el->Np * nfnfp) * rs;
+  size_t matrix_bytes = ((size_t)el->dim * el->Np * el->Np + (size_t)el->Np * nfnfp) * rs;
+  if (target == DG_CODEGEN_CUDA) {
+    DG_CHECK_GOTO(err, done, shared <= 227 * 1024, DG_ERR_INPUT,
+                  "dg_volume needs %zu bytes of shared memory (> 227 KiB): fewer "
+                  "elements per block or matrices out of shared memory", shared);
+    DG_CHECK_GOTO(err, done, cfg->matrices != DG_MATRIX_CONSTANT || matrix_bytes <= 60 * 1024,
+                  DG_ERR_INPUT,
+                  "operator matrices take %zu bytes, more than constant memory holds",
+                  matrix_bytes);
+  }
+  dg_strbuf b;
+  dg_strbuf_init(&b);
+  emit_prelude(&b, target, el, ph, cfg, is_float, np_pad, ngeo);
+  DG_CALL_GOTO(err, fail_buf, emit_surface(&b, target, el, ph, is_float, uses_fx));
+  DG_CALL_GOTO(err, fail_buf, emit_volume(&b, target, el, ph, dtab, cfg, is_float, uses_vx));
+  emit_updates(&b, target);
+  DG_CALL_GOTO(err, fail_buf, dg_strbuf_finish(&b, &out->source));
+  out->np_pad = np_pad;
+  out->ngeo = ngeo;
+  out->nderiv = dtab->ng;
+  out->uses_face_x = uses_fx;
+  out->uses_volume_x = uses_vx;
+  out->volume_shared_bytes = (unsigned)shared;
+  free(dtab);
+  return DG_OK;
+fail_buf:
+  dg_strbuf_free(&b);
+done:
+  free(dtab);
+  return err;
+}
+
+void dg_generated_free(dg_generated *g) {
+  free(g->source);
+  memset(g, 0, sizeof *g);
+}

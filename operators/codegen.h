@@ -1,0 +1,105 @@
+/* The DG kernel generator: checked flux-language ASTs plus a reference
+ * element and a kernel configuration in, kernel source text out (CUDA C for
+ * NVRTC, or C with OpenMP-free loops for the cpu backend).  Nothing here
+ * launches anything (DESIGN.md: operators/ emits source text).
+ *
+ * One right-hand-side evaluation of du/dt = V(u) + LIFT*Fscale*(f* - f(u-))
+ * (Hesthaven & Warburton 2008, strong form) is two kernels:
+ *   dg_surface  per face node: traces u- (and u+ or the boundary state),
+ *               fl = Fscale * (numerical flux - surface form of V at u-)
+ *   dg_volume   per volume node: pointwise flux functions g(u) of every
+ *               derivative term, D_r/D_s/D_t applied with the geometric
+ *               factors, the remaining pointwise terms, sources, + LIFT*fl;
+ *               optionally fused with the LSERK stage update
+ * and one update kernel per scheme (dg_update_lserk, dg_update_ssp).
+ *
+ * Device data layout (built by dg/opdata.h for the same configuration):
+ *   state    q[base(k,i) + c*cstride], base/cstride from the field layout:
+ *              field-major   base = k*NP_PAD + i,        cstride = K*NP_PAD
+ *              element-major base = k*NC*NP_PAD + i,     cstride = NP_PAD
+ *   fl       fl[(c*K + k)*NFNFP + m], m = f*NFP + j (face f, face node j)
+ *   egeo     egeo[k*NGEO + g]: dr/dx, dr/dy, (dr/dz), ds/dx, ..., J (affine)
+ *   fgeo     fgeo[(k*NFNFP + m)*(DIM+1) + d]: n_0..n_{DIM-1}, Fscale
+ *   mapM/P   int32 base(k,i) of the interior / exterior volume node
+ *   fbc      int32 per face k*NFACES+f: -1 (neighbour) or boundary index
+ *   fx       fx[(k*NFNFP + m)*DIM + d] face-node coordinates (if used)
+ *   vx       vx[(d*K + k)*NP_PAD + i] volume-node coordinates (if used)
+ *
+ * Kernel arguments (args[i] points at the value, both backends):
+ *   dg_surface (q, fl, mapM, mapP, fbc, fgeo, fx, t, K)
+ *   dg_volume  (q, rhs, fl, egeo, vx, t, K, res, rk_a, rk_b, dt)
+ *   dg_update_lserk (q, res, rhs, rk_a, rk_b, dt, n):  res = a*res + dt*rhs; q += b*res
+ *   dg_update_ssp   (q, q0, rhs, alpha, beta, dt, n):  q = alpha*q0 + beta*(q + dt*rhs)
+ * with pointers to real, t/rk_a/rk_b/dt/alpha/beta real, K and n long long.
+ * A fused dg_volume (config.fuse_update) skips rhs and applies the LSERK
+ * update to q and res itself. */
+#ifndef DG_OPERATORS_CODEGEN_H
+#define DG_OPERATORS_CODEGEN_H
+
+#include <stdint.h>
+
+#include "core/error.h"
+#include "operators/flux_ast.h"
+
+typedef enum { DG_CODEGEN_CUDA = 0, DG_CODEGEN_C = 1 } dg_codegen_target;
+typedef enum { DG_MATRIX_GLOBAL = 0, DG_MATRIX_CONSTANT = 1, DG_MATRIX_SHARED = 2 } dg_matrix_place;
+typedef enum { DG_LAYOUT_FIELD_MAJOR = 0, DG_LAYOUT_ELEMENT_MAJOR = 1 } dg_field_layout;
+
+/* The tuning knobs (DESIGN.md: loop slicing and memory layout). */
+typedef struct dg_kernel_config {
+  int elements_per_block;   /* cuda dg_volume: elements per thread block (>= 1) */
+  int face_threads;         /* cuda dg_surface / update: threads per block (32..1024) */
+  dg_matrix_place matrices; /* where D and LIFT live on the GPU */
+  int np_align;             /* element stride NP_PAD = Np rounded up to a multiple */
+  dg_field_layout layout;   /* state field interleaving */
+  int fuse_update;          /* dg_volume applies the LSERK update itself */
+  int cpu_chunk;            /* cpu backend: elements per chunk (<= 0: automatic) */
+} dg_kernel_config;
+
+/* The defaults a run uses before tuning. */
+dg_kernel_config dg_kernel_config_default(void);
+/* DG_ERR_INPUT naming the bad knob. */
+dg_error dg_kernel_config_check(const dg_kernel_config *c, int Np);
+
+/* The physics, resolved from a checked flux program. */
+typedef struct dg_physics {
+  int nfields;
+  const int *field_offset;  /* first flattened component of each field */
+  const int *field_size;    /* components of each field */
+  int ncomp;                /* total components */
+  const dg_flux_node *const *rhs;     /* per field: volume term V */
+  const dg_flux_node *const *flux;    /* per field: numerical flux */
+  const dg_flux_node *const *surface; /* per field: surface form of V */
+  const dg_flux_node *const *source;  /* per field, entries may be NULL; array may be NULL */
+  int nboundaries;
+  const dg_flux_node *const *bc_ext;  /* [b*nfields + f]: exterior state of field f */
+  const dg_flux_node *const *lets;
+  int nlets;
+  const double *params;
+  int nparams;
+} dg_physics;
+
+/* The element: sizes and the operator matrices (row-major, see dg/refelem.h). */
+typedef struct dg_element_ops {
+  int dim, N, Np, Nfp, Nfaces;
+  const double *Dr, *Ds, *Dt; /* Np x Np (NULL beyond dim) */
+  const double *LIFT;         /* Np x Nfaces*Nfp */
+} dg_element_ops;
+
+typedef struct dg_generated {
+  char *source;           /* the whole module, readable */
+  int np_pad;             /* element stride used */
+  int ngeo;               /* egeo entries per element */
+  int nderiv;             /* differentiated scalar quantities in dg_volume */
+  int uses_face_x;        /* dg_surface reads fx */
+  int uses_volume_x;      /* dg_volume reads vx */
+  unsigned volume_shared_bytes; /* cuda: dynamic shared memory of dg_volume */
+} dg_generated;
+
+/* Generate the module.  precision_float selects float reals. */
+dg_error dg_codegen_generate(dg_codegen_target target, const dg_element_ops *el,
+                             const dg_physics *ph, int precision_float,
+                             const dg_kernel_config *cfg, dg_generated *out);
+void dg_generated_free(dg_generated *g);
+
+#endif
