@@ -173,7 +173,7 @@ dg_error dg_kernel_cache_get(dg_kernel_cache *cache, const char *key,
   const char *why = validate(buf, n, key, &stale);
   if (why) {
     dg_log(stale ? DG_LOG_DEBUG : DG_LOG_WARN,
-           "kernel cache entry %s %s; rebuilding it", path, why);
+           "kernel cache entry %s: %s; rebuilding it", path, why);
     free(buf);
     *status = DG_KERNEL_CACHE_CORRUPT;
     free(path);
