@@ -91,6 +91,24 @@ static void sync_parent(const char *path) {
   free(dir);
 }
 
+/* Write everything to fd and close it; 0 or the first errno. */
+static int write_close(int fd, const void *data, size_t n) {
+  int saved = write_all(fd, data, n) != 0 ? errno : 0;
+  if (close(fd) != 0 && !saved)
+    saved = errno;
+  return saved;
+}
+
+/* Raise DG_ERR_IO "cannot <what> '<path>': <errno text>" and free path (a
+ * temporary name that will not be handed out). */
+static dg_error raise_free(const char *what, char *path, int saved) {
+  dg_error e = dg_error_raise(DG_ERR_IO, __FILE__, __LINE__, __func__,
+                              "cannot %s '%s': %s", what, path,
+                              strerror(saved));
+  free(path);
+  return e;
+}
+
 dg_error dg_fsutil_write_atomic(const char *path, const void *data, size_t n,
                                 mode_t mode) {
   DG_CHECK(path && path[0], DG_ERR_ARG, "empty file path");
@@ -110,19 +128,14 @@ dg_error dg_fsutil_write_atomic(const char *path, const void *data, size_t n,
     if (fd < 0 && errno != EEXIST)
       break;
   }
-  if (fd < 0) {
-    dg_error e = dg_error_raise(DG_ERR_IO, __FILE__, __LINE__, __func__,
-                                "cannot create a temporary file next to '%s': %s",
-                                path, strerror(errno));
-    free(tmp);
-    return e;
-  }
+  if (fd < 0)
+    return raise_free("create temporary file", tmp, errno);
   const char *what = NULL;
-  if (write_all(fd, data, n) != 0)
-    what = "write";
-  else if (fsync(fd) != 0)
-    what = "fsync";
-  int saved = errno;
+  int saved = 0;
+  if (write_all(fd, data, n) != 0 || fsync(fd) != 0) {
+    what = "write + fsync";
+    saved = errno;
+  }
   if (close(fd) != 0 && !what) {
     what = "close";
     saved = errno;
@@ -147,13 +160,8 @@ dg_error dg_fsutil_write_file(const char *path, const void *data, size_t n,
   int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, mode);
   DG_CHECK(fd >= 0, DG_ERR_IO, "cannot create '%s': %s", path,
            strerror(errno));
-  int bad = write_all(fd, data, n);
-  int saved = errno;
-  if (close(fd) != 0 && !bad) {
-    bad = 1;
-    saved = errno;
-  }
-  DG_CHECK(!bad, DG_ERR_IO, "cannot write '%s': %s", path, strerror(saved));
+  int saved = write_close(fd, data, n);
+  DG_CHECK(!saved, DG_ERR_IO, "cannot write '%s': %s", path, strerror(saved));
   return DG_OK;
 }
 
@@ -211,14 +219,8 @@ dg_error dg_fsutil_make_temp_dir(const char *prefix, char **path) {
   *path = NULL;
   char *t = temp_template(prefix);
   DG_CHECK(t, DG_ERR_MEMORY, "out of memory for a temporary name");
-  if (!mkdtemp(t)) {
-    int saved = errno;
-    dg_error e = dg_error_raise(DG_ERR_IO, __FILE__, __LINE__, __func__,
-                                "cannot create temporary directory '%s': %s", t,
-                                strerror(saved));
-    free(t);
-    return e;
-  }
+  if (!mkdtemp(t))
+    return raise_free("create temporary directory", t, errno);
   *path = t;
   return DG_OK;
 }
@@ -229,27 +231,12 @@ dg_error dg_fsutil_write_temp(const char *prefix, const void *data, size_t n,
   char *t = temp_template(prefix);
   DG_CHECK(t, DG_ERR_MEMORY, "out of memory for a temporary name");
   int fd = mkstemp(t);
-  if (fd < 0) {
-    int saved = errno;
-    dg_error e = dg_error_raise(DG_ERR_IO, __FILE__, __LINE__, __func__,
-                                "cannot create temporary file '%s': %s", t,
-                                strerror(saved));
-    free(t);
-    return e;
-  }
-  int bad = write_all(fd, data, n);
-  int saved = errno;
-  if (close(fd) != 0 && !bad) {
-    bad = 1;
-    saved = errno;
-  }
-  if (bad) {
+  if (fd < 0)
+    return raise_free("create temporary file", t, errno);
+  int saved = write_close(fd, data, n);
+  if (saved) {
     unlink(t);
-    dg_error e = dg_error_raise(DG_ERR_IO, __FILE__, __LINE__, __func__,
-                                "cannot write temporary file '%s': %s", t,
-                                strerror(saved));
-    free(t);
-    return e;
+    return raise_free("write temporary file", t, saved);
   }
   *path = t;
   return DG_OK;

@@ -15,18 +15,12 @@ static int child(int gate, uint64_t seed) {
   while (read(gate, &c, 1) > 0) {
   }
   close(gate);
-  dg_device *dev;
-  TRY(dg_device_create("cpu", 0, &dev));
-  dg_module *mod;
-  TRY(dg_device_compile(dev, "race", dt_kernel_source, NULL, 0, &mod));
-  dg_device_stats s = dg_device_get_stats(dev);
+  dg_device_stats s = dt_compile_and_check(&seed);
+  /* Each child either compiled or found another's finished entry. */
   CHECK(s.compilations + s.cache_hits == 1 && s.cache_rebuilds == 0,
         "child: %lld compilations, %lld hits, %lld rebuilds",
         (long long)s.compilations, (long long)s.cache_hits,
         (long long)s.cache_rebuilds);
-  dt_check_axpby(dev, mod, 2000, 1999, 64, &seed);
-  dg_module_destroy(&mod);
-  dg_device_destroy(&dev);
   return 0;
 }
 
@@ -54,18 +48,7 @@ int main(void) {
   }
   (void)dt_single_entry(cache); /* exactly one entry, no temp files */
 
-  dg_device *dev;
-  TRY(dg_device_create("cpu", 0, &dev));
-  dg_module *mod;
-  TRY(dg_device_compile(dev, "race", dt_kernel_source, NULL, 0, &mod));
-  dg_device_stats s = dg_device_get_stats(dev);
-  CHECK(s.compilations == 0 && s.cache_hits == 1 && s.cache_rebuilds == 0,
-        "after the race: %lld compilations, %lld hits, %lld rebuilds",
-        (long long)s.compilations, (long long)s.cache_hits,
-        (long long)s.cache_rebuilds);
-  dt_check_axpby(dev, mod, 100, 100, 9, &seed);
-  dg_module_destroy(&mod);
-  dg_device_destroy(&dev);
+  dt_expect_stats(dt_compile_and_check(&seed), 0, 1, 0, "after the race");
   dt_remove_dir(cache);
   return 0;
 }

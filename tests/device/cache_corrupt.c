@@ -11,20 +11,7 @@
 
 static void compile_expect(int64_t comp, int64_t hits, int64_t rebuilds,
                            const char *when, uint64_t *rng) {
-  dg_device *dev;
-  TRY(dg_device_create("cpu", 0, &dev));
-  dg_module *mod;
-  TRY(dg_device_compile(dev, "k", dt_kernel_source, NULL, 0, &mod));
-  dg_device_stats s = dg_device_get_stats(dev);
-  CHECK(s.compilations == comp && s.cache_hits == hits &&
-            s.cache_rebuilds == rebuilds,
-        "%s: %lld compilations, %lld hits, %lld rebuilds; expected %lld, "
-        "%lld, %lld", when, (long long)s.compilations,
-        (long long)s.cache_hits, (long long)s.cache_rebuilds, (long long)comp,
-        (long long)hits, (long long)rebuilds);
-  dt_check_axpby(dev, mod, 777, 777, 50, rng);
-  dg_module_destroy(&mod);
-  dg_device_destroy(&dev);
+  dt_expect_stats(dt_compile_and_check(rng), comp, hits, rebuilds, when);
 }
 
 static off_t file_size(const char *path) {

@@ -5,12 +5,7 @@
 
 static void expect(const dg_device *dev, int64_t comp, int64_t hits,
                    const char *when) {
-  dg_device_stats s = dg_device_get_stats(dev);
-  CHECK(s.compilations == comp && s.cache_hits == hits &&
-            s.cache_rebuilds == 0,
-        "%s: %lld compilations, %lld hits, %lld rebuilds; expected %lld, "
-        "%lld, 0", when, (long long)s.compilations, (long long)s.cache_hits,
-        (long long)s.cache_rebuilds, (long long)comp, (long long)hits);
+  dt_expect_stats(dg_device_get_stats(dev), comp, hits, 0, when);
 }
 
 int main(void) {

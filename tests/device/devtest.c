@@ -114,6 +114,28 @@ void dt_check_axpby(dg_device *dev, dg_module *mod, int64_t n, int64_t items,
   free(z);
 }
 
+dg_device_stats dt_compile_and_check(uint64_t *rng) {
+  dg_device *dev;
+  TRY(dg_device_create("cpu", 0, &dev));
+  dg_module *mod;
+  TRY(dg_device_compile(dev, "k", dt_kernel_source, NULL, 0, &mod));
+  dg_device_stats s = dg_device_get_stats(dev);
+  dt_check_axpby(dev, mod, 777, 775, 50, rng);
+  dg_module_destroy(&mod);
+  dg_device_destroy(&dev);
+  return s;
+}
+
+void dt_expect_stats(dg_device_stats s, int64_t compilations, int64_t hits,
+                     int64_t rebuilds, const char *when) {
+  CHECK(s.compilations == compilations && s.cache_hits == hits &&
+            s.cache_rebuilds == rebuilds,
+        "%s: %lld compilations, %lld hits, %lld rebuilds; expected %lld, "
+        "%lld, %lld", when, (long long)s.compilations,
+        (long long)s.cache_hits, (long long)s.cache_rebuilds,
+        (long long)compilations, (long long)hits, (long long)rebuilds);
+}
+
 void dt_count_files(const char *dir, int *entries, int *others) {
   *entries = *others = 0;
   DIR *d = opendir(dir);

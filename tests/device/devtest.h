@@ -52,6 +52,13 @@ extern const char *const dt_kernel_source;
 void dt_check_axpby(dg_device *dev, dg_module *mod, int64_t n, int64_t items,
                     int64_t chunk, uint64_t *rng);
 
+/* On a new cpu device: compile dt_kernel_source (through the cache),
+ * check axpby on fresh data, destroy; returns the device's counters. */
+dg_device_stats dt_compile_and_check(uint64_t *rng);
+/* Exit unless the counters are (compilations, hits, rebuilds). */
+void dt_expect_stats(dg_device_stats s, int64_t compilations, int64_t hits,
+                     int64_t rebuilds, const char *when);
+
 /* Count the files in dir: *entries ending in ".dgk", *others the rest. */
 void dt_count_files(const char *dir, int *entries, int *others);
 /* Path of the single ".dgk" entry in dir (static buffer); exits if not one. */
