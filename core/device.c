@@ -247,8 +247,9 @@ dg_error dg_device_list(FILE *out) {
   for (int i = 0; i < NBACKENDS; i++) {
     const dg_backend_ops *ops = registry[i];
     if (!ops->available()) {
-      fprintf(out, "%s: not available (for cuda: no driver, no NVRTC or no "
-                   "GPU)\n", ops->name);
+      fprintf(out, "%s: not available on this machine%s\n", ops->name,
+              strcmp(ops->name, "cuda") == 0
+                  ? " (no driver, no NVRTC or no GPU)" : "");
       continue;
     }
     int n = 0;
