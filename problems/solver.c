@@ -1,0 +1,329 @@
+#include "problems/solver.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/fsutil.h"
+
+struct dg_solver {
+  dg_device *dev;
+  const dg_discretization *disc;
+  dg_opdata *od;
+  dg_generated gen;
+  dg_kernel_config cfg;
+  dg_module *mod;
+  dg_kernel *k_surface, *k_volume, *k_lserk, *k_ssp;
+  int ncomp;
+  int64_t n_state; /* reals in one state array */
+  size_t rs;       /* real size */
+  /* device arrays */
+  void *q, *res, *rhs, *q0, *fl;
+  void *egeo, *fgeo, *fx, *vx, *mapM, *mapP, *fbc;
+  dg_solver_timings timings;
+};
+
+static dg_error upload_new(dg_device *dev, const void *host, size_t bytes, void **out) {
+  *out = NULL;
+  if (bytes == 0)
+    return DG_OK;
+  DG_CALL(dg_device_malloc(dev, bytes, out));
+  DG_CALL(dg_device_upload(dev, *out, host, bytes));
+  return DG_OK;
+}
+
+static dg_error zeros_new(dg_device *dev, size_t bytes, void **out) {
+  *out = NULL;
+  if (bytes == 0)
+    return DG_OK;
+  void *z = calloc(1, bytes);
+  DG_CHECK(z, DG_ERR_MEMORY, "out of host memory (%zu bytes)", bytes);
+  dg_error err = upload_new(dev, z, bytes, out);
+  free(z);
+  return err;
+}
+
+int dg_solver_ncomp(const dg_solver *s) { return s->ncomp; }
+const dg_opdata *dg_solver_opdata(const dg_solver *s) { return s->od; }
+const dg_generated *dg_solver_generated(const dg_solver *s) { return &s->gen; }
+dg_solver_timings dg_solver_get_timings(const dg_solver *s) { return s->timings; }
+
+static dg_error dump_source(const char *dir, const char *name, const char *src) {
+  DG_CALL(dg_fsutil_mkdir_p(dir, 0755));
+  char *path = dg_fsutil_join(dir, name);
+  DG_CHECK(path, DG_ERR_MEMORY, "out of memory");
+  dg_error err = dg_fsutil_write_atomic(path, src, strlen(src), 0644);
+  free(path);
+  return err;
+}
+
+dg_error dg_solver_create(dg_device *dev, const dg_discretization *disc,
+                          const dg_physics *physics, const int *tag_to_bc,
+                          const dg_solver_options *opt, dg_solver **out) {
+  *out = NULL;
+  dg_solver *s = calloc(1, sizeof *s);
+  DG_CHECK(s, DG_ERR_MEMORY, "out of memory");
+  dg_error err = DG_OK;
+  s->dev = dev;
+  s->disc = disc;
+  s->cfg = opt ? opt->kernels : dg_kernel_config_default();
+  s->ncomp = physics->ncomp;
+  const dg_refelem *re = disc->re;
+  dg_element_ops el = {disc->dim, disc->N, disc->Np, disc->Nfp, disc->Nfaces,
+                       re->Dr, re->Ds, re->Dt, re->LIFT};
+  int is_float = disc->precision == DG_PRECISION_FLOAT;
+  dg_codegen_target tg = dg_device_get_info(dev)->backend == DG_BACKEND_CUDA
+                             ? DG_CODEGEN_CUDA
+                             : DG_CODEGEN_C;
+  DG_CALL_GOTO(err, fail, dg_codegen_generate(tg, &el, physics, is_float, &s->cfg, &s->gen));
+  if (opt && opt->dump_dir)
+    DG_CALL_GOTO(err, fail, dump_source(opt->dump_dir,
+                                         tg == DG_CODEGEN_CUDA ? "dg_operators.cu"
+                                                               : "dg_operators.c",
+                                         s->gen.source));
+  DG_CALL_GOTO(err, fail, dg_device_compile(dev, "dg_operators", s->gen.source, NULL, 0,
+                                            &s->mod));
+  DG_CALL_GOTO(err, fail, dg_module_get_kernel(s->mod, "dg_surface", &s->k_surface));
+  DG_CALL_GOTO(err, fail, dg_module_get_kernel(s->mod, "dg_volume", &s->k_volume));
+  DG_CALL_GOTO(err, fail, dg_module_get_kernel(s->mod, "dg_update_lserk", &s->k_lserk));
+  DG_CALL_GOTO(err, fail, dg_module_get_kernel(s->mod, "dg_update_ssp", &s->k_ssp));
+
+  DG_CALL_GOTO(err, fail, dg_opdata_create(disc, s->gen.np_pad,
+                                           s->cfg.layout == DG_LAYOUT_ELEMENT_MAJOR,
+                                           s->ncomp, tag_to_bc, &s->od));
+  const dg_opdata *od = s->od;
+  s->rs = od->real_size;
+  s->n_state = dg_opdata_state_length(od);
+  size_t state_bytes = (size_t)s->n_state * s->rs;
+  size_t nfn = (size_t)od->K * od->nfnfp;
+  DG_CALL_GOTO(err, fail, zeros_new(dev, state_bytes, &s->q));
+  DG_CALL_GOTO(err, fail, zeros_new(dev, state_bytes, &s->res));
+  DG_CALL_GOTO(err, fail, zeros_new(dev, state_bytes, &s->rhs));
+  DG_CALL_GOTO(err, fail, zeros_new(dev, state_bytes, &s->q0));
+  DG_CALL_GOTO(err, fail, zeros_new(dev, (size_t)s->ncomp * nfn * s->rs, &s->fl));
+  DG_CALL_GOTO(err, fail, upload_new(dev, od->egeo, (size_t)od->K * od->ngeo * s->rs, &s->egeo));
+  DG_CALL_GOTO(err, fail, upload_new(dev, od->fgeo, nfn * (od->dim + 1) * s->rs, &s->fgeo));
+  DG_CALL_GOTO(err, fail, upload_new(dev, od->fx, nfn * od->dim * s->rs, &s->fx));
+  DG_CALL_GOTO(err, fail, upload_new(dev, od->vx,
+                                     (size_t)od->dim * od->K * od->np_pad * s->rs, &s->vx));
+  DG_CALL_GOTO(err, fail, upload_new(dev, od->mapM, nfn * sizeof(int32_t), &s->mapM));
+  DG_CALL_GOTO(err, fail, upload_new(dev, od->mapP, nfn * sizeof(int32_t), &s->mapP));
+  DG_CALL_GOTO(err, fail, upload_new(dev, od->fbc,
+                                     (size_t)od->K * od->Nfaces * sizeof(int32_t), &s->fbc));
+  *out = s;
+  return DG_OK;
+fail:
+  dg_solver_destroy(&s);
+  return err;
+}
+
+void dg_solver_destroy(dg_solver **sp) {
+  if (!sp || !*sp)
+    return;
+  dg_solver *s = *sp;
+  void **bufs[] = {&s->q, &s->res, &s->rhs, &s->q0, &s->fl, &s->egeo, &s->fgeo,
+                   &s->fx, &s->vx, &s->mapM, &s->mapP, &s->fbc};
+  for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
+    if (*bufs[i])
+      dg_device_free(s->dev, *bufs[i]);
+  dg_module_destroy(&s->mod);
+  dg_opdata_destroy(&s->od);
+  dg_generated_free(&s->gen);
+  free(s);
+  *sp = NULL;
+}
+
+/* Convert between the logical host order and the device layout. */
+static dg_error pack_state(const dg_solver *s, const double *u, void *buf) {
+  const dg_opdata *od = s->od;
+  memset(buf, 0, (size_t)s->n_state * s->rs);
+  for (int c = 0; c < s->ncomp; c++)
+    for (int64_t k = 0; k < od->K; k++)
+      for (int i = 0; i < od->Np; i++) {
+        double v = u[((int64_t)c * od->K + k) * od->Np + i];
+        int64_t o = dg_opdata_offset(od, k, i, c);
+        if (s->rs == 4)
+          ((float *)buf)[o] = (float)v;
+        else
+          ((double *)buf)[o] = v;
+      }
+  return DG_OK;
+}
+
+static void unpack_state(const dg_solver *s, const void *buf, double *u) {
+  const dg_opdata *od = s->od;
+  for (int c = 0; c < s->ncomp; c++)
+    for (int64_t k = 0; k < od->K; k++)
+      for (int i = 0; i < od->Np; i++) {
+        int64_t o = dg_opdata_offset(od, k, i, c);
+        u[((int64_t)c * od->K + k) * od->Np + i] =
+            s->rs == 4 ? (double)((const float *)buf)[o] : ((const double *)buf)[o];
+      }
+}
+
+static dg_error transfer_state(dg_solver *s, void *dev_buf, double *u, int to_device) {
+  size_t bytes = (size_t)s->n_state * s->rs;
+  void *buf = malloc(bytes ? bytes : 1);
+  DG_CHECK(buf, DG_ERR_MEMORY, "out of host memory (%zu bytes)", bytes);
+  dg_error err = DG_OK;
+  if (to_device) {
+    pack_state(s, u, buf);
+    err = dg_device_upload(s->dev, dev_buf, buf, bytes);
+  } else {
+    err = dg_device_download(s->dev, buf, dev_buf, bytes);
+    if (err == DG_OK)
+      unpack_state(s, buf, u);
+  }
+  free(buf);
+  DG_CALL(err);
+  return DG_OK;
+}
+
+dg_error dg_solver_set_state(dg_solver *s, const double *u) {
+  DG_CALL(transfer_state(s, s->q, (double *)u, 1));
+  /* A fresh state starts a fresh LSERK register. */
+  size_t bytes = (size_t)s->n_state * s->rs;
+  void *z = calloc(1, bytes ? bytes : 1);
+  DG_CHECK(z, DG_ERR_MEMORY, "out of host memory");
+  dg_error err = dg_device_upload(s->dev, s->res, z, bytes);
+  free(z);
+  DG_CALL(err);
+  return DG_OK;
+}
+
+dg_error dg_solver_get_state(dg_solver *s, double *u) {
+  DG_CALL(transfer_state(s, s->q, u, 0));
+  return DG_OK;
+}
+
+/* Scalars passed to kernels in the device precision. */
+typedef union {
+  double d;
+  float f;
+} real_arg;
+
+static real_arg mkreal(const dg_solver *s, double v) {
+  real_arg r;
+  if (s->rs == 4)
+    r.f = (float)v;
+  else
+    r.d = v;
+  return r;
+}
+
+static dg_error launch_surface(dg_solver *s, double t) {
+  const dg_opdata *od = s->od;
+  long long K = od->K;
+  real_arg rt = mkreal(s, t);
+  void *args[] = {&s->q, &s->fl, &s->mapM, &s->mapP, &s->fbc, &s->fgeo, &s->fx, &rt, &K};
+  dg_launch l;
+  memset(&l, 0, sizeof l);
+  long long total = K * od->nfnfp;
+  unsigned threads = (unsigned)s->cfg.face_threads;
+  l.grid[0] = (unsigned)((total + threads - 1) / threads);
+  l.grid[1] = l.grid[2] = 1;
+  l.block[0] = threads;
+  l.block[1] = l.block[2] = 1;
+  l.items = K;
+  l.chunk = s->cfg.cpu_chunk;
+  if (total == 0)
+    return DG_OK;
+  DG_CALL(dg_kernel_launch(s->k_surface, &l, args, NULL));
+  return DG_OK;
+}
+
+static dg_error launch_volume(dg_solver *s, double t, double a, double b, double dt) {
+  const dg_opdata *od = s->od;
+  long long K = od->K;
+  real_arg rt = mkreal(s, t), ra = mkreal(s, a), rb = mkreal(s, b), rdt = mkreal(s, dt);
+  void *args[] = {&s->q, &s->rhs, &s->fl, &s->egeo, &s->vx, &rt, &K, &s->res, &ra, &rb, &rdt};
+  dg_launch l;
+  memset(&l, 0, sizeof l);
+  unsigned epb = (unsigned)s->cfg.elements_per_block;
+  l.grid[0] = (unsigned)((K + epb - 1) / epb);
+  l.grid[1] = l.grid[2] = 1;
+  l.block[0] = (unsigned)od->Np;
+  l.block[1] = epb;
+  l.block[2] = 1;
+  l.shared_bytes = s->gen.volume_shared_bytes;
+  l.items = K;
+  l.chunk = s->cfg.cpu_chunk;
+  if (K == 0)
+    return DG_OK;
+  DG_CALL(dg_kernel_launch(s->k_volume, &l, args, NULL));
+  return DG_OK;
+}
+
+static dg_error launch_update(dg_solver *s, dg_kernel *k, void *x, void *y, double c1,
+                              double c2, double dt) {
+  long long n = s->n_state;
+  real_arg r1 = mkreal(s, c1), r2 = mkreal(s, c2), rdt = mkreal(s, dt);
+  void *args[] = {&s->q, x, y, &r1, &r2, &rdt, &n};
+  dg_launch l;
+  memset(&l, 0, sizeof l);
+  unsigned threads = 256;
+  long long blocks = (n + threads - 1) / threads;
+  if (blocks > 65535LL * 8)
+    blocks = 65535LL * 8;
+  l.grid[0] = (unsigned)(blocks > 0 ? blocks : 1);
+  l.grid[1] = l.grid[2] = 1;
+  l.block[0] = threads;
+  l.block[1] = l.block[2] = 1;
+  l.items = n;
+  l.chunk = 1 << 14;
+  if (n == 0)
+    return DG_OK;
+  DG_CALL(dg_kernel_launch(k, &l, args, NULL));
+  return DG_OK;
+}
+
+dg_error dg_solver_rhs(dg_solver *s, double t, double *rhs_out) {
+  DG_CALL(launch_surface(s, t));
+  if (s->cfg.fuse_update) {
+    /* The fused kernel applies the update: evaluate with a = 0, b = 0 and
+     * dt = 1 into res (res = rhs, q unchanged). */
+    DG_CALL(launch_volume(s, t, 0.0, 0.0, 1.0));
+    s->timings.rhs_evaluations++;
+    if (rhs_out)
+      DG_CALL(transfer_state(s, s->res, rhs_out, 0));
+    return DG_OK;
+  }
+  DG_CALL(launch_volume(s, t, 0.0, 0.0, 0.0));
+  s->timings.rhs_evaluations++;
+  if (rhs_out)
+    DG_CALL(transfer_state(s, s->rhs, rhs_out, 0));
+  return DG_OK;
+}
+
+dg_error dg_solver_step(dg_solver *s, const dg_rk_scheme *rk, double t, double dt) {
+  if (rk->kind == DG_RK_LSERK4) {
+    for (int st = 0; st < rk->nstages; st++) {
+      double ts = t + rk->c[st] * dt;
+      DG_CALL(launch_surface(s, ts));
+      if (s->cfg.fuse_update) {
+        DG_CALL(launch_volume(s, ts, rk->a[st], rk->b[st], dt));
+      } else {
+        DG_CALL(launch_volume(s, ts, 0.0, 0.0, 0.0));
+        DG_CALL(launch_update(s, s->k_lserk, &s->res, &s->rhs, rk->a[st], rk->b[st], dt));
+      }
+      s->timings.rhs_evaluations++;
+    }
+    return DG_OK;
+  }
+  /* SSP-RK: keep q0 = q at the start of the step. */
+  DG_CALL(dg_device_copy(s->dev, s->q0, s->q, (size_t)s->n_state * s->rs));
+  for (int st = 0; st < rk->nstages; st++) {
+    double ts = t + rk->c[st] * dt;
+    DG_CALL(launch_surface(s, ts));
+    if (s->cfg.fuse_update) {
+      /* rhs into res via the fused kernel with a = 0, b = 0, dt = 1 */
+      DG_CALL(launch_volume(s, ts, 0.0, 0.0, 1.0));
+      DG_CALL(launch_update(s, s->k_ssp, &s->q0, &s->res, rk->alpha[st], rk->beta[st], dt));
+    } else {
+      DG_CALL(launch_volume(s, ts, 0.0, 0.0, 0.0));
+      DG_CALL(launch_update(s, s->k_ssp, &s->q0, &s->rhs, rk->alpha[st], rk->beta[st], dt));
+    }
+    s->timings.rhs_evaluations++;
+  }
+  return DG_OK;
+}
