@@ -7,10 +7,13 @@
  * first (cuCtxSetCurrent is a thread-local store), so any thread may call.
  *
  * Streams.  A NULL stream is the legacy default stream: kernels launched
- * without a stream and the synchronous copies (cuMemcpyHtoD/DtoH/DtoD) are
- * ordered on it.  Streams from stream_create are non-blocking: they do not
- * synchronise with the default stream, so data written on them must be
- * waited for (event or stream synchronisation) before a copy reads it.
+ * without a stream and the copies (cuMemcpyHtoD/DtoH/DtoD) are ordered on
+ * it.  upload and download are complete when they return; copy (device to
+ * device) is asynchronous, ordered on the default stream.  Streams from
+ * stream_create are non-blocking: they do not synchronise with the default
+ * stream, so data written on them must be waited for (event or stream
+ * synchronisation) before a copy reads it, and a kernel on them must not
+ * read what a copy on the default stream has not finished.
  *
  * Errors.  Every driver call is checked; a failing CUresult becomes
  * DG_ERR_DEVICE naming the entry point, the error name and string, and what
@@ -332,6 +335,11 @@ static dg_error cuda_upload(void *state, void *dst, const void *src,
   DG_CALL(bind(st));
   CU_WHY(st, cuMemcpyHtoD_v2, (dptr(dst), src, bytes),
          "copying %zu bytes host -> device", bytes);
+  /* From pageable memory cuMemcpyHtoD may return once the data is staged,
+   * before it lands; non-blocking streams would not wait for it.  Waiting
+   * here makes an upload complete on return, for every stream. */
+  CU_WHY(st, cuStreamSynchronize, ((CUstream)0),
+         "finishing a %zu-byte upload", bytes);
   return DG_OK;
 }
 
