@@ -214,8 +214,8 @@ static void test_attributes(void *module) {
          a.max_threads_per_block);
 
   /* Beyond the kernel's own limit a launch is refused before the driver. */
-  float *dp;
-  MUST(ops->alloc(st, 1024 * sizeof(float), (void **)&dp));
+  void *dp;
+  MUST(ops->alloc(st, 1024 * sizeof(float), &dp));
   void *args[] = {&dp};
   dg_launch l = launch_1d(256, 256, 0);
   EXPECT(ops->launch(st, get(module, "bounded"), &l, args, NULL) ==
