@@ -124,6 +124,14 @@ static dg_error cu_raise(const dg_cuda_driver *cu, CUresult r,
     }                                                                         \
   } while (0)
 
+/* One int-valued driver query (device or function attribute) and the int
+ * field of an info struct it fills. */
+typedef struct {
+  int attr;
+  const char *what;
+  size_t offset;
+} int_query;
+
 /* Make st's context current on this thread. */
 static dg_error bind(cuda_state *st) {
   CU(st, cuCtxSetCurrent, st->ctx);
@@ -145,17 +153,17 @@ static dg_error cuda_count(int *n) {
 }
 
 /* Usable = the driver loads, sees a device, and NVRTC loads.  The reason
- * it is not goes to the log (info level), not to the error trace. */
+ * it is not goes to the log (debug level), not to the error trace. */
 static int cuda_available(void) {
   int n = 0;
   const dg_cuda_nvrtc *rtc;
   if (cuda_count(&n) != DG_OK || (n > 0 && dg_cuda_loader_nvrtc(&rtc) != DG_OK)) {
-    dg_info("cuda backend unavailable: %s", dg_error_message());
+    dg_debug("cuda backend unavailable: %s", dg_error_message());
     dg_error_clear();
     return 0;
   }
   if (n == 0)
-    dg_info("cuda backend unavailable: the driver reports no device");
+    dg_debug("cuda backend unavailable: the driver reports no device");
   return n > 0;
 }
 
@@ -183,11 +191,7 @@ static dg_error query_device(cuda_state *st, int index) {
   CU(st, cuDeviceGet, &st->dev, index);
   CU(st, cuDeviceGetName, info->name, (int)sizeof info->name, st->dev);
   CU(st, cuDeviceTotalMem_v2, &info->total_memory, st->dev);
-  static const struct {
-    CUdevice_attribute a;
-    const char *what;
-    size_t offset;
-  } attrs[] = {
+  static const int_query attrs[] = {
       {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, "compute capability",
        offsetof(dg_device_info, cc_major)},
       {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, "compute capability",
@@ -205,7 +209,7 @@ static dg_error query_device(cuda_state *st, int index) {
        offsetof(dg_device_info, warp_size)},
   };
   for (size_t i = 0; i < sizeof attrs / sizeof attrs[0]; i++)
-    DG_CALL(get_attribute(st, attrs[i].a, attrs[i].what,
+    DG_CALL(get_attribute(st, (CUdevice_attribute)attrs[i].attr, attrs[i].what,
                           (int *)((char *)info + attrs[i].offset)));
   DG_CALL(dg_nvrtc_arch_name(info->cc_major, info->cc_minor, st->arch,
                              sizeof st->arch));
@@ -266,7 +270,7 @@ static dg_error cuda_open(int index, dg_device_info *info, void **state) {
   }
   *info = st->info;
   *state = st;
-  dg_info("cuda device %d: %s, %s", index, st->info.name,
+  dg_debug("cuda device %d: %s, %s", index, st->info.name,
           st->info.compiler_identity);
   return DG_OK;
 fail:
@@ -521,11 +525,7 @@ static dg_error cuda_attributes(void *state, void *function,
   cuda_function *f = function;
   DG_CHECK(f && out, DG_ERR_ARG, "function/out is NULL");
   DG_CALL(bind(st));
-  static const struct {
-    CUfunction_attribute a;
-    const char *what;
-    size_t offset;
-  } attrs[] = {
+  static const int_query attrs[] = {
       {CU_FUNC_ATTRIBUTE_NUM_REGS, "registers",
        offsetof(dg_kernel_attributes, num_regs)},
       {CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, "static shared size",
@@ -536,7 +536,8 @@ static dg_error cuda_attributes(void *state, void *function,
        offsetof(dg_kernel_attributes, max_threads_per_block)},
   };
   for (size_t i = 0; i < sizeof attrs / sizeof attrs[0]; i++)
-    DG_CALL(function_attribute(st, f->f, attrs[i].a, attrs[i].what, f->entry,
+    DG_CALL(function_attribute(st, f->f, (CUfunction_attribute)attrs[i].attr,
+                               attrs[i].what, f->entry,
                                (int *)((char *)out + attrs[i].offset)));
   return DG_OK;
 }

@@ -16,18 +16,8 @@
 
 #include "core/device_backend.h"
 #include "core/error.h"
+#include "tests/cuda/expect.h"
 
-static int failures;
-
-#define EXPECT(cond, ...)                                                     \
-  do {                                                                        \
-    if (!(cond)) {                                                            \
-      fprintf(stderr, "%s:%d: FAILED: %s: ", __FILE__, __LINE__, #cond);      \
-      fprintf(stderr, __VA_ARGS__);                                           \
-      fputc('\n', stderr);                                                    \
-      failures++;                                                             \
-    }                                                                         \
-  } while (0)
 
 /* A call the rest of the test depends on: stop at the first failure. */
 #define MUST(expr)                                                            \
@@ -429,10 +419,5 @@ int main(void) {
   ops->unload(st, module);
   free(cubin);
   ops->close(st);
-  if (failures) {
-    fprintf(stderr, "%d check(s) failed\n", failures);
-    return 1;
-  }
-  printf("all checks passed\n");
-  return 0;
+  return expect_summary();
 }

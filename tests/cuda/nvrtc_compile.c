@@ -11,19 +11,9 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "tests/cuda/expect.h"
 #include "core/nvrtc.h"
 
-static int failures;
-
-#define EXPECT(cond, ...)                                                     \
-  do {                                                                        \
-    if (!(cond)) {                                                            \
-      fprintf(stderr, "%s:%d: FAILED: %s: ", __FILE__, __LINE__, #cond);      \
-      fprintf(stderr, __VA_ARGS__);                                           \
-      fputc('\n', stderr);                                                    \
-      failures++;                                                             \
-    }                                                                         \
-  } while (0)
 
 static int contains(const void *hay, size_t n, const char *needle) {
   size_t m = strlen(needle);
@@ -269,10 +259,5 @@ int main(void) {
   test_options();
   test_broken_source();
   test_bad_arch();
-  if (failures) {
-    fprintf(stderr, "%d check(s) failed\n", failures);
-    return 1;
-  }
-  printf("all checks passed\n");
-  return 0;
+  return expect_summary();
 }
