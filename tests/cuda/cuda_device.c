@@ -19,16 +19,6 @@
 #include "tests/cuda/expect.h"
 
 
-/* A call the rest of the test depends on: stop at the first failure. */
-#define MUST(expr)                                                            \
-  do {                                                                        \
-    if ((expr) != DG_OK) {                                                    \
-      fprintf(stderr, "%s:%d: FAILED: %s\n", __FILE__, __LINE__, #expr);      \
-      dg_error_print(stderr);                                                 \
-      exit(1);                                                                \
-    }                                                                         \
-  } while (0)
-
 static const dg_backend_ops *ops = &dg_backend_cuda_ops;
 static void *st; /* the open device */
 static dg_device_info info;

@@ -20,15 +20,6 @@
 #include "tests/cuda/expect.h"
 #include "tests/cuda/mock_cuda.h"
 
-#define MUST(expr)                                                            \
-  do {                                                                        \
-    if ((expr) != DG_OK) {                                                    \
-      fprintf(stderr, "%s:%d: FAILED: %s\n", __FILE__, __LINE__, #expr);      \
-      dg_error_print(stderr);                                                 \
-      exit(1);                                                                \
-    }                                                                         \
-  } while (0)
-
 static const dg_backend_ops *ops = &dg_backend_cuda_ops;
 static mock_cuda_stats *mock;
 static void *st;

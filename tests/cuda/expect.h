@@ -4,6 +4,9 @@
 #define DG_TESTS_CUDA_EXPECT_H
 
 #include <stdio.h>
+#include <stdlib.h>
+
+#include "core/error.h"
 
 static int failures;
 
@@ -14,6 +17,17 @@ static int failures;
       fprintf(stderr, __VA_ARGS__);                                           \
       fputc('\n', stderr);                                                    \
       failures++;                                                             \
+    }                                                                         \
+  } while (0)
+
+/* A call the rest of the test depends on: stop at the first failure,
+ * printing the error trace. */
+#define MUST(expr)                                                            \
+  do {                                                                        \
+    if ((expr) != DG_OK) {                                                    \
+      fprintf(stderr, "%s:%d: FAILED: %s\n", __FILE__, __LINE__, #expr);      \
+      dg_error_print(stderr);                                                 \
+      exit(1);                                                                \
     }                                                                         \
   } while (0)
 
