@@ -157,7 +157,8 @@ static dg_error cuda_count(int *n) {
 static int cuda_available(void) {
   int n = 0;
   const dg_cuda_nvrtc *rtc;
-  if (cuda_count(&n) != DG_OK || (n > 0 && dg_cuda_loader_nvrtc(&rtc) != DG_OK)) {
+  if (cuda_count(&n) != DG_OK ||
+      (n > 0 && dg_cuda_loader_nvrtc(&rtc) != DG_OK)) {
     dg_debug("cuda backend unavailable: %s", dg_error_message());
     dg_error_clear();
     return 0;
@@ -271,7 +272,7 @@ static dg_error cuda_open(int index, dg_device_info *info, void **state) {
   *info = st->info;
   *state = st;
   dg_debug("cuda device %d: %s, %s", index, st->info.name,
-          st->info.compiler_identity);
+           st->info.compiler_identity);
   return DG_OK;
 fail:
   free(st);
