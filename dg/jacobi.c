@@ -87,11 +87,13 @@ dg_error dg_jacobi_gq(double a, double b, int q, double *x, double *w) {
   DG_CHECK_GOTO(err, done, e && Z, DG_ERR_MEMORY,
                 "Gauss-Jacobi: cannot allocate for %d points", q);
   /* Jacobi matrix of the normalised recurrence: diagonal b_i, off-diagonal
-   * a_{i+1} (H&W JacobiGQ).  For i = 0 and a + b = 0 the diagonal formula is
-   * 0/0; its limit is 0. */
+   * a_{i+1} (H&W JacobiGQ).  For i = 0 the diagonal -(a^2-b^2)/((h1+2) h1)
+   * with h1 = a+b is written without the factor a+b that cancels, so that
+   * a + b = 0 needs no special case (the book's J(1,1) = 0 there is right
+   * only for a = b). */
   for (int i = 0; i < q; ++i) {
     double h1 = 2.0 * i + a + b;
-    x[i] = fabs(h1) < 1e-14 ? 0.0 : -(a * a - b * b) / (h1 + 2.0) / h1;
+    x[i] = i == 0 ? (b - a) / (a + b + 2.0) : -(a * a - b * b) / (h1 + 2.0) / h1;
     if (i + 1 < q) {
       double j = i + 1.0;
       e[i] = 2.0 / (h1 + 2.0) *

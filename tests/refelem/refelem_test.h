@@ -12,6 +12,8 @@
 
 static int test_failures = 0;
 
+#define M_PI_REF 3.14159265358979323846
+
 #define EXPECT(cond, ...)                                                     \
   do {                                                                        \
     if (!(cond)) {                                                            \
@@ -73,36 +75,43 @@ static inline double mono_deriv(mono m, int d, double r, double s, double t) {
 }
 
 /* Exact integral of r^i s^j t^k over the reference simplex of dimension dim
- * (exponents beyond dim must be 0).  With r = 2x-1 etc. the reference
- * simplex is 2^dim times the unit simplex, where
+ * (exponents beyond dim must be 0), total degree <= 28 - dim.  With
+ * r = 2x-1 etc. the reference simplex is 2^dim times the unit simplex, where
  *   int x^p y^q z^u = p! q! u! / (p+q+u+dim)!
  * (Dirichlet integral).  Expanding (2x-1)^i binomially cancels badly (the
- * sum of |terms| reaches 5e8 for degree 20), so the sum is done exactly in
- * 128-bit integers over the common denominator (deg+dim)! (<= 23! < 2^75;
- * numerators stay below 2^105) and divided once at the end. */
+ * sum of |terms| reaches 5e8 for degree 20), so the sum is done exactly over
+ * the common denominator D = (deg+dim)! in unsigned 128-bit arithmetic:
+ * that is exact modulo 2^128, and the true numerator (|integral| <= 2 times
+ * D / 2^dim <= 28! < 2^98) fits, so the wrapped result is the exact one.
+ * Factorials up to 31! < 2^113 and the exact divisions stay in range. */
 static inline double exact_integral(int dim, mono m) {
+  typedef unsigned __int128 u128;
   int deg = m.e[0] + m.e[1] + m.e[2];
-  __int128 fact[32];
+  u128 fact[32];
   fact[0] = 1;
   for (int i = 1; i < 32; ++i)
-    fact[i] = fact[i - 1] * i;
-  __int128 den = fact[deg + dim], num = 0;
+    fact[i] = fact[i - 1] * (u128)i;
+  u128 den = fact[deg + dim], num = 0;
   for (int p = 0; p <= m.e[0]; ++p)
     for (int q = 0; q <= m.e[1]; ++q)
       for (int u = 0; u <= m.e[2]; ++u) {
-        __int128 c = 1;
-        int ps[3] = {p, q, u};
+        u128 c = 1;
+        int neg = 0, ps[3] = {p, q, u};
         for (int d = 0; d < 3; ++d) {
           int n = m.e[d], k = ps[d];
           c *= fact[n] / (fact[k] * fact[n - k]); /* binomial */
-          c *= (__int128)1 << k;                  /* 2^k */
-          if ((n - k) % 2)
-            c = -c;
+          c *= (u128)1 << k;                      /* 2^k */
           c *= fact[k];
+          neg ^= (n - k) & 1;                     /* (-1)^(n-k) */
         }
-        num += c * (den / fact[p + q + u + dim]);
+        c *= den / fact[p + q + u + dim];
+        num = neg ? num - c : num + c;
       }
-  return (double)((long double)num / (long double)den * (long double)(1 << dim));
+  /* Two's-complement reading of the wrapped sum. */
+  int negative = (num >> 127) != 0;
+  u128 mag = negative ? (u128)0 - num : num;
+  long double v = (long double)mag / (long double)den * (long double)(1 << dim);
+  return (double)(negative ? -v : v);
 }
 
 /* Fill the Np x nm matrix F[v*nm + a] = monomial a at node v. */
@@ -167,6 +176,45 @@ static inline void ref_face_normal(int dim, int f, double *n, double *sJ) {
       n[0] = n[1] = n[2] = 1.0 / sqrt(3.0);
       *sJ = sqrt(3.0);
     } else n[0] = -1.0;                      /* r = -1, area 2 */
+  }
+}
+
+/* Legendre polynomial L_n (Bonnet's recurrence) and its derivative
+ * (from (1-x^2) L_n' = n (L_{n-1} - x L_n)), valid for |x| < 1. */
+static inline void legendre(int n, double x, double *L, double *dL) {
+  double p0 = 1.0, p1 = x;
+  if (n == 0) {
+    *L = 1.0;
+    *dL = 0.0;
+    return;
+  }
+  for (int k = 1; k < n; ++k) {
+    double p2 = ((2.0 * k + 1.0) * x * p1 - k * p0) / (k + 1.0);
+    p0 = p1;
+    p1 = p2;
+  }
+  *L = p1;
+  *dL = n * (p0 - x * p1) / (1.0 - x * x);
+}
+
+/* LGL points of order N, computed independently of dg/: -1, +1 and the
+ * roots of L_N' by Newton's method from the Chebyshev-Gauss-Lobatto guesses
+ * -cos(pi m / N), using L_N'' = (2x L_N' - N(N+1) L_N) / (1-x^2). */
+static inline void lgl_reference(int N, double *x) {
+  x[0] = -1.0;
+  x[N] = 1.0;
+  for (int m = 1; m < N; ++m) {
+    double y = -cos(M_PI_REF * m / N);
+    for (int it = 0; it < 100; ++it) {
+      double L, dL;
+      legendre(N, y, &L, &dL);
+      double d2L = (2.0 * y * dL - N * (N + 1.0) * L) / (1.0 - y * y);
+      double dy = dL / d2L;
+      y -= dy;
+      if (fabs(dy) < 1e-16)
+        break;
+    }
+    x[m] = y;
   }
 }
 
