@@ -36,14 +36,7 @@ static double lebesgue(int dim, int N, int Np, const double *invV, int ns,
   double *L = malloc((size_t)ns * Np * sizeof *L);
   MUST(dg_refelem_vandermonde(dim, N, ns, r, s, t, Vx, NULL, NULL, NULL));
   MUST(dg_linalg_matmul(0, 0, ns, Np, Np, Vx, invV, L));
-  double mx = 0.0;
-  for (int p = 0; p < ns; ++p) {
-    double sum = 0.0;
-    for (int i = 0; i < Np; ++i)
-      sum += fabs(L[(size_t)p * Np + i]);
-    if (sum > mx)
-      mx = sum;
-  }
+  double mx = norm_inf(ns, Np, L);
   free(Vx);
   free(L);
   return mx;

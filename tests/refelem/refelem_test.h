@@ -132,13 +132,13 @@ static inline double coord(const dg_refelem *re, int d, int v) {
   return d < re->dim ? x[v] : 0.0;
 }
 
-/* Max-norm of a row-major n x n matrix. */
-static inline double norm_inf(int n, const double *A) {
+/* Max-norm (largest absolute row sum) of a row-major rows x cols matrix. */
+static inline double norm_inf(int rows, int cols, const double *A) {
   double mx = 0.0;
-  for (int i = 0; i < n; ++i) {
+  for (int i = 0; i < rows; ++i) {
     double s = 0.0;
-    for (int j = 0; j < n; ++j)
-      s += fabs(A[(size_t)i * n + j]);
+    for (int j = 0; j < cols; ++j)
+      s += fabs(A[(size_t)i * cols + j]);
     if (s > mx)
       mx = s;
   }
@@ -216,6 +216,22 @@ static inline void lgl_reference(int N, double *x) {
     }
     x[m] = y;
   }
+}
+
+/* Run check(re, monomials of degree <= N, their count) on the reference
+ * element of every dim 1..3 and N = 1..10. */
+static inline void for_each_element(void (*check)(const dg_refelem *re,
+                                                  const mono *m, int nm)) {
+  for (int dim = 1; dim <= 3; ++dim)
+    for (int N = 1; N <= 10; ++N) {
+      dg_refelem *re = NULL;
+      MUST(dg_refelem_create(dim, N, &re));
+      int nm;
+      mono *m = monomials(dim, N, &nm);
+      check(re, m, nm);
+      free(m);
+      dg_refelem_destroy(&re);
+    }
 }
 
 static inline int test_result(const char *name) {
