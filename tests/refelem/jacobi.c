@@ -27,7 +27,7 @@ int main(void) {
   /* Orthonormality of P_n^{(a,0)} for every a the bases use (a = 2i+1 in
    * 2D, a = 2(i+j)+2 <= 2N+2 = 32 in 3D), n <= 15, with an independent rule:
    * Gauss-Legendre with 40 points (exact to degree 79 >= 2n + a) taken
-   * from the LGL-free Newton iteration on L_40, weight (1-x)^a explicit. */
+   * from Newton iteration on L_40 (no dg/ code), weight (1-x)^a explicit. */
   {
     enum { Q = 40 };
     double gx[Q], gw[Q];
