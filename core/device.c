@@ -15,14 +15,9 @@
 #include "core/log.h"
 #include "core/suggest.h"
 
-/* Register the cuda backend when the build has CUDA headers.  The
- * __has_include test keeps a tree without core/device_cuda.c (the cuda
- * backend lands in its own branch) linkable; once that file is merged the
- * condition is simply DGRUN_HAVE_CUDA. */
-#if defined(DGRUN_HAVE_CUDA) && defined(__has_include)
-#if __has_include("device_cuda.c")
+/* Register the cuda backend when the build has CUDA headers. */
+#if defined(DGRUN_HAVE_CUDA)
 #define DG_REGISTER_CUDA 1
-#endif
 #endif
 #ifndef DG_REGISTER_CUDA
 #define DG_REGISTER_CUDA 0
