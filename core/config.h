@@ -99,11 +99,14 @@ dg_error dg_config_validate(dg_config *cfg, const dg_config_key *schema,
 typedef enum { DG_CONFIG_DOC_TEXT, DG_CONFIG_DOC_MARKDOWN } dg_config_doc_format;
 
 /* Print schema[0..n) as documentation: section, key, type, default, help
- * (plain text for --help-config, or a Markdown table for README/doc). */
+ * (plain text for --help-config, or a Markdown table for README/doc).
+ * List the keys of one section next to each other in the schema. */
 void dg_config_print_schema(FILE *out, const dg_config_key *schema, size_t n,
                             dg_config_doc_format format);
 
-/* --- Reading values ----------------------------------------------------- */
+/* --- Reading values -----------------------------------------------------
+ * Usual order: read the file, apply the command-line overrides, validate
+ * against the schema (which also checks the overrides), then get values. */
 
 /* 1 if section.key was set by the file or an override, else 0. */
 int dg_config_has(const dg_config *cfg, const char *section, const char *key);
