@@ -57,16 +57,23 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem) {
   return 0;
 }
 
-/* A NUL-terminated copy of s[0..n) owned by cfg, or NULL when out of memory. */
-static char *keep(dg_config *c, const char *s, size_t n) {
+/* Room for n characters and a NUL, owned by cfg; NULL when out of memory. */
+static char *alloc_kept(dg_config *c, size_t n) {
   if (grow((void **)&c->owned, &c->capowned, c->nowned + 1, sizeof *c->owned))
     return NULL;
   char *d = malloc(n + 1);
-  if (!d)
-    return NULL;
-  memcpy(d, s, n);
-  d[n] = '\0';
-  c->owned[c->nowned++] = d;
+  if (d)
+    c->owned[c->nowned++] = d;
+  return d;
+}
+
+/* A NUL-terminated copy of s[0..n) owned by cfg, or NULL when out of memory. */
+static char *keep(dg_config *c, const char *s, size_t n) {
+  char *d = alloc_kept(c, n);
+  if (d) {
+    memcpy(d, s, n);
+    d[n] = '\0';
+  }
   return d;
 }
 
@@ -846,10 +853,11 @@ dg_error dg_config_get_path(const dg_config *cfg, const char *section, const cha
   }
   size_t nb = strlen(base), nv = strlen(v);
   int slash = base[nb - 1] != '/';
-  /* keep() is not const-correct by nature: resolved paths are owned by the
-   * config like every other string it hands out. */
-  char *p = keep((dg_config *)cfg, base, nb + (size_t)slash + nv);
+  /* Resolved paths are owned by the config like every other string it
+   * hands out, hence the cast. */
+  char *p = alloc_kept((dg_config *)cfg, nb + (size_t)slash + nv);
   DG_CHECK(p, DG_ERR_MEMORY, "out of memory resolving path '%s'", v);
+  memcpy(p, base, nb);
   if (slash)
     p[nb] = '/';
   memcpy(p + nb + (size_t)slash, v, nv + 1);
