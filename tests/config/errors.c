@@ -267,35 +267,29 @@ static void test_override(void) {
   EXPECT_OK(dg_config_read_string("[a]\nk = 1\n", "t.cfg", &cfg));
   if (!cfg)
     return;
-  EXPECT_ERROR(dg_config_apply_override(cfg, "order=5"), DG_ERR_INPUT,
-               "<command line>: error: override 'order=5' is not of the form "
-               "section.key=value (e.g. discretization.order=5)");
-  EXPECT_ERROR(dg_config_apply_override(cfg, "a.k"), DG_ERR_INPUT,
-               "<command line>: error: override 'a.k' is not of the form section.key=value "
-               "(e.g. discretization.order=5)");
-  EXPECT_ERROR(dg_config_apply_override(cfg, ".k=1"), DG_ERR_INPUT,
-               "<command line>: error: override '.k=1' is not of the form section.key=value "
-               "(e.g. discretization.order=5)");
-  EXPECT_ERROR(dg_config_apply_override(cfg, "a.=1"), DG_ERR_INPUT,
-               "<command line>: error: override 'a.=1' is not of the form section.key=value "
-               "(e.g. discretization.order=5)");
-  EXPECT_ERROR(dg_config_apply_override(cfg, "=1"), DG_ERR_INPUT,
-               "<command line>: error: override '=1' is not of the form section.key=value "
-               "(e.g. discretization.order=5)");
-  EXPECT_ERROR(dg_config_apply_override(cfg, "a b.k=1"), DG_ERR_INPUT,
-               "<command line>: error: override 'a b.k=1': invalid character ' ' in "
-               "'section.key' (names use letters, digits, '_', '-', '.')");
-  EXPECT_ERROR(dg_config_apply_override(cfg, "a.k=\"open"), DG_ERR_INPUT,
-               "<command line>: error: override 'a.k=\"open': the value's quotes are not "
-               "closed at its end");
-  EXPECT_ERROR(dg_config_apply_override(cfg, "a.k=\"x\" y"), DG_ERR_INPUT,
-               "<command line>: error: override 'a.k=\"x\" y': the value's quotes are not "
-               "closed at its end");
-  EXPECT_ERROR(dg_config_apply_override(cfg, "a.k=x\ny"), DG_ERR_INPUT,
-               "<command line>: error: override 'a.k=x?y': line break at byte 6");
-  EXPECT_ERROR(dg_config_apply_override(cfg, "a.k=\xff"), DG_ERR_INPUT,
-               "<command line>: error: override 'a.k=?': invalid UTF-8 byte 0xff (save the "
-               "file as UTF-8) at byte 5");
+#define FORM " is not of the form section.key=value (e.g. discretization.order=5)"
+  static const struct {
+    const char *arg, *want;
+  } bad[] = {
+      {"order=5", "override 'order=5'" FORM},
+      {"a.k", "override 'a.k'" FORM},
+      {".k=1", "override '.k=1'" FORM},
+      {"a.=1", "override 'a.=1'" FORM},
+      {"=1", "override '=1'" FORM},
+      {"a b.k=1", "override 'a b.k=1': invalid character ' ' in 'section.key' (names use "
+                  "letters, digits, '_', '-', '.')"},
+      {"a.k=\"open", "override 'a.k=\"open': the value's quotes are not closed at its end"},
+      {"a.k=\"x\" y", "override 'a.k=\"x\" y': the value's quotes are not closed at its end"},
+      {"a.k=x\ny", "override 'a.k=x?y': line break at byte 6"},
+      {"a.k=\xff", "override 'a.k=?': invalid UTF-8 byte 0xff (save the file as UTF-8) at "
+                   "byte 5"},
+  };
+#undef FORM
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    char want[512];
+    snprintf(want, sizeof want, "<command line>: error: %s", bad[i].want);
+    EXPECT_ERROR(dg_config_apply_override(cfg, bad[i].arg), DG_ERR_INPUT, want);
+  }
   /* Nothing of the failed overrides was applied. */
   const char *v;
   EXPECT_OK(dg_config_get_string(cfg, "a", "k", NULL, &v));

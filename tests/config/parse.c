@@ -28,25 +28,25 @@ static void test_syntax(void) {
   EXPECT_OK(dg_config_read_string(text, "t.cfg", &cfg));
   if (!cfg)
     return;
+  static const struct {
+    const char *section, *key, *want;
+  } values[] = {
+      {"discretization", "order", "4"},
+      {"discretization", "precision", "single"},
+      {"discretization", "title", "a ; b # c"},
+      {"discretization", "esc", "say \"hi\" \\ C:\\dir"},
+      {"discretization", "spaces", "  padded  "},
+      {"discretization", "empty", ""},
+      {"discretization", "empty_quoted", ""},
+      {"discretization", "inner", "x \"y\" z"},
+      {"time.stepper-2", "utf8", "héllo wörld"},
+  };
   const char *s;
-  EXPECT_OK(dg_config_get_string(cfg, "discretization", "order", NULL, &s));
-  EXPECT_STR(s, "4");
-  EXPECT_OK(dg_config_get_string(cfg, "discretization", "precision", NULL, &s));
-  EXPECT_STR(s, "single");
-  EXPECT_OK(dg_config_get_string(cfg, "discretization", "title", NULL, &s));
-  EXPECT_STR(s, "a ; b # c");
-  EXPECT_OK(dg_config_get_string(cfg, "discretization", "esc", NULL, &s));
-  EXPECT_STR(s, "say \"hi\" \\ C:\\dir");
-  EXPECT_OK(dg_config_get_string(cfg, "discretization", "spaces", NULL, &s));
-  EXPECT_STR(s, "  padded  ");
-  EXPECT_OK(dg_config_get_string(cfg, "discretization", "empty", NULL, &s));
-  EXPECT_STR(s, "");
-  EXPECT_OK(dg_config_get_string(cfg, "discretization", "empty_quoted", NULL, &s));
-  EXPECT_STR(s, "");
-  EXPECT_OK(dg_config_get_string(cfg, "discretization", "inner", NULL, &s));
-  EXPECT_STR(s, "x \"y\" z");
-  EXPECT_OK(dg_config_get_string(cfg, "time.stepper-2", "utf8", NULL, &s));
-  EXPECT_STR(s, "héllo wörld");
+  for (size_t i = 0; i < sizeof values / sizeof *values; i++) {
+    s = NULL;
+    EXPECT_OK(dg_config_get_string(cfg, values[i].section, values[i].key, "(absent)", &s));
+    EXPECT_STR(s, values[i].want);
+  }
   double d = 0;
   EXPECT_OK(dg_config_get_double(cfg, "time.stepper-2", "final_time", 0, &d));
   EXPECT(d == 1e-3);
