@@ -186,10 +186,13 @@ dg_error dg_h5io_create(const char *path, dg_h5io_out *out) {
   if (fapl >= 0)
     H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG);
   out->file = H5Fcreate(out->tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl >= 0 ? fapl : H5P_DEFAULT);
+  /* raise before any other HDF5 call: each one clears the error stack */
+  dg_error err = out->file < 0
+                     ? DG_H5_RAISE(DG_ERR_IO, "cannot create '%s' (for '%s')", out->tmp, path)
+                     : DG_OK;
   if (fapl >= 0)
     H5Pclose(fapl);
-  if (out->file < 0) {
-    dg_error err = DG_H5_RAISE(DG_ERR_IO, "cannot create '%s' (for '%s')", out->tmp, path);
+  if (err != DG_OK) {
     unlink(out->tmp); /* HDF5 may have created it before failing */
     free(out->tmp);
     out->tmp = NULL;
@@ -253,13 +256,13 @@ static dg_error attr_put(hid_t obj, const char *name, hid_t type, const void *v,
   hid_t space = H5Screate(H5S_SCALAR);
   hid_t a = space >= 0 ? H5Acreate2(obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT) : -1;
   herr_t rc = a >= 0 ? H5Awrite(a, type, v) : -1;
+  dg_error err =
+      rc < 0 ? DG_H5_RAISE(DG_ERR_IO, "cannot write attribute '%s' to '%s'", name, path) : DG_OK;
   if (a >= 0)
     H5Aclose(a);
   if (space >= 0)
     H5Sclose(space);
-  if (rc < 0)
-    return DG_H5_RAISE(DG_ERR_IO, "cannot write attribute '%s' to '%s'", name, path);
-  return DG_OK;
+  return err;
 }
 
 dg_error dg_h5io_attr_put_f64(hid_t obj, const char *name, double v, const char *path) {
@@ -281,9 +284,11 @@ dg_error dg_h5io_attr_put_str(hid_t obj, const char *name, const char *v, const 
   /* fixed-length, NUL-terminated: what h5dump and h5py show as plain text */
   hid_t t = H5Tcopy(H5T_C_S1);
   if (t < 0 || H5Tset_size(t, strlen(v) + 1) < 0 || H5Tset_strpad(t, H5T_STR_NULLTERM) < 0) {
+    dg_error err =
+        DG_H5_RAISE(DG_ERR_IO, "cannot make a string type for '%s' in '%s'", name, path);
     if (t >= 0)
       H5Tclose(t);
-    return DG_H5_RAISE(DG_ERR_IO, "cannot make a string type for '%s' in '%s'", name, path);
+    return err;
   }
   dg_error err = attr_put(obj, name, t, v, path);
   H5Tclose(t);
@@ -325,10 +330,10 @@ static dg_error attr_get(hid_t obj, const char *name, H5T_class_t cls, hid_t mty
   hid_t a;
   DG_CALL(attr_open(obj, name, cls, path, &a));
   herr_t rc = H5Aread(a, mtype, v);
+  dg_error err =
+      rc < 0 ? DG_H5_RAISE(DG_ERR_INPUT, "cannot read attribute '%s' in '%s'", name, path) : DG_OK;
   H5Aclose(a);
-  if (rc < 0)
-    return DG_H5_RAISE(DG_ERR_INPUT, "cannot read attribute '%s' in '%s'", name, path);
-  return DG_OK;
+  return err;
 }
 
 dg_error dg_h5io_attr_get_f64(hid_t obj, const char *name, double *v, const char *path) {
@@ -365,13 +370,13 @@ dg_error dg_h5io_attr_get_str(hid_t obj, const char *name, char *buf, size_t cap
   herr_t rc = mt >= 0 ? H5Tset_size(mt, n) : -1;
   if (rc >= 0)
     rc = H5Aread(a, mt, buf);
+  dg_error err =
+      rc < 0 ? DG_H5_RAISE(DG_ERR_INPUT, "cannot read attribute '%s' in '%s'", name, path) : DG_OK;
   if (mt >= 0)
     H5Tclose(mt);
   H5Aclose(a);
-  if (rc < 0)
-    return DG_H5_RAISE(DG_ERR_INPUT, "cannot read attribute '%s' in '%s'", name, path);
   buf[n] = '\0';
-  return DG_OK;
+  return err;
 }
 
 dg_error dg_h5io_write(hid_t loc, const char *name, hid_t mtype, int rank,
@@ -382,13 +387,13 @@ dg_error dg_h5io_write(hid_t loc, const char *name, hid_t mtype, int rank,
                                       H5P_DEFAULT)
                          : -1;
   herr_t rc = set >= 0 ? H5Dwrite(set, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) : -1;
+  dg_error err =
+      rc < 0 ? DG_H5_RAISE(DG_ERR_IO, "cannot write dataset '%s' to '%s'", name, path) : DG_OK;
   if (set >= 0)
     H5Dclose(set);
   if (space >= 0)
     H5Sclose(space);
-  if (rc < 0)
-    return DG_H5_RAISE(DG_ERR_IO, "cannot write dataset '%s' to '%s'", name, path);
-  return DG_OK;
+  return err;
 }
 
 #endif

@@ -60,8 +60,9 @@ void dg_h5io_abandon(dg_h5io_out *out);
  * naming `what` ("checkpoint") and the file. */
 dg_error dg_h5io_open_read(const char *path, const char *what, hid_t *file);
 
-/* Raise code with "<message>: <HDF5's innermost error>" and clear the HDF5
- * error stack.  Use through DG_H5_RAISE. */
+/* Raise code with "<message> (HDF5: <its innermost error>)" and clear the
+ * HDF5 error stack.  Use through DG_H5_RAISE, right after the failing call:
+ * every HDF5 API call (a close too) clears the stack on entry. */
 dg_error dg_h5io_raise(dg_error code, const char *src, int line, const char *func,
                        const char *fmt, ...)
 #if defined(__GNUC__)

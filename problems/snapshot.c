@@ -229,7 +229,8 @@ static dg_error write_h5(dg_snapshot_writer *w, const char *path, double time, i
   DG_CALL_GOTO(err, fail, dg_h5io_attr_put_i64(o.file, "nodes_per_element", w->Np, path));
 
   mesh = H5Gcreate2(o.file, "mesh", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-  fields = H5Gcreate2(o.file, "fields", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  if (mesh >= 0)
+    fields = H5Gcreate2(o.file, "fields", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
   if (mesh < 0 || fields < 0) {
     err = DG_H5_RAISE(DG_ERR_IO, "cannot create groups in '%s'", path);
     goto fail;
