@@ -42,25 +42,25 @@ static void *read_all(hid_t f, const char *name, hid_t mt, size_t elem, size_t w
   return buf;
 }
 
-static double attr_f64(hid_t obj, const char *name) {
-  double v = NAN;
+/* A scalar attribute read as mtype into v (left as is when missing). */
+static void attr_read(hid_t obj, const char *name, hid_t mtype, void *v) {
   hid_t a = H5Aopen(obj, name, H5P_DEFAULT);
   EXPECT(a >= 0, "attribute %s missing", name);
   if (a >= 0) {
-    H5Aread(a, H5T_NATIVE_DOUBLE, &v);
+    H5Aread(a, mtype, v);
     H5Aclose(a);
   }
+}
+
+static double attr_f64(hid_t obj, const char *name) {
+  double v = NAN;
+  attr_read(obj, name, H5T_NATIVE_DOUBLE, &v);
   return v;
 }
 
 static long long attr_i64(hid_t obj, const char *name) {
   long long v = -999;
-  hid_t a = H5Aopen(obj, name, H5P_DEFAULT);
-  EXPECT(a >= 0, "attribute %s missing", name);
-  if (a >= 0) {
-    H5Aread(a, H5T_NATIVE_LLONG, &v);
-    H5Aclose(a);
-  }
+  attr_read(obj, name, H5T_NATIVE_LLONG, &v);
   return v;
 }
 
@@ -139,10 +139,9 @@ static void check_file(const char *dir, int dim, int N, int Np, int ncomp, const
   EXPECT(xd.data_items == 5, "%s: %d data items", path, xd.data_items);
 }
 
-static void run(int dim, int N) {
-  char dir[4096], sub[4200];
-  tu_mkdtemp(dir, sizeof dir);
-  snprintf(sub, sizeof sub, "%s/out/deeper", dir); /* created by the writer */
+static void run(const char *root, int dim, int N) {
+  char sub[4200];
+  snprintf(sub, sizeof sub, "%s/d%dn%d/deeper", root, dim, N); /* created by the writer */
   int Np = dim == 1 ? N + 1 : dim == 2 ? (N + 1) * (N + 2) / 2 : (N + 1) * (N + 2) * (N + 3) / 6;
   size_t nn = (size_t)K * (size_t)Np;
   int ncomp = dim == 3 ? 3 : 2;
@@ -219,17 +218,16 @@ static void run(int dim, int N) {
   }
   for (int d = 0; d < 3; ++d)
     free(x[d]);
-  tu_rmtree(dir);
 }
 
 int main(void) {
-  run(1, 3);
-  run(2, 1);
-  run(2, 4);
-  run(3, 2);
-  run(3, 3);
-  if (tu_failures == 0)
-    printf("ok\n");
-  return tu_failures ? 1 : 0;
+  char root[4096];
+  tu_mkdtemp(root, sizeof root);
+  run(root, 1, 3);
+  run(root, 2, 1);
+  run(root, 2, 4);
+  run(root, 3, 2);
+  run(root, 3, 3);
+  return tu_finish(root);
 }
 #endif

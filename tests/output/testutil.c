@@ -59,6 +59,14 @@ int tu_count(const char *dir, const char *needle) {
   return n;
 }
 
+int tu_finish(const char *dir) {
+  EXPECT(tu_count(dir, ".tmp.") == 0, "temp files remain in %s", dir);
+  tu_rmtree(dir);
+  if (tu_failures == 0)
+    printf("ok\n");
+  return tu_failures ? 1 : 0;
+}
+
 int tu_exists(const char *path) {
   struct stat st;
   return stat(path, &st) == 0;

@@ -21,6 +21,9 @@ extern int tu_failures;
 void tu_mkdtemp(char *buf, size_t cap);
 /* rm -r path (only what the tests made); kept when $DGRUN_TEST_KEEP is set. */
 void tu_rmtree(const char *path);
+/* End of a test: expect no ".tmp." file in dir, remove dir, print "ok" when
+ * nothing failed; the exit code. */
+int tu_finish(const char *dir);
 /* Number of entries in dir whose name contains needle (0 if dir is missing). */
 int tu_count(const char *dir, const char *needle);
 int tu_exists(const char *path);
