@@ -62,7 +62,11 @@ dg_error dg_h5io_commit(const char *tmp, const char *path) {
     unlink(tmp);
     DG_RAISE(DG_ERR_IO, "cannot rename '%s' to '%s': %s", tmp, path, strerror(e));
   }
-  DG_CALL(fsync_parent(path));
+  dg_error err = fsync_parent(path);
+  if (err != DG_OK) {
+    unlink(path); /* not known to be durable: do not leave it looking whole */
+    return dg_error_push(err, __FILE__, __LINE__, __func__);
+  }
   return DG_OK;
 }
 

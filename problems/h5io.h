@@ -19,8 +19,9 @@
 dg_error dg_h5io_temp_path(const char *path, char **out);
 
 /* Make the finished temp file tmp durable and give it its final name:
- * fsync(tmp), rename(tmp, path), fsync(directory).  On failure tmp is
- * removed.  Errors: DG_ERR_IO naming path. */
+ * fsync(tmp), rename(tmp, path), fsync(directory).  On failure tmp (or,
+ * when only the directory sync failed, path) is removed.  Errors:
+ * DG_ERR_IO naming path. */
 dg_error dg_h5io_commit(const char *tmp, const char *path);
 
 /* Write len bytes of text to path atomically.  Errors: DG_ERR_IO. */

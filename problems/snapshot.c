@@ -326,12 +326,13 @@ static dg_error write_xdmf(const char *path, const entry *e, int n, int collecti
   DG_CHECK(s != NULL, DG_ERR_MEMORY, "out of memory for XDMF text");
   fputs(xdmf_head, s);
   if (collection)
-    fputs("  <Grid Name=\"TimeSeries\" GridType=\"Collection\" CollectionType=\"Temporal\">\n",
+    fputs("    <Grid Name=\"TimeSeries\" GridType=\"Collection\" "
+          "CollectionType=\"Temporal\">\n",
           s);
   for (int i = 0; i < n; ++i)
     fputs(e[i].grid, s);
   if (collection)
-    fputs("  </Grid>\n", s);
+    fputs("    </Grid>\n", s);
   fputs(xdmf_tail, s);
   int bad = ferror(s);
   fclose(s);
