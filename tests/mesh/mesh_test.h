@@ -132,7 +132,7 @@ static inline double test_face_measure(const dg_mesh *m, int64_t k, int f) {
   }
   double x = u[1] * v[2] - u[2] * v[1], y = u[2] * v[0] - u[0] * v[2],
          z = u[0] * v[1] - u[1] * v[0];
-  return sqrt(x * x + y * y + z * z);
+  return 0.5 * sqrt(x * x + y * y + z * z); /* triangle: half the parallelogram */
 }
 
 /* One mesh case: the box [lo, hi] with n cells and periodic axes. */
