@@ -35,21 +35,6 @@ void dg_connectivity_face_centroid(const dg_mesh *m, int64_t k, int f, double c[
   }
 }
 
-static double element_size(const dg_mesh *m, int64_t k) {
-  const int64_t *v = m->EToV + k * (m->dim + 1);
-  double h2 = 0;
-  for (int i = 0; i <= m->dim; i++)
-    for (int j = i + 1; j <= m->dim; j++) {
-      double d2 = 0;
-      for (int a = 0; a < m->dim; a++) {
-        double d = m->VX[v[i] * m->dim + a] - m->VX[v[j] * m->dim + a];
-        d2 += d * d;
-      }
-      h2 = fmax(h2, d2);
-    }
-  return sqrt(h2);
-}
-
 /* Connect (k1, f1) and (k2, f2); x on f2 = x on f1 + s. */
 static void connect(int Nfaces, int64_t *EToE, int *EToF, double *shift, int64_t k1, int f1,
                     int64_t k2, int f2, const double s[3]) {
@@ -95,7 +80,7 @@ static dg_error match_periodic_axis(const dg_mesh *m, int axis, int64_t *EToE, i
     DG_RAISE(DG_ERR_MEMORY, "periodic matching: out of memory");
   }
   for (int64_t k = 0; k < m->K; k++) {
-    double tol = CENTROID_RTOL * element_size(m, k);
+    double tol = CENTROID_RTOL * dg_mesh_element_size(m, k);
     for (int f = 0; f < Nfaces; f++) {
       if (EToE[k * Nfaces + f] >= 0 || m->face_tag[k * Nfaces + f] >= 0)
         continue;

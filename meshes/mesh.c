@@ -116,8 +116,7 @@ double dg_mesh_signed_volume(const dg_mesh *m, int64_t k) {
   }
 }
 
-/* Longest edge of element k (all vertex pairs). */
-static double longest_edge(const dg_mesh *m, int64_t k) {
+double dg_mesh_element_size(const dg_mesh *m, int64_t k) {
   const int64_t *v = m->EToV + k * (m->dim + 1);
   double hmax = 0;
   for (int i = 0; i <= m->dim; i++)
@@ -184,7 +183,7 @@ dg_error dg_mesh_orient(dg_mesh *m, int64_t *nflipped) {
                " vertices)",
                k, v[i], m->Nv);
     double vol = dg_mesh_signed_volume(m, k);
-    double h = longest_edge(m, k);
+    double h = dg_mesh_element_size(m, k);
     if (!(fabs(vol) > 1e-10 * pow(h, m->dim))) {
       char buf[512];
       format_vertices(m, k, buf, sizeof buf);

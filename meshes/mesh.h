@@ -72,6 +72,9 @@ dg_error dg_mesh_tag_find(const dg_mesh *mesh, const char *name, int *id);
  * vertices are ordered clockwise / left-handed). */
 double dg_mesh_signed_volume(const dg_mesh *mesh, int64_t k);
 
+/* Size of element k: its longest edge (0 for a collapsed element). */
+double dg_mesh_element_size(const dg_mesh *mesh, int64_t k);
+
 /* Check the orientation of every element.  A negatively oriented element is
  * reoriented by swapping its last two vertices (its face tags and explicit
  * face pairs are renumbered to match); the number swapped is returned in

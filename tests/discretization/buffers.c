@@ -12,11 +12,10 @@ static double load(const dg_discretization_buffers *b, const void *buf, int64_t 
                                             : ((const double *)buf)[i];
 }
 
-static void check(const mesh_case *c, int N, dg_precision prec) {
+static void check(const mesh_case *c, int N, int variant) {
+  const dg_precision prec = variant ? DG_PRECISION_DOUBLE : DG_PRECISION_FLOAT;
   char name[160];
-  test_case_name(c, name, sizeof name);
-  snprintf(name + strlen(name), sizeof name - strlen(name), " N=%d %s", N,
-           prec == DG_PRECISION_FLOAT ? "float" : "double");
+  test_case_label(c, N, variant ? "double" : "float", name, sizeof name);
   dg_mesh *m = test_make_mesh(c, 0.1);
   dg_discretization *d = NULL;
   MUST(dg_discretization_create(m, N, prec, &d));
@@ -68,13 +67,6 @@ static void check(const mesh_case *c, int N, dg_precision prec) {
 }
 
 int main(void) {
-  rng_seed();
-  mesh_case cases[64];
-  int n = test_mesh_cases(cases, 3);
-  for (int i = 0; i < n; i++)
-    for (int N = 1; N <= 3; N += 2) {
-      check(&cases[i], N, DG_PRECISION_FLOAT);
-      check(&cases[i], N, DG_PRECISION_DOUBLE);
-    }
+  test_run_cases(check, 3, 2, 2);
   return test_finish();
 }

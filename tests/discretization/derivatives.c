@@ -7,10 +7,10 @@
 
 #include "dg/discretization.h"
 
-static void check(const mesh_case *c, int N) {
+static void check(const mesh_case *c, int N, int variant) {
+  (void)variant;
   char name[160];
-  test_case_name(c, name, sizeof name);
-  snprintf(name + strlen(name), sizeof name - strlen(name), " N=%d", N);
+  test_case_label(c, N, "", name, sizeof name);
   dg_mesh *m = test_make_mesh(c, 0.15);
   dg_discretization *d = NULL;
   MUST(dg_discretization_create(m, N, DG_PRECISION_DOUBLE, &d));
@@ -66,14 +66,9 @@ static void check(const mesh_case *c, int N) {
 }
 
 int main(void) {
-  rng_seed();
-  mesh_case cases[64];
-  int n = test_mesh_cases(cases, 3);
-  for (int i = 0; i < n; i++)
-    for (int N = 1; N <= 5; N++)
-      check(&cases[i], N);
+  test_run_cases(check, 5, 1, 1);
   /* A finer distorted box. */
   mesh_case fine = {.dim = 3, .lo = {0, 0, 0}, .hi = {1, 1, 1}, .n = {4, 4, 4}};
-  check(&fine, 3);
+  check(&fine, 3, 0);
   return test_finish();
 }

@@ -202,6 +202,27 @@ static inline dg_mesh *test_make_mesh(const mesh_case *c, double distortion) {
   return m;
 }
 
+/* "<case> N=<N> <extra>" for messages. */
+static inline void test_case_label(const mesh_case *c, int N, const char *extra, char *buf,
+                                   size_t size) {
+  test_case_name(c, buf, size);
+  size_t len = strlen(buf);
+  snprintf(buf + len, size - len, " N=%d %s", N, extra);
+}
+
+/* Seed the generator, then run check(case, N, variant) for every mesh case,
+ * N = 1, 1 + Nstep, ... <= Nmax and variant = 0 .. nvariants-1. */
+typedef void (*test_case_fn)(const mesh_case *c, int N, int variant);
+static inline void test_run_cases(test_case_fn check, int Nmax, int Nstep, int nvariants) {
+  rng_seed();
+  mesh_case cases[64];
+  int n = test_mesh_cases(cases, 3);
+  for (int i = 0; i < n; i++)
+    for (int N = 1; N <= Nmax; N += Nstep)
+      for (int v = 0; v < nvariants; v++)
+        check(&cases[i], N, v);
+}
+
 static inline double test_box_volume(const mesh_case *c) {
   double v = 1;
   for (int a = 0; a < c->dim; a++)
