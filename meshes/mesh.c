@@ -48,6 +48,26 @@ void dg_mesh_destroy(dg_mesh **mesh) {
   *mesh = NULL;
 }
 
+dg_error dg_mesh_face_pair_add(dg_mesh *mesh, int64_t k1, int f1, int64_t k2, int f2,
+                               const double shift[DG_MESH_MAX_DIM]) {
+  const int nf = mesh->dim + 1;
+  DG_CHECK(k1 >= 0 && k1 < mesh->K && k2 >= 0 && k2 < mesh->K && f1 >= 0 && f1 < nf &&
+               f2 >= 0 && f2 < nf && !(k1 == k2 && f1 == f2),
+           DG_ERR_INPUT,
+           "periodic face pair (element %" PRId64 " face %d, element %" PRId64
+           " face %d) names a face that does not exist or pairs a face with itself",
+           k1, f1, k2, f2);
+  dg_mesh_face_pair *p =
+      realloc(mesh->face_pairs, (size_t)(mesh->nface_pairs + 1) * sizeof *p);
+  DG_CHECK(p != NULL, DG_ERR_MEMORY, "periodic face pairs: out of memory");
+  mesh->face_pairs = p;
+  p += mesh->nface_pairs++;
+  *p = (dg_mesh_face_pair){.k1 = k1, .f1 = f1, .k2 = k2, .f2 = f2};
+  for (int a = 0; a < mesh->dim; a++)
+    p->shift[a] = shift[a];
+  return DG_OK;
+}
+
 void dg_mesh_face_vertices(int dim, int f, int v[DG_MESH_MAX_VERTS]) {
   /* Hesthaven & Warburton (2008): fnodes of Connect1D/tiConnect2D/tiConnect3D,
    * matching the reference faces of dg/refelem.h. */

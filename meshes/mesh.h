@@ -57,6 +57,10 @@ typedef struct dg_mesh {
 dg_error dg_mesh_create(int dim, int64_t Nv, int64_t K, dg_mesh **out);
 void dg_mesh_destroy(dg_mesh **mesh);
 
+/* Append an explicit periodic face pair (see dg_mesh_face_pair). */
+dg_error dg_mesh_face_pair_add(dg_mesh *mesh, int64_t k1, int f1, int64_t k2, int f2,
+                               const double shift[DG_MESH_MAX_DIM]);
+
 /* Vertices of face f of a (dim)-simplex, in the reference ordering above;
  * writes dim entries to v. */
 void dg_mesh_face_vertices(int dim, int f, int v[DG_MESH_MAX_VERTS]);

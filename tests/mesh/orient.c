@@ -63,6 +63,16 @@ static void check_dim(int dim) {
         tmp[g] = tags[f];
     }
   memcpy(m->face_tag + k * nv, tmp, sizeof(int) * (size_t)nv);
+  /* An explicit face pair on the inverted element's face 0 (in the inverted
+   * order) must follow its vertex set through the reorientation too. */
+  int64_t pair_set[3];
+  for (int i = 0; i < dim; i++)
+    pair_set[i] = m->EToV[k * nv + test_face_verts[dim][0][i]];
+  const double shift[3] = {0.5, 0, 0};
+  MUST(dg_mesh_face_pair_add(m, k, 0, (k + 1) % m->K, 1, shift));
+  EXPECT(dg_mesh_face_pair_add(m, k, 0, k, 0, shift) == DG_ERR_INPUT, "self pair accepted");
+  EXPECT(dg_mesh_face_pair_add(m, k, nv, 0, 0, shift) == DG_ERR_INPUT, "face %d accepted", nv);
+  dg_error_clear();
   EXPECT(test_element_volume(m, k) < 0, "%dD: element %" PRId64 " not inverted", dim, k);
 
   int64_t flipped = -1;
@@ -74,6 +84,20 @@ static void check_dim(int dim) {
   for (int f = 0; f < nv; f++)
     EXPECT(tag_of_vertex_set(m, k, sets[f]) == tags[f],
            "%dD: face with vertex set %d lost its tag %d", dim, f, tags[f]);
+  EXPECT(m->nface_pairs == 1 && m->face_pairs[0].k1 == k &&
+             m->face_pairs[0].k2 == (k + 1) % m->K && m->face_pairs[0].f2 == 1 &&
+             m->face_pairs[0].shift[0] == 0.5,
+         "%dD: face pair changed", dim);
+  {
+    int f1 = m->face_pairs[0].f1, all = 1;
+    for (int i = 0; i < dim; i++) {
+      int64_t v = m->EToV[k * nv + test_face_verts[dim][f1][i]], in = 0;
+      for (int j = 0; j < dim; j++)
+        in |= pair_set[j] == v;
+      all &= in != 0;
+    }
+    EXPECT(all, "%dD: face pair now on face %d, another vertex set", dim, f1);
+  }
   for (int i = 0; i < nv; i++) { /* same vertices, in some order */
     int found = 0;
     for (int j = 0; j < nv; j++)
