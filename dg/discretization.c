@@ -75,41 +75,51 @@ static double invert_jacobian(int dim, double A[3][3], double B[3][3]) {
   return det;
 }
 
+/* Elements per block of the geometric factors: the dx/dr work arrays stay
+ * small (dim^2 x block x Np) while each dgemm is still large. */
+enum { GEO_BLOCK = 512 };
+
 static dg_error geometric_factors(dg_discretization *d) {
   const int dim = d->dim, Np = d->Np;
   const double *Dmat[3] = {d->re->Dr, d->re->Ds, d->re->Dt};
-  double *xr[3][3] = {{0}}; /* xr[c][b] = d x_c / d r_b, K x Np */
+  const int64_t blk = d->K < GEO_BLOCK ? d->K : GEO_BLOCK;
+  double *xr[3][3] = {{0}}; /* xr[c][b] = d x_c / d r_b, blk x Np */
   dg_error err = DG_OK;
   for (int c = 0; c < dim; c++)
     for (int b = 0; b < dim; b++) {
-      xr[c][b] = alloc_doubles(d->K * Np);
+      xr[c][b] = alloc_doubles(blk * Np);
       DG_CHECK_GOTO(err, done, xr[c][b] != NULL, DG_ERR_MEMORY,
                     "geometric factors: out of memory");
-      /* (K x Np) = X (K x Np) * D_b^T: row k holds D_b x_k. */
-      DG_CALL_GOTO(err, done,
-                   dg_linalg_matmul(0, 1, (int)d->K, Np, Np, d->X[c], Dmat[b], xr[c][b]));
     }
-  for (int64_t k = 0; k < d->K; k++)
-    for (int i = 0; i < Np; i++) {
-      int64_t n = k * Np + i;
-      double A[3][3], B[3][3];
-      for (int c = 0; c < dim; c++)
-        for (int b = 0; b < dim; b++)
-          A[c][b] = xr[c][b][n];
-      double J = invert_jacobian(dim, A, B);
-      if (!(J > 0)) {
-        err = dg_error_raise(DG_ERR_INPUT, __FILE__, __LINE__, __func__,
-                             "element %" PRId64 " has Jacobian %g <= 0 at node %d (%g %g %g): "
-                             "the mesh is inverted or degenerate there (dg_mesh_orient)",
-                             k, J, i, d->X[0][n], dim > 1 ? d->X[1][n] : 0.0,
-                             dim > 2 ? d->X[2][n] : 0.0);
-        goto done;
+  for (int64_t k0 = 0; k0 < d->K; k0 += blk) {
+    const int nk = (int)(d->K - k0 < blk ? d->K - k0 : blk);
+    for (int c = 0; c < dim; c++)
+      for (int b = 0; b < dim; b++)
+        /* (nk x Np) = X (nk x Np) * D_b^T: row k holds D_b x_k. */
+        DG_CALL_GOTO(err, done,
+                     dg_linalg_matmul(0, 1, nk, Np, Np, d->X[c] + k0 * Np, Dmat[b], xr[c][b]));
+    for (int64_t k = k0; k < k0 + nk; k++)
+      for (int i = 0; i < Np; i++) {
+        const int64_t n = k * Np + i, l = (k - k0) * Np + i;
+        double A[3][3], B[3][3];
+        for (int c = 0; c < dim; c++)
+          for (int b = 0; b < dim; b++)
+            A[c][b] = xr[c][b][l];
+        double J = invert_jacobian(dim, A, B);
+        if (!(J > 0)) {
+          err = dg_error_raise(DG_ERR_INPUT, __FILE__, __LINE__, __func__,
+                               "element %" PRId64 " has Jacobian %g <= 0 at node %d (%g %g %g): "
+                               "the mesh is inverted or degenerate there (dg_mesh_orient)",
+                               k, J, i, d->X[0][n], dim > 1 ? d->X[1][n] : 0.0,
+                               dim > 2 ? d->X[2][n] : 0.0);
+          goto done;
+        }
+        d->J[n] = J;
+        for (int a = 0; a < dim; a++)
+          for (int b = 0; b < dim; b++)
+            d->G[a][b][n] = B[a][b];
       }
-      d->J[n] = J;
-      for (int a = 0; a < dim; a++)
-        for (int b = 0; b < dim; b++)
-          d->G[a][b][n] = B[a][b];
-    }
+  }
 done:
   for (int c = 0; c < 3; c++)
     for (int b = 0; b < 3; b++)
@@ -326,14 +336,19 @@ dg_error dg_discretization_create(const dg_mesh *mesh, int N, dg_precision preci
   DG_CALL_GOTO(err, fail, boundary_lists(d));
 
   /* Volume = sum_k sum_i J_ki w_i, w_i = sum_j M_ij = integral of l_i. */
-  d->volume = 0;
-  for (int i = 0; i < d->Np; i++) {
-    double w = 0;
+  double *w = alloc_doubles(d->Np);
+  DG_CHECK_GOTO(err, fail, w != NULL, DG_ERR_MEMORY, "discretization: out of memory");
+  for (int i = 0; i < d->Np; i++)
     for (int j = 0; j < d->Np; j++)
-      w += d->re->M[i * d->Np + j];
-    for (int64_t k = 0; k < d->K; k++)
-      d->volume += w * d->J[k * d->Np + i];
+      w[i] += d->re->M[i * d->Np + j];
+  d->volume = 0;
+  for (int64_t k = 0; k < d->K; k++) {
+    double vk = 0; /* per element first: the sum of K small terms loses less */
+    for (int i = 0; i < d->Np; i++)
+      vk += w[i] * d->J[k * d->Np + i];
+    d->volume += vk;
   }
+  free(w);
   *out = d;
   return DG_OK;
 fail:
