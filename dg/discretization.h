@@ -106,6 +106,10 @@ dg_error dg_discretization_boundary_nodes(const dg_discretization *d, const char
  * that consecutive threads of one element read consecutive addresses:
  *   vgeo  K x Nvgeo x Np, Nvgeo = dim*dim + 1:  the dim x dim entries
  *         G[a][b] in the order rx, ry, (rz), sx, sy, (sz), (tx, ty, tz), then J
+ *   egeo  K x Nvgeo: the same factors once per element (node 0's values),
+ *         exact when `affine` is set, i.e. every factor is constant within
+ *         every element to 1e-12 relative (straight-sided meshes): a volume
+ *         kernel may then read Nvgeo numbers per element instead of per node
  *   sgeo  K x Nsgeo x (Nfaces*Nfp), Nsgeo = dim + 1:  nx, (ny), (nz), Fscale
  *   xyz   K x dim x Np node coordinates
  *   vmapM, vmapP  K*Nfaces*Nfp int32 volume-node indices
@@ -117,9 +121,10 @@ typedef struct dg_discretization_buffers {
   dg_precision precision;
   size_t real_size;
   int Nvgeo, Nsgeo;
+  int affine;
   int64_t K;
   int Np, Nfaces, Nfp, dim;
-  void *vgeo, *sgeo, *xyz;
+  void *vgeo, *egeo, *sgeo, *xyz;
   int32_t *vmapM, *vmapP, *ftag;
 } dg_discretization_buffers;
 
