@@ -24,7 +24,8 @@ static const double normal_coef3[4][3] = {{0, 0, -1}, {0, -1, 0}, {1, 1, 1}, {-1
 static double *alloc_doubles(int64_t n) { return calloc((size_t)n, sizeof(double)); }
 
 /* x = sum_v lambda_v(r) VX[v] with barycentric lambda_0 = 1 - sum lambda_a,
- * lambda_{a+1} = (1 + r_a)/2 (the book's affine map, eq. 6.3). */
+ * lambda_{a+1} = (1 + r_a)/2: the affine map of Hesthaven & Warburton
+ * (2008) section 6.1, as in their StartUp2D/3D. */
 static void map_nodes(dg_discretization *d) {
   const dg_mesh *m = d->mesh;
   const double *rst[3] = {d->re->r, d->re->s, d->re->t};

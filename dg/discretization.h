@@ -52,7 +52,8 @@ typedef struct dg_discretization {
   /* Per face node, K x Nfaces x Nfp: outward unit normal, surface Jacobian
    * (physical face measure / reference face measure, the reference face
    * measured in the face's own coordinates as LIFT does), and
-   * Fscale = sJ / J (Hesthaven & Warburton 2008, eq. 6.3's scaling). */
+   * Fscale = sJ / J, the face-to-volume scaling of the lift term
+   * (Hesthaven & Warburton 2008, StartUp2D/3D: Fscale = sJ./J(Fmask,:)). */
   union {
     struct { double *nx, *ny, *nz; };
     double *n[3];
