@@ -18,7 +18,7 @@ struct dg_flux_arena {
   block *head;
 };
 
-enum { BLOCK_SIZE = 1 << 16 };
+enum { BLOCK_SIZE = 1 << 14 };
 
 dg_error dg_flux_arena_create(dg_flux_arena **out) {
   DG_CHECK(out, DG_ERR_ARG, "out is NULL");

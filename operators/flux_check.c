@@ -37,6 +37,7 @@ typedef struct checker {
   dg_flux_arena *a;
   int oom;
   int nlets_visible; /* a let body sees only the lets above it */
+  int unknown_target; /* a statement named an unknown field (its own error) */
   int *let_height;
   unsigned char *let_ext;  /* the let reads exterior traces */
   unsigned char *let_bare; /* the let reads side-NONE fields */
@@ -142,6 +143,8 @@ static const fn_info *find_function(const char *name, int len) {
 /* Closest known name (fields, params, visible lets, then the built-ins
  * chosen by `functions`) to the unknown `word`. */
 static const char *suggest(const checker *ck, const char *word, int want_functions) {
+  if (strlen(word) < 2)
+    return NULL; /* every one-letter name is one edit from every other */
   const char *cand[512];
   size_t n = 0;
   if (want_functions) {
@@ -972,6 +975,7 @@ static void check_boundary(checker *ck, const dg_flux_stmt *s, dg_flux_boundary_
   if (!ext || !where)
     return;
   b->exterior = ext;
+  int unknown = 0;
   for (int i = 0; i < s->nitems; i++) {
     const dg_flux_item *it = &s->items[i];
     char word[80];
@@ -988,6 +992,7 @@ static void check_boundary(checker *ck, const dg_flux_stmt *s, dg_flux_boundary_
               b->name, near);
       else
         error(ck, it->loc, "unknown field '%s' in boundary '%s'", word, b->name);
+      unknown = 1;
       continue;
     }
     if (where[f].line) {
@@ -1001,7 +1006,7 @@ static void check_boundary(checker *ck, const dg_flux_stmt *s, dg_flux_boundary_
     ext[f] = check_section(ck, CTX_BC, "a boundary condition", it->expr, &prog->fields[f],
                            label);
   }
-  if (!complete)
+  if (!complete || unknown)
     return;
   char missing[DG_FLUX_MESSAGE_MAX] = "";
   int nmissing = 0, first_missing = 0;
@@ -1117,17 +1122,19 @@ dg_error dg_flux_check(dg_flux_source *src, const dg_flux_stmt *stmts, int dim,
   if (prog->nfields == 0 && !syntax_errors)
     error(&ck, stmts->loc, "no fields declared: add e.g. 'fields E[3] H[3]' or 'fields u'");
 
-  /* Pass 2: let bindings, in order (each sees the ones above it). */
+  /* Pass 2: let bindings.  All names first (so a use above the definition
+   * is told so), then the bodies in order, each seeing the lets above it. */
+  const dg_flux_stmt **let_stmt = arena_array(&ck, nlets, sizeof *let_stmt);
   for (const dg_flux_stmt *s = stmts; s && !ck.oom; s = s->next) {
     if (s->kind != DG_FLUX_KW_LET || !new_name_ok(&ck, s->name, s->len, s->name_loc))
       continue;
-    int index = prog->nlets++;
-    prog->lets[index].name = dup_name(&ck, s->name, s->len);
-    prog->lets[index].loc = s->name_loc;
-    if (ck.oom)
-      break;
-    check_let(&ck, s, index);
+    let_stmt[prog->nlets] = s;
+    prog->lets[prog->nlets].name = dup_name(&ck, s->name, s->len);
+    prog->lets[prog->nlets].loc = s->name_loc;
+    prog->nlets++;
   }
+  for (int i = 0; i < prog->nlets && !ck.oom; i++)
+    check_let(&ck, let_stmt[i], i);
   ck.nlets_visible = prog->nlets;
 
   /* Pass 3: the per-field sections, then boundaries. */
@@ -1159,6 +1166,7 @@ dg_error dg_flux_check(dg_flux_source *src, const dg_flux_stmt *stmts, int dim,
       else
         error(&ck, s->name_loc, "'%s %s': unknown field '%s' (declare it with 'fields')", kw,
               word, word);
+      ck.unknown_target = 1;
       continue;
     }
     dg_flux_field_info *fi = &prog->fields[f];
@@ -1199,7 +1207,7 @@ dg_error dg_flux_check(dg_flux_source *src, const dg_flux_stmt *stmts, int dim,
 
   /* Every field needs its equations (reported unless the file had syntax
    * errors, whose lost statements would make these spurious). */
-  for (int f = 0; f < prog->nfields && !syntax_errors && !ck.oom; f++) {
+  for (int f = 0; f < prog->nfields && !syntax_errors && !ck.unknown_target && !ck.oom; f++) {
     dg_flux_field_info *fi = &prog->fields[f];
     char missing[DG_FLUX_MESSAGE_MAX] = "";
     const struct { dg_flux_keyword k; const char *what; } need[] = {

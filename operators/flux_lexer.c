@@ -44,6 +44,7 @@ const char *dg_flux_token_describe(dg_flux_tok_kind kind) {
   case DG_FLUX_TK_NOT: return "'!'";
   case DG_FLUX_TK_QUESTION: return "'?'";
   case DG_FLUX_TK_COLON: return "':'";
+  case DG_FLUX_TK_ERROR: return "an invalid character";
   }
   return "?";
 }
@@ -124,7 +125,7 @@ static dg_error lex_number(lexer *lx) {
   if (bad) {
     dg_flux_diag_error(lx->src, loc, "malformed number '%.*s': the exponent has no digits",
                        len, (const char *)s);
-    return DG_OK;
+    return push(lx, DG_FLUX_TK_ERROR, loc, (const char *)s, len);
   }
   if (q < lx->end && is_name_start(*q)) {
     dg_flux_diag_error(lx->src, here(lx, 1),
@@ -247,8 +248,10 @@ dg_error dg_flux_lex(dg_flux_source *src, dg_flux_token **tokens, int *count) {
       if (lx.bad_line != lx.line)
         dg_flux_diag_error(src, here(&lx, 1), "invalid UTF-8 byte 0x%02X", (unsigned)c);
       lx.bad_line = lx.line;
+      DG_CALL_GOTO(err, fail, push(&lx, DG_FLUX_TK_ERROR, here(&lx, 1), (const char *)lx.p, 1));
       lx.p++;
       lx.col++;
+      lx.line_start = 0;
       continue;
     }
     if (c == '#') {
@@ -278,6 +281,7 @@ dg_error dg_flux_lex(dg_flux_source *src, dg_flux_token **tokens, int *count) {
       }
       if (!found) {
         unexpected_char(&lx, cp, len);
+        DG_CALL_GOTO(err, fail, push(&lx, DG_FLUX_TK_ERROR, here(&lx, 1), (const char *)lx.p, len));
         lx.p += len;
         lx.col++;
         lx.line_start = 0;

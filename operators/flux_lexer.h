@@ -19,7 +19,8 @@ typedef enum dg_flux_tok_kind {
   DG_FLUX_TK_PLUS, DG_FLUX_TK_MINUS, DG_FLUX_TK_STAR, DG_FLUX_TK_SLASH, DG_FLUX_TK_CARET,
   DG_FLUX_TK_LT, DG_FLUX_TK_LE, DG_FLUX_TK_GT, DG_FLUX_TK_GE, DG_FLUX_TK_EQ,
   DG_FLUX_TK_NE, DG_FLUX_TK_AND, DG_FLUX_TK_OR, DG_FLUX_TK_NOT,
-  DG_FLUX_TK_QUESTION, DG_FLUX_TK_COLON
+  DG_FLUX_TK_QUESTION, DG_FLUX_TK_COLON,
+  DG_FLUX_TK_ERROR /* text the lexer already reported (the parser stays quiet on it) */
 } dg_flux_tok_kind;
 
 /* Statement keywords (reserved; they cannot name anything). */

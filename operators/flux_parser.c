@@ -54,7 +54,8 @@ static void *fail(parser *p, dg_flux_loc loc, const char *fmt, ...)
     ;
 
 static void *fail(parser *p, dg_flux_loc loc, const char *fmt, ...) {
-  if (!p->failed) {
+  /* One report per statement, and none for a token the lexer reported. */
+  if (!p->failed && peek(p)->kind != DG_FLUX_TK_ERROR) {
     char msg[DG_FLUX_MESSAGE_MAX];
     va_list ap;
     va_start(ap, fmt);
@@ -114,9 +115,17 @@ static int starts_operand(const dg_flux_token *t) {
   case DG_FLUX_TK_LBRACKET:
   case DG_FLUX_TK_MINUS:
   case DG_FLUX_TK_PLUS:
-  case DG_FLUX_TK_NOT: return 1;
+  case DG_FLUX_TK_NOT:
+  case DG_FLUX_TK_ERROR: return 1; /* primary() fails quietly on it */
   default: return 0;
   }
+}
+
+/* Tokens that end a statement: a bracket still open there is never closed. */
+static int ends_statement(const dg_flux_token *t) {
+  return t->kind == DG_FLUX_TK_NEWLINE || t->kind == DG_FLUX_TK_EOF ||
+         t->kind == DG_FLUX_TK_KEYWORD || t->kind == DG_FLUX_TK_SEMI ||
+         t->kind == DG_FLUX_TK_RBRACE;
 }
 
 /* After an operator token `op`: the operand must follow (newlines allowed
@@ -143,9 +152,7 @@ static int expect_close(parser *p, const dg_flux_token *open, dg_flux_tok_kind c
     return 1;
   const dg_flux_token *t = peek(p);
   char buf[96];
-  if (t->kind == DG_FLUX_TK_NEWLINE || t->kind == DG_FLUX_TK_EOF ||
-      t->kind == DG_FLUX_TK_KEYWORD || t->kind == DG_FLUX_TK_SEMI ||
-      t->kind == DG_FLUX_TK_RBRACE)
+  if (ends_statement(t))
     fail(p, open->loc, "%s is never closed", dg_flux_token_describe(open->kind));
   else
     fail(p, t->loc, "expected %s to close the %s at %d:%d, found %s",
@@ -159,6 +166,10 @@ static int expect_close(parser *p, const dg_flux_token *open, dg_flux_tok_kind c
 static int list(parser *p, const dg_flux_token *open, dg_flux_tok_kind close, dg_flux_syn *s) {
   dg_flux_syn *items[DG_FLUX_MAX_COMPONENTS];
   int n = 0;
+  if (ends_statement(peek(p))) {
+    expect_close(p, open, close);
+    return 0;
+  }
   if (!at(p, close)) {
     for (;;) {
       dg_flux_syn *e = expr(p);
@@ -218,6 +229,10 @@ static dg_flux_syn *primary(parser *p) {
   }
   case DG_FLUX_TK_LPAREN: {
     next(p);
+    if (ends_statement(peek(p))) {
+      expect_close(p, t, DG_FLUX_TK_RPAREN);
+      return NULL;
+    }
     dg_flux_syn *e = expr(p);
     if (!e || !expect_close(p, t, DG_FLUX_TK_RPAREN))
       return NULL;
@@ -236,6 +251,9 @@ static dg_flux_syn *primary(parser *p) {
   case DG_FLUX_TK_RPAREN:
   case DG_FLUX_TK_RBRACKET:
     return fail(p, t->loc, "unmatched %s", dg_flux_token_describe(t->kind));
+  case DG_FLUX_TK_ERROR:
+    p->failed = 1; /* reported by the lexer */
+    return NULL;
   default:
     return fail(p, t->loc, "expected an operand, found %s", found(t, buf, sizeof buf));
   }
