@@ -1,4 +1,6 @@
-/* operators.flux_inputs: the sample flux files (tests/flux/inputs) parse
+/* operators.flux_inputs (and, with the argument 'lower', operators.flux_lower):
+ *
+ * flux_inputs: the sample flux files (tests/flux/inputs) parse
  * and check for their dimension (and only for it), declare what they say,
  * and their physics is right:
  *  - the exact solution at t = 0 equals the initial condition;
@@ -9,7 +11,13 @@
  *    central differences in t;
  *  - the Euler vortex matches an independent C implementation;
  *  - every boundary condition evaluates, and PEC/wall/outflow conditions
- *    give the exterior states they describe. */
+ *    give the exterior states they describe.
+ *
+ * flux_lower: on the same files, every component of every lowered tree
+ * (dg_flux_lower_component) evaluates to that component of the original
+ * tree and holds only scalar nodes; every rhs component split into
+ * pointwise + sum coef * d/dx_j(arg) (dg_flux_lower_volume), evaluated with
+ * differences of arg, reproduces du/dt of the exact solution. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +26,7 @@
 
 #include "operators/flux.h"
 #include "operators/flux_eval.h"
+#include "operators/flux_lower.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
@@ -349,12 +358,128 @@ static void check_vortex(const char *file, dg_flux_program *prog, int dim) {
   }
 }
 
+/* Only scalar nodes, and no vector-only operations, in a lowered tree. */
+static int all_scalar(const dg_flux_node *n) {
+  if (n->shape.rank != 0 || n->op == DG_FLUX_VEC || n->op == DG_FLUX_INDEX ||
+      (n->op == DG_FLUX_CALL && (n->ref == DG_FLUX_FN_DOT || n->ref == DG_FLUX_FN_CROSS ||
+                                 n->ref == DG_FLUX_FN_NORM)) ||
+      (n->op == DG_FLUX_DERIV && n->ref < DG_FLUX_D_X))
+    return 0;
+  for (int i = 0; i < n->nargs; i++)
+    if (!all_scalar(n->args[i]))
+      return 0;
+  return 1;
+}
+
+static void check_lowered_node(const char *file, dg_flux_program *prog, const dg_flux_node *n,
+                               const dg_flux_point *pt) {
+  double whole[MAXC], one;
+  if (dg_flux_eval(prog, n, pt, whole, MAXC) != DG_OK) {
+    fail(file, "a tree does not evaluate");
+    return;
+  }
+  for (int i = 0; i < dg_flux_shape_size(n->shape); i++) {
+    dg_flux_node *c;
+    if (dg_flux_lower_component(dg_flux_program_arena(prog), dg_flux_program_dim(prog), n, i,
+                                &c) != DG_OK ||
+        dg_flux_eval(prog, c, pt, &one, 1) != DG_OK) {
+      fail(file, "a lowered component does not evaluate");
+      return;
+    }
+    /* the same operations in the same order: equal up to rounding */
+    if (!(fabs(one - whole[i]) <= 1e-14 * fmax(1, fabs(whole[i]))) || !all_scalar(c)) {
+      char text[1024];
+      dg_flux_print(prog, c, text, sizeof text);
+      printf("FAIL %s: component %d lowered to %s = %.17g, want %.17g\n", file, i, text, one,
+             whole[i]);
+      failures++;
+    }
+  }
+}
+
+/* V(exact) from the lowered split, differences of each arg. */
+static int lowered_volume(dg_flux_program *prog, const dg_flux_field_info *fi, int c,
+                          const double *x, double t, double *out) {
+  dg_flux_node *sc;
+  dg_flux_volume v;
+  if (dg_flux_lower_component(dg_flux_program_arena(prog), dg_flux_program_dim(prog), fi->rhs,
+                              c, &sc) != DG_OK ||
+      dg_flux_lower_volume(dg_flux_program_arena(prog), sc, &v) != DG_OK)
+    return 0;
+  double u[64], val;
+  dg_flux_point pt = {.x = x, .t = t, .u = u};
+  if (!exact_state(prog, x, t, u) || dg_flux_eval(prog, v.pointwise, &pt, &val, 1) != DG_OK)
+    return 0;
+  *out = val;
+  for (int k = 0; k < v.nterms; k++) {
+    double d[3][MAXC], coef;
+    if (!partials(prog, v.terms[k].arg, x, t, d) ||
+        dg_flux_eval(prog, v.terms[k].coef, &pt, &coef, 1) != DG_OK ||
+        dg_flux_node_reads_side(v.terms[k].coef, DG_FLUX_SIDE_NONE, NULL))
+      return 0;
+    *out += coef * d[v.terms[k].dir][0];
+  }
+  return 1;
+}
+
+static void check_lowering(const char *file, dg_flux_program *prog, const double *lo,
+                           const double *hi) {
+  int dim = dg_flux_program_dim(prog), ns = dg_flux_state_size(prog);
+  for (int trial = 0; trial < 5; trial++) {
+    double x[3] = {0, 0, 0}, n[3] = {0, 0, 0}, ui[64], ue[64], len = 0;
+    for (int i = 0; i < dim; i++) {
+      x[i] = uniform(lo[i], hi[i]);
+      n[i] = uniform(-1, 1);
+      len += n[i] * n[i];
+    }
+    for (int i = 0; i < dim; i++)
+      n[i] /= sqrt(len);
+    double t = uniform(0, 0.5);
+    /* states near the exact one, so Euler's pressure stays positive */
+    if (!exact_state(prog, x, t, ui) || !exact_state(prog, x, t + 0.1, ue)) {
+      fail(file, "exact does not evaluate");
+      return;
+    }
+    for (int i = 0; i < ns; i++)
+      ui[i] *= uniform(0.9, 1.1);
+    dg_flux_point pt = {.x = x, .t = t, .n = n, .u_int = ui, .u_ext = ue};
+    for (int f = 0; f < dg_flux_field_count(prog); f++) {
+      const dg_flux_field_info *fi = dg_flux_field(prog, f);
+      const dg_flux_node *nodes[] = {fi->surface, fi->flux, fi->initial, fi->exact, fi->source};
+      for (size_t k = 0; k < sizeof nodes / sizeof *nodes; k++)
+        if (nodes[k])
+          check_lowered_node(file, prog, nodes[k], &pt);
+      for (int b = 0; b < dg_flux_boundary_count(prog); b++)
+        check_lowered_node(file, prog, dg_flux_boundary(prog, b)->exterior[f], &pt);
+      double v[MAXC];
+      if (!volume(prog, fi->rhs, x, t, v)) {
+        fail(file, "volume term does not evaluate");
+        return;
+      }
+      for (int c = 0; c < fi->ncomp; c++) {
+        double lv;
+        if (!lowered_volume(prog, fi, c, x, t, &lv)) {
+          fail(file, "the lowered volume term does not evaluate");
+          return;
+        }
+        /* both are sums of the same differences, in another order */
+        if (!(fabs(lv - v[c]) <= 1e-9 * fmax(1, fabs(v[c])))) {
+          printf("FAIL %s: lowered volume term of %s[%d] = %.15g, want %.15g\n", file,
+                 fi->name, c, lv, v[c]);
+          failures++;
+        }
+      }
+    }
+  }
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) {
     printf("usage: %s INPUT_DIR\n", argv[0]);
     return 2;
   }
   dir = argv[1];
+  int lower = argc > 2 && strcmp(argv[2], "lower") == 0;
   unsigned seed = (unsigned)time(NULL);
   printf("seed %u\n", seed);
   srand(seed);
@@ -390,12 +515,16 @@ int main(int argc, char **argv) {
         !strstr(dg_error_message(), "this file is written for dimension"))
       fail(e->file, "accepted for another dimension");
     dg_error_clear();
-    check_declarations(e, prog);
-    check_initial(e->file, prog);
-    check_pde(e->file, prog, e->lo, e->hi);
-    check_boundaries(e->file, prog);
-    if (strstr(e->file, "euler"))
-      check_vortex(e->file, prog, e->dim);
+    if (lower) {
+      check_lowering(e->file, prog, e->lo, e->hi);
+    } else {
+      check_declarations(e, prog);
+      check_initial(e->file, prog);
+      check_pde(e->file, prog, e->lo, e->hi);
+      check_boundaries(e->file, prog);
+      if (strstr(e->file, "euler"))
+        check_vortex(e->file, prog, e->dim);
+    }
     dg_flux_program_destroy(&prog);
   }
   if (failures == 0)
