@@ -41,6 +41,7 @@ typedef struct checker {
   int *let_height;
   unsigned char *let_ext;  /* the let reads exterior traces */
   unsigned char *let_bare; /* the let reads side-NONE fields */
+  unsigned char *let_broken; /* the let's body had an error (already reported) */
 } checker;
 
 /* Longest chain of operations an expression may have, let bodies counted
@@ -89,12 +90,18 @@ static void error(checker *ck, dg_flux_loc loc, const char *fmt, ...)
     ;
 
 static void error(checker *ck, dg_flux_loc loc, const char *fmt, ...) {
-  char msg[DG_FLUX_MESSAGE_MAX];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  dg_flux_diag_verror(ck->src, loc, fmt, ap);
   va_end(ap);
-  dg_flux_diag_error(ck->src, loc, "%s", msg);
+}
+
+/* "; did you mean 'H'?" when there is a suggestion, else "". */
+static const char *did_you_mean(const char *near, char *buf, size_t size) {
+  if (!near)
+    return "";
+  snprintf(buf, size, "; did you mean '%s'?", near);
+  return buf;
 }
 
 static const char *shape_name(dg_flux_shape s, char *buf) {
@@ -161,6 +168,15 @@ static const char *suggest(const checker *ck, const char *word, int want_functio
     for (int i = 0; i < 4; i++)
       cand[n++] = consts[i];
   }
+  return dg_suggest_closest(word, cand, n);
+}
+
+/* The field name closest to word, if one is plausibly meant. */
+static const char *closest_field(const checker *ck, const char *word) {
+  const char *cand[256];
+  size_t n = 0;
+  for (int k = 0; k < ck->prog->nfields && n < 256; k++)
+    cand[n++] = ck->prog->fields[k].name;
   return dg_suggest_closest(word, cand, n);
 }
 
@@ -261,6 +277,8 @@ static dg_flux_node *check_name(checker *ck, scope *sc, const dg_flux_syn *s) {
   int l = find_let(ck, s->name, s->len);
   if (l >= 0 && l < ck->nlets_visible) {
     const dg_flux_let_info *li = &ck->prog->lets[l];
+    if (ck->let_broken[l])
+      return NULL; /* its error is reported; its uses would only echo it */
     switch (sc->ctx) {
     case CTX_CONST:
     case CTX_POINT:
@@ -349,11 +367,9 @@ static dg_flux_node *check_name(checker *ck, scope *sc, const dg_flux_syn *s) {
     error(ck, s->loc, "'%s' is a function: call it as %s(...)", word, word);
     return NULL;
   }
-  const char *near = suggest(ck, word, 0);
-  if (near)
-    error(ck, s->loc, "unknown name '%s'; did you mean '%s'?", word, near);
-  else
-    error(ck, s->loc, "unknown name '%s'", word);
+  char dym[96];
+  error(ck, s->loc, "unknown name '%s'%s", word,
+        did_you_mean(suggest(ck, word, 0), dym, sizeof dym));
   return NULL;
 }
 
@@ -467,11 +483,9 @@ static dg_flux_node *check_call(checker *ck, scope *sc, const dg_flux_syn *s) {
       error(ck, s->loc, "'%s' is not a function; write '*' for a product", word);
       return NULL;
     }
-    const char *near = suggest(ck, word, 1);
-    if (near)
-      error(ck, s->loc, "unknown function '%s'; did you mean '%s'?", word, near);
-    else
-      error(ck, s->loc, "unknown function '%s'", word);
+    char dym[96];
+    error(ck, s->loc, "unknown function '%s'%s", word,
+          did_you_mean(suggest(ck, word, 1), dym, sizeof dym));
     return NULL;
   }
   if (fi->arity > 0 && s->nargs != fi->arity) {
@@ -951,7 +965,8 @@ static void check_let(checker *ck, const dg_flux_stmt *s, int index) {
     body = NULL;
   }
   if (!body) {
-    /* Keep a placeholder so uses resolve; the program is rejected anyway. */
+    /* A placeholder; uses of the let fail quietly. */
+    ck->let_broken[index] = 1;
     body = dg_flux_node_num(ck->a, 0.0, s->name_loc);
     if (!body) {
       ck->oom = 1;
@@ -982,16 +997,9 @@ static void check_boundary(checker *ck, const dg_flux_stmt *s, dg_flux_boundary_
     snprintf(word, sizeof word, "%.*s", it->len, it->name);
     int f = find_field(ck, it->name, it->len);
     if (f < 0) {
-      const char *cand[256];
-      size_t n = 0;
-      for (int k = 0; k < prog->nfields && n < 256; k++)
-        cand[n++] = prog->fields[k].name;
-      const char *near = dg_suggest_closest(word, cand, n);
-      if (near)
-        error(ck, it->loc, "unknown field '%s' in boundary '%s'; did you mean '%s'?", word,
-              b->name, near);
-      else
-        error(ck, it->loc, "unknown field '%s' in boundary '%s'", word, b->name);
+      char dym[96];
+      error(ck, it->loc, "unknown field '%s' in boundary '%s'%s", word, b->name,
+            did_you_mean(closest_field(ck, word), dym, sizeof dym));
       unknown = 1;
       continue;
     }
@@ -1075,6 +1083,7 @@ dg_error dg_flux_check(dg_flux_source *src, const dg_flux_stmt *stmts, int dim,
   prog->boundaries = arena_array(&ck, nbounds, sizeof *prog->boundaries);
   ck.let_ext = arena_array(&ck, nlets, sizeof *ck.let_ext);
   ck.let_bare = arena_array(&ck, nlets, sizeof *ck.let_bare);
+  ck.let_broken = arena_array(&ck, nlets, sizeof *ck.let_broken);
   ck.let_height = arena_array(&ck, nlets, sizeof *ck.let_height);
   if (ck.oom)
     DG_RAISE(DG_ERR_MEMORY, "out of memory checking %s", src->name);
@@ -1153,19 +1162,11 @@ dg_error dg_flux_check(dg_flux_source *src, const dg_flux_stmt *stmts, int dim,
     const char *kw = dg_flux_keyword_name(s->kind);
     int f = find_field(&ck, s->name, s->len);
     if (f < 0) {
-      char word[80];
+      char word[80], dym[96];
       snprintf(word, sizeof word, "%.*s", s->len, s->name);
-      const char *cand[256];
-      size_t n = 0;
-      for (int k = 0; k < prog->nfields && n < 256; k++)
-        cand[n++] = prog->fields[k].name;
-      const char *near = dg_suggest_closest(word, cand, n);
-      if (near)
-        error(&ck, s->name_loc, "'%s %s': unknown field '%s'; did you mean '%s'?", kw, word,
-              word, near);
-      else
-        error(&ck, s->name_loc, "'%s %s': unknown field '%s' (declare it with 'fields')", kw,
-              word, word);
+      const char *near = closest_field(&ck, word);
+      error(&ck, s->name_loc, "'%s %s': unknown field '%s'%s", kw, word, word,
+            near ? did_you_mean(near, dym, sizeof dym) : " (declare it with 'fields')");
       ck.unknown_target = 1;
       continue;
     }

@@ -5,6 +5,13 @@
 #include <string.h>
 
 void dg_flux_diag_error(dg_flux_source *src, dg_flux_loc loc, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  dg_flux_diag_verror(src, loc, fmt, ap);
+  va_end(ap);
+}
+
+void dg_flux_diag_verror(dg_flux_source *src, dg_flux_loc loc, const char *fmt, va_list ap) {
   dg_flux_diags *d = src->diags;
   for (int i = 0; i < d->count; i++)
     if (d->items[i].loc.line == loc.line && d->items[i].loc.col == loc.col)
@@ -15,10 +22,7 @@ void dg_flux_diag_error(dg_flux_source *src, dg_flux_loc loc, const char *fmt, .
   }
   dg_flux_diag *e = &d->items[d->count++];
   e->loc = loc;
-  va_list ap;
-  va_start(ap, fmt);
   vsnprintf(e->message, sizeof e->message, fmt, ap);
-  va_end(ap);
 }
 
 int dg_flux_diag_full(const dg_flux_source *src) {

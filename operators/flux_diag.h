@@ -11,6 +11,7 @@
 #ifndef DG_OPERATORS_FLUX_DIAG_H
 #define DG_OPERATORS_FLUX_DIAG_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 #include "operators/flux_ast.h"
@@ -44,6 +45,9 @@ void dg_flux_diag_error(dg_flux_source *src, dg_flux_loc loc, const char *fmt, .
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+
+/* The same with a va_list (for wrappers that add their own policy). */
+void dg_flux_diag_verror(dg_flux_source *src, dg_flux_loc loc, const char *fmt, va_list ap);
 
 /* True once DG_FLUX_MAX_ERRORS errors were recorded (stop early). */
 int dg_flux_diag_full(const dg_flux_source *src);

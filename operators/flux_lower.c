@@ -43,6 +43,15 @@ static dg_flux_node *partial(lowerer *lw, int dir, dg_flux_loc loc, dg_flux_node
   return n;
 }
 
+static dg_flux_node *negate(lowerer *lw, dg_flux_loc loc, dg_flux_node *x) {
+  if (!x)
+    return NULL;
+  dg_flux_node *n = fresh(lw, DG_FLUX_NEG, loc, 1);
+  if (n)
+    n->args[0] = x;
+  return n;
+}
+
 static dg_flux_node *comp(lowerer *lw, const dg_flux_node *n, int i);
 
 /* a0*b0 - a1*b1 style products of components. */
@@ -63,21 +72,11 @@ static dg_flux_node *cross_comp(lowerer *lw, const dg_flux_node *n, int i) {
     return bin(lw, DG_FLUX_SUB, loc, mul_comps(lw, loc, a, 0, b, 1), mul_comps(lw, loc, a, 1, b, 0));
   if (a->shape.rank == 1) { /* a x (s e_z) = [a1 s, -a0 s] */
     dg_flux_node *t = mul_comps(lw, loc, a, i == 0 ? 1 : 0, b, 0);
-    if (i == 0 || !t)
-      return t;
-    dg_flux_node *neg = fresh(lw, DG_FLUX_NEG, loc, 1);
-    if (neg)
-      neg->args[0] = t;
-    return neg;
+    return i == 0 ? t : negate(lw, loc, t);
   }
   /* (s e_z) x b = [-s b1, s b0] */
   dg_flux_node *t = mul_comps(lw, loc, a, 0, b, i == 0 ? 1 : 0);
-  if (i == 1 || !t)
-    return t;
-  dg_flux_node *neg = fresh(lw, DG_FLUX_NEG, loc, 1);
-  if (neg)
-    neg->args[0] = t;
-  return neg;
+  return i == 1 ? t : negate(lw, loc, t);
 }
 
 /* sum over k < len of f(k) built as a left-leaning ADD chain */
@@ -112,13 +111,7 @@ static dg_flux_node *deriv_comp(lowerer *lw, const dg_flux_node *n, int i) {
                  partial(lw, 1, loc, comp(lw, g, 0)));
     if (i == 0) /* 2D scalar: [dy f, -dx f] */
       return partial(lw, 1, loc, comp(lw, g, 0));
-    else {
-      dg_flux_node *neg = fresh(lw, DG_FLUX_NEG, loc, 1), *d = partial(lw, 0, loc, comp(lw, g, 0));
-      if (!neg || !d)
-        return NULL;
-      neg->args[0] = d;
-      return neg;
-    }
+    return negate(lw, loc, partial(lw, 0, loc, comp(lw, g, 0)));
   default: return partial(lw, n->ref - DG_FLUX_D_X, loc, comp(lw, g, i));
   }
 }

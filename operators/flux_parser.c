@@ -56,12 +56,10 @@ static void *fail(parser *p, dg_flux_loc loc, const char *fmt, ...)
 static void *fail(parser *p, dg_flux_loc loc, const char *fmt, ...) {
   /* One report per statement, and none for a token the lexer reported. */
   if (!p->failed && peek(p)->kind != DG_FLUX_TK_ERROR) {
-    char msg[DG_FLUX_MESSAGE_MAX];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    dg_flux_diag_verror(p->src, loc, fmt, ap);
     va_end(ap);
-    dg_flux_diag_error(p->src, loc, "%s", msg);
   }
   p->failed = 1;
   return NULL;

@@ -297,6 +297,8 @@ int main(void) {
           ".int/.ext/avg/jump where it is used");
   expect1(maxwell, 3, 6, "let F = H/eps\nflux E = cross(n, F)", 7, 19,
           "'F' depends on fields; in a numerical flux write F.int, F.ext, avg(F) or jump(F)");
+  expect1(maxwell, 3, 9, "let F = [0, 0, Hx[0]]\ninitial E = F + x", 9, 16,
+          "unknown name 'Hx'; did you mean 'H'?"); /* and no echo where F is used */
   expect1(maxwell, 3, 9, "let F = H/eps\ninitial E = F", 10, 13,
           "'F' depends on fields, which an initial condition cannot use");
 

@@ -26,6 +26,7 @@
 
 #include "operators/flux.h"
 #include "operators/flux_eval.h"
+#include "tests/flux/flux_test.h"
 #include "operators/flux_lower.h"
 
 #ifndef M_PI
@@ -37,18 +38,8 @@ enum { MAXC = DG_FLUX_MAX_COMPONENTS };
 static int failures;
 static const char *dir;
 
-static double uniform(double a, double b) { return a + (b - a) * rand() / (double)RAND_MAX; }
 
-static dg_flux_program *load(const char *file, int dim) {
-  char path[1024];
-  snprintf(path, sizeof path, "%s/%s", dir, file);
-  dg_flux_program *prog = NULL;
-  if (dg_flux_parse_file(path, dim, &prog) != DG_OK) {
-    dg_error_print(stdout);
-    dg_error_clear();
-  }
-  return prog;
-}
+static dg_flux_program *load(const char *file, int dim) { return load_flux(dir, file, dim); }
 
 static void fail(const char *file, const char *what) {
   printf("FAIL %s: %s\n", file, what);

@@ -17,11 +17,11 @@
 
 #include "operators/flux.h"
 #include "operators/flux_eval.h"
+#include "tests/flux/flux_test.h"
 
 static int failures;
 static const char *dir;
 
-static double uniform(double a, double b) { return a + (b - a) * rand() / (double)RAND_MAX; }
 
 static void random_normal(int dim, double *n) {
   double len = 0;
@@ -39,13 +39,9 @@ static void random_normal(int dim, double *n) {
 }
 
 static dg_flux_program *load(const char *file, int dim) {
-  char path[1024];
-  snprintf(path, sizeof path, "%s/%s", dir, file);
-  dg_flux_program *prog = NULL;
-  if (dg_flux_parse_file(path, dim, &prog) != DG_OK) {
-    dg_error_print(stdout);
+  dg_flux_program *prog = load_flux(dir, file, dim);
+  if (!prog)
     failures++;
-  }
   return prog;
 }
 
