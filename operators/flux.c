@@ -65,6 +65,16 @@ dg_error dg_flux_parse_buffer(const char *data, size_t size, const char *name, i
   prog->name = dg_flux_arena_strndup(prog->arena, src.name, strlen(src.name));
   DG_CHECK_GOTO(err, done, prog->name, DG_ERR_MEMORY, "out of memory");
   DG_CALL_GOTO(err, done, dg_flux_check(&src, stmts, dim, prog));
+  /* In source order (syntax errors are found before the checker's). */
+  for (int i = 1; i < d->count; i++)
+    for (int j = i; j > 0 && (d->items[j].loc.line < d->items[j - 1].loc.line ||
+                              (d->items[j].loc.line == d->items[j - 1].loc.line &&
+                               d->items[j].loc.col < d->items[j - 1].loc.col));
+         j--) {
+      dg_flux_diag tmp = d->items[j];
+      d->items[j] = d->items[j - 1];
+      d->items[j - 1] = tmp;
+    }
   for (int i = 0; i < d->count; i++)
     dg_flux_diag_format(&src, &d->items[i], d->items[i].text, sizeof d->items[i].text);
   if (d->count > 0) {
@@ -139,6 +149,10 @@ const dg_flux_param_info *dg_flux_param(const dg_flux_program *prog, int index) 
 int dg_flux_let_count(const dg_flux_program *prog) { return prog->nlets; }
 const dg_flux_let_info *dg_flux_let(const dg_flux_program *prog, int index) {
   return index >= 0 && index < prog->nlets ? &prog->lets[index] : NULL;
+}
+
+const unsigned char *dg_flux_program_lets_bare(const dg_flux_program *prog) {
+  return prog->lets_bare;
 }
 
 int dg_flux_boundary_count(const dg_flux_program *prog) { return prog->nboundaries; }

@@ -98,6 +98,10 @@ dg_error dg_flux_set_param(dg_flux_program *prog, const char *name, double value
 int dg_flux_let_count(const dg_flux_program *prog);
 const dg_flux_let_info *dg_flux_let(const dg_flux_program *prog, int index);
 
+/* lets_bare[let] = the let reads fields: the `lets_bare` argument of
+ * dg_flux_ast_trace and dg_flux_ast_surface for this program's trees. */
+const unsigned char *dg_flux_program_lets_bare(const dg_flux_program *prog);
+
 int dg_flux_boundary_count(const dg_flux_program *prog);
 const dg_flux_boundary_info *dg_flux_boundary(const dg_flux_program *prog, int index);
 dg_error dg_flux_boundary_find(const dg_flux_program *prog, const char *name, int *index);

@@ -1084,6 +1084,7 @@ dg_error dg_flux_check(dg_flux_source *src, const dg_flux_stmt *stmts, int dim,
   ck.let_ext = arena_array(&ck, nlets, sizeof *ck.let_ext);
   ck.let_bare = arena_array(&ck, nlets, sizeof *ck.let_bare);
   ck.let_broken = arena_array(&ck, nlets, sizeof *ck.let_broken);
+  prog->lets_bare = ck.let_bare;
   ck.let_height = arena_array(&ck, nlets, sizeof *ck.let_height);
   if (ck.oom)
     DG_RAISE(DG_ERR_MEMORY, "out of memory checking %s", src->name);

@@ -23,6 +23,7 @@ struct dg_flux_program {
   dg_flux_param_info *params;
   int nlets;
   dg_flux_let_info *lets;
+  unsigned char *lets_bare; /* [let]: reads_fields, as the transforms take it */
   int nboundaries;
   dg_flux_boundary_info *boundaries;
 };
