@@ -18,8 +18,9 @@
  *   cpu:  the entry is   void name(void **args, int64_t first, int64_t count)
  *         and processes items [first, first+count) of launch->items; the
  *         backend cuts [0, items) into chunks of launch->chunk items and runs
- *         the chunks on OpenMP threads.  launch->chunk_index_base lets a
- *         kernel write one partial result per chunk (reductions).
+ *         the chunks on OpenMP threads.  A kernel that writes one partial
+ *         result per chunk (reductions) takes the chunk size as an argument
+ *         and uses first / chunk as its slot.
  * The same generator description feeds both; CUDA-only ideas (shared memory,
  * barriers) stay in the CUDA source. */
 #ifndef DG_CORE_DEVICE_H
@@ -62,6 +63,8 @@ typedef struct dg_device_stats {
   int64_t cache_rebuilds; /* corrupt entries detected and recompiled */
   int64_t bytes_allocated;/* currently handed out by the pool */
   int64_t bytes_reserved; /* held by the pool, in use or free */
+  int64_t raw_allocations;/* blocks obtained from the driver / system */
+  int64_t pool_reuses;    /* mallocs served from a freed pooled block */
 } dg_device_stats;
 
 /* backend: "auto", "cuda" or "cpu".  index < 0 means: $DGRUN_DEVICE if set,
@@ -79,7 +82,9 @@ int dg_device_cuda_available(void);
 const dg_device_info *dg_device_get_info(const dg_device *dev);
 dg_device_stats dg_device_get_stats(const dg_device *dev);
 
-/* Memory (pooled: freed blocks are kept for reuse, by size class). */
+/* Memory (pooled: freed blocks are kept for reuse, by size class; a size is
+ * rounded up to 256 B or to 2^k * {1.25, 1.5, 1.75, 2}).  malloc of 0 bytes
+ * gives NULL; freeing NULL does nothing. */
 dg_error dg_device_malloc(dg_device *dev, size_t bytes, void **ptr);
 dg_error dg_device_free(dg_device *dev, void *ptr);
 /* Return every free pooled block to the driver / system. */
@@ -103,7 +108,9 @@ void dg_module_destroy(dg_module **mod);
 dg_error dg_module_get_kernel(dg_module *mod, const char *entry,
                               dg_kernel **out);
 
-/* Static properties of a compiled kernel (tuner pruning).  Zero on cpu. */
+/* Static properties of a compiled kernel (tuner pruning).  Zero on cpu.
+ * The module owns its kernels: they die with dg_module_destroy, and asking
+ * twice for one entry gives the same dg_kernel. */
 typedef struct dg_kernel_attributes {
   int num_regs;
   int shared_bytes_static;

@@ -18,24 +18,28 @@ typedef struct dg_backend_ops {
   dg_error (*count)(int *n);
   dg_error (*describe)(int index, dg_device_info *info);
 
-  /* Open device index; *state is the backend's private context. */
+  /* Open device index; *state is the backend's private context.  device.c
+   * fills info->backend, backend_name and index itself afterwards. */
   dg_error (*open)(int index, dg_device_info *info, void **state);
   void (*close)(void *state);
 
-  /* Raw allocation (the pool in device.c sits on top). */
+  /* Raw allocation (the pool in device.c sits on top).  Out of memory is
+   * DG_ERR_MEMORY: the pool then returns its free blocks and retries. */
   dg_error (*alloc)(void *state, size_t bytes, void **ptr);
   dg_error (*release)(void *state, void *ptr);
   dg_error (*upload)(void *state, void *dst, const void *src, size_t bytes);
   dg_error (*download)(void *state, void *dst, const void *src, size_t bytes);
   dg_error (*copy)(void *state, void *dst, const void *src, size_t bytes);
 
-  /* Compile source to a binary blob (cubin / shared object bytes) that the
-   * kernel cache stores; log_out receives diagnostics (malloc'ed, may be
-   * NULL).  load turns a blob into a loaded module. */
+  /* Compile source to a binary blob (cubin / shared object bytes, malloc'ed;
+   * device.c frees it) that the kernel cache stores.  A failed compile
+   * raises DG_ERR_COMPILE whose message holds the compiler's log and the
+   * offending source lines.  load turns a blob into a loaded module. */
   dg_error (*compile)(void *state, const char *name, const char *source,
                       const char *const *options, int noptions,
                       void **blob, size_t *blob_size);
-  /* Identity of the compiler + target, part of every cache key. */
+  /* Identity of the compiler + target, part of every cache key (a string
+   * owned by state, stable while the device is open). */
   const char *(*compiler_identity)(void *state);
   dg_error (*load)(void *state, const void *blob, size_t blob_size,
                    void **module);

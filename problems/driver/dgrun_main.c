@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/device.h"
 #include "core/error.h"
 
 static void usage(FILE *out) {
@@ -17,6 +18,13 @@ int main(int argc, char **argv) {
   }
   if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
     usage(stdout);
+    return 0;
+  }
+  if (strcmp(argv[1], "--devices") == 0) {
+    if (dg_device_list(stdout) != DG_OK) {
+      dg_error_print(stderr);
+      return 1;
+    }
     return 0;
   }
   fprintf(stderr, "dgrun: unknown argument '%s'\n", argv[1]);

@@ -1,0 +1,280 @@
+#include "core/fsutil.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+
+char *dg_fsutil_join(const char *dir, const char *name) {
+  size_t a = strlen(dir), b = strlen(name);
+  char *s = malloc(a + b + 2);
+  if (!s)
+    return NULL;
+  memcpy(s, dir, a);
+  size_t k = a;
+  if (a > 0 && dir[a - 1] != '/')
+    s[k++] = '/';
+  memcpy(s + k, name, b + 1);
+  return s;
+}
+
+dg_error dg_fsutil_mkdir_p(const char *path, mode_t mode) {
+  DG_CHECK(path && path[0], DG_ERR_ARG, "empty directory path");
+  char *p = strdup(path);
+  DG_CHECK(p, DG_ERR_MEMORY, "out of memory copying path '%s'", path);
+  dg_error err = DG_OK;
+  /* Walk the components left to right; EEXIST is fine as long as the
+   * component is a directory (checked once at the end for the full path). */
+  for (char *s = p + 1;; s++) {
+    char c = *s;
+    if (c == '/' || c == '\0') {
+      *s = '\0';
+      if (mkdir(p, mode) != 0 && errno != EEXIST) {
+        err = dg_error_raise(DG_ERR_IO, __FILE__, __LINE__, __func__,
+                             "cannot create directory '%s' (for '%s'): %s", p,
+                             path, strerror(errno));
+        break;
+      }
+      *s = c;
+      if (c == '\0')
+        break;
+    }
+  }
+  free(p);
+  if (err)
+    return err;
+  struct stat st;
+  DG_CHECK(stat(path, &st) == 0 && S_ISDIR(st.st_mode), DG_ERR_IO,
+           "'%s' exists but is not a directory", path);
+  return DG_OK;
+}
+
+static int write_all(int fd, const void *data, size_t n) {
+  const char *p = data;
+  while (n > 0) {
+    ssize_t w = write(fd, p, n);
+    if (w < 0) {
+      if (errno == EINTR)
+        continue;
+      return -1;
+    }
+    p += w;
+    n -= (size_t)w;
+  }
+  return 0;
+}
+
+/* fsync the directory holding path so the rename itself is durable; best
+ * effort (some file systems refuse fsync on directories). */
+static void sync_parent(const char *path) {
+  char *dir = strdup(path);
+  if (!dir)
+    return;
+  char *slash = strrchr(dir, '/');
+  if (slash == dir)
+    slash[1] = '\0';
+  else if (slash)
+    *slash = '\0';
+  else
+    strcpy(dir, ".");
+  int fd = open(dir, O_RDONLY);
+  if (fd >= 0) {
+    (void)fsync(fd);
+    close(fd);
+  }
+  free(dir);
+}
+
+/* Write everything to fd and close it; 0 or the first errno. */
+static int write_close(int fd, const void *data, size_t n) {
+  int saved = write_all(fd, data, n) != 0 ? errno : 0;
+  if (close(fd) != 0 && !saved)
+    saved = errno;
+  return saved;
+}
+
+/* Raise DG_ERR_IO "cannot <what> '<path>': <errno text>" and free path (a
+ * temporary name that will not be handed out). */
+static dg_error raise_free(const char *what, char *path, int saved) {
+  dg_error e = dg_error_raise(DG_ERR_IO, __FILE__, __LINE__, __func__,
+                              "cannot %s '%s': %s", what, path,
+                              strerror(saved));
+  free(path);
+  return e;
+}
+
+dg_error dg_fsutil_write_atomic(const char *path, const void *data, size_t n,
+                                mode_t mode) {
+  DG_CHECK(path && path[0], DG_ERR_ARG, "empty file path");
+  size_t len = strlen(path) + 64;
+  char *tmp = malloc(len);
+  DG_CHECK(tmp, DG_ERR_MEMORY, "out of memory for a temporary name");
+  /* Unique name without mkstemp so that the umask applies to mode as for
+   * any new file: pid + clock + counter, retried on the rare clash. */
+  static _Thread_local unsigned counter;
+  int fd = -1;
+  for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    snprintf(tmp, len, "%s.tmp.%ld.%lx.%u", path, (long)getpid(),
+             (unsigned long)ts.tv_nsec, counter++);
+    fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, mode);
+    if (fd < 0 && errno != EEXIST)
+      break;
+  }
+  if (fd < 0)
+    return raise_free("create temporary file", tmp, errno);
+  const char *what = NULL;
+  int saved = 0;
+  if (write_all(fd, data, n) != 0 || fsync(fd) != 0) {
+    what = "write + fsync";
+    saved = errno;
+  }
+  if (close(fd) != 0 && !what) {
+    what = "close";
+    saved = errno;
+  }
+  if (!what && rename(tmp, path) != 0) {
+    what = "rename";
+    saved = errno;
+  }
+  if (what) {
+    unlink(tmp);
+    free(tmp);
+    DG_RAISE(DG_ERR_IO, "atomic write of '%s' failed at %s: %s", path, what,
+             strerror(saved));
+  }
+  free(tmp);
+  sync_parent(path);
+  return DG_OK;
+}
+
+dg_error dg_fsutil_write_file(const char *path, const void *data, size_t n,
+                              mode_t mode) {
+  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, mode);
+  DG_CHECK(fd >= 0, DG_ERR_IO, "cannot create '%s': %s", path,
+           strerror(errno));
+  int saved = write_close(fd, data, n);
+  DG_CHECK(!saved, DG_ERR_IO, "cannot write '%s': %s", path, strerror(saved));
+  return DG_OK;
+}
+
+dg_error dg_fsutil_read_file(const char *path, void **data, size_t *n) {
+  *data = NULL;
+  *n = 0;
+  int fd = open(path, O_RDONLY);
+  DG_CHECK(fd >= 0, DG_ERR_IO, "cannot open '%s': %s", path, strerror(errno));
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    close(fd);
+    DG_RAISE(DG_ERR_IO, "'%s' is not a readable regular file", path);
+  }
+  size_t size = (size_t)st.st_size;
+  char *buf = malloc(size + 1);
+  if (!buf) {
+    close(fd);
+    DG_RAISE(DG_ERR_MEMORY, "out of memory reading '%s' (%zu bytes)", path,
+             size);
+  }
+  size_t got = 0;
+  while (got < size) {
+    ssize_t r = read(fd, buf + got, size - got);
+    if (r < 0 && errno == EINTR)
+      continue;
+    if (r <= 0)
+      break; /* shrank under us or failed: report what we have below */
+    got += (size_t)r;
+  }
+  int saved = errno;
+  close(fd);
+  if (got != size) {
+    free(buf);
+    DG_RAISE(DG_ERR_IO, "short read of '%s' (%zu of %zu bytes): %s", path, got,
+             size, strerror(saved));
+  }
+  buf[size] = '\0';
+  *data = buf;
+  *n = size;
+  return DG_OK;
+}
+
+static char *temp_template(const char *prefix) {
+  const char *dir = getenv("TMPDIR");
+  if (!dir || !dir[0])
+    dir = "/tmp";
+  size_t len = strlen(dir) + strlen(prefix) + 16;
+  char *t = malloc(len);
+  if (t)
+    snprintf(t, len, "%s/%sXXXXXX", dir, prefix);
+  return t;
+}
+
+dg_error dg_fsutil_make_temp_dir(const char *prefix, char **path) {
+  *path = NULL;
+  char *t = temp_template(prefix);
+  DG_CHECK(t, DG_ERR_MEMORY, "out of memory for a temporary name");
+  if (!mkdtemp(t))
+    return raise_free("create temporary directory", t, errno);
+  *path = t;
+  return DG_OK;
+}
+
+dg_error dg_fsutil_write_temp(const char *prefix, const void *data, size_t n,
+                              char **path) {
+  *path = NULL;
+  char *t = temp_template(prefix);
+  DG_CHECK(t, DG_ERR_MEMORY, "out of memory for a temporary name");
+  int fd = mkstemp(t);
+  if (fd < 0)
+    return raise_free("create temporary file", t, errno);
+  int saved = write_close(fd, data, n);
+  if (saved) {
+    unlink(t);
+    return raise_free("write temporary file", t, saved);
+  }
+  *path = t;
+  return DG_OK;
+}
+
+dg_error dg_fsutil_remove_tree(const char *path) {
+  struct stat st;
+  if (lstat(path, &st) != 0) {
+    DG_CHECK(errno == ENOENT, DG_ERR_IO, "cannot stat '%s': %s", path,
+             strerror(errno));
+    return DG_OK;
+  }
+  if (S_ISDIR(st.st_mode)) {
+    DIR *d = opendir(path);
+    DG_CHECK(d, DG_ERR_IO, "cannot open directory '%s': %s", path,
+             strerror(errno));
+    struct dirent *e;
+    dg_error err = DG_OK;
+    while (!err && (e = readdir(d)) != NULL) {
+      if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+        continue;
+      char *child = dg_fsutil_join(path, e->d_name);
+      if (!child) {
+        err = dg_error_raise(DG_ERR_MEMORY, __FILE__, __LINE__, __func__,
+                             "out of memory removing '%s'", path);
+        break;
+      }
+      err = dg_fsutil_remove_tree(child);
+      free(child);
+    }
+    closedir(d);
+    if (err)
+      return dg_error_push(err, __FILE__, __LINE__, __func__);
+    DG_CHECK(rmdir(path) == 0, DG_ERR_IO, "cannot remove directory '%s': %s",
+             path, strerror(errno));
+    return DG_OK;
+  }
+  DG_CHECK(unlink(path) == 0 || errno == ENOENT, DG_ERR_IO,
+           "cannot remove '%s': %s", path, strerror(errno));
+  return DG_OK;
+}

@@ -1,0 +1,52 @@
+/* File-system helpers shared by the kernel cache, the cpu backend and later
+ * the output/checkpoint writers.
+ *
+ * Atomic writes: the data go to a uniquely named temporary file in the same
+ * directory, are fsync'ed, then rename(2)d over the target.  rename within
+ * one file system is atomic, so a reader (or a concurrent writer of the same
+ * file, e.g. several MPI ranks caching the same kernel) sees either the old
+ * complete file or the new complete file, never a torn one. */
+#ifndef DG_CORE_FSUTIL_H
+#define DG_CORE_FSUTIL_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "core/error.h"
+
+/* Create path and any missing parents (like mkdir -p); existing directories
+ * are fine, an existing non-directory is DG_ERR_IO. */
+dg_error dg_fsutil_mkdir_p(const char *path, mode_t mode);
+
+/* Write data atomically to path (temp + fsync + rename + fsync of the
+ * directory).  mode is the new file's permission before the umask.  On
+ * failure no temporary file is left behind. */
+dg_error dg_fsutil_write_atomic(const char *path, const void *data, size_t n,
+                                mode_t mode);
+
+/* Plain write (create or truncate); for private temporary files. */
+dg_error dg_fsutil_write_file(const char *path, const void *data, size_t n,
+                              mode_t mode);
+
+/* Read a whole file into a malloc'ed buffer (with one extra '\0' byte after
+ * the data, so text can be used as a string).  Caller frees *data. */
+dg_error dg_fsutil_read_file(const char *path, void **data, size_t *n);
+
+/* Create a private (0700) directory "$TMPDIR/<prefix>XXXXXX" (TMPDIR
+ * defaults to /tmp); *path is malloc'ed, caller frees. */
+dg_error dg_fsutil_make_temp_dir(const char *prefix, char **path);
+
+/* Write data to a new private (0600) file "$TMPDIR/<prefix>XXXXXX"; *path is
+ * malloc'ed, caller unlinks and frees. */
+dg_error dg_fsutil_write_temp(const char *prefix, const void *data, size_t n,
+                              char **path);
+
+/* Remove path recursively (never follows symbolic links); a missing path
+ * is not an error. */
+dg_error dg_fsutil_remove_tree(const char *path);
+
+/* Join a directory and a name into a malloc'ed "dir/name" (NULL if out of
+ * memory). */
+char *dg_fsutil_join(const char *dir, const char *name);
+
+#endif
