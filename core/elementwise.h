@@ -126,6 +126,10 @@ void dg_elementwise_emit_cuda_params(dg_elementwise_text *t,
                                      const dg_elementwise_signature *sig);
 void dg_elementwise_emit_cpu_unpack(dg_elementwise_text *t,
                                     const dg_elementwise_signature *sig);
+/* The CUDA loop over i in [0, n) in tiles of DG_BLOCK * DG_ILP items (both
+ * macros defined by the caller's source); body is run for each i and may
+ * use dg_u, the item's slot 0 .. DG_ILP-1 within the thread. */
+void dg_elementwise_emit_cuda_loop(dg_elementwise_text *t, const char *body);
 /* A comment block: what the kernel computes and its arguments. */
 void dg_elementwise_emit_header(dg_elementwise_text *t, const char *kind,
                                 const char *name, const char *backend,
@@ -156,14 +160,11 @@ dg_error dg_elementwise_pack(const char *kernel,
 void dg_elementwise_pack_extra(dg_elementwise_packed *p,
                                dg_elementwise_value v);
 
-/* Items per thread and pass of the CUDA loops: 8 when every pointer
- * argument is 4 bytes wide, else 4. */
-unsigned dg_elementwise_choose_ilp(const dg_elementwise_signature *sig);
-
-/* Grid for a grid-stride loop of n items, block threads, ilp items per
- * thread per pass: enough blocks to fill every SM, never more than needed. */
+/* Grid for a loop over n items in tiles of block * ilp: one block per tile,
+ * at most waves times the blocks that fit on all SMs at once (grid-stride
+ * beyond that). */
 unsigned dg_elementwise_grid(const dg_device_info *info, int64_t n,
-                             unsigned block, unsigned ilp);
+                             unsigned block, unsigned ilp, int waves);
 /* cpu chunk for n items: about 4 chunks per thread, none tiny. */
 int64_t dg_elementwise_cpu_chunk(const dg_device_info *info, int64_t n);
 

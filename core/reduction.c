@@ -5,10 +5,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Stage 1 blocks of 256 threads (8 per SM fill Hopper's 2048 slots); one
- * stage 2 block of 1024 reduces up to SMs * 8 partials in one pass.  On cpu
- * at most CPU_CHUNKS partials. */
-enum { BLOCK1 = 256, BLOCK2 = 1024, CPU_CHUNKS = 256, CPU_MIN_CHUNK = 16384 };
+/* Stage 1: blocks of 256 threads, 4 items per thread per tile (as the
+ * elementwise kernels), at most 8 waves of resident blocks; measured on an
+ * H100, dot moves 0.93 (float) to 1.0 (double) of the copy bandwidth.  One
+ * stage 2 block of 1024 threads reduces the <= 8 * 8 * SMs partials.  On
+ * cpu at most CPU_CHUNKS partials. */
+enum {
+  BLOCK1 = 256,
+  ILP = 4,
+  WAVES = 8,
+  BLOCK2 = 1024,
+  CPU_CHUNKS = 256,
+  CPU_MIN_CHUNK = 16384
+};
 
 typedef enum { FINISH_NONE, FINISH_SQRT } finish_op;
 
@@ -19,7 +28,6 @@ struct dg_reduction {
   dg_reduce_op op;
   double neutral;
   finish_op finish;
-  unsigned ilp;
   char *source;
   dg_module *module;
   dg_kernel *stage1, *stage2; /* stage2: cuda only */
@@ -53,10 +61,10 @@ static dg_error generate_cuda(const dg_reduction *r, const char *arguments,
       " * thread folds a grid-stride range into DG_ILP register accumulators,\n"
       " * the block combines them (warp shuffles, then shared memory) into one\n"
       " * partial per block.  Stage 2: one block reduces the partials. */\n"
-      "#define DG_BLOCK1 %d\n"
+      "#define DG_BLOCK %d\n"
       "#define DG_BLOCK2 %d\n"
-      "#define DG_ILP %u\n",
-      BLOCK1, BLOCK2, r->ilp);
+      "#define DG_ILP %d\n",
+      BLOCK1, BLOCK2, ILP);
   emit_neutral(&t, r->neutral, 1);
   if (r->op == DG_REDUCE_SUM)
     dg_elementwise_text_printf(
@@ -86,7 +94,7 @@ static dg_error generate_cuda(const dg_reduction *r, const char *arguments,
       "  }\n"
       "  return acc;\n"
       "}\n\n"
-      "extern \"C\" __global__ void __launch_bounds__(DG_BLOCK1)\n%s_stage1(\n",
+      "extern \"C\" __global__ void __launch_bounds__(DG_BLOCK)\n%s_stage1(\n",
       r->name);
   dg_elementwise_emit_cuda_params(&t, &r->sig);
   dg_elementwise_text_printf(
@@ -97,18 +105,20 @@ static dg_error generate_cuda(const dg_reduction *r, const char *arguments,
       "  double dg_acc[DG_ILP];\n"
       "#pragma unroll\n"
       "  for (int dg_u = 0; dg_u < DG_ILP; ++dg_u)\n"
-      "    dg_acc[dg_u] = DG_NEUTRAL;\n"
-      "  const long long dg_stride = (long long)gridDim.x * DG_BLOCK1;\n"
-      "  long long dg_i0 = (long long)blockIdx.x * DG_BLOCK1 + threadIdx.x;\n"
-      "  for (; dg_i0 + (DG_ILP - 1) * dg_stride < n; dg_i0 += DG_ILP * dg_stride) {\n"
-      "#pragma unroll\n"
-      "    for (int dg_u = 0; dg_u < DG_ILP; ++dg_u) {\n"
-      "      const long long i = dg_i0 + dg_u * dg_stride;\n"
-      "      dg_acc[dg_u] = dg_reduce(dg_acc[dg_u], (double)(%s));\n"
-      "    }\n"
-      "  }\n"
-      "  for (long long i = dg_i0; i < n; i += dg_stride)\n"
-      "    dg_acc[0] = dg_reduce(dg_acc[0], (double)(%s));\n"
+      "    dg_acc[dg_u] = DG_NEUTRAL;\n");
+  dg_elementwise_text body = {0};
+  char *body_text = NULL;
+  dg_elementwise_text_printf(
+      &body, "dg_acc[dg_u] = dg_reduce(dg_acc[dg_u], (double)(%s))", map);
+  dg_error err = dg_elementwise_text_finish(&body, &body_text);
+  if (err != DG_OK) {
+    free(t.data);
+    DG_CALL(err);
+  }
+  dg_elementwise_emit_cuda_loop(&t, body_text);
+  free(body_text);
+  dg_elementwise_text_printf(
+      &t,
       "#pragma unroll\n"
       "  for (int dg_u = 1; dg_u < DG_ILP; ++dg_u)\n"
       "    dg_acc[0] = dg_reduce(dg_acc[0], dg_acc[dg_u]);\n"
@@ -127,7 +137,7 @@ static dg_error generate_cuda(const dg_reduction *r, const char *arguments,
       "  if (threadIdx.x == 0)\n"
       "    *dg_result = dg_acc;\n"
       "}\n",
-      map, map, r->name);
+      r->name);
   DG_CALL(dg_elementwise_text_finish(&t, out));
   return DG_OK;
 }
@@ -218,12 +228,11 @@ static dg_error create(dg_device *dev, const char *name, const char *arguments,
   r->neutral = neutral;
   r->finish = finish;
   DG_CALL_GOTO(err, fail, dg_elementwise_parse_signature(arguments, &r->sig));
-  r->ilp = dg_elementwise_choose_ilp(&r->sig);
   const dg_device_info *info = dg_device_get_info(dev);
   int cuda = info->backend == DG_BACKEND_CUDA;
   char entry[DG_ELEMENTWISE_MAX_NAME + 8];
   if (cuda) {
-    r->max_partials = dg_elementwise_grid(info, INT64_MAX / 2, BLOCK1, r->ilp);
+    r->max_partials = dg_elementwise_grid(info, INT64_MAX / 2, BLOCK1, ILP, WAVES);
     DG_CALL_GOTO(err, fail, generate_cuda(r, arguments, map, &r->source));
   } else {
     r->max_partials = CPU_CHUNKS;
@@ -315,18 +324,20 @@ void dg_reduction_destroy(dg_reduction **r) {
 
 const char *dg_reduction_source(const dg_reduction *r) { return r->source; }
 
+/* Work on a stream must finish before the download reads its result; the
+ * download itself is ordered after the device's default stream (and the
+ * cpu backend's launches are complete on return). */
 static dg_error await_result(dg_reduction *r, dg_stream *stream) {
+  (void)r;
   if (stream)
     DG_CALL(dg_stream_synchronize(stream));
-  else
-    DG_CALL(dg_device_synchronize(r->dev));
   return DG_OK;
 }
 
 static dg_error call_cuda(dg_reduction *r, dg_stream *stream, int64_t n,
                           dg_elementwise_packed *packed, double *result) {
   const dg_device_info *info = dg_device_get_info(r->dev);
-  unsigned grid = dg_elementwise_grid(info, n, BLOCK1, r->ilp);
+  unsigned grid = dg_elementwise_grid(info, n, BLOCK1, ILP, WAVES);
   dg_elementwise_pack_extra(packed, (dg_elementwise_value){.pointer = r->partials});
   dg_launch l1 = {.grid = {grid, 1, 1}, .block = {BLOCK1, 1, 1}, .items = n};
   DG_CALL(dg_kernel_launch(r->stage1, &l1, packed->args, stream));

@@ -233,6 +233,14 @@ int main(int argc, char **argv) {
           run_case(dev, k, &cases[c], (dg_dtype)t, sizes[s], views);
       dg_elementwise_destroy(&k);
     }
+  /* On a GPU, 2^26 + 12345 items span several passes of the grid-stride
+   * loop (a pass covers 32 waves of blocks, 35M items on an H100). */
+  if (dg_device_get_info(dev)->backend == DG_BACKEND_CUDA)
+    for (int t = 0; t < 2; t++) {
+      dg_elementwise *k = create_case(dev, &cases[0], (dg_dtype)t);
+      run_case(dev, k, &cases[0], (dg_dtype)t, ((int64_t)1 << 26) + 12345, 1);
+      dg_elementwise_destroy(&k);
+    }
   source_and_cache(dev);
   call_errors(dev);
   return test_finish(&dev);

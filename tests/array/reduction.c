@@ -198,6 +198,16 @@ int main(int argc, char **argv) {
           run_case(dev, r, &cases[c], (dg_dtype)t, sizes[s], views);
       dg_reduction_destroy(&r);
     }
+  /* On a GPU, 2^26 + 12345 items span several passes of the grid-stride
+   * loop (a pass covers 8 waves of blocks, 8.6M items on an H100). */
+  if (dg_device_get_info(dev)->backend == DG_BACKEND_CUDA)
+    for (size_t c = 0; c < 4; c++)
+      for (int t = 0; t < 2; t++) {
+        dg_reduction *r = NULL;
+        MUST(cases[c].create(dev, (dg_dtype)t, &r));
+        run_case(dev, r, &cases[c], (dg_dtype)t, ((int64_t)1 << 26) + 12345, 1);
+        dg_reduction_destroy(&r);
+      }
   nan_propagates(dev, DG_FLOAT);
   nan_propagates(dev, DG_DOUBLE);
   errors(dev);
