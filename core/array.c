@@ -133,41 +133,47 @@ dg_error dg_array_download(const dg_array *a, void *host) {
   return DG_OK;
 }
 
+/* Host doubles <-> a float array through a float staging buffer: uploads
+ * from `in` when it is not NULL, else downloads into `out`. */
+static dg_error transfer_float(const dg_array *a, const double *in,
+                               double *out) {
+  if (a->length == 0)
+    return DG_OK;
+  float *tmp = malloc((size_t)a->length * sizeof *tmp);
+  DG_CHECK(tmp != NULL, DG_ERR_MEMORY,
+           "out of host memory staging %lld floats", (long long)a->length);
+  dg_error err;
+  if (in) {
+    for (int64_t k = 0; k < a->length; k++)
+      tmp[k] = (float)in[k];
+    err = dg_device_upload(a->dev, a->data, tmp, dg_array_bytes(a));
+  } else {
+    err = dg_device_download(a->dev, tmp, a->data, dg_array_bytes(a));
+    for (int64_t k = 0; err == DG_OK && k < a->length; k++)
+      out[k] = tmp[k];
+  }
+  free(tmp);
+  DG_CALL(err);
+  return DG_OK;
+}
+
 dg_error dg_array_upload_double(dg_array *a, const double *host) {
   DG_CHECK(a && (host || a->length == 0), DG_ERR_ARG,
            "dg_array_upload_double: NULL argument");
-  if (a->dtype == DG_DOUBLE) {
+  if (a->dtype == DG_DOUBLE)
     DG_CALL(dg_array_upload(a, host));
-    return DG_OK;
-  }
-  float *tmp = malloc((size_t)(a->length > 0 ? a->length : 1) * sizeof *tmp);
-  DG_CHECK(tmp != NULL, DG_ERR_MEMORY,
-           "out of host memory converting %lld doubles to float",
-           (long long)a->length);
-  for (int64_t k = 0; k < a->length; k++)
-    tmp[k] = (float)host[k];
-  dg_error err = dg_array_upload(a, tmp);
-  free(tmp);
-  DG_CALL(err);
+  else
+    DG_CALL(transfer_float(a, host, NULL));
   return DG_OK;
 }
 
 dg_error dg_array_download_double(const dg_array *a, double *host) {
   DG_CHECK(a && (host || a->length == 0), DG_ERR_ARG,
            "dg_array_download_double: NULL argument");
-  if (a->dtype == DG_DOUBLE) {
+  if (a->dtype == DG_DOUBLE)
     DG_CALL(dg_array_download(a, host));
-    return DG_OK;
-  }
-  float *tmp = malloc((size_t)(a->length > 0 ? a->length : 1) * sizeof *tmp);
-  DG_CHECK(tmp != NULL, DG_ERR_MEMORY,
-           "out of host memory converting %lld floats to double",
-           (long long)a->length);
-  dg_error err = dg_array_download(a, tmp);
-  for (int64_t k = 0; err == DG_OK && k < a->length; k++)
-    host[k] = tmp[k];
-  free(tmp);
-  DG_CALL(err);
+  else
+    DG_CALL(transfer_float(a, NULL, host));
   return DG_OK;
 }
 
