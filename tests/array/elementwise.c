@@ -210,9 +210,10 @@ static void call_errors(dg_device *dev) {
   EXPECT(dg_elementwise_call(k, -1, (dg_arg[]){DG_ARG_ARRAY(d), DG_ARG_ARRAY(d),
                                                DG_ARG_INT(2)}) == DG_ERR_ARG,
          "negative n accepted");
-  EXPECT(dg_elementwise_create(dev, "bad name", "double *z", "z[i] = 0", &k) ==
+  dg_elementwise *bad = NULL;
+  EXPECT(dg_elementwise_create(dev, "bad name", "double *z", "z[i] = 0", &bad) ==
                  DG_ERR_ARG &&
-             k == NULL,
+             bad == NULL,
          "a kernel name with a space accepted");
   dg_error_clear();
   dg_elementwise_destroy(&k);
