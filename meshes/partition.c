@@ -249,17 +249,26 @@ dg_error dg_partition_create(const dg_mesh *m, const int64_t *EToE, const int *E
     DG_CALL_GOTO(err, done, partition_metis(m, EToE, nparts, opt ? opt->seed : 0, part));
 #endif
   }
+  /* METIS may leave a part empty on tiny or oddly shaped graphs; coordinate
+   * bisection never does (nparts <= K). */
+  int64_t *size = calloc((size_t)nparts, sizeof *size);
+  DG_CHECK_GOTO(err, done, size != NULL, DG_ERR_MEMORY, "partition: out of memory");
+  for (int64_t k = 0; k < m->K; k++)
+    size[part[k]]++;
+  int empty = -1;
+  for (int r = 0; r < nparts; r++)
+    empty = size[r] == 0 ? r : empty;
+  free(size);
+  if (empty >= 0) {
+    dg_warn("partition: METIS left part %d of %d empty (%" PRId64 " elements); using "
+            "coordinate bisection",
+            empty, nparts, m->K);
+    method = DG_PARTITION_RCB;
+    DG_CALL_GOTO(err, done, partition_rcb(m, nparts, part));
+  }
   dg_partition *p;
   DG_CALL_GOTO(err, done, dg_partition_from_parts(m->K, nparts, part, m->dim, EToE, &p));
   p->method = method;
-  for (int r = 0; r < nparts && err == DG_OK; r++)
-    if (p->offsets[r + 1] == p->offsets[r]) {
-      dg_partition_destroy(&p);
-      DG_CHECK_GOTO(err, done, 0, DG_ERR_INPUT,
-                    "partitioning %" PRId64 " elements into %d parts left part %d empty; use "
-                    "fewer parts",
-                    m->K, nparts, r);
-    }
   dg_info("partition: %d parts by %s, edge cut %" PRId64 " faces, imbalance %.3f", nparts,
           method == DG_PARTITION_RCB ? "coordinate bisection" : "METIS", p->edge_cut,
           p->imbalance);

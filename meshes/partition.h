@@ -11,8 +11,8 @@
  *  - otherwise, or on request, recursive coordinate bisection (RCB) of the
  *    element centroids: the set is cut across its longest extent into two
  *    halves sized in proportion to the ranks each side gets (ties broken by
- *    element id), recursively.  Perfectly balanced, cut typically 10-30%
- *    above METIS.
+ *    element id), recursively.  Balanced to one element; its cut is
+ *    larger (up to about twice METIS's on the sample meshes).
  * Both are deterministic: the same mesh, P and seed give the same partition
  * on every machine (METIS: given the same METIS build).
  *
