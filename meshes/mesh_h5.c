@@ -764,24 +764,6 @@ static dg_error file_coords(void *ctx, int64_t n, const int64_t *gids, double *o
                   (hsize_t)r->dim, n, gids, out);
 }
 
-/* Centroid of a face from its global vertex ids (sorted, summed in that
- * order as dg_partition_extract does) and their coordinates. */
-static void face_centroid(const h5in *r, const int64_t *row, int f, const int64_t *vid,
-                          int64_t nvid, const double *X, double c[3]) {
-  int fv[DG_MESH_MAX_VERTS];
-  int64_t v[3] = {0, 0, 0}, key[3];
-  dg_mesh_face_vertices(r->dim, f, fv);
-  for (int i = 0; i < r->dim; i++)
-    v[i] = row[fv[i]];
-  dg_mesh_validate_face_key(v, r->dim, key);
-  for (int a = 0; a < 3; a++) {
-    c[a] = 0;
-    for (int i = 0; i < r->dim && a < r->dim; i++)
-      c[a] += X[find_i64(vid, nvid, key[i]) * r->dim + a];
-    c[a] /= r->dim;
-  }
-}
-
 dg_error dg_mesh_h5_read_part(const char *path, int rank, dg_partition_local **out) {
   DG_CHECK(path && out, DG_ERR_ARG, "dg_mesh_h5_read_part: NULL argument");
   *out = NULL;
@@ -908,8 +890,10 @@ dg_error dg_mesh_h5_read_part(const char *path, int rank, dg_partition_local **o
     if (nk[i] < 0 || nr[i] == rank)
       continue;
     double a[3], b[3];
-    face_centroid(&r, EToV + (i / nf) * nf, (int)(i % nf), vid, nvid, X, a);
-    face_centroid(&r, hrows + find_i64(halo, nremote, nk[i]) * nf, nfc[i], vid, nvid, X, b);
+    /* As dg_partition_extract does, from the same coordinates: bitwise equal. */
+    dg_mesh_validate_face_centroid(r.dim, EToV + (i / nf) * nf, (int)(i % nf), X, vid, nvid, a);
+    dg_mesh_validate_face_centroid(r.dim, hrows + find_i64(halo, nremote, nk[i]) * nf, nfc[i], X,
+                                   vid, nvid, b);
     for (int c = 0; c < 3; c++)
       shift[i * 3 + c] = b[c] - a[c];
   }

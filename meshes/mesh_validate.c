@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "core/log.h"
-#include "core/suggest.h"
 
 /* Geometric tolerance for "lies on a plane" / "coincides after a shift",
  * relative to the bounding-box diagonal: far above coordinate round-off,
@@ -89,22 +88,33 @@ static void format_point(const dg_mesh *m, const double *x, char *buf, size_t si
     snprintf(buf + len, size - len, ")");
 }
 
-/* Centroid of face f of element k, summed over the vertices in increasing id
- * order so that two elements sharing the face get bitwise the same point. */
-static void face_centroid(const dg_mesh *m, int64_t k, int f, double c[DG_MESH_MAX_DIM]) {
+static int compare_i64(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return (x > y) - (x < y);
+}
+
+void dg_mesh_validate_face_centroid(int dim, const int64_t *row, int f, const double *X,
+                                    const int64_t *ids, int64_t nids, double c[3]) {
   int fv[DG_MESH_MAX_VERTS];
   int64_t v[DG_MESH_MAX_DIM] = {0, 0, 0}, key[DG_MESH_MAX_DIM];
-  dg_mesh_face_vertices(m->dim, f, fv);
-  for (int i = 0; i < m->dim; i++)
-    v[i] = m->EToV[k * (m->dim + 1) + fv[i]];
-  dg_mesh_validate_face_key(v, m->dim, key);
-  for (int a = 0; a < DG_MESH_MAX_DIM; a++)
+  dg_mesh_face_vertices(dim, f, fv);
+  for (int i = 0; i < dim; i++)
+    v[i] = row[fv[i]];
+  dg_mesh_validate_face_key(v, dim, key);
+  for (int i = 0; ids && i < dim; i++) {
+    const int64_t *at = bsearch(&key[i], ids, (size_t)nids, sizeof *ids, compare_i64);
+    key[i] = at ? at - ids : 0;
+  }
+  for (int a = 0; a < 3; a++) {
     c[a] = 0;
-  for (int i = 0; i < m->dim; i++)
-    for (int a = 0; a < m->dim; a++)
-      c[a] += m->VX[key[i] * m->dim + a];
-  for (int a = 0; a < m->dim; a++)
-    c[a] /= m->dim;
+    for (int i = 0; i < dim && a < dim; i++)
+      c[a] += X[key[i] * dim + a];
+    c[a] /= dim;
+  }
+}
+
+static void face_centroid(const dg_mesh *m, int64_t k, int f, double c[3]) {
+  dg_mesh_validate_face_centroid(m->dim, m->EToV + k * (m->dim + 1), f, m->VX, NULL, 0, c);
 }
 
 dg_error dg_mesh_validate_neighbors(const dg_mesh *m, int with_pairs, int64_t *EToE,
@@ -383,22 +393,13 @@ done:
 dg_error dg_mesh_validate_tags(const dg_mesh *m, const char *const *names, int n,
                                const char *where) {
   for (int i = 0; i < n; i++) {
-    int found = 0;
-    for (int t = 0; t < m->ntags && !found; t++)
-      found = strcmp(m->tag_names[t], names[i]) == 0;
-    if (found)
+    int id;
+    if (dg_mesh_tag_find(m, names[i], &id) == DG_OK)
       continue;
-    char known[512] = "";
-    size_t len = 0;
-    for (int t = 0; t < m->ntags && len < sizeof known; t++)
-      len += (size_t)snprintf(known + len, sizeof known - len, "%s'%s'", t ? ", " : "",
-                              m->tag_names[t]);
-    const char *close =
-        dg_suggest_closest(names[i], (const char *const *)m->tag_names, (size_t)m->ntags);
-    DG_RAISE(DG_ERR_INPUT, "%s names boundary tag '%s', which the mesh does not have%s%s%s "
-             "(mesh tags: %s)",
-             where ? where : "the problem", names[i], close ? "; did you mean '" : "",
-             close ? close : "", close ? "'?" : "", m->ntags ? known : "none");
+    char msg[1024]; /* dg_mesh_tag_find's list of tags and did-you-mean */
+    snprintf(msg, sizeof msg, "%s", dg_error_message());
+    DG_RAISE(DG_ERR_INPUT, "%s names boundary tag '%s', but the %s", where ? where : "the problem",
+             names[i], msg);
   }
   return DG_OK;
 }

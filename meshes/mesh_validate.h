@@ -70,6 +70,15 @@ void dg_mesh_validate_face_key(const int64_t *vertices, int nv, int64_t key[DG_M
 int64_t dg_mesh_validate_face_find(const dg_mesh_face_key *keys, int64_t n,
                                    const int64_t key[DG_MESH_MAX_DIM]);
 
+/* Centroid of face f of an element with vertex ids row[0..dim], summed over
+ * the face's vertices in increasing id order, so that the two sides of a
+ * shared face get bitwise the same point (and a periodic shift computed as a
+ * difference of centroids is exactly 0 across ordinary faces).  Vertex v's
+ * coordinates are X[j * dim ..] with j = v, or, when ids != NULL, j = the
+ * position of v in the sorted ids[0..nids) (which must hold it). */
+void dg_mesh_validate_face_centroid(int dim, const int64_t *row, int f, const double *X,
+                                    const int64_t *ids, int64_t nids, double c[3]);
+
 /* Face neighbours, arrays K x (dim+1): EToE/EToF of the other element with
  * the same vertex set, and, when with_pairs, the partner of an explicit
  * periodic face pair; -1 / -1 for faces without (boundary, axis-periodic

@@ -419,24 +419,6 @@ fail:
   return err;
 }
 
-/* Centroid of face f of element k, over its vertices in increasing id
- * order, so that both sides of a shared face get bitwise the same point and
- * a shift of exactly zero. */
-static void centroid(const dg_mesh *m, int64_t k, int f, double c[3]) {
-  int fv[DG_MESH_MAX_VERTS];
-  int64_t v[3] = {0, 0, 0}, key[3];
-  dg_mesh_face_vertices(m->dim, f, fv);
-  for (int i = 0; i < m->dim; i++)
-    v[i] = m->EToV[k * (m->dim + 1) + fv[i]];
-  dg_mesh_validate_face_key(v, m->dim, key);
-  for (int a = 0; a < 3; a++) {
-    c[a] = 0;
-    for (int i = 0; i < m->dim && a < m->dim; i++)
-      c[a] += m->VX[key[i] * m->dim + a];
-    c[a] /= m->dim;
-  }
-}
-
 static dg_error mesh_coords(void *ctx, int64_t n, const int64_t *gids, double *out) {
   const dg_mesh *m = ctx;
   for (int64_t i = 0; i < n; i++)
@@ -488,8 +470,8 @@ dg_error dg_partition_extract(const dg_mesh *m, const int64_t *EToE, const int *
       nl[l] = e >= 0 ? P->local[e] : -1;
       if (e >= 0 && nr[l] != rank) {
         double a[3], b[3];
-        centroid(m, gk[i], f, a);
-        centroid(m, e, nfc[l], b);
+        dg_mesh_validate_face_centroid(m->dim, m->EToV + gk[i] * nf, f, m->VX, NULL, 0, a);
+        dg_mesh_validate_face_centroid(m->dim, m->EToV + e * nf, nfc[l], m->VX, NULL, 0, b);
         for (int c = 0; c < 3; c++)
           shift[l * 3 + c] = b[c] - a[c];
       }

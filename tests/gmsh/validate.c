@@ -149,7 +149,7 @@ int main(void) {
     const char *good[2] = {"wall", "inflow"}, *typo[2] = {"wall", "inflw"};
     TRY(dg_mesh_validate_tags(m, good, 2, "problem.cfg"));
     EXPECT_ERROR(dg_mesh_validate_tags(m, typo, 2, "problem.cfg"), DG_ERR_INPUT, "problem.cfg",
-                 "'inflw'", "did you mean 'inflow'", "'wall'");
+                 "'inflw'", "did you mean 'inflow'", "wall");
     dg_mesh_destroy(&m);
   }
   /* Periodic pairs: a good one, a wrong shift, a pair on an interior face. */
