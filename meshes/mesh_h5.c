@@ -778,6 +778,8 @@ dg_error dg_mesh_h5_read_part(const char *path, int rank, dg_partition_local **o
   int *tag = NULL, *nfc = NULL, *nr = NULL, *hp = NULL;
   double *shift = NULL, *X = NULL;
   hid_t g = -1;
+  dg_partition_rows R;
+  memset(&R, 0, sizeof R);
   int periodic[3];
   double lo[3], hi[3];
   DG_CALL_GOTO(err, done, open_file(path, &r));
@@ -799,17 +801,12 @@ dg_error dg_mesh_h5_read_part(const char *path, int rank, dg_partition_local **o
                 "mesh file '%s': part %d spans elements [%" PRId64 ", %" PRId64 ") of %" PRId64,
                 path, rank, off[rank], off[rank + 1], r.K);
   size_t nfl = (size_t)(n * nf);
-  gk = malloc((size_t)n * sizeof *gk);
-  EToV = malloc(nfl * sizeof *EToV);
-  tag = malloc(nfl * sizeof *tag);
-  nk = malloc(nfl * sizeof *nk);
-  nfc = malloc(nfl * sizeof *nfc);
-  nr = malloc(nfl * sizeof *nr);
-  nl = malloc(nfl * sizeof *nl);
-  shift = calloc(nfl * 3, sizeof *shift);
+  DG_CALL_GOTO(err, done, dg_partition_rows_alloc(&R, r.dim, n));
+  gk = R.gk, EToV = R.EToV, tag = R.face_tag, nk = R.nbr_k, nfc = R.nbr_f, nr = R.nbr_rank;
+  nl = R.nbr_local, shift = R.shift;
   halo = malloc(nfl * sizeof *halo);
-  DG_CHECK_GOTO(err, done, gk && EToV && tag && nk && nfc && nr && nl && shift && halo,
-                DG_ERR_MEMORY, "part %d of '%s': out of memory", rank, path);
+  DG_CHECK_GOTO(err, done, halo != NULL, DG_ERR_MEMORY, "part %d of '%s': out of memory", rank,
+                path);
   /* This part's element ids: a hyperslab of the grouped element list. */
   {
     hid_t ds;
@@ -898,9 +895,17 @@ dg_error dg_mesh_h5_read_part(const char *path, int rank, dg_partition_local **o
       shift[i * 3 + c] = b[c] - a[c];
   }
   DG_CALL_GOTO(err, done, read_common(&r, &names, periodic, lo, hi, &pairs));
-  dg_partition_rows R = {r.dim,   rank,     r.nparts, n,       gk,        EToV,      tag,
-                         nk,      nfc,      nr,       nl,      shift,     r.ntags,   names,
-                         periodic, lo,      hi,       r.npairs, pairs,    file_coords, &r};
+  R.rank = rank;
+  R.nparts = r.nparts;
+  R.ntags = r.ntags;
+  R.tag_names = names;
+  R.periodic = periodic;
+  R.lo = lo;
+  R.hi = hi;
+  R.nface_pairs = r.npairs;
+  R.face_pairs = pairs;
+  R.coords = file_coords;
+  R.ctx = &r;
   DG_CALL_GOTO(err, done, dg_partition_build_local(&R, out));
 done:
   if (g >= 0)
@@ -912,14 +917,7 @@ done:
   free(names);
   free(pairs);
   free(off);
-  free(gk);
-  free(EToV);
-  free(tag);
-  free(nk);
-  free(nfc);
-  free(nr);
-  free(nl);
-  free(shift);
+  dg_partition_rows_free(&R);
   free(halo);
   free(hp);
   free(hl);

@@ -426,6 +426,40 @@ static dg_error mesh_coords(void *ctx, int64_t n, const int64_t *gids, double *o
   return DG_OK;
 }
 
+dg_error dg_partition_rows_alloc(dg_partition_rows *R, int dim, int64_t K) {
+  memset(R, 0, sizeof *R);
+  size_t n = (size_t)(K * (dim + 1));
+  R->dim = dim;
+  R->K = K;
+  R->gk = malloc((size_t)K * sizeof *R->gk);
+  R->EToV = malloc(n * sizeof *R->EToV);
+  R->face_tag = malloc(n * sizeof *R->face_tag);
+  R->nbr_k = malloc(n * sizeof *R->nbr_k);
+  R->nbr_f = malloc(n * sizeof *R->nbr_f);
+  R->nbr_rank = malloc(n * sizeof *R->nbr_rank);
+  R->nbr_local = malloc(n * sizeof *R->nbr_local);
+  R->shift = calloc(n * 3, sizeof *R->shift);
+  if (R->gk && R->EToV && R->face_tag && R->nbr_k && R->nbr_f && R->nbr_rank && R->nbr_local &&
+      R->shift)
+    return DG_OK;
+  dg_partition_rows_free(R);
+  DG_RAISE(DG_ERR_MEMORY, "local mesh of %" PRId64 " elements: out of memory", K);
+}
+
+void dg_partition_rows_free(dg_partition_rows *R) {
+  free(R->gk);
+  free(R->EToV);
+  free(R->face_tag);
+  free(R->nbr_k);
+  free(R->nbr_f);
+  free(R->nbr_rank);
+  free(R->nbr_local);
+  free(R->shift);
+  R->gk = R->EToV = R->nbr_k = R->nbr_local = NULL;
+  R->face_tag = R->nbr_f = R->nbr_rank = NULL;
+  R->shift = NULL;
+}
+
 dg_error dg_partition_extract(const dg_mesh *m, const int64_t *EToE, const int *EToF,
                               const dg_partition *P, int rank, dg_partition_local **out) {
   DG_CHECK(m && P && out && !EToE == !EToF, DG_ERR_ARG,
@@ -436,11 +470,11 @@ dg_error dg_partition_extract(const dg_mesh *m, const int64_t *EToE, const int *
   DG_CHECK(rank >= 0 && rank < P->nparts, DG_ERR_ARG, "rank %d of %d parts", rank, P->nparts);
   const int nf = m->dim + 1;
   const int64_t Kl = P->offsets[rank + 1] - P->offsets[rank];
-  const int64_t *gk = P->elements + P->offsets[rank];
   dg_error err = DG_OK;
-  int64_t *own = NULL, *EToV = NULL, *nk = NULL, *nl = NULL;
-  int *ownf = NULL, *tag = NULL, *nfc = NULL, *nr = NULL;
-  double *shift = NULL;
+  int64_t *own = NULL;
+  int *ownf = NULL;
+  dg_partition_rows R;
+  DG_CALL(dg_partition_rows_alloc(&R, m->dim, Kl));
   if (!EToE) {
     own = malloc((size_t)(m->K * nf) * sizeof *own);
     ownf = malloc((size_t)(m->K * nf) * sizeof *ownf);
@@ -449,46 +483,39 @@ dg_error dg_partition_extract(const dg_mesh *m, const int64_t *EToE, const int *
     EToE = own;
     EToF = ownf;
   }
-  size_t nfl = (size_t)(Kl * nf);
-  EToV = malloc(nfl * sizeof *EToV);
-  nk = malloc(nfl * sizeof *nk);
-  nl = malloc(nfl * sizeof *nl);
-  tag = malloc(nfl * sizeof *tag);
-  nfc = malloc(nfl * sizeof *nfc);
-  nr = malloc(nfl * sizeof *nr);
-  shift = calloc(nfl * 3, sizeof *shift);
-  DG_CHECK_GOTO(err, done, EToV && nk && nl && tag && nfc && nr && shift, DG_ERR_MEMORY,
-                "local mesh: out of memory");
+  memcpy(R.gk, P->elements + P->offsets[rank], (size_t)Kl * sizeof *R.gk);
   for (int64_t i = 0; i < Kl; i++)
     for (int f = 0; f < nf; f++) {
-      int64_t g = gk[i] * nf + f, l = i * nf + f, e = neighbour(EToE, gk[i], g);
-      EToV[l] = m->EToV[g];
-      tag[l] = m->face_tag[g];
-      nk[l] = e;
-      nfc[l] = e >= 0 ? EToF[g] : -1;
-      nr[l] = e >= 0 ? P->part[e] : -1;
-      nl[l] = e >= 0 ? P->local[e] : -1;
-      if (e >= 0 && nr[l] != rank) {
+      int64_t g = R.gk[i] * nf + f, l = i * nf + f, e = neighbour(EToE, R.gk[i], g);
+      R.EToV[l] = m->EToV[g];
+      R.face_tag[l] = m->face_tag[g];
+      R.nbr_k[l] = e;
+      R.nbr_f[l] = e >= 0 ? EToF[g] : -1;
+      R.nbr_rank[l] = e >= 0 ? P->part[e] : -1;
+      R.nbr_local[l] = e >= 0 ? P->local[e] : -1;
+      if (e >= 0 && R.nbr_rank[l] != rank) {
         double a[3], b[3];
-        dg_mesh_validate_face_centroid(m->dim, m->EToV + gk[i] * nf, f, m->VX, NULL, 0, a);
-        dg_mesh_validate_face_centroid(m->dim, m->EToV + e * nf, nfc[l], m->VX, NULL, 0, b);
+        dg_mesh_validate_face_centroid(m->dim, m->EToV + R.gk[i] * nf, f, m->VX, NULL, 0, a);
+        dg_mesh_validate_face_centroid(m->dim, m->EToV + e * nf, R.nbr_f[l], m->VX, NULL, 0, b);
         for (int c = 0; c < 3; c++)
-          shift[l * 3 + c] = b[c] - a[c];
+          R.shift[l * 3 + c] = b[c] - a[c];
       }
     }
-  dg_partition_rows R = {m->dim, rank, P->nparts, Kl, gk, EToV, tag, nk, nfc, nr, nl, shift,
-                         m->ntags, m->tag_names, m->periodic, m->lo, m->hi, m->nface_pairs,
-                         m->face_pairs, mesh_coords, (void *)m};
+  R.rank = rank;
+  R.nparts = P->nparts;
+  R.ntags = m->ntags;
+  R.tag_names = m->tag_names;
+  R.periodic = m->periodic;
+  R.lo = m->lo;
+  R.hi = m->hi;
+  R.nface_pairs = m->nface_pairs;
+  R.face_pairs = m->face_pairs;
+  R.coords = mesh_coords;
+  R.ctx = (void *)m;
   DG_CALL_GOTO(err, done, dg_partition_build_local(&R, out));
 done:
   free(own);
   free(ownf);
-  free(EToV);
-  free(nk);
-  free(nl);
-  free(tag);
-  free(nfc);
-  free(nr);
-  free(shift);
+  dg_partition_rows_free(&R);
   return err;
 }

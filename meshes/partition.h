@@ -104,15 +104,15 @@ void dg_partition_local_destroy(dg_partition_local **local);
  * makes the local mesh and halo. */
 typedef struct dg_partition_rows {
   int dim, rank, nparts;
-  int64_t K;                /* the part's elements */
-  const int64_t *gk;        /* K global ids, increasing */
-  const int64_t *EToV;      /* K x (dim+1) global vertex ids */
-  const int *face_tag;      /* K x (dim+1) */
-  const int64_t *nbr_k;     /* K x (dim+1) neighbour's global id, -1: none */
-  const int *nbr_f;         /* K x (dim+1) neighbour's face */
-  const int *nbr_rank;      /* K x (dim+1) neighbour's part */
-  const int64_t *nbr_local; /* K x (dim+1) neighbour's index in its part */
-  const double *shift;      /* K x (dim+1) x 3: x there = x here + shift */
+  int64_t K;          /* the part's elements */
+  int64_t *gk;        /* K global ids, increasing */
+  int64_t *EToV;      /* K x (dim+1) global vertex ids */
+  int *face_tag;      /* K x (dim+1) */
+  int64_t *nbr_k;     /* K x (dim+1) neighbour's global id, -1: none */
+  int *nbr_f;         /* K x (dim+1) neighbour's face */
+  int *nbr_rank;      /* K x (dim+1) neighbour's part */
+  int64_t *nbr_local; /* K x (dim+1) neighbour's index in its part */
+  double *shift;      /* K x (dim+1) x 3: x there = x here + shift (zeroed) */
   /* Global tags, axis periodicity, explicit face pairs (global ids). */
   int ntags;
   char *const *tag_names;
@@ -124,6 +124,11 @@ typedef struct dg_partition_rows {
   dg_error (*coords)(void *ctx, int64_t n, const int64_t *gids, double *out);
   void *ctx;
 } dg_partition_rows;
+
+/* Allocate the per-element arrays above for K elements (shift zeroed; the
+ * other fields are left for the caller); free them (and only them). */
+dg_error dg_partition_rows_alloc(dg_partition_rows *rows, int dim, int64_t K);
+void dg_partition_rows_free(dg_partition_rows *rows);
 
 dg_error dg_partition_build_local(const dg_partition_rows *rows, dg_partition_local **out);
 
