@@ -24,7 +24,8 @@ static const double normal_coef3[4][3] = {{0, 0, -1}, {0, -1, 0}, {1, 1, 1}, {-1
 static double *alloc_doubles(int64_t n) { return calloc((size_t)n, sizeof(double)); }
 
 /* x = sum_v lambda_v(r) VX[v] with barycentric lambda_0 = 1 - sum lambda_a,
- * lambda_{a+1} = (1 + r_a)/2 (the book's affine map, eq. 6.3). */
+ * lambda_{a+1} = (1 + r_a)/2: the affine map of Hesthaven & Warburton
+ * (2008) section 6.1, as in their StartUp2D/3D. */
 static void map_nodes(dg_discretization *d) {
   const dg_mesh *m = d->mesh;
   const double *rst[3] = {d->re->r, d->re->s, d->re->t};
@@ -421,23 +422,31 @@ dg_error dg_discretization_buffers_create(const dg_discretization *d,
   b->Nfp = Nfp;
   b->dim = dim;
   b->vgeo = malloc((size_t)(K * b->Nvgeo * Np) * b->real_size);
+  b->egeo = malloc((size_t)(K * b->Nvgeo) * b->real_size);
   b->sgeo = malloc((size_t)(K * b->Nsgeo * NfN) * b->real_size);
   b->xyz = malloc((size_t)(K * dim * Np) * b->real_size);
   b->vmapM = malloc((size_t)(K * NfN) * sizeof(int32_t));
   b->vmapP = malloc((size_t)(K * NfN) * sizeof(int32_t));
   b->ftag = malloc((size_t)(K * Nfaces) * sizeof(int32_t));
-  if (!b->vgeo || !b->sgeo || !b->xyz || !b->vmapM || !b->vmapP || !b->ftag) {
+  if (!b->vgeo || !b->egeo || !b->sgeo || !b->xyz || !b->vmapM || !b->vmapP || !b->ftag) {
     dg_discretization_buffers_destroy(&b);
     DG_RAISE(DG_ERR_MEMORY, "device buffers for %" PRId64 " elements: out of memory", K);
   }
   const dg_precision p = d->precision;
+  b->affine = 1;
   for (int64_t k = 0; k < K; k++) {
     for (int i = 0; i < Np; i++) {
       int64_t n = k * Np + i;
-      for (int a = 0; a < dim; a++)
-        for (int c = 0; c < dim; c++)
-          store_real(b->vgeo, (k * b->Nvgeo + a * dim + c) * Np + i, d->G[a][c][n], p);
-      store_real(b->vgeo, (k * b->Nvgeo + dim * dim) * Np + i, d->J[n], p);
+      for (int g = 0; g < b->Nvgeo; g++) {
+        const double *src = g < dim * dim ? d->G[g / dim][g % dim] : d->J;
+        store_real(b->vgeo, (k * b->Nvgeo + g) * Np + i, src[n], p);
+        if (i == 0)
+          store_real(b->egeo, k * b->Nvgeo + g, src[n], p);
+        /* constant within the element?  relative to the factor's scale */
+        double scale = g < dim * dim ? 1.0 / d->h[k] : d->J[k * Np];
+        if (fabs(src[n] - src[k * Np]) > 1e-12 * scale)
+          b->affine = 0;
+      }
       for (int c = 0; c < dim; c++)
         store_real(b->xyz, (k * dim + c) * Np + i, d->X[c][n], p);
     }
@@ -464,6 +473,7 @@ void dg_discretization_buffers_destroy(dg_discretization_buffers **bp) {
     return;
   dg_discretization_buffers *b = *bp;
   free(b->vgeo);
+  free(b->egeo);
   free(b->sgeo);
   free(b->xyz);
   free(b->vmapM);

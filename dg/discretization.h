@@ -52,7 +52,8 @@ typedef struct dg_discretization {
   /* Per face node, K x Nfaces x Nfp: outward unit normal, surface Jacobian
    * (physical face measure / reference face measure, the reference face
    * measured in the face's own coordinates as LIFT does), and
-   * Fscale = sJ / J (Hesthaven & Warburton 2008, eq. 6.3's scaling). */
+   * Fscale = sJ / J, the face-to-volume scaling of the lift term
+   * (Hesthaven & Warburton 2008, StartUp2D/3D: Fscale = sJ./J(Fmask,:)). */
   union {
     struct { double *nx, *ny, *nz; };
     double *n[3];
@@ -106,6 +107,10 @@ dg_error dg_discretization_boundary_nodes(const dg_discretization *d, const char
  * that consecutive threads of one element read consecutive addresses:
  *   vgeo  K x Nvgeo x Np, Nvgeo = dim*dim + 1:  the dim x dim entries
  *         G[a][b] in the order rx, ry, (rz), sx, sy, (sz), (tx, ty, tz), then J
+ *   egeo  K x Nvgeo: the same factors once per element (node 0's values),
+ *         exact when `affine` is set, i.e. every factor is constant within
+ *         every element to 1e-12 relative (straight-sided meshes): a volume
+ *         kernel may then read Nvgeo numbers per element instead of per node
  *   sgeo  K x Nsgeo x (Nfaces*Nfp), Nsgeo = dim + 1:  nx, (ny), (nz), Fscale
  *   xyz   K x dim x Np node coordinates
  *   vmapM, vmapP  K*Nfaces*Nfp int32 volume-node indices
@@ -117,9 +122,10 @@ typedef struct dg_discretization_buffers {
   dg_precision precision;
   size_t real_size;
   int Nvgeo, Nsgeo;
+  int affine;
   int64_t K;
   int Np, Nfaces, Nfp, dim;
-  void *vgeo, *sgeo, *xyz;
+  void *vgeo, *egeo, *sgeo, *xyz;
   int32_t *vmapM, *vmapP, *ftag;
 } dg_discretization_buffers;
 

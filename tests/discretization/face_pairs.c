@@ -38,10 +38,9 @@ static void check(const mesh_case *c, int N, int axis) {
   pc.periodic[axis] = 1;
   dg_mesh *ref = test_make_mesh(&pc, 0.0), *m = test_make_mesh(c, 0.0);
   const int nf = c->dim + 1;
-  static const char *sides[6] = {"left", "right", "bottom", "top", "front", "back"};
   int tlo, thi;
-  MUST(dg_mesh_tag_find(m, sides[2 * axis], &tlo));
-  MUST(dg_mesh_tag_find(m, sides[2 * axis + 1], &thi));
+  MUST(dg_mesh_tag_find(m, test_sides[2 * axis], &tlo));
+  MUST(dg_mesh_tag_find(m, test_sides[2 * axis + 1], &thi));
   double s[3] = {0, 0, 0};
   s[axis] = c->hi[axis] - c->lo[axis];
   int64_t npairs = 0;

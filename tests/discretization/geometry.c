@@ -8,19 +8,15 @@
  *    matrix M*LIFT: checks sJ against LIFT's face measure);
  *  - sum_f sum_i wf_i n sJ = 0 per component (closed surface);
  *  - Fscale = sJ / J; h[k] = half the smallest altitude. */
-#include "tests/mesh/mesh_test.h"
-
-#include "dg/discretization.h"
+#include "tests/discretization/disc_test.h"
 
 static const double ref_volume[4] = {0, 2.0, 2.0, 4.0 / 3.0};
 
 static void check(const mesh_case *c, int N, int variant) {
-  const double distortion = variant ? 0.1 : 0.0; /* straight, then distorted */
   char name[160];
-  test_case_label(c, N, variant ? "distorted" : "straight", name, sizeof name);
-  dg_mesh *m = test_make_mesh(c, distortion);
-  dg_discretization *d = NULL;
-  MUST(dg_discretization_create(m, N, DG_PRECISION_DOUBLE, &d));
+  dg_mesh *m;
+  dg_discretization *d;
+  test_open_case(c, N, variant, name, sizeof name, &m, &d);
   const int dim = c->dim, Np = d->Np, Nfp = d->Nfp, Nf = d->Nfaces;
   const dg_refelem *re = d->re;
   EXPECT(d->K == m->K && d->dim == dim && d->N == N, "%s: sizes", name);

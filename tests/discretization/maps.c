@@ -8,19 +8,14 @@
  *  - the number of node pairs across each periodic axis and of boundary
  *    nodes per tag match a hand count; tagged nodes lie on their side and
  *    have vmapP = vmapM; EToE/EToF are mutual. */
-#include "tests/mesh/mesh_test.h"
+#include "tests/discretization/disc_test.h"
 
-#include "dg/discretization.h"
-
-static const char *sides[6] = {"left", "right", "bottom", "top", "front", "back"};
 
 static void check(const mesh_case *c, int N, int variant) {
-  const double distortion = variant ? 0.1 : 0.0; /* straight, then distorted */
   char name[160];
-  test_case_label(c, N, variant ? "distorted" : "straight", name, sizeof name);
-  dg_mesh *m = test_make_mesh(c, distortion);
-  dg_discretization *d = NULL;
-  MUST(dg_discretization_create(m, N, DG_PRECISION_DOUBLE, &d));
+  dg_mesh *m;
+  dg_discretization *d;
+  test_open_case(c, N, variant, name, sizeof name, &m, &d);
   const int dim = c->dim, Np = d->Np, Nfp = d->Nfp, Nf = d->Nfaces;
   const int64_t nfn = d->K * Nf * Nfp;
   const double tol = 1e-11;
@@ -112,18 +107,18 @@ static void check(const mesh_case *c, int N, int variant) {
     for (int s = 0; s < 2; s++) {
       const int64_t *map = NULL;
       int64_t count = -1;
-      dg_error e = dg_discretization_boundary_nodes(d, sides[2 * a + s], &map, &count);
+      dg_error e = dg_discretization_boundary_nodes(d, test_sides[2 * a + s], &map, &count);
       if (c->periodic[a]) {
         EXPECT(e == DG_ERR_INPUT, "%s: periodic side %s has boundary nodes", name,
-               sides[2 * a + s]);
+               test_sides[2 * a + s]);
         dg_error_clear();
         continue;
       }
       EXPECT(e == DG_OK && count == side_faces[a] * Nfp, "%s: %s has %" PRId64
-             " nodes, want %" PRId64, name, sides[2 * a + s], count, side_faces[a] * Nfp);
+             " nodes, want %" PRId64, name, test_sides[2 * a + s], count, side_faces[a] * Nfp);
       for (int64_t i = 0; e == DG_OK && i < count; i++) {
         double x = d->X[a][d->vmapM[map[i]]], want = s ? c->hi[a] : c->lo[a];
-        EXPECT(fabs(x - want) < tol, "%s: %s node at x_%d = %.17g", name, sides[2 * a + s],
+        EXPECT(fabs(x - want) < tol, "%s: %s node at x_%d = %.17g", name, test_sides[2 * a + s],
                a, x);
         EXPECT(d->vmapP[map[i]] == d->vmapM[map[i]], "%s: tagged node has a neighbour", name);
       }

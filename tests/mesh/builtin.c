@@ -5,7 +5,6 @@
  * untagged and recorded. */
 #include "tests/mesh/mesh_test.h"
 
-static const char *sides[6] = {"left", "right", "bottom", "top", "front", "back"};
 
 typedef struct {
   int64_t v[3];
@@ -96,8 +95,8 @@ static void check_case(const mesh_case *c) {
         if (c->periodic[side / 2])
           EXPECT(tag == -1, "%s: periodic side face tagged %d", name, tag);
         else
-          EXPECT(tag >= 0 && tag < m->ntags && strcmp(m->tag_names[tag], sides[side]) == 0,
-                 "%s: face on side %s has tag %d (%s)", name, sides[side], tag,
+          EXPECT(tag >= 0 && tag < m->ntags && strcmp(m->tag_names[tag], test_sides[side]) == 0,
+                 "%s: face on side %s has tag %d (%s)", name, test_sides[side], tag,
                  tag >= 0 && tag < m->ntags ? m->tag_names[tag] : "-");
       }
     }
@@ -135,13 +134,13 @@ static void check_case(const mesh_case *c) {
            "%s: axis %d periodicity/extent not recorded", name, a);
     for (int s = 0; s < 2; s++) {
       int id = -7;
-      dg_error e = dg_mesh_tag_find(m, sides[2 * a + s], &id);
+      dg_error e = dg_mesh_tag_find(m, test_sides[2 * a + s], &id);
       if (c->periodic[a]) {
-        EXPECT(e == DG_ERR_INPUT, "%s: periodic side %s has a tag", name, sides[2 * a + s]);
+        EXPECT(e == DG_ERR_INPUT, "%s: periodic side %s has a tag", name, test_sides[2 * a + s]);
         dg_error_clear();
       } else {
-        EXPECT(e == DG_OK && strcmp(m->tag_names[id], sides[2 * a + s]) == 0,
-               "%s: tag %s not found", name, sides[2 * a + s]);
+        EXPECT(e == DG_OK && strcmp(m->tag_names[id], test_sides[2 * a + s]) == 0,
+               "%s: tag %s not found", name, test_sides[2 * a + s]);
         want_tags++;
       }
     }

@@ -18,6 +18,9 @@
 
 static int test_failures = 0;
 
+/* Side tag names of the built-in meshes: axis a lo, hi = [2a], [2a+1]. */
+static const char *const test_sides[6] = {"left", "right", "bottom", "top", "front", "back"};
+
 #define EXPECT(cond, ...)                                                     \
   do {                                                                        \
     if (!(cond)) {                                                            \
