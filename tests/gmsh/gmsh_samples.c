@@ -235,5 +235,24 @@ int main(int argc, char **argv) {
     dg_mesh_destroy(&g);
     dg_mesh_destroy(&fine);
   }
+  /* 1D: an interval of length 2 meshed at size 0.25 (uniform: 8 elements),
+   * with physical points as boundary tags. */
+  char *line = mt_path("line.geo");
+  mt_write(line, "Point(1) = {0, 0, 0, 1};\nPoint(2) = {2, 0, 0, 1};\nLine(1) = {1, 2};\n"
+                 "Physical Point(\"left\") = {1};\nPhysical Point(\"right\") = {2};\n");
+  dg_mesh *m = read_valid(mt_tmpdir(), "line.geo", 0.25);
+  int64_t nl, nr;
+  CHECK(m->dim == 1 && m->K == 8 && m->Nv == 9 && fabs(total_measure(m) - 2) < 1e-12 &&
+            mt_tag_measure(m, "left", &nl) == 1 && mt_tag_measure(m, "right", &nr) == 1 &&
+            nl == 1 && nr == 1,
+        "1D: K %ld Nv %ld tags %d", (long)m->K, (long)m->Nv, m->ntags);
+  for (int64_t i = 0; i < m->K * 2; i++)
+    if (m->face_tag[i] >= 0) {
+      double x = m->VX[m->EToV[i]]; /* face f of a line is vertex f */
+      CHECK(x == (strcmp(m->tag_names[m->face_tag[i]], "left") ? 2.0 : 0.0), "1D tag at %g", x);
+    }
+  printf("line.geo (1D): 8 elements, tags left/right: ok\n");
+  dg_mesh_destroy(&m);
+  mt_cleanup();
   return 0;
 }
