@@ -81,19 +81,6 @@ static double total_measure(const dg_mesh *m) {
   return s;
 }
 
-static dg_mesh *read_valid(const char *dir, const char *name, double size) {
-  char path[4096];
-  snprintf(path, sizeof path, "%s/%s", dir, name);
-  dg_mesh *m;
-  TRY(dg_mesh_read_gmsh(path, size, &m));
-  dg_mesh_validate_report rep;
-  TRY(dg_mesh_validate(m, NULL, &rep));
-  /* every element positive after validation */
-  for (int64_t k = 0; k < m->K; k++)
-    CHECK(dg_mesh_signed_volume(m, k) > 0, "element %ld not positive", (long)k);
-  return m;
-}
-
 /* Square [-1,1]^2 minus a disc of radius 0.25 approximated by the polygon of
  * the "hole" faces: area = 4 - polygon area (summed from the origin). */
 static void check_square_hole(const dg_mesh *m) {
@@ -204,7 +191,7 @@ int main(int argc, char **argv) {
   for (int c = 0; c < 3; c++) {
     char file[256];
     snprintf(file, sizeof file, "%s.msh", cases[c].name);
-    dg_mesh *m = read_valid(dir, file, 0);
+    dg_mesh *m = mt_load(dir, file, 0);
     int64_t K, Nv;
     snprintf(path, sizeof path, "%s/%s", dir, file);
     count_msh(path, cases[c].type, &K, &Nv);
@@ -215,9 +202,9 @@ int main(int argc, char **argv) {
            (long)m->Nv, m->ntags, (long)m->nface_pairs);
     /* The .geo meshed here, once at the shipped size and once finer. */
     snprintf(file, sizeof file, "%s.geo", cases[c].name);
-    dg_mesh *g = read_valid(dir, file, 0);
+    dg_mesh *g = mt_load(dir, file, 0);
     cases[c].check(g);
-    dg_mesh *fine = read_valid(dir, file, 0.1);
+    dg_mesh *fine = mt_load(dir, file, 0.1);
     cases[c].check(fine);
     double hmax = 0, hcoarse = 0;
     for (int64_t k = 0; k < fine->K; k++)
@@ -240,7 +227,7 @@ int main(int argc, char **argv) {
   char *line = mt_path("line.geo");
   mt_write(line, "Point(1) = {0, 0, 0, 1};\nPoint(2) = {2, 0, 0, 1};\nLine(1) = {1, 2};\n"
                  "Physical Point(\"left\") = {1};\nPhysical Point(\"right\") = {2};\n");
-  dg_mesh *m = read_valid(mt_tmpdir(), "line.geo", 0.25);
+  dg_mesh *m = mt_load(mt_tmpdir(), "line.geo", 0.25);
   int64_t nl, nr;
   CHECK(m->dim == 1 && m->K == 8 && m->Nv == 9 && fabs(total_measure(m) - 2) < 1e-12 &&
             mt_tag_measure(m, "left", &nl) == 1 && mt_tag_measure(m, "right", &nr) == 1 &&

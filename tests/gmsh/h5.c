@@ -92,15 +92,6 @@ static unsigned seed_rng(void) {
   return s;
 }
 
-static dg_mesh *load(const char *dir, const char *name) {
-  char path[4096];
-  snprintf(path, sizeof path, "%s/%s", dir, name);
-  dg_mesh *m;
-  TRY(dg_mesh_read_gmsh(path, 0, &m));
-  TRY(dg_mesh_validate(m, NULL, NULL));
-  return m;
-}
-
 static int only_file_in_dir(const char *dir, const char *name) {
   DIR *d = opendir(dir);
   int n = 0, ok = 1;
@@ -142,7 +133,7 @@ int main(int argc, char **argv) {
     if (gmsh) {
       const char *files[3] = {"square_hole.msh", "box.msh", "periodic_square.msh"};
       for (int f = 0; f < 3; f++) {
-        dg_mesh *m = load(dir, files[f]);
+        dg_mesh *m = mt_load(dir, files[f], 0);
         roundtrip(m, 1, files[f]);
         roundtrip(m, 4, files[f]);
         dg_mesh_destroy(&m);
@@ -162,7 +153,7 @@ int main(int argc, char **argv) {
       snprintf(in, sizeof in, "%s/%s", dir, files[f]);
       char *out = strdup(mt_path("imported.h5"));
       TRY(dg_mesh_import(in, out, 4));
-      dg_mesh *m = load(dir, files[f]), *back;
+      dg_mesh *m = mt_load(dir, files[f], 0), *back;
       dg_partition *p, *q;
       TRY(dg_partition_create(m, NULL, NULL, 4, NULL, &p));
       TRY(dg_mesh_h5_read(out, &back, &q));

@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "core/fsutil.h"
+#include "meshes/gmsh_reader.h"
+#include "meshes/mesh_validate.h"
 
 void mt_expect_error(dg_error got, dg_error code, const char *what, ...) {
   if (got != code) {
@@ -169,4 +171,15 @@ int mt_mesh_equal(const dg_mesh *a, const dg_mesh *b, char *why, size_t n) {
   }
   return 1;
 #undef DIFF
+}
+
+dg_mesh *mt_load(const char *dir, const char *name, double size) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  dg_mesh *m;
+  TRY(dg_mesh_read_gmsh(path, size, &m));
+  TRY(dg_mesh_validate(m, NULL, NULL));
+  for (int64_t k = 0; k < m->K; k++)
+    CHECK(dg_mesh_signed_volume(m, k) > 0, "%s: element %ld not positive", name, (long)k);
+  return m;
 }

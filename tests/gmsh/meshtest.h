@@ -53,6 +53,10 @@ char *mt_path(const char *name); /* static buffer, one at a time */
 void mt_cleanup(void);
 void mt_write(const char *path, const char *text);
 
+/* Read dir/name through Gmsh (.geo meshed at size, if > 0), validate it,
+ * and check every element is positive afterwards; exits on failure. */
+dg_mesh *mt_load(const char *dir, const char *name, double size);
+
 /* Bitwise equality of two meshes (all arrays, tags, pairs). */
 int mt_mesh_equal(const dg_mesh *a, const dg_mesh *b, char *why, size_t n);
 

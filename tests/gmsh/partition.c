@@ -139,15 +139,6 @@ static void check_partition(const char *label, const dg_mesh *m, int P, dg_parti
   dg_partition_destroy(&p);
 }
 
-static dg_mesh *load(const char *dir, const char *name) {
-  char path[4096];
-  snprintf(path, sizeof path, "%s/%s", dir, name);
-  dg_mesh *m;
-  TRY(dg_mesh_read_gmsh(path, 0, &m));
-  TRY(dg_mesh_validate(m, NULL, NULL));
-  return m;
-}
-
 static dg_mesh *box(void) {
   const double lo[3] = {0, 0, 0}, hi[3] = {1, 2, 1};
   const int64_t n[3] = {4, 5, 3};
@@ -188,7 +179,7 @@ int main(int argc, char **argv) {
     if (gmsh) {
       const char *files[3] = {"box.msh", "square_hole.msh", "periodic_square.msh"};
       for (int f = 0; f < 3; f++) {
-        dg_mesh *m = load(dir, files[f]);
+        dg_mesh *m = mt_load(dir, files[f], 0);
         for (int i = 0; i < nmethods; i++)
           check_partition(files[f], m, 4, methods[i]);
         dg_mesh_destroy(&m);
@@ -214,8 +205,8 @@ int main(int argc, char **argv) {
   dg_mesh_destroy(&a);
   dg_mesh_destroy(&b);
   if (gmsh) {
-    a = load(dir, "box.msh");
-    b = load(dir, "box.msh");
+    a = mt_load(dir, "box.msh", 0);
+    b = mt_load(dir, "box.msh", 0);
     for (int i = 0; i < nmethods; i++)
       CHECK(same_partition(a, b, 4, methods[i], 0), "box.msh partitions differ");
     dg_mesh_destroy(&a);
