@@ -1,0 +1,473 @@
+#include "meshes/gmsh_reader.h"
+
+#ifndef DGRUN_HAVE_GMSH
+
+int dg_gmsh_reader_available(void) { return 0; }
+
+dg_error dg_mesh_read_gmsh(const char *path, double geo_size, dg_mesh **out) {
+  (void)geo_size;
+  if (out)
+    *out = NULL;
+  DG_RAISE(DG_ERR_UNSUPPORTED,
+           "cannot read mesh '%s': dgrun was built without the Gmsh SDK (libgmsh-dev), so "
+           ".msh and .geo files cannot be read here; convert the mesh on a machine with "
+           "Gmsh (`dgrun import %s mesh.h5 [--parts P]`) and use the .h5 file",
+           path ? path : "(null)", path ? path : "mesh.msh");
+}
+
+#else
+
+#include <errno.h>
+#include <gmshc.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/log.h"
+#include "meshes/mesh_validate.h"
+
+int dg_gmsh_reader_available(void) { return 1; }
+
+/* Gmsh type ids of the linear simplices (gmsh reference manual, "MSH file
+ * format": 15 point, 1 line2, 2 tri3, 4 tet4), by dimension. */
+static const int simplex_type[4] = {15, 1, 2, 4};
+
+/* Relative tolerance for "planar" and "a translation": see mesh_validate.c. */
+#define GEOM_RTOL 1e-8
+
+typedef struct {
+  const char *path;
+  /* Node tags used by the top-dimensional elements, sorted; vertex i of the
+   * mesh is node tag tags[i]. */
+  size_t *tags;
+  int64_t ntags;
+} reader;
+
+/* Turn a failed Gmsh call (ierr != 0) into a dg_error naming the file and
+ * Gmsh's own message. */
+static dg_error gmsh_failed(const reader *r, const char *what, int line) {
+  char *msg = NULL;
+  int e2 = 0;
+  gmshLoggerGetLastError(&msg, &e2);
+  dg_error err = dg_error_raise(DG_ERR_INPUT, __FILE__, line, __func__,
+                                "mesh file '%s': Gmsh failed to %s: %s", r->path, what,
+                                !e2 && msg && msg[0] ? msg : "(no message)");
+  if (!e2 && msg)
+    gmshFree(msg);
+  return err;
+}
+
+#define GMSH_CHECK(what)                                                                      \
+  do {                                                                                        \
+    if (ierr) {                                                                               \
+      err = gmsh_failed(r, (what), __LINE__);                                                 \
+      goto done;                                                                              \
+    }                                                                                         \
+  } while (0)
+
+static void gfree(void *p) {
+  if (p)
+    gmshFree(p);
+}
+
+static int compare_size_t(const void *a, const void *b) {
+  size_t x = *(const size_t *)a, y = *(const size_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* Mesh vertex of a Gmsh node tag, or -1. */
+static int64_t vertex_of(const reader *r, size_t tag) {
+  const size_t *p = bsearch(&tag, r->tags, (size_t)r->ntags, sizeof tag, compare_size_t);
+  return p ? (int64_t)(p - r->tags) : -1;
+}
+
+/* "Triangle 6" for a Gmsh element type. */
+static void type_name(int type, char *buf, size_t size) {
+  char *name = NULL;
+  double *coord = NULL;
+  size_t ncoord = 0;
+  int dim, order, nnodes, nprimary, ierr = 0;
+  gmshModelMeshGetElementProperties(type, &name, &dim, &order, &nnodes, &coord, &ncoord,
+                                    &nprimary, &ierr);
+  snprintf(buf, size, "%s", !ierr && name ? name : "unknown");
+  if (!ierr) {
+    gfree(name);
+    gfree(coord);
+  }
+}
+
+/* The elements of the top dimension: check their types, collect and number
+ * their nodes, build the mesh with coordinates and EToV. */
+static dg_error read_elements(reader *r, int dim, dg_mesh **out) {
+  dg_error err = DG_OK;
+  int ierr = 0, *types = NULL;
+  size_t ntypes = 0, **etags = NULL, *etags_n = NULL, etags_nn = 0, **ntags = NULL,
+         *ntags_n = NULL, ntags_nn = 0;
+  size_t *node_tags = NULL, nnode = 0, ncoord = 0, npar = 0;
+  double *coord = NULL, *par = NULL;
+  int64_t *vsort = NULL;
+  dg_mesh *m = NULL;
+
+  gmshModelMeshGetElements(&types, &ntypes, &etags, &etags_n, &etags_nn, &ntags, &ntags_n,
+                           &ntags_nn, dim, -1, &ierr);
+  GMSH_CHECK("list the elements");
+  size_t it = ntypes;
+  for (size_t t = 0; t < ntypes; t++) {
+    if (types[t] == simplex_type[dim]) {
+      it = t;
+      continue;
+    }
+    char got[64], want[64];
+    type_name(types[t], got, sizeof got);
+    type_name(simplex_type[dim], want, sizeof want);
+    DG_CHECK_GOTO(err, done, 0, DG_ERR_INPUT,
+                  "mesh file '%s': %zu elements of type '%s' (Gmsh type %d) in its %dD "
+                  "mesh; dgrun reads only linear simplices ('%s' in %dD): remesh with "
+                  "triangles/tetrahedra and Mesh.ElementOrder = 1",
+                  r->path, etags_n[t], got, types[t], dim, want, dim);
+  }
+  DG_CHECK_GOTO(err, done, it < ntypes && etags_n[it] > 0, DG_ERR_INPUT,
+                "mesh file '%s' holds no %dD elements (a .msh file written by Gmsh holds only "
+                "the elements of physical groups when there are any: add a Physical %s, or "
+                "save with Mesh.SaveAll = 1)",
+                r->path, dim, dim == 3 ? "Volume" : dim == 2 ? "Surface" : "Curve");
+  const int nv = dim + 1;
+  const int64_t K = (int64_t)etags_n[it];
+  const size_t *en = ntags[it];
+  DG_CHECK_GOTO(err, done, ntags_n[it] == (size_t)K * (size_t)nv, DG_ERR_INPUT,
+                "mesh file '%s': %" PRId64 " elements but %zu element node tags", r->path, K,
+                ntags_n[it]);
+
+  /* The nodes used by the elements, in increasing tag order. */
+  r->tags = malloc((size_t)K * nv * sizeof *r->tags);
+  DG_CHECK_GOTO(err, done, r->tags != NULL, DG_ERR_MEMORY, "mesh '%s': out of memory", r->path);
+  memcpy(r->tags, en, (size_t)K * nv * sizeof *r->tags);
+  qsort(r->tags, (size_t)K * nv, sizeof *r->tags, compare_size_t);
+  int64_t Nv = 0;
+  for (int64_t i = 0; i < K * nv; i++)
+    if (i == 0 || r->tags[i] != r->tags[Nv - 1])
+      r->tags[Nv++] = r->tags[i];
+  r->ntags = Nv;
+
+  DG_CALL_GOTO(err, done, dg_mesh_create(dim, Nv, K, &m));
+  for (int64_t i = 0; i < K * nv; i++)
+    m->EToV[i] = vertex_of(r, en[i]);
+
+  gmshModelMeshGetNodes(&node_tags, &nnode, &coord, &ncoord, &par, &npar, -1, -1, 0, 0, &ierr);
+  GMSH_CHECK("read the nodes");
+  DG_CHECK_GOTO(err, done, ncoord == 3 * nnode, DG_ERR_INPUT,
+                "mesh file '%s': %zu nodes but %zu coordinates", r->path, nnode, ncoord);
+  vsort = malloc((size_t)Nv * sizeof *vsort);
+  DG_CHECK_GOTO(err, done, vsort != NULL, DG_ERR_MEMORY, "mesh '%s': out of memory", r->path);
+  for (int64_t v = 0; v < Nv; v++)
+    vsort[v] = -1;
+  double extent = 0;
+  for (size_t i = 0; i < nnode; i++) {
+    int64_t v = vertex_of(r, node_tags[i]);
+    if (v < 0)
+      continue;
+    vsort[v] = (int64_t)i;
+    for (int a = 0; a < 3; a++)
+      extent = fmax(extent, fabs(coord[3 * i + a]));
+  }
+  for (int64_t v = 0; v < Nv; v++) {
+    DG_CHECK_GOTO(err, done, vsort[v] >= 0, DG_ERR_INPUT,
+                  "mesh file '%s': an element refers to node %zu, which the file does not "
+                  "define",
+                  r->path, r->tags[v]);
+    const double *x = coord + 3 * vsort[v];
+    for (int a = 0; a < 3; a++) {
+      if (a < dim) {
+        m->VX[v * dim + a] = x[a];
+        continue;
+      }
+      /* A 2D mesh is read in the xy plane, a 1D mesh on the x axis. */
+      DG_CHECK_GOTO(err, done, fabs(x[a]) <= GEOM_RTOL * extent, DG_ERR_INPUT,
+                    "mesh file '%s': node %zu of the %dD mesh is at (%g, %g, %g); a %dD mesh "
+                    "must lie %s",
+                    r->path, r->tags[v], dim, x[0], x[1], x[2], dim,
+                    dim == 2 ? "in the plane z = 0" : "on the x axis");
+    }
+  }
+  *out = m;
+  m = NULL;
+done:
+  dg_mesh_destroy(&m);
+  free(vsort);
+  gfree(types);
+  for (size_t t = 0; t < etags_nn; t++)
+    gfree(etags[t]);
+  for (size_t t = 0; t < ntags_nn; t++)
+    gfree(ntags[t]);
+  gfree(etags);
+  gfree(etags_n);
+  gfree(ntags);
+  gfree(ntags_n);
+  gfree(node_tags);
+  gfree(coord);
+  gfree(par);
+  return err;
+}
+
+/* Face key of a (dim-1)-element given by Gmsh node tags; 0 if one of its
+ * nodes is not a mesh vertex. */
+static int facet_key(const reader *r, int dim, const size_t *nodes, int64_t key[3]) {
+  int64_t v[3] = {0, 0, 0};
+  for (int i = 0; i < dim; i++)
+    if ((v[i] = vertex_of(r, nodes[i])) < 0)
+      return 0;
+  dg_mesh_validate_face_key(v, dim, key);
+  return 1;
+}
+
+/* Tag the faces of the boundary elements of one named physical group. */
+static dg_error tag_group(reader *r, dg_mesh *m, const dg_mesh_face_key *faces, int64_t nfaces,
+                          int group, int *ninterior) {
+  dg_error err = DG_OK;
+  int ierr = 0, *ents = NULL, id = -1;
+  size_t nents = 0, *etags = NULL, netags = 0, *nodes = NULL, nnodes = 0;
+  char *name = NULL;
+  const int fdim = m->dim - 1, nf = m->dim + 1;
+
+  gmshModelGetPhysicalName(fdim, group, &name, &ierr);
+  GMSH_CHECK("read a physical group name");
+  DG_CHECK_GOTO(err, done, name && name[0], DG_ERR_INPUT,
+                "mesh file '%s': physical group %d (dimension %d) has no name; dgrun uses "
+                "the names of boundary groups as boundary tags: name it (%s(\"inflow\") = "
+                "{...}; in the .geo, or a $PhysicalNames entry)",
+                r->path, group, fdim,
+                fdim == 2 ? "Physical Surface" : fdim == 1 ? "Physical Curve" : "Physical Point");
+  if (dg_mesh_tag_find(m, name, &id) != DG_OK) {
+    dg_error_clear();
+    DG_CALL_GOTO(err, done, dg_mesh_tag_add(m, name, &id));
+  }
+  gmshModelGetEntitiesForPhysicalGroup(fdim, group, &ents, &nents, &ierr);
+  GMSH_CHECK("read a physical group");
+  for (size_t e = 0; e < nents; e++) {
+    gfree(etags);
+    gfree(nodes);
+    etags = nodes = NULL;
+    gmshModelMeshGetElementsByType(simplex_type[fdim], &etags, &netags, &nodes, &nnodes, ents[e],
+                                   0, 1, &ierr);
+    GMSH_CHECK("read boundary elements");
+    for (size_t i = 0; i < netags; i++) {
+      int64_t key[3];
+      int64_t at = facet_key(r, m->dim, nodes + i * (size_t)m->dim, key)
+                       ? dg_mesh_validate_face_find(faces, nfaces, key)
+                       : -1;
+      DG_CHECK_GOTO(err, done, at >= 0, DG_ERR_INPUT,
+                    "mesh file '%s': element %zu of physical group '%s' is not a face of any "
+                    "%dD element",
+                    r->path, etags[i], name, m->dim);
+      if (at + 1 < nfaces && memcmp(faces[at + 1].v, key, sizeof key) == 0) {
+        (*ninterior)++; /* an interior face: not a boundary, no tag */
+        continue;
+      }
+      int *tag = &m->face_tag[faces[at].k * nf + faces[at].f];
+      DG_CHECK_GOTO(err, done, *tag < 0 || *tag == id, DG_ERR_INPUT,
+                    "mesh file '%s': a face of element %" PRId64 " is in both physical groups "
+                    "'%s' and '%s'; a boundary face has one tag",
+                    r->path, faces[at].k, m->tag_names[*tag], name);
+      *tag = id;
+    }
+  }
+done:
+  gfree(name);
+  gfree(ents);
+  gfree(etags);
+  gfree(nodes);
+  return err;
+}
+
+static dg_error read_tags(reader *r, dg_mesh *m, const dg_mesh_face_key *faces,
+                          int64_t nfaces) {
+  dg_error err = DG_OK;
+  int ierr = 0, *groups = NULL, ninterior = 0;
+  size_t ngroups = 0;
+  gmshModelGetPhysicalGroups(&groups, &ngroups, m->dim - 1, &ierr);
+  GMSH_CHECK("list the physical groups");
+  for (size_t g = 0; g < ngroups / 2; g++)
+    DG_CALL_GOTO(err, done, tag_group(r, m, faces, nfaces, groups[2 * g + 1], &ninterior));
+  if (ninterior)
+    dg_warn("mesh file '%s': %d faces of boundary physical groups are interior faces and "
+            "get no tag",
+            r->path, ninterior);
+done:
+  gfree(groups);
+  return err;
+}
+
+/* (slave vertex, master vertex) of one periodic entity, sorted by slave. */
+typedef struct {
+  int64_t s, m;
+} vpair;
+
+static int compare_vpair(const void *a, const void *b) {
+  int64_t x = ((const vpair *)a)->s, y = ((const vpair *)b)->s;
+  return (x > y) - (x < y);
+}
+
+/* Pair the boundary faces of one periodic (slave) entity with their images
+ * on its master. */
+static dg_error pair_entity(reader *r, dg_mesh *m, const dg_mesh_face_key *faces,
+                            int64_t nfaces, int ent, double extent) {
+  dg_error err = DG_OK;
+  int ierr = 0, master = ent;
+  size_t *snodes = NULL, ns = 0, *mnodes = NULL, nm = 0, naff = 0;
+  double *aff = NULL;
+  vpair *map = NULL;
+  const int fdim = m->dim - 1, dim = m->dim, nf = dim + 1;
+
+  gmshModelMeshGetPeriodicNodes(fdim, ent, &master, &snodes, &ns, &mnodes, &nm, &aff, &naff, 0,
+                                &ierr);
+  GMSH_CHECK("read periodic nodes");
+  if (master == ent || ns == 0)
+    goto done;
+  DG_CHECK_GOTO(err, done, ns == nm, DG_ERR_INPUT,
+                "mesh file '%s': periodic entity %d has %zu nodes but %zu master nodes", r->path,
+                ent, ns, nm);
+  map = malloc(ns * sizeof *map);
+  DG_CHECK_GOTO(err, done, map != NULL, DG_ERR_MEMORY, "periodic map: out of memory");
+  size_t n = 0;
+  double shift[3] = {0, 0, 0};
+  for (size_t i = 0; i < ns; i++) {
+    int64_t s = vertex_of(r, snodes[i]), t = vertex_of(r, mnodes[i]);
+    if (s < 0 || t < 0)
+      continue; /* a node of no element (e.g. a geometry point) */
+    /* Slave-to-master translation: the same for every node pair, else the
+     * periodicity is a rotation, which DG faces here cannot follow. */
+    double d[3] = {0, 0, 0}, dev = 0;
+    for (int a = 0; a < dim; a++) {
+      d[a] = m->VX[t * dim + a] - m->VX[s * dim + a];
+      if (n == 0)
+        shift[a] = d[a];
+      dev = fmax(dev, fabs(d[a] - shift[a]));
+    }
+    DG_CHECK_GOTO(err, done, dev <= GEOM_RTOL * extent, DG_ERR_INPUT,
+                  "mesh file '%s': periodic entity %d (master %d) is not a translation (node "
+                  "%zu moves by (%g, %g, %g), node %zu by (%g, %g, %g)); dgrun supports only "
+                  "translational periodicity",
+                  r->path, ent, master, snodes[i], d[0], d[1], d[2], snodes[0], shift[0],
+                  shift[1], shift[2]);
+    map[n].s = s;
+    map[n].m = t;
+    n++;
+  }
+  qsort(map, n, sizeof *map, compare_vpair);
+  /* Each boundary face with all vertices on this slave entity. */
+  for (int64_t i = 0; i < nfaces; i++) {
+    int single = (i == 0 || memcmp(faces[i - 1].v, faces[i].v, sizeof faces[i].v) != 0) &&
+                 (i + 1 == nfaces || memcmp(faces[i + 1].v, faces[i].v, sizeof faces[i].v) != 0);
+    if (!single)
+      continue;
+    int64_t img[3] = {0, 0, 0};
+    int all = 1;
+    for (int j = 0; j < dim && all; j++) {
+      vpair key = {faces[i].v[j], 0};
+      const vpair *p = bsearch(&key, map, n, sizeof *map, compare_vpair);
+      all = p != NULL;
+      if (p)
+        img[j] = p->m;
+    }
+    if (!all)
+      continue;
+    int64_t key[3];
+    dg_mesh_validate_face_key(img, dim, key);
+    int64_t at = dg_mesh_validate_face_find(faces, nfaces, key);
+    DG_CHECK_GOTO(err, done, at >= 0, DG_ERR_INPUT,
+                  "mesh file '%s': face %d of element %" PRId64 " on periodic entity %d has no "
+                  "counterpart on its master entity %d (the two sides' meshes do not match)",
+                  r->path, faces[i].f, faces[i].k, ent, master);
+    DG_CALL_GOTO(err, done,
+                 dg_mesh_face_pair_add(m, faces[i].k, faces[i].f, faces[at].k, faces[at].f, shift));
+    m->face_tag[faces[i].k * nf + faces[i].f] = -1;
+    m->face_tag[faces[at].k * nf + faces[at].f] = -1;
+  }
+done:
+  free(map);
+  gfree(snodes);
+  gfree(mnodes);
+  gfree(aff);
+  return err;
+}
+
+static dg_error read_periodic(reader *r, dg_mesh *m, const dg_mesh_face_key *faces,
+                              int64_t nfaces) {
+  dg_error err = DG_OK;
+  int ierr = 0, *ents = NULL;
+  size_t nents = 0;
+  double extent = 0;
+  for (int64_t i = 0; i < m->Nv * m->dim; i++)
+    extent = fmax(extent, fabs(m->VX[i]));
+  gmshModelGetEntities(&ents, &nents, m->dim - 1, &ierr);
+  GMSH_CHECK("list the entities");
+  for (size_t e = 0; e < nents / 2; e++)
+    DG_CALL_GOTO(err, done, pair_entity(r, m, faces, nfaces, ents[2 * e + 1], extent));
+done:
+  gfree(ents);
+  return err;
+}
+
+static int ends_with(const char *s, const char *suffix) {
+  size_t n = strlen(s), k = strlen(suffix);
+  return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+dg_error dg_mesh_read_gmsh(const char *path, double geo_size, dg_mesh **out) {
+  DG_CHECK(path && out, DG_ERR_ARG, "dg_mesh_read_gmsh: NULL argument");
+  *out = NULL;
+  FILE *f = fopen(path, "rb");
+  DG_CHECK(f != NULL, DG_ERR_IO, "cannot open mesh file '%s': %s", path, strerror(errno));
+  fclose(f);
+
+  reader rd = {path, NULL, 0}, *r = &rd;
+  dg_error err = DG_OK;
+  int ierr = 0;
+  dg_mesh *m = NULL;
+  dg_mesh_face_key *faces = NULL;
+  int64_t nfaces = 0;
+
+  gmshInitialize(0, NULL, 0, &ierr);
+  DG_CHECK(!ierr, DG_ERR_INTERNAL, "mesh file '%s': the Gmsh library failed to initialize",
+           path);
+  /* Quiet (dgrun reports errors itself) and one thread: the same input gives
+   * the same mesh. */
+  gmshOptionSetNumber("General.Terminal", 0, &ierr);
+  GMSH_CHECK("set General.Terminal");
+  gmshOptionSetNumber("General.NumThreads", 1, &ierr);
+  GMSH_CHECK("set General.NumThreads");
+  gmshOpen(path, &ierr);
+  GMSH_CHECK("read it");
+  int dim = gmshModelGetDimension(&ierr);
+  GMSH_CHECK("get the model dimension");
+  DG_CHECK_GOTO(err, done, dim >= 1 && dim <= 3, DG_ERR_INPUT,
+                "mesh file '%s' holds no curves, surfaces or volumes (model dimension %d)", path,
+                dim);
+  if (ends_with(path, ".geo")) {
+    if (geo_size > 0) {
+      gmshOptionSetNumber("Mesh.MeshSizeMax", geo_size, &ierr);
+      GMSH_CHECK("set the mesh size");
+    }
+    gmshModelMeshGenerate(dim, &ierr);
+    GMSH_CHECK("mesh the geometry");
+  }
+  DG_CALL_GOTO(err, done, read_elements(r, dim, &m));
+  DG_CALL_GOTO(err, done, dg_mesh_validate_face_table(m, &faces, &nfaces));
+  DG_CALL_GOTO(err, done, read_tags(r, m, faces, nfaces));
+  DG_CALL_GOTO(err, done, read_periodic(r, m, faces, nfaces));
+  dg_info("mesh '%s': %dD, %" PRId64 " elements, %" PRId64 " vertices, %d boundary tags, %" PRId64
+          " periodic face pairs",
+          path, dim, m->K, m->Nv, m->ntags, m->nface_pairs);
+  *out = m;
+  m = NULL;
+done:
+  free(faces);
+  free(r->tags);
+  dg_mesh_destroy(&m);
+  gmshFinalize(&ierr);
+  return err;
+}
+
+#endif

@@ -1,0 +1,38 @@
+/* Gmsh input through the Gmsh SDK (C API gmshc.h; no hand-written parser).
+ *
+ *  - `.msh` files of any version Gmsh reads (2.2, 4.1; ASCII or binary), and
+ *    `.geo` scripts, which are meshed on the spot (Mesh.MeshSizeMax = the
+ *    size given by the caller, if positive).
+ *  - The mesh dimension is the model's dimension; its elements must be linear
+ *    simplices (2-node lines, 3-node triangles, 4-node tetrahedra).  Any
+ *    other element type of that dimension (quadrangles, hexahedra, prisms,
+ *    second-order elements, ...) is DG_ERR_INPUT naming the type and count.
+ *    A 2D mesh must lie in the plane z = 0, a 1D mesh on the x axis.
+ *  - Physical groups of dimension dim-1 are boundary tags, by NAME (a group
+ *    without a name is an error); their elements are matched to element faces
+ *    by vertex sets.  Groups of other dimensions are ignored.
+ *  - Gmsh periodic entities (Periodic Curve/Surface, $Periodic) become
+ *    explicit periodic face pairs (mesh->face_pairs), slave face first, with
+ *    the translation from slave to master; rotations are not supported.
+ *    Faces in a pair carry no tag.
+ *  - Vertices are the nodes used by the elements, numbered in increasing
+ *    Gmsh node tag order; elements keep the file's order.  Orientation is
+ *    left as in the file: run dg_mesh_validate next.
+ *
+ * Gmsh keeps global state: the reader initializes and finalizes the Gmsh
+ * library around each call, so it must not run in two threads at once.
+ * Built without Gmsh, dg_mesh_read_gmsh is DG_ERR_UNSUPPORTED. */
+#ifndef DG_MESHES_GMSH_READER_H
+#define DG_MESHES_GMSH_READER_H
+
+#include "core/error.h"
+#include "meshes/mesh.h"
+
+/* Read (or, for .geo, mesh) path.  geo_size > 0 caps the element size of a
+ * .geo mesh; ignored for .msh files. */
+dg_error dg_mesh_read_gmsh(const char *path, double geo_size, dg_mesh **out);
+
+/* 1 when this build can read Gmsh files, 0 otherwise. */
+int dg_gmsh_reader_available(void);
+
+#endif

@@ -1,0 +1,239 @@
+#include "meshes/mesh.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/log.h"
+#include "core/suggest.h"
+
+dg_error dg_mesh_create(int dim, int64_t Nv, int64_t K, dg_mesh **out) {
+  DG_CHECK(out != NULL, DG_ERR_ARG, "dg_mesh_create: out is NULL");
+  *out = NULL;
+  DG_CHECK(dim >= 1 && dim <= 3, DG_ERR_ARG, "mesh dimension %d must be 1, 2 or 3", dim);
+  DG_CHECK(Nv > 0 && K > 0, DG_ERR_ARG,
+           "mesh needs vertices and elements (Nv = %" PRId64 ", K = %" PRId64 ")", Nv, K);
+  dg_mesh *m = calloc(1, sizeof *m);
+  DG_CHECK(m != NULL, DG_ERR_MEMORY, "mesh: out of memory");
+  m->dim = dim;
+  m->Nv = Nv;
+  m->K = K;
+  m->VX = calloc((size_t)(Nv * dim), sizeof *m->VX);
+  m->EToV = calloc((size_t)(K * (dim + 1)), sizeof *m->EToV);
+  m->face_tag = malloc((size_t)(K * (dim + 1)) * sizeof *m->face_tag);
+  if (!m->VX || !m->EToV || !m->face_tag) {
+    dg_mesh_destroy(&m);
+    DG_RAISE(DG_ERR_MEMORY, "mesh of %" PRId64 " elements: out of memory", K);
+  }
+  for (int64_t i = 0; i < K * (dim + 1); i++)
+    m->face_tag[i] = -1;
+  *out = m;
+  return DG_OK;
+}
+
+void dg_mesh_destroy(dg_mesh **mesh) {
+  if (!mesh || !*mesh)
+    return;
+  dg_mesh *m = *mesh;
+  free(m->VX);
+  free(m->EToV);
+  free(m->face_tag);
+  for (int i = 0; i < m->ntags; i++)
+    free(m->tag_names[i]);
+  free(m->tag_names);
+  free(m->face_pairs);
+  free(m);
+  *mesh = NULL;
+}
+
+dg_error dg_mesh_face_pair_add(dg_mesh *mesh, int64_t k1, int f1, int64_t k2, int f2,
+                               const double shift[DG_MESH_MAX_DIM]) {
+  const int nf = mesh->dim + 1;
+  DG_CHECK(k1 >= 0 && k1 < mesh->K && k2 >= 0 && k2 < mesh->K && f1 >= 0 && f1 < nf &&
+               f2 >= 0 && f2 < nf && !(k1 == k2 && f1 == f2),
+           DG_ERR_INPUT,
+           "periodic face pair (element %" PRId64 " face %d, element %" PRId64
+           " face %d) names a face that does not exist or pairs a face with itself",
+           k1, f1, k2, f2);
+  dg_mesh_face_pair *p =
+      realloc(mesh->face_pairs, (size_t)(mesh->nface_pairs + 1) * sizeof *p);
+  DG_CHECK(p != NULL, DG_ERR_MEMORY, "periodic face pairs: out of memory");
+  mesh->face_pairs = p;
+  p += mesh->nface_pairs++;
+  *p = (dg_mesh_face_pair){.k1 = k1, .f1 = f1, .k2 = k2, .f2 = f2};
+  for (int a = 0; a < mesh->dim; a++)
+    p->shift[a] = shift[a];
+  return DG_OK;
+}
+
+void dg_mesh_face_vertices(int dim, int f, int v[DG_MESH_MAX_VERTS]) {
+  /* Hesthaven & Warburton (2008): fnodes of Connect1D/tiConnect2D/tiConnect3D,
+   * matching the reference faces of dg/refelem.h. */
+  static const int f1[2][1] = {{0}, {1}};
+  static const int f2[3][2] = {{0, 1}, {1, 2}, {0, 2}};
+  static const int f3[4][3] = {{0, 1, 2}, {0, 1, 3}, {1, 2, 3}, {0, 2, 3}};
+  for (int i = 0; i < dim; i++)
+    v[i] = dim == 1 ? f1[f][i] : dim == 2 ? f2[f][i] : f3[f][i];
+}
+
+dg_error dg_mesh_tag_add(dg_mesh *mesh, const char *name, int *id) {
+  DG_CHECK(name && name[0], DG_ERR_ARG, "mesh tag name is empty");
+  for (int i = 0; i < mesh->ntags; i++)
+    DG_CHECK(strcmp(mesh->tag_names[i], name) != 0, DG_ERR_INPUT,
+             "mesh tag '%s' is defined twice", name);
+  char **names = realloc(mesh->tag_names, (size_t)(mesh->ntags + 1) * sizeof *names);
+  DG_CHECK(names != NULL, DG_ERR_MEMORY, "mesh tag '%s': out of memory", name);
+  mesh->tag_names = names;
+  names[mesh->ntags] = strdup(name);
+  DG_CHECK(names[mesh->ntags] != NULL, DG_ERR_MEMORY, "mesh tag '%s': out of memory", name);
+  if (id)
+    *id = mesh->ntags;
+  mesh->ntags++;
+  return DG_OK;
+}
+
+dg_error dg_mesh_tag_find(const dg_mesh *mesh, const char *name, int *id) {
+  for (int i = 0; i < mesh->ntags; i++) {
+    if (strcmp(mesh->tag_names[i], name) == 0) {
+      *id = i;
+      return DG_OK;
+    }
+  }
+  char known[512] = "";
+  size_t len = 0;
+  for (int i = 0; i < mesh->ntags && len < sizeof known; i++)
+    len += (size_t)snprintf(known + len, sizeof known - len, "%s%s", i ? ", " : "",
+                            mesh->tag_names[i]);
+  const char *close =
+      dg_suggest_closest(name, (const char *const *)mesh->tag_names, (size_t)mesh->ntags);
+  DG_RAISE(DG_ERR_INPUT, "mesh has no boundary tag '%s'%s%s%s (tags: %s)", name,
+           close ? " (did you mean '" : "", close ? close : "", close ? "'?)" : "",
+           mesh->ntags ? known : "none");
+}
+
+/* Edge vectors e_i = v_i - v_0 of element k (dim x dim, row i = edge i). */
+static void edge_vectors(const dg_mesh *m, int64_t k, double e[3][3]) {
+  const int64_t *v = m->EToV + k * (m->dim + 1);
+  for (int i = 0; i < m->dim; i++)
+    for (int c = 0; c < m->dim; c++)
+      e[i][c] = m->VX[v[i + 1] * m->dim + c] - m->VX[v[0] * m->dim + c];
+}
+
+double dg_mesh_signed_volume(const dg_mesh *m, int64_t k) {
+  double e[3][3];
+  edge_vectors(m, k, e);
+  /* Volume of a d-simplex = det[v1-v0, ..., vd-v0] / d!. */
+  switch (m->dim) {
+  case 1: return e[0][0];
+  case 2: return 0.5 * (e[0][0] * e[1][1] - e[0][1] * e[1][0]);
+  default:
+    return (e[0][0] * (e[1][1] * e[2][2] - e[1][2] * e[2][1]) -
+            e[0][1] * (e[1][0] * e[2][2] - e[1][2] * e[2][0]) +
+            e[0][2] * (e[1][0] * e[2][1] - e[1][1] * e[2][0])) /
+           6.0;
+  }
+}
+
+double dg_mesh_element_size(const dg_mesh *m, int64_t k) {
+  const int64_t *v = m->EToV + k * (m->dim + 1);
+  double hmax = 0;
+  for (int i = 0; i <= m->dim; i++)
+    for (int j = i + 1; j <= m->dim; j++) {
+      double d2 = 0;
+      for (int c = 0; c < m->dim; c++) {
+        double d = m->VX[v[i] * m->dim + c] - m->VX[v[j] * m->dim + c];
+        d2 += d * d;
+      }
+      hmax = fmax(hmax, sqrt(d2));
+    }
+  return hmax;
+}
+
+/* "(x, y), (x, y), (x, y)" for an error message. */
+static void format_vertices(const dg_mesh *m, int64_t k, char *buf, size_t size) {
+  const int64_t *v = m->EToV + k * (m->dim + 1);
+  size_t len = 0;
+  buf[0] = 0;
+  for (int i = 0; i <= m->dim && len < size; i++) {
+    len += (size_t)snprintf(buf + len, size - len, "%s%" PRId64 ":(", i ? ", " : "", v[i]);
+    for (int c = 0; c < m->dim && len < size; c++)
+      len += (size_t)snprintf(buf + len, size - len, "%s%.17g", c ? ", " : "",
+                              m->VX[v[i] * m->dim + c]);
+    if (len < size)
+      len += (size_t)snprintf(buf + len, size - len, ")");
+  }
+}
+
+/* After swapping the last two vertices of element k, old face f is new face
+ * perm[f]: find the new face with the same vertex set. */
+static void face_permutation(int dim, int perm[DG_MESH_MAX_FACES]) {
+  int swap[DG_MESH_MAX_VERTS] = {0, 1, 2, 3};
+  swap[dim - 1] = dim;
+  swap[dim] = dim - 1;
+  for (int f = 0; f <= dim; f++) {
+    int vf[DG_MESH_MAX_VERTS];
+    dg_mesh_face_vertices(dim, f, vf);
+    unsigned old_set = 0; /* vertex positions of old face f, as a bit set */
+    for (int i = 0; i < dim; i++)
+      old_set |= 1u << vf[i];
+    for (int g = 0; g <= dim; g++) {
+      int vg[DG_MESH_MAX_VERTS];
+      dg_mesh_face_vertices(dim, g, vg);
+      unsigned new_set = 0; /* new face g holds old position swap[vg[i]] */
+      for (int i = 0; i < dim; i++)
+        new_set |= 1u << swap[vg[i]];
+      if (new_set == old_set)
+        perm[f] = g;
+    }
+  }
+}
+
+dg_error dg_mesh_orient(dg_mesh *m, int64_t *nflipped) {
+  const int nv = m->dim + 1;
+  int perm[DG_MESH_MAX_FACES];
+  face_permutation(m->dim, perm);
+  int64_t flipped = 0;
+  for (int64_t k = 0; k < m->K; k++) {
+    int64_t *v = m->EToV + k * nv;
+    for (int i = 0; i < nv; i++)
+      DG_CHECK(v[i] >= 0 && v[i] < m->Nv, DG_ERR_INPUT,
+               "element %" PRId64 " refers to vertex %" PRId64 " (mesh has %" PRId64
+               " vertices)",
+               k, v[i], m->Nv);
+    double vol = dg_mesh_signed_volume(m, k);
+    double h = dg_mesh_element_size(m, k);
+    if (!(fabs(vol) > 1e-10 * pow(h, m->dim))) {
+      char buf[512];
+      format_vertices(m, k, buf, sizeof buf);
+      DG_RAISE(DG_ERR_INPUT,
+               "element %" PRId64 " is degenerate (signed volume %.3g, longest edge %.3g); "
+               "vertices %s",
+               k, vol, h, buf);
+    }
+    if (vol > 0)
+      continue;
+    int64_t tmp = v[nv - 1];
+    v[nv - 1] = v[nv - 2];
+    v[nv - 2] = tmp;
+    int *tag = m->face_tag + k * nv, old[DG_MESH_MAX_FACES];
+    memcpy(old, tag, (size_t)nv * sizeof *old);
+    for (int f = 0; f < nv; f++)
+      tag[perm[f]] = old[f];
+    for (int64_t p = 0; p < m->nface_pairs; p++) {
+      dg_mesh_face_pair *fp = &m->face_pairs[p];
+      if (fp->k1 == k)
+        fp->f1 = perm[fp->f1];
+      if (fp->k2 == k)
+        fp->f2 = perm[fp->f2];
+    }
+    flipped++;
+  }
+  if (flipped)
+    dg_info("mesh: reoriented %" PRId64 " of %" PRId64 " elements (negative volume)", flipped,
+            m->K);
+  if (nflipped)
+    *nflipped = flipped;
+  return DG_OK;
+}

@@ -1,0 +1,115 @@
+/* A checked flux program: the public face of the flux language
+ * (FLUX_LANGUAGE.md).  Parse a .flux file for a mesh dimension, read its
+ * fields, params, let bindings and boundary conditions, and hand the typed
+ * expressions (flux_ast.h) to the kernel generator or to the host
+ * evaluator (flux_eval.h).
+ *
+ *   dg_flux_program *prog;
+ *   DG_CALL(dg_flux_parse_file("maxwell.flux", 3, &prog));
+ *   DG_CALL(dg_flux_set_param(prog, "eps", 2.0));
+ *   const dg_flux_field_info *E = dg_flux_field(prog, 0);   // E->rhs, E->flux, ...
+ *   dg_flux_program_destroy(&prog);
+ */
+#ifndef DG_OPERATORS_FLUX_H
+#define DG_OPERATORS_FLUX_H
+
+#include <stddef.h>
+
+#include "operators/flux_ast.h"
+#include "operators/flux_diag.h"
+
+typedef struct dg_flux_program dg_flux_program;
+
+/* One field (unknown).  The state vector of a node holds all fields'
+ * components in declaration order: component c of field f is
+ * u[offset + c]. */
+typedef struct dg_flux_field_info {
+  const char *name;
+  dg_flux_shape shape;   /* scalar, or a vector of ncomp components */
+  int ncomp;             /* 1 for a scalar */
+  int offset;
+  dg_flux_loc loc;
+  const dg_flux_node *rhs;     /* volume term V(u) (side NONE fields, derivatives) */
+  const dg_flux_node *surface; /* surface form of rhs on the interior trace */
+  const dg_flux_node *flux;    /* numerical flux: the face value of `surface` */
+  const dg_flux_node *initial; /* of x, t, params */
+  const dg_flux_node *exact;   /* of x, t, params; NULL if not given */
+  const dg_flux_node *source;  /* of x, t, params; NULL if not given */
+} dg_flux_field_info;
+
+typedef struct dg_flux_param_info {
+  const char *name;
+  double value;         /* current value (default unless overridden) */
+  double default_value;
+  dg_flux_loc loc;
+} dg_flux_param_info;
+
+/* let NAME = body.  A LET node (ref = index, side s) stands for the body
+ * with its side-NONE fields read from side s; the generator emits each
+ * (let, side) pair it meets once, as a local, in index order (a let only
+ * refers to lets of smaller index). */
+typedef struct dg_flux_let_info {
+  const char *name;
+  const dg_flux_node *body;
+  dg_flux_loc loc;
+  int reads_fields; /* the body reads side-NONE fields (so a LET node's side matters) */
+  int reads_traces; /* the body reads .int/.ext traces itself (faces only) */
+  int reads_normal; /* the body uses n (faces only) */
+} dg_flux_let_info;
+
+/* boundary NAME { field = exterior value; ... }: exterior[f] for every
+ * field f (expressions of .int traces, n, x, t, params). */
+typedef struct dg_flux_boundary_info {
+  const char *name;
+  dg_flux_loc loc;
+  const dg_flux_node *const *exterior;
+} dg_flux_boundary_info;
+
+/* Parse and check text for a mesh of dimension dim (1, 2 or 3; 0 = take it
+ * from the file's 'dim' statement).  On a mistake in the text: DG_ERR_INPUT
+ * with the formatted errors as the error message (as many as fit); pass
+ * `diags` (may be NULL) to receive all of them.  data need not be
+ * NUL-terminated and may hold any bytes. */
+dg_error dg_flux_parse_buffer(const char *data, size_t size, const char *name, int dim,
+                              dg_flux_program **out, dg_flux_diags *diags);
+dg_error dg_flux_parse_string(const char *text, const char *name, int dim,
+                              dg_flux_program **out);
+dg_error dg_flux_parse_file(const char *path, int dim, dg_flux_program **out);
+void dg_flux_program_destroy(dg_flux_program **prog);
+
+int dg_flux_program_dim(const dg_flux_program *prog);
+/* The arena of the program's nodes, for transforms (dg_flux_ast_*). */
+dg_flux_arena *dg_flux_program_arena(dg_flux_program *prog);
+
+int dg_flux_field_count(const dg_flux_program *prog);
+const dg_flux_field_info *dg_flux_field(const dg_flux_program *prog, int index);
+/* Total components of all fields (the length of a node's state). */
+int dg_flux_state_size(const dg_flux_program *prog);
+/* DG_ERR_INPUT naming the closest field when `name` is not one. */
+dg_error dg_flux_field_find(const dg_flux_program *prog, const char *name, int *index);
+
+int dg_flux_param_count(const dg_flux_program *prog);
+const dg_flux_param_info *dg_flux_param(const dg_flux_program *prog, int index);
+dg_error dg_flux_param_find(const dg_flux_program *prog, const char *name, int *index);
+/* Override a param (e.g. from problem.cfg); DG_ERR_INPUT with a suggestion
+ * for an unknown name, or for a value that is not finite. */
+dg_error dg_flux_set_param(dg_flux_program *prog, const char *name, double value);
+
+int dg_flux_let_count(const dg_flux_program *prog);
+const dg_flux_let_info *dg_flux_let(const dg_flux_program *prog, int index);
+
+/* lets_bare[let] = the let reads fields: the `lets_bare` argument of
+ * dg_flux_ast_trace and dg_flux_ast_surface for this program's trees. */
+const unsigned char *dg_flux_program_lets_bare(const dg_flux_program *prog);
+
+int dg_flux_boundary_count(const dg_flux_program *prog);
+const dg_flux_boundary_info *dg_flux_boundary(const dg_flux_program *prog, int index);
+dg_error dg_flux_boundary_find(const dg_flux_program *prog, const char *name, int *index);
+
+/* The expression as text in the flux language (fully parenthesised, names
+ * from the program's tables), for messages, debugging and tests.  Always
+ * NUL-terminates; returns the length it needed. */
+size_t dg_flux_print(const dg_flux_program *prog, const dg_flux_node *node, char *buf,
+                     size_t size);
+
+#endif

@@ -1,0 +1,42 @@
+/* Host-side evaluation of checked flux expressions at one point: initial
+ * conditions, exact solutions and sources for given x, t, and any
+ * pointwise node (fluxes, boundary values, surface forms) given the states.
+ * This is the reference the generated kernels are tested against, and what
+ * sets initial conditions on the host. */
+#ifndef DG_OPERATORS_FLUX_EVAL_H
+#define DG_OPERATORS_FLUX_EVAL_H
+
+#include "operators/flux.h"
+
+/* What a pointwise expression may read.  Pointers may be NULL where the
+ * expression does not need them (reading one that is NULL is DG_ERR_ARG). */
+typedef struct dg_flux_point {
+  const double *x;     /* dim coordinates */
+  double t;
+  const double *n;     /* outward unit normal (faces) */
+  const double *u;     /* state at a volume node: dg_flux_state_size values */
+  const double *u_int; /* interior trace state */
+  const double *u_ext; /* exterior trace state */
+} dg_flux_point;
+
+/* Evaluate node at pt into out[0..size) (the node's components, flattened
+ * row by row for a matrix); nout must be at least that.  Comparisons and
+ * && || ! give 1 or 0; `c ? a : b` takes a when c != 0.  Derivatives
+ * cannot be evaluated pointwise (DG_ERR_ARG). */
+dg_error dg_flux_eval(const dg_flux_program *prog, const dg_flux_node *node,
+                      const dg_flux_point *pt, double *out, int nout);
+
+/* Field `field`'s initial condition / exact solution / source at (x, t)
+ * into out[0..ncomp).  No exact solution: DG_ERR_INPUT; no source: zeros. */
+dg_error dg_flux_eval_initial(const dg_flux_program *prog, int field, const double *x,
+                              double t, double *out);
+dg_error dg_flux_eval_exact(const dg_flux_program *prog, int field, const double *x,
+                            double t, double *out);
+dg_error dg_flux_eval_source(const dg_flux_program *prog, int field, const double *x,
+                             double t, double *out);
+
+/* All fields' initial condition at (x, t) into u[0..state_size). */
+dg_error dg_flux_eval_initial_state(const dg_flux_program *prog, const double *x, double t,
+                                    double *u);
+
+#endif

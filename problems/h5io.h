@@ -1,0 +1,95 @@
+/* File plumbing shared by snapshots and checkpoints: atomic writes
+ * (temp file "<path>.tmp.<pid>" in the same directory, flush, fsync,
+ * rename, fsync the directory) and HDF5 calls whose failures become
+ * dg_error with the file name and HDF5's own innermost message.
+ *
+ * Atomicity: a reader (ParaView, a restart) sees either the old file or the
+ * complete new one, never a half-written file under the final name, even if
+ * the run is killed; rename(2) within one directory is atomic on POSIX.
+ * On any error the temp file is removed. */
+#ifndef DG_PROBLEMS_H5IO_H
+#define DG_PROBLEMS_H5IO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/error.h"
+
+/* "<path>.tmp.<pid>" in *out (malloc'd; the caller frees).  Errors: DG_ERR_MEMORY. */
+dg_error dg_h5io_temp_path(const char *path, char **out);
+
+/* Make the finished temp file tmp durable and give it its final name:
+ * fsync(tmp), rename(tmp, path), fsync(directory).  On failure tmp (or,
+ * when only the directory sync failed, path) is removed.  Errors:
+ * DG_ERR_IO naming path. */
+dg_error dg_h5io_commit(const char *tmp, const char *path);
+
+/* Write len bytes of text to path atomically.  Errors: DG_ERR_IO. */
+dg_error dg_h5io_write_text(const char *path, const char *text, size_t len);
+
+/* mkdir -p dir (0755).  Errors: DG_ERR_IO naming the component that failed. */
+dg_error dg_h5io_mkdirs(const char *dir);
+
+/* Is s a non-empty name of letters, digits, '_', '-' and '.' (not first) only?  Names of
+ * fields go unescaped into HDF5 paths, file names and XML, so keep them plain. */
+int dg_h5io_plain_name(const char *s);
+
+/* FNV-1a 64-bit hash of n bytes (checkpoint data integrity). */
+uint64_t dg_h5io_fnv1a(const void *data, size_t n);
+
+#if defined(DGRUN_HAVE_HDF5)
+#include <hdf5.h>
+
+/* An HDF5 file being written under a temp name. */
+typedef struct dg_h5io_out {
+  hid_t file;
+  char *tmp;        /* temp path (owned) */
+  const char *path; /* final path (borrowed) */
+} dg_h5io_out;
+
+/* Turn off HDF5's printing of its error stack (dgrun reports errors itself). */
+void dg_h5io_silence(void);
+
+/* Create the temp file for path.  Errors: DG_ERR_IO. */
+dg_error dg_h5io_create(const char *path, dg_h5io_out *out);
+/* Close and commit under the final name.  On failure the temp is removed. */
+dg_error dg_h5io_finish(dg_h5io_out *out);
+/* Close (ignoring errors) and remove the temp file after an error. */
+void dg_h5io_abandon(dg_h5io_out *out);
+
+/* Open path read-only.  Errors: DG_ERR_INPUT (missing, not HDF5, truncated),
+ * naming `what` ("checkpoint") and the file. */
+dg_error dg_h5io_open_read(const char *path, const char *what, hid_t *file);
+
+/* Raise code with "<message> (HDF5: <its innermost error>)" and clear the
+ * HDF5 error stack.  Use through DG_H5_RAISE, right after the failing call:
+ * every HDF5 API call (a close too) clears the stack on entry. */
+dg_error dg_h5io_raise(dg_error code, const char *src, int line, const char *func,
+                       const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+#define DG_H5_RAISE(code, ...) dg_h5io_raise((code), __FILE__, __LINE__, __func__, __VA_ARGS__)
+
+/* Scalar attributes on an object (file, group or dataset).  Writes fail with
+ * DG_ERR_IO, reads with DG_ERR_INPUT (missing attribute, wrong type);
+ * `path` names the file in messages. */
+dg_error dg_h5io_attr_put_f64(hid_t obj, const char *name, double v, const char *path);
+dg_error dg_h5io_attr_put_i64(hid_t obj, const char *name, int64_t v, const char *path);
+dg_error dg_h5io_attr_put_u64(hid_t obj, const char *name, uint64_t v, const char *path);
+dg_error dg_h5io_attr_put_str(hid_t obj, const char *name, const char *v, const char *path);
+dg_error dg_h5io_attr_get_f64(hid_t obj, const char *name, double *v, const char *path);
+dg_error dg_h5io_attr_get_i64(hid_t obj, const char *name, int64_t *v, const char *path);
+dg_error dg_h5io_attr_get_u64(hid_t obj, const char *name, uint64_t *v, const char *path);
+/* String attribute into buf (cap bytes, NUL-terminated; longer is an error). */
+dg_error dg_h5io_attr_get_str(hid_t obj, const char *name, char *buf, size_t cap,
+                              const char *path);
+
+/* Write a dataset `name` under loc of memory type mtype (stored as the same
+ * type) with rank 1 or 2 and dims[0..rank).  Errors: DG_ERR_IO. */
+dg_error dg_h5io_write(hid_t loc, const char *name, hid_t mtype, int rank,
+                       const uint64_t *dims, const void *data, const char *path);
+#endif
+
+#endif

@@ -1,0 +1,538 @@
+/* HDF5 + XDMF snapshots (see snapshot.h). */
+#include "problems/snapshot.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "problems/h5io.h"
+#include "problems/subcells.h"
+
+#ifndef DGRUN_VERSION
+#define DGRUN_VERSION "unknown"
+#endif
+
+/* One snapshot listed in the temporal collection: its XDMF grid text. */
+typedef struct entry {
+  int64_t step;
+  char *grid;
+} entry;
+
+struct dg_snapshot_writer {
+  char *dir, *prefix;
+  int dim, N, Np, nsub;
+  int64_t K;
+  double *xyz;    /* K*Np x 3 */
+  int64_t *conn;  /* K*nsub x (dim+1), global node ids */
+  entry *entries; /* sorted by step */
+  int nentries;
+  char *last_path;
+};
+
+static void entries_free(entry *e, int n) {
+  for (int i = 0; i < n; ++i)
+    free(e[i].grid);
+  free(e);
+}
+
+void dg_snapshot_writer_destroy(dg_snapshot_writer **wp) {
+  if (!wp || !*wp)
+    return;
+  dg_snapshot_writer *w = *wp;
+  free(w->dir);
+  free(w->prefix);
+  free(w->xyz);
+  free(w->conn);
+  entries_free(w->entries, w->nentries);
+  free(w->last_path);
+  free(w);
+  *wp = NULL;
+}
+
+const char *dg_snapshot_writer_last_path(const dg_snapshot_writer *w) {
+  return w && w->last_path ? w->last_path : "";
+}
+
+#if defined(DGRUN_HAVE_HDF5)
+
+/* "<dir>/<prefix><middle><ext>" (malloc'd). */
+static dg_error join(const dg_snapshot_writer *w, const char *middle, const char *ext,
+                     char **out) {
+  size_t n = strlen(w->dir) + strlen(w->prefix) + strlen(middle) + strlen(ext) + 3;
+  char *s = malloc(n);
+  DG_CHECK(s != NULL, DG_ERR_MEMORY, "out of memory for a file name");
+  snprintf(s, n, "%s/%s%s%s", w->dir, w->prefix, middle, ext);
+  *out = s;
+  return DG_OK;
+}
+
+/* File name of a snapshot without directory: "<prefix>_<step:06>". */
+static void snap_stem(const dg_snapshot_writer *w, int64_t step, char *buf, size_t cap) {
+  snprintf(buf, cap, "%s_%06lld", w->prefix, (long long)step);
+}
+
+static char *dup_str(const char *s) {
+  char *d = malloc(strlen(s) + 1);
+  if (d)
+    strcpy(d, s);
+  return d;
+}
+
+static int np_of(int dim, int N) {
+  return dim == 1 ? N + 1 : dim == 2 ? (N + 1) * (N + 2) / 2 : (N + 1) * (N + 2) * (N + 3) / 6;
+}
+
+dg_error dg_snapshot_writer_create(const char *dir, const char *prefix,
+                                   const dg_snapshot_mesh *m, dg_snapshot_writer **out) {
+  DG_CHECK(out != NULL && m != NULL && dir != NULL, DG_ERR_ARG, "snapshot writer: NULL argument");
+  *out = NULL;
+  DG_CHECK(dg_h5io_plain_name(prefix), DG_ERR_ARG,
+           "snapshot prefix '%s' must be letters, digits, '_', '-' or '.'", prefix ? prefix : "");
+  DG_CHECK(m->dim >= 1 && m->dim <= 3, DG_ERR_ARG, "snapshot mesh: dimension %d", m->dim);
+  DG_CHECK(m->N >= 1 && m->Np == np_of(m->dim, m->N), DG_ERR_ARG,
+           "snapshot mesh: Np %d does not match dim %d, order %d", m->Np, m->dim, m->N);
+  DG_CHECK(m->K >= 1, DG_ERR_ARG, "snapshot mesh: %lld elements", (long long)m->K);
+  DG_CHECK(m->x && (m->dim < 2 || m->y) && (m->dim < 3 || m->z), DG_ERR_ARG,
+           "snapshot mesh: missing coordinates for dimension %d", m->dim);
+  DG_CALL(dg_h5io_mkdirs(dir));
+
+  dg_snapshot_writer *w = calloc(1, sizeof *w);
+  DG_CHECK(w != NULL, DG_ERR_MEMORY, "out of memory for a snapshot writer");
+  w->dim = m->dim;
+  w->N = m->N;
+  w->Np = m->Np;
+  w->K = m->K;
+  w->nsub = dg_subcells_count(m->dim, m->N);
+  int nv = m->dim + 1;
+  int64_t nn = m->K * m->Np;
+  w->dir = dup_str(dir);
+  w->prefix = dup_str(prefix);
+  w->xyz = malloc(sizeof(double) * (size_t)nn * 3);
+  w->conn = malloc(sizeof(int64_t) * (size_t)(m->K * w->nsub * nv));
+  int *local = malloc(sizeof(int) * (size_t)(w->nsub * nv));
+  dg_error err = DG_OK;
+  if (!w->dir || !w->prefix || !w->xyz || !w->conn || !local) {
+    err = dg_error_raise(DG_ERR_MEMORY, __FILE__, __LINE__, __func__,
+                         "out of memory for the snapshot mesh (%lld nodes)", (long long)nn);
+    goto fail;
+  }
+  for (int64_t n = 0; n < nn; ++n) {
+    w->xyz[3 * n] = m->x[n];
+    w->xyz[3 * n + 1] = m->dim >= 2 ? m->y[n] : 0.0;
+    w->xyz[3 * n + 2] = m->dim >= 3 ? m->z[n] : 0.0;
+  }
+  DG_CALL_GOTO(err, fail, dg_subcells_build(m->dim, m->N, local));
+  for (int64_t k = 0; k < m->K; ++k)
+    for (int c = 0; c < w->nsub * nv; ++c)
+      w->conn[k * w->nsub * nv + c] = k * m->Np + local[c];
+  free(local);
+  *out = w;
+  return DG_OK;
+fail:
+  free(local);
+  dg_snapshot_writer_destroy(&w);
+  return err;
+}
+
+static dg_error check_fields(const dg_snapshot_field *f, int nf, const dg_snapshot_norm *nm,
+                             int nn) {
+  DG_CHECK(nf >= 0 && (nf == 0 || f) && nn >= 0 && (nn == 0 || nm), DG_ERR_ARG,
+           "snapshot: bad field list (%d fields, %d norms)", nf, nn);
+  for (int i = 0; i < nf; ++i) {
+    DG_CHECK(dg_h5io_plain_name(f[i].name), DG_ERR_ARG,
+             "snapshot field name '%s' must be letters, digits, '_', '-' or '.'",
+             f[i].name ? f[i].name : "");
+    DG_CHECK(f[i].ncomp >= 1 && f[i].ncomp <= 3, DG_ERR_ARG,
+             "snapshot field '%s': %d components (1, 2 or 3)", f[i].name, f[i].ncomp);
+    DG_CHECK(f[i].real_size == 4 || f[i].real_size == 8, DG_ERR_ARG,
+             "snapshot field '%s': value size %d (4 or 8)", f[i].name, f[i].real_size);
+    for (int c = 0; c < f[i].ncomp; ++c)
+      DG_CHECK(f[i].comp[c] != NULL, DG_ERR_ARG, "snapshot field '%s': component %d is NULL",
+               f[i].name, c);
+    for (int j = 0; j < i; ++j)
+      DG_CHECK(strcmp(f[i].name, f[j].name) != 0, DG_ERR_ARG,
+               "snapshot field '%s' is given twice", f[i].name);
+  }
+  for (int i = 0; i < nn; ++i) {
+    DG_CHECK(dg_h5io_plain_name(nm[i].name), DG_ERR_ARG,
+             "error-norm name '%s' must be letters, digits, '_', '-' or '.'",
+             nm[i].name ? nm[i].name : "");
+    for (int j = 0; j < i; ++j)
+      DG_CHECK(strcmp(nm[i].name, nm[j].name) != 0, DG_ERR_ARG,
+               "error norms of '%s' are given twice", nm[i].name);
+  }
+  return DG_OK;
+}
+
+/* Write one field: a scalar straight from the caller's array, a vector
+ * interleaved into K*Np x 3 (ParaView's layout for Vector attributes). */
+static dg_error write_field(dg_snapshot_writer *w, hid_t group, const dg_snapshot_field *f,
+                            const char *path) {
+  hid_t mt = f->real_size == 4 ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE;
+  uint64_t nn = (uint64_t)(w->K * w->Np);
+  if (f->ncomp == 1) {
+    uint64_t dims[1] = {nn};
+    DG_CALL(dg_h5io_write(group, f->name, mt, 1, dims, f->comp[0], path));
+    return DG_OK;
+  }
+  size_t rs = (size_t)f->real_size;
+  unsigned char *buf = calloc(nn * 3, rs);
+  DG_CHECK(buf != NULL, DG_ERR_MEMORY, "out of memory for vector field '%s'", f->name);
+  for (int c = 0; c < f->ncomp; ++c) {
+    const unsigned char *src = f->comp[c];
+    for (uint64_t n = 0; n < nn; ++n)
+      memcpy(buf + (3 * n + (uint64_t)c) * rs, src + n * rs, rs);
+  }
+  uint64_t dims[2] = {nn, 3};
+  dg_error err = dg_h5io_write(group, f->name, mt, 2, dims, buf, path);
+  free(buf);
+  if (err != DG_OK)
+    return dg_error_push(err, __FILE__, __LINE__, __func__);
+  return DG_OK;
+}
+
+static dg_error write_norms(hid_t file, const dg_snapshot_norm *nm, int nn, const char *path) {
+  hid_t g = H5Gcreate2(file, "errors", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  if (g < 0)
+    return DG_H5_RAISE(DG_ERR_IO, "cannot create group /errors in '%s'", path);
+  dg_error err = DG_OK;
+  for (int i = 0; i < nn && err == DG_OK; ++i) {
+    char an[256];
+    snprintf(an, sizeof an, "l2_%s", nm[i].name);
+    err = dg_h5io_attr_put_f64(g, an, nm[i].l2, path);
+    snprintf(an, sizeof an, "max_%s", nm[i].name);
+    if (err == DG_OK)
+      err = dg_h5io_attr_put_f64(g, an, nm[i].max, path);
+  }
+  H5Gclose(g);
+  if (err != DG_OK)
+    return dg_error_push(err, __FILE__, __LINE__, __func__);
+  return DG_OK;
+}
+
+static dg_error write_h5(dg_snapshot_writer *w, const char *path, double time, int64_t step,
+                         const dg_snapshot_field *f, int nf, const dg_snapshot_norm *nm,
+                         int nn) {
+  dg_h5io_out o;
+  DG_CALL(dg_h5io_create(path, &o));
+  dg_error err = DG_OK;
+  hid_t mesh = -1, fields = -1;
+  DG_CALL_GOTO(err, fail, dg_h5io_attr_put_f64(o.file, "time", time, path));
+  DG_CALL_GOTO(err, fail, dg_h5io_attr_put_i64(o.file, "step", step, path));
+  DG_CALL_GOTO(err, fail, dg_h5io_attr_put_str(o.file, "dgrun_version", DGRUN_VERSION, path));
+  DG_CALL_GOTO(err, fail, dg_h5io_attr_put_i64(o.file, "order", w->N, path));
+  DG_CALL_GOTO(err, fail, dg_h5io_attr_put_i64(o.file, "dim", w->dim, path));
+  DG_CALL_GOTO(err, fail, dg_h5io_attr_put_i64(o.file, "num_elements", w->K, path));
+  DG_CALL_GOTO(err, fail, dg_h5io_attr_put_i64(o.file, "nodes_per_element", w->Np, path));
+
+  mesh = H5Gcreate2(o.file, "mesh", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  if (mesh >= 0)
+    fields = H5Gcreate2(o.file, "fields", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  if (mesh < 0 || fields < 0) {
+    err = DG_H5_RAISE(DG_ERR_IO, "cannot create groups in '%s'", path);
+    goto fail;
+  }
+  uint64_t cdims[2] = {(uint64_t)(w->K * w->Np), 3};
+  DG_CALL_GOTO(err, fail,
+               dg_h5io_write(mesh, "coordinates", H5T_NATIVE_DOUBLE, 2, cdims, w->xyz, path));
+  uint64_t tdims[2] = {(uint64_t)(w->K * w->nsub), (uint64_t)(w->dim + 1)};
+  DG_CALL_GOTO(err, fail,
+               dg_h5io_write(mesh, "connectivity", H5T_NATIVE_INT64, 2, tdims, w->conn, path));
+  for (int i = 0; i < nf; ++i)
+    DG_CALL_GOTO(err, fail, write_field(w, fields, &f[i], path));
+  if (nn > 0)
+    DG_CALL_GOTO(err, fail, write_norms(o.file, nm, nn, path));
+  H5Gclose(mesh);
+  H5Gclose(fields);
+  DG_CALL(dg_h5io_finish(&o));
+  return DG_OK;
+fail:
+  if (mesh >= 0)
+    H5Gclose(mesh);
+  if (fields >= 0)
+    H5Gclose(fields);
+  dg_h5io_abandon(&o);
+  return err;
+}
+
+/* The XDMF <Grid> of one snapshot, indented for the collection.  Markers
+ * around it let dg_snapshot_writer_resume find it again. */
+static dg_error grid_text(const dg_snapshot_writer *w, double time, int64_t step,
+                          const dg_snapshot_field *f, int nf, char **out) {
+  static const char *topo[] = {"", "Polyline", "Triangle", "Tetrahedron"};
+  char stem[512];
+  snap_stem(w, step, stem, sizeof stem);
+  char *text = NULL;
+  size_t len = 0;
+  FILE *s = open_memstream(&text, &len);
+  DG_CHECK(s != NULL, DG_ERR_MEMORY, "out of memory for XDMF text");
+  long long nn = (long long)(w->K * w->Np), nc = (long long)(w->K * w->nsub);
+  fprintf(s, "    <!-- dgrun step=%lld -->\n", (long long)step);
+  fprintf(s, "    <Grid Name=\"%s\" GridType=\"Uniform\">\n", stem);
+  fprintf(s, "      <Time Value=\"%.17g\"/>\n", time);
+  fprintf(s,
+          "      <Topology TopologyType=\"%s\" NumberOfElements=\"%lld\" "
+          "NodesPerElement=\"%d\">\n",
+          topo[w->dim], nc, w->dim + 1);
+  fprintf(s,
+          "        <DataItem Dimensions=\"%lld %d\" NumberType=\"Int\" Precision=\"8\" "
+          "Format=\"HDF\">%s.h5:/mesh/connectivity</DataItem>\n",
+          nc, w->dim + 1, stem);
+  fprintf(s, "      </Topology>\n");
+  fprintf(s, "      <Geometry GeometryType=\"XYZ\">\n");
+  fprintf(s,
+          "        <DataItem Dimensions=\"%lld 3\" NumberType=\"Float\" Precision=\"8\" "
+          "Format=\"HDF\">%s.h5:/mesh/coordinates</DataItem>\n",
+          nn, stem);
+  fprintf(s, "      </Geometry>\n");
+  for (int i = 0; i < nf; ++i) {
+    int vec = f[i].ncomp > 1;
+    fprintf(s, "      <Attribute Name=\"%s\" AttributeType=\"%s\" Center=\"Node\">\n",
+            f[i].name, vec ? "Vector" : "Scalar");
+    fprintf(s,
+            "        <DataItem Dimensions=\"%lld%s\" NumberType=\"Float\" Precision=\"%d\" "
+            "Format=\"HDF\">%s.h5:/fields/%s</DataItem>\n",
+            nn, vec ? " 3" : "", f[i].real_size, stem, f[i].name);
+    fprintf(s, "      </Attribute>\n");
+  }
+  fprintf(s, "    </Grid>\n");
+  fprintf(s, "    <!-- dgrun end -->\n");
+  int bad = ferror(s);
+  fclose(s);
+  if (bad || !text) {
+    free(text);
+    DG_RAISE(DG_ERR_MEMORY, "out of memory for XDMF text");
+  }
+  *out = text;
+  return DG_OK;
+}
+
+static const char xdmf_head[] = "<?xml version=\"1.0\" ?>\n"
+                                "<!DOCTYPE Xdmf SYSTEM \"Xdmf.dtd\" []>\n"
+                                "<Xdmf Version=\"2.0\">\n"
+                                "  <Domain>\n";
+static const char xdmf_tail[] = "  </Domain>\n"
+                                "</Xdmf>\n";
+
+/* Write an XDMF document: head, the given grids (inside a temporal
+ * collection when collection is set), tail. */
+static dg_error write_xdmf(const char *path, const entry *e, int n, int collection) {
+  char *text = NULL;
+  size_t len = 0;
+  FILE *s = open_memstream(&text, &len);
+  DG_CHECK(s != NULL, DG_ERR_MEMORY, "out of memory for XDMF text");
+  fputs(xdmf_head, s);
+  if (collection)
+    fputs("    <Grid Name=\"TimeSeries\" GridType=\"Collection\" "
+          "CollectionType=\"Temporal\">\n",
+          s);
+  for (int i = 0; i < n; ++i)
+    fputs(e[i].grid, s);
+  if (collection)
+    fputs("    </Grid>\n", s);
+  fputs(xdmf_tail, s);
+  int bad = ferror(s);
+  fclose(s);
+  if (bad || !text) {
+    free(text);
+    DG_RAISE(DG_ERR_MEMORY, "out of memory for XDMF text");
+  }
+  dg_error err = dg_h5io_write_text(path, text, len);
+  free(text);
+  if (err != DG_OK)
+    return dg_error_push(err, __FILE__, __LINE__, __func__);
+  return DG_OK;
+}
+
+/* The entry list with `add` put in step order (replacing one of equal step);
+ * the old list is not changed.  Takes ownership of add.grid. */
+static dg_error entries_with(const dg_snapshot_writer *w, entry add, entry **out, int *nout) {
+  entry *e = malloc(sizeof(entry) * (size_t)(w->nentries + 1));
+  if (!e) {
+    free(add.grid);
+    DG_RAISE(DG_ERR_MEMORY, "out of memory for the snapshot list");
+  }
+  int n = 0, placed = 0;
+  for (int i = 0; i < w->nentries; ++i) {
+    if (!placed && add.step <= w->entries[i].step) {
+      e[n++] = add;
+      placed = 1;
+    }
+    if (w->entries[i].step != add.step)
+      e[n++] = w->entries[i];
+  }
+  if (!placed)
+    e[n++] = add;
+  *out = e;
+  *nout = n;
+  return DG_OK;
+}
+
+dg_error dg_snapshot_writer_write(dg_snapshot_writer *w, double time, int64_t step,
+                                  const dg_snapshot_field *f, int nf,
+                                  const dg_snapshot_norm *nm, int nn) {
+  DG_CHECK(w != NULL, DG_ERR_ARG, "snapshot: NULL writer");
+  DG_CHECK(isfinite(time) && step >= 0, DG_ERR_ARG, "snapshot: bad time %g or step %lld", time,
+           (long long)step);
+  DG_CALL(check_fields(f, nf, nm, nn));
+  char mid[64];
+  snprintf(mid, sizeof mid, "_%06lld", (long long)step);
+  char *h5 = NULL, *xd = NULL, *coll = NULL, *grid = NULL;
+  entry *list = NULL;
+  int nlist = 0, h5_done = 0, xd_done = 0;
+  dg_error err = DG_OK;
+  DG_CALL_GOTO(err, fail, join(w, mid, ".h5", &h5));
+  DG_CALL_GOTO(err, fail, join(w, mid, ".xdmf", &xd));
+  DG_CALL_GOTO(err, fail, join(w, "", ".xdmf", &coll));
+  DG_CALL_GOTO(err, fail, write_h5(w, h5, time, step, f, nf, nm, nn));
+  h5_done = 1;
+  DG_CALL_GOTO(err, fail, grid_text(w, time, step, f, nf, &grid));
+  entry one = {step, grid};
+  DG_CALL_GOTO(err, fail, write_xdmf(xd, &one, 1, 0));
+  xd_done = 1;
+  grid = NULL; /* entries_with owns it from here, even when it fails */
+  DG_CALL_GOTO(err, fail, entries_with(w, one, &list, &nlist));
+  DG_CALL_GOTO(err, fail, write_xdmf(coll, list, nlist, 1));
+  /* committed: free the grid this step replaced, if any */
+  for (int i = 0; i < w->nentries; ++i)
+    if (w->entries[i].step == step)
+      free(w->entries[i].grid);
+  free(w->entries);
+  w->entries = list;
+  w->nentries = nlist;
+  free(w->last_path);
+  w->last_path = h5;
+  free(xd);
+  free(coll);
+  return DG_OK;
+fail:
+  /* no half snapshot: remove what this call already committed */
+  if (xd_done)
+    unlink(xd);
+  if (h5_done)
+    unlink(h5);
+  if (list)
+    for (int i = 0; i < nlist; ++i)
+      if (list[i].step == step)
+        free(list[i].grid);
+  free(list);
+  free(grid);
+  free(h5);
+  free(xd);
+  free(coll);
+  return err;
+}
+
+/* Read a whole text file (NUL-terminated, malloc'd); *out NULL if missing. */
+static dg_error slurp(const char *path, char **out) {
+  *out = NULL;
+  FILE *fp = fopen(path, "rb");
+  if (!fp)
+    return DG_OK;
+  char *buf = NULL;
+  size_t len = 0, cap = 0;
+  for (;;) {
+    if (len + 4096 + 1 > cap) {
+      cap = 2 * cap + 4096 + 1;
+      char *nb = realloc(buf, cap);
+      if (!nb) {
+        free(buf);
+        fclose(fp);
+        DG_RAISE(DG_ERR_MEMORY, "out of memory reading '%s'", path);
+      }
+      buf = nb;
+    }
+    size_t r = fread(buf + len, 1, 4096, fp);
+    len += r;
+    if (r < 4096)
+      break;
+  }
+  int bad = ferror(fp);
+  fclose(fp);
+  if (bad) {
+    free(buf);
+    DG_RAISE(DG_ERR_IO, "cannot read '%s'", path);
+  }
+  buf[len] = '\0';
+  *out = buf;
+  return DG_OK;
+}
+
+dg_error dg_snapshot_writer_resume(dg_snapshot_writer *w, int64_t step) {
+  DG_CHECK(w != NULL, DG_ERR_ARG, "snapshot: NULL writer");
+  char *coll = NULL, *text = NULL;
+  DG_CALL(join(w, "", ".xdmf", &coll));
+  dg_error err = DG_OK;
+  DG_CALL_GOTO(err, done, slurp(coll, &text));
+  entries_free(w->entries, w->nentries);
+  w->entries = NULL;
+  w->nentries = 0;
+  static const char begin[] = "    <!-- dgrun step=", end[] = "    <!-- dgrun end -->\n";
+  for (const char *p = text ? strstr(text, begin) : NULL; p; p = strstr(p, begin)) {
+    long long s = -1;
+    const char *stop = strstr(p, end);
+    if (sscanf(p + sizeof begin - 1, "%lld", &s) != 1 || !stop)
+      break; /* a damaged tail: keep what was read so far */
+    stop += sizeof end - 1;
+    char stem[512], *h5 = NULL;
+    snap_stem(w, s, stem, sizeof stem);
+    struct stat st;
+    DG_CALL_GOTO(err, done, join(w, stem + strlen(w->prefix), ".h5", &h5));
+    int exists = stat(h5, &st) == 0;
+    free(h5);
+    if (s >= 0 && s <= step && exists) {
+      entry e = {s, malloc((size_t)(stop - p) + 1)};
+      if (!e.grid) {
+        err = dg_error_raise(DG_ERR_MEMORY, __FILE__, __LINE__, __func__, "out of memory");
+        goto done;
+      }
+      memcpy(e.grid, p, (size_t)(stop - p));
+      e.grid[stop - p] = '\0';
+      entry *list;
+      int n;
+      DG_CALL_GOTO(err, done, entries_with(w, e, &list, &n));
+      free(w->entries); /* the grids moved to list */
+      w->entries = list;
+      w->nentries = n;
+    }
+    p = stop;
+  }
+  if (text)
+    DG_CALL_GOTO(err, done, write_xdmf(coll, w->entries, w->nentries, 1));
+done:
+  free(text);
+  free(coll);
+  return err;
+}
+
+#else /* no HDF5 */
+
+dg_error dg_snapshot_writer_create(const char *dir, const char *prefix,
+                                   const dg_snapshot_mesh *mesh, dg_snapshot_writer **out) {
+  (void)prefix;
+  (void)mesh;
+  if (out)
+    *out = NULL;
+  DG_RAISE(DG_ERR_UNSUPPORTED,
+           "cannot write snapshots to '%s': this dgrun was built without HDF5 "
+           "(install libhdf5-dev and rebuild)",
+           dir ? dir : "");
+}
+
+dg_error dg_snapshot_writer_resume(dg_snapshot_writer *w, int64_t step) {
+  (void)w;
+  (void)step;
+  DG_RAISE(DG_ERR_UNSUPPORTED, "snapshots need HDF5");
+}
+
+dg_error dg_snapshot_writer_write(dg_snapshot_writer *w, double time, int64_t step,
+                                  const dg_snapshot_field *f, int nf,
+                                  const dg_snapshot_norm *nm, int nn) {
+  (void)w, (void)time, (void)step, (void)f, (void)nf, (void)nm, (void)nn;
+  DG_RAISE(DG_ERR_UNSUPPORTED, "snapshots need HDF5");
+}
+
+#endif

@@ -1,0 +1,4 @@
+fields u
+rhs u = sin(1, 2) + /
+(((
+]]

@@ -1,0 +1,51 @@
+/* Helpers shared by the output tests: expectations, scratch directories,
+ * and a minimal XDMF checker that resolves every HDF5 DataItem. */
+#ifndef DG_TESTS_OUTPUT_TESTUTIL_H
+#define DG_TESTS_OUTPUT_TESTUTIL_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+extern int tu_failures;
+#define EXPECT(cond, ...)                                                     \
+  do {                                                                        \
+    if (!(cond)) {                                                            \
+      printf("%s:%d: ", __FILE__, __LINE__);                                  \
+      printf(__VA_ARGS__);                                                    \
+      printf("\n");                                                           \
+      tu_failures++;                                                          \
+    }                                                                         \
+  } while (0)
+
+/* A fresh scratch directory (under $TMPDIR or /tmp) in buf. */
+void tu_mkdtemp(char *buf, size_t cap);
+/* rm -r path (only what the tests made); kept when $DGRUN_TEST_KEEP is set. */
+void tu_rmtree(const char *path);
+/* End of a test: expect no ".tmp." file in dir, remove dir, print "ok" when
+ * nothing failed; the exit code. */
+int tu_finish(const char *dir);
+/* Number of entries in dir whose name contains needle (0 if dir is missing). */
+int tu_count(const char *dir, const char *needle);
+int tu_exists(const char *path);
+/* Read a whole file (malloc'd, NUL-terminated) or NULL. */
+char *tu_slurp(const char *path, size_t *len);
+void tu_write(const char *path, const void *data, size_t len);
+/* Fresh pseudo-random 64-bit words (seeded from time and pid). */
+uint64_t tu_rand(void);
+
+/* XDMF facts gathered by tu_xdmf_check. */
+typedef struct tu_xdmf {
+  int grids;            /* Uniform grids */
+  int collections;      /* temporal collections */
+  int data_items;       /* HDF DataItems, each resolved */
+  double times[64];     /* <Time Value> in order */
+  char topology[32];    /* the last TopologyType */
+} tu_xdmf;
+
+/* Check the XDMF file at path: tags balanced (well-formed in the small
+ * subset written), every HDF DataItem names an existing dataset (relative to
+ * the XDMF file's directory) whose dimensions and number type match the
+ * declared ones.  Failures are counted through EXPECT.  Returns facts. */
+tu_xdmf tu_xdmf_check(const char *path);
+
+#endif
