@@ -1,14 +1,29 @@
-/* dgrun: the driver.  (Grows with the solver issue; for now it lists the
- * devices this build can use.) */
+/* dgrun: the driver.
+ *
+ *   dgrun problem.cfg [section.key=value ...] [--quiet] [--restart ckpt.h5]
+ *                     [--dump-kernels DIR]
+ *   dgrun --devices          backends and devices this build can use
+ *   dgrun --help-config      every problem.cfg key, with type and default
+ *
+ * Exit status: 0 when the run completed, 1 on any error (printed with its
+ * trace), 2 on a usage error. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "core/config.h"
 #include "core/device.h"
 #include "core/error.h"
+#include "core/log.h"
+#include "problems/problem.h"
+#include "problems/run.h"
 
 static void usage(FILE *out) {
-  fprintf(out, "usage: dgrun problem.cfg [section.key=value ...]\n"
-               "       dgrun --devices\n");
+  fprintf(out,
+          "usage: dgrun problem.cfg [section.key=value ...] [--quiet] [--restart ckpt.h5]\n"
+          "                         [--dump-kernels DIR]\n"
+          "       dgrun --devices\n"
+          "       dgrun --help-config [--markdown]\n");
 }
 
 int main(int argc, char **argv) {
@@ -27,7 +42,58 @@ int main(int argc, char **argv) {
     }
     return 0;
   }
-  fprintf(stderr, "dgrun: unknown argument '%s'\n", argv[1]);
-  usage(stderr);
-  return 2;
+  if (strcmp(argv[1], "--help-config") == 0) {
+    int md = argc > 2 && strcmp(argv[2], "--markdown") == 0;
+    dg_config_print_schema(stdout, dg_problem_schema, dg_problem_schema_size,
+                           md ? DG_CONFIG_DOC_MARKDOWN : DG_CONFIG_DOC_TEXT);
+    return 0;
+  }
+  dg_run_options opt;
+  memset(&opt, 0, sizeof opt);
+  const char **overrides = calloc((size_t)argc, sizeof *overrides);
+  if (!overrides) {
+    fprintf(stderr, "dgrun: out of memory\n");
+    return 1;
+  }
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
+      opt.quiet = 1;
+    } else if ((strcmp(a, "--restart") == 0 || strcmp(a, "--dump-kernels") == 0) &&
+               i + 1 < argc) {
+      if (a[2] == 'r')
+        opt.restart = argv[++i];
+      else
+        opt.dump_kernels = argv[++i];
+    } else if (strncmp(a, "--", 2) == 0) {
+      fprintf(stderr, "dgrun: unknown option '%s'\n", a);
+      usage(stderr);
+      free(overrides);
+      return 2;
+    } else if (strchr(a, '=')) {
+      overrides[opt.noverrides++] = a;
+    } else if (!opt.cfg_path) {
+      opt.cfg_path = a;
+    } else {
+      fprintf(stderr, "dgrun: a second problem file '%s' (only one run at a time)\n", a);
+      free(overrides);
+      return 2;
+    }
+  }
+  if (!opt.cfg_path) {
+    usage(stderr);
+    free(overrides);
+    return 2;
+  }
+  opt.overrides = overrides;
+  if (opt.quiet)
+    dg_log_set_level(DG_LOG_WARN);
+  dg_run_result res;
+  dg_error err = dg_run(&opt, &res);
+  free(overrides);
+  if (err != DG_OK) {
+    dg_error_print(stderr);
+    return 1;
+  }
+  return 0;
 }

@@ -1,0 +1,37 @@
+# Compressible Euler equations in 3D with the Rusanov flux.  Exact solution:
+# the 2D isentropic vortex extruded along z (w = 0 solves the 3D equations).
+dim 3
+fields rho m[3] E
+params gamma = 1.4, beta = 5, x0 = 5, y0 = 0, u0 = 1, v0 = 0
+
+let u = m/rho
+let p = (gamma - 1)*(E - 0.5*dot(m, m)/rho)
+let c = sqrt(gamma*p/rho)
+rhs rho = -div(m)
+rhs m = -div([m[0]*u + [p, 0, 0],
+              m[1]*u + [0, p, 0],
+              m[2]*u + [0, 0, p]])
+rhs E = -div((E + p)*u)
+
+let un = dot(u, n)
+let lam = max(abs(un.int) + c.int, abs(un.ext) + c.ext)
+flux rho = -(avg(rho*un) + lam/2*jump(rho))
+flux m = -(avg(m*un + p*n) + lam/2*jump(m))
+flux E = -(avg((E + p)*un) + lam/2*jump(E))
+
+let xr = x[0] - x0 - u0*t
+let yr = x[1] - y0 - v0*t
+let r2 = xr^2 + yr^2
+let T = 1 - (gamma - 1)*beta^2/(8*gamma*pi^2)*exp(1 - r2)
+let rhoex = T^(1/(gamma - 1))
+let vel = [u0 - beta/(2*pi)*exp((1 - r2)/2)*yr,
+           v0 + beta/(2*pi)*exp((1 - r2)/2)*xr, 0]
+let Eex = rhoex^gamma/(gamma - 1) + 0.5*rhoex*dot(vel, vel)
+initial rho = rhoex
+initial m = rhoex*vel
+initial E = Eex
+exact rho = rhoex
+exact m = rhoex*vel
+exact E = Eex
+boundary farfield { rho = rhoex; m = rhoex*vel; E = Eex }
+boundary wall { rho = rho.int; m = m.int - 2*dot(m.int, n)*n; E = E.int }

@@ -1,0 +1,304 @@
+#include "problems/problem.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/log.h"
+#include "meshes/builtin.h"
+
+const dg_config_key dg_problem_schema[] = {
+    {"problem", "flux", DG_CONFIG_PATH, NULL, NULL,
+     "the .flux file with fields, volume terms, fluxes, boundary conditions"},
+    {"problem", "name", DG_CONFIG_STRING, NULL, "",
+     "name used for output files (default: the cfg file's base name)"},
+    {"params", NULL, DG_CONFIG_DOUBLE, NULL, NULL,
+     "open section: name = value overrides a param of the flux file"},
+    {"mesh", "type", DG_CONFIG_ENUM, "interval|rectangle|box", NULL,
+     "built-in mesh: interval (1D), rectangle (2D, triangles), box (3D, 6 tets per cube)"},
+    {"mesh", "cells", DG_CONFIG_STRING, NULL, NULL,
+     "cells per axis, one integer per dimension, e.g. \"16 16\""},
+    {"mesh", "lower", DG_CONFIG_STRING, NULL, "",
+     "lower corner of the domain, one number per dimension (default all 0)"},
+    {"mesh", "upper", DG_CONFIG_STRING, NULL, "",
+     "upper corner of the domain, one number per dimension (default all 1)"},
+    {"mesh", "periodic", DG_CONFIG_STRING, NULL, "none",
+     "periodic axes: any of x y z, or none"},
+    {"boundaries", NULL, DG_CONFIG_STRING, NULL, NULL,
+     "open section: mesh tag = boundary condition name of the flux file "
+     "(tags left right bottom top front back)"},
+    {"discretization", "order", DG_CONFIG_INT, NULL, NULL, "polynomial order N (1..15)"},
+    {"discretization", "precision", DG_CONFIG_ENUM, "float|double", "double",
+     "floating-point precision of the device computation"},
+    {"time", "scheme", DG_CONFIG_ENUM, "lserk4|ssprk3", "lserk4",
+     "explicit Runge-Kutta scheme"},
+    {"time", "final", DG_CONFIG_DOUBLE, NULL, NULL, "final time (the start is 0)"},
+    {"time", "cfl", DG_CONFIG_DOUBLE, NULL, "0.5",
+     "dt = cfl * h_min / (wave_speed * (N+1)^2), h_min the smallest element size"},
+    {"time", "dt", DG_CONFIG_DOUBLE, NULL, "0",
+     "fixed time step (0: from the CFL condition); steps are shortened evenly to land on final"},
+    {"time", "wave_speed", DG_CONFIG_DOUBLE, NULL, "1",
+     "largest signal speed of the problem, for the CFL condition"},
+    {"time", "max_steps", DG_CONFIG_INT, NULL, "0", "refuse runs needing more steps (0: no limit)"},
+    {"output", "directory", DG_CONFIG_PATH, NULL, "output", "where snapshots and checkpoints go"},
+    {"output", "interval", DG_CONFIG_DOUBLE, NULL, "0",
+     "time between snapshots (0: only the final state)"},
+    {"output", "enabled", DG_CONFIG_BOOL, NULL, "true", "write HDF5/XDMF snapshots"},
+    {"output", "checkpoint_interval", DG_CONFIG_DOUBLE, NULL, "0",
+     "time between checkpoints (0: none)"},
+    {"backend", "device", DG_CONFIG_ENUM, "auto|cuda|cpu", "auto",
+     "compute backend: auto picks cuda when a GPU is usable"},
+    {"backend", "elements_per_block", DG_CONFIG_INT, NULL, "4",
+     "cuda volume kernel: elements per thread block"},
+    {"backend", "face_threads", DG_CONFIG_INT, NULL, "256",
+     "cuda surface kernel: threads per block"},
+    {"backend", "matrices", DG_CONFIG_ENUM, "global|constant|shared", "global",
+     "where the operator matrices live on the GPU"},
+    {"backend", "np_align", DG_CONFIG_INT, NULL, "1", "pad the element stride to a multiple"},
+    {"backend", "layout", DG_CONFIG_ENUM, "field-major|element-major", "field-major",
+     "state field interleaving"},
+    {"backend", "fuse_update", DG_CONFIG_BOOL, NULL, "false",
+     "volume kernel applies the Runge-Kutta update (saves a pass)"},
+    {"backend", "cpu_chunk", DG_CONFIG_INT, NULL, "0",
+     "cpu backend: elements per chunk (0: automatic)"},
+    {"backend", "nan_check_steps", DG_CONFIG_INT, NULL, "20",
+     "check the state for NaN/Inf every this many steps"},
+};
+const size_t dg_problem_schema_size = sizeof dg_problem_schema / sizeof dg_problem_schema[0];
+
+/* Parse up to max numbers from a whitespace-separated list. */
+static dg_error parse_list(const dg_config *cfg, const char *key, const char *text, int want,
+                           int integers, double *vals) {
+  const char *p = text;
+  int n = 0;
+  while (*p) {
+    while (isspace((unsigned char)*p))
+      p++;
+    if (!*p)
+      break;
+    char *end;
+    double v = strtod(p, &end);
+    DG_CHECK(end != p && (*end == '\0' || isspace((unsigned char)*end)), DG_ERR_INPUT,
+             "%s: [mesh] %s = '%s': '%.*s' is not a number", dg_config_name(cfg), key, text,
+             (int)strcspn(p, " \t"), p);
+    DG_CHECK(!integers || (v == (double)(int64_t)v && v >= 1 && v <= 1e9), DG_ERR_INPUT,
+             "%s: [mesh] %s = '%s': cell counts must be whole numbers in 1..1e9",
+             dg_config_name(cfg), key, text);
+    DG_CHECK(n < want, DG_ERR_INPUT,
+             "%s: [mesh] %s = '%s' has more than %d values for a %dD mesh",
+             dg_config_name(cfg), key, text, want, want);
+    vals[n++] = v;
+    p = end;
+  }
+  DG_CHECK(n == want, DG_ERR_INPUT,
+           "%s: [mesh] %s = '%s' needs %d values for a %dD mesh", dg_config_name(cfg), key,
+           text, want, want);
+  return DG_OK;
+}
+
+static dg_error build_mesh(dg_problem *p) {
+  const dg_config *cfg = p->cfg;
+  int type = 0;
+  DG_CALL(dg_config_get_enum(cfg, "mesh", "type", "interval|rectangle|box", 0, &type));
+  p->dim = type + 1;
+  const char *cells = NULL, *lower = NULL, *upper = NULL, *periodic = NULL;
+  DG_CALL(dg_config_get_string(cfg, "mesh", "cells", NULL, &cells));
+  DG_CALL(dg_config_get_string(cfg, "mesh", "lower", "", &lower));
+  DG_CALL(dg_config_get_string(cfg, "mesh", "upper", "", &upper));
+  DG_CALL(dg_config_get_string(cfg, "mesh", "periodic", "none", &periodic));
+  double nd[3] = {0}, lo[3] = {0}, hi[3] = {0};
+  DG_CALL(parse_list(cfg, "cells", cells, p->dim, 1, nd));
+  /* lower/upper default to 3 values; only the first dim are used */
+  if (lower[0])
+    DG_CALL(parse_list(cfg, "lower", lower, p->dim, 0, lo));
+  if (upper[0])
+    DG_CALL(parse_list(cfg, "upper", upper, p->dim, 0, hi));
+  else
+    hi[0] = hi[1] = hi[2] = 1;
+  int64_t n[3];
+  int per[3] = {0, 0, 0};
+  for (int a = 0; a < p->dim; a++) {
+    n[a] = (int64_t)nd[a];
+    DG_CHECK(hi[a] > lo[a], DG_ERR_INPUT,
+             "%s: [mesh] upper %g must exceed lower %g along axis %c", dg_config_name(cfg),
+             hi[a], lo[a], "xyz"[a]);
+  }
+  double total = 1;
+  for (int a = 0; a < p->dim; a++)
+    total *= (double)n[a];
+  DG_CHECK(total <= 5e8, DG_ERR_INPUT,
+           "%s: [mesh] cells = '%s' gives %.3g cells, more than this build handles (5e8)",
+           dg_config_name(cfg), cells, total);
+  if (strcmp(periodic, "none") != 0) {
+    for (const char *c = periodic; *c; c++) {
+      if (isspace((unsigned char)*c) || *c == ',')
+        continue;
+      int a = *c == 'x' ? 0 : *c == 'y' ? 1 : *c == 'z' ? 2 : -1;
+      DG_CHECK(a >= 0 && a < p->dim, DG_ERR_INPUT,
+               "%s: [mesh] periodic = '%s': '%c' is not an axis of a %dD mesh (use x%s%s or none)",
+               dg_config_name(cfg), periodic, *c, p->dim, p->dim > 1 ? " y" : "",
+               p->dim > 2 ? " z" : "");
+      per[a] = 1;
+    }
+  }
+  DG_CALL(dg_builtin_mesh(p->dim, lo, hi, n, per, &p->mesh));
+  return DG_OK;
+}
+
+/* [boundaries]: every tag of the mesh maps to a boundary condition. */
+static dg_error map_boundaries(dg_problem *p) {
+  const dg_config *cfg = p->cfg;
+  p->tag_to_bc = malloc(sizeof(int) * (size_t)(p->mesh->ntags + 1));
+  DG_CHECK(p->tag_to_bc, DG_ERR_MEMORY, "out of memory");
+  for (int t = 0; t < p->mesh->ntags; t++)
+    p->tag_to_bc[t] = -1;
+  const char *tag;
+  for (size_t i = 0; (tag = dg_config_key_at(cfg, "boundaries", i)); i++) {
+    int id;
+    DG_CALL(dg_mesh_tag_find(p->mesh, tag, &id));
+    const char *bcname = NULL;
+    DG_CALL(dg_config_get_string(cfg, "boundaries", tag, NULL, &bcname));
+    int bc;
+    DG_CALL(dg_flux_boundary_find(p->program, bcname, &bc));
+    p->tag_to_bc[id] = bc;
+  }
+  for (int t = 0; t < p->mesh->ntags; t++)
+    DG_CHECK(p->tag_to_bc[t] >= 0, DG_ERR_INPUT,
+             "%s: the mesh has boundary tag '%s' but [boundaries] gives it no boundary "
+             "condition (add '%s = <name>' with a boundary of %s, or make the axis periodic)",
+             dg_config_name(cfg), p->mesh->tag_names[t], p->mesh->tag_names[t], "the flux file");
+  return DG_OK;
+}
+
+static dg_error load(dg_problem *p, const char *const *overrides, int noverrides) {
+  dg_config *cfg = p->cfg;
+  for (int i = 0; i < noverrides; i++)
+    DG_CALL(dg_config_apply_override(cfg, overrides[i]));
+  DG_CALL(dg_config_validate(cfg, dg_problem_schema, dg_problem_schema_size));
+
+  const char *name = NULL;
+  DG_CALL(dg_config_get_string(cfg, "problem", "name", "", &name));
+  if (!name[0]) {
+    const char *base = strrchr(dg_config_name(cfg), '/');
+    base = base ? base + 1 : dg_config_name(cfg);
+    size_t len = strcspn(base, ".");
+    p->name = malloc(len + 1);
+    DG_CHECK(p->name, DG_ERR_MEMORY, "out of memory");
+    memcpy(p->name, base, len);
+    p->name[len] = '\0';
+  } else {
+    p->name = strdup(name);
+    DG_CHECK(p->name, DG_ERR_MEMORY, "out of memory");
+  }
+  for (const char *c = p->name; *c; c++)
+    DG_CHECK(isalnum((unsigned char)*c) || *c == '_' || *c == '-' || *c == '.', DG_ERR_INPUT,
+             "%s: [problem] name '%s' may only hold letters, digits, '_', '-' and '.' "
+             "(it names output files)",
+             dg_config_name(cfg), p->name);
+
+  DG_CALL(build_mesh(p));
+  int64_t nflipped = 0;
+  DG_CALL(dg_mesh_orient(p->mesh, &nflipped));
+
+  const char *flux_path = NULL;
+  DG_CALL(dg_config_get_path(cfg, "problem", "flux", NULL, &flux_path));
+  DG_CALL(dg_flux_parse_file(flux_path, p->dim, &p->program));
+  const char *pname;
+  for (size_t i = 0; (pname = dg_config_key_at(cfg, "params", i)); i++) {
+    double v;
+    DG_CALL(dg_config_get_double(cfg, "params", pname, 0, &v));
+    DG_CALL(dg_flux_set_param(p->program, pname, v));
+  }
+  DG_CALL(map_boundaries(p));
+
+  int64_t order;
+  DG_CALL(dg_config_get_int(cfg, "discretization", "order", 0, &order));
+  DG_CHECK(order >= 1 && order <= 15, DG_ERR_INPUT,
+           "%s: [discretization] order = %lld must be in 1..15", dg_config_name(cfg),
+           (long long)order);
+  p->order = (int)order;
+  int prec = 1;
+  DG_CALL(dg_config_get_enum(cfg, "discretization", "precision", "float|double", 1, &prec));
+  p->precision = prec == 0 ? DG_PRECISION_FLOAT : DG_PRECISION_DOUBLE;
+
+  int scheme = 0;
+  DG_CALL(dg_config_get_enum(cfg, "time", "scheme", "lserk4|ssprk3", 0, &scheme));
+  DG_CALL(dg_rk_scheme_get(scheme == 0 ? "lserk4" : "ssprk3", &p->scheme));
+  DG_CALL(dg_config_get_double(cfg, "time", "final", 0, &p->t_final));
+  DG_CHECK(p->t_final >= 0, DG_ERR_INPUT, "%s: [time] final = %g must not be negative",
+           dg_config_name(cfg), p->t_final);
+  DG_CALL(dg_config_get_double(cfg, "time", "cfl", 0.5, &p->cfl));
+  DG_CHECK(p->cfl > 0, DG_ERR_INPUT, "%s: [time] cfl = %g must be positive",
+           dg_config_name(cfg), p->cfl);
+  DG_CALL(dg_config_get_double(cfg, "time", "dt", 0, &p->dt_fixed));
+  DG_CHECK(p->dt_fixed >= 0, DG_ERR_INPUT, "%s: [time] dt = %g must not be negative",
+           dg_config_name(cfg), p->dt_fixed);
+  DG_CALL(dg_config_get_double(cfg, "time", "wave_speed", 1, &p->wave_speed));
+  DG_CHECK(p->wave_speed > 0, DG_ERR_INPUT, "%s: [time] wave_speed = %g must be positive",
+           dg_config_name(cfg), p->wave_speed);
+  DG_CALL(dg_config_get_int(cfg, "time", "max_steps", 0, &p->max_steps));
+
+  DG_CALL(dg_config_get_path(cfg, "output", "directory", "output", &p->output_dir));
+  DG_CALL(dg_config_get_double(cfg, "output", "interval", 0, &p->output_interval));
+  DG_CALL(dg_config_get_double(cfg, "output", "checkpoint_interval", 0,
+                               &p->checkpoint_interval));
+  DG_CHECK(p->output_interval >= 0 && p->checkpoint_interval >= 0, DG_ERR_INPUT,
+           "%s: [output] intervals must not be negative", dg_config_name(cfg));
+  DG_CALL(dg_config_get_bool(cfg, "output", "enabled", 1, &p->output_enabled));
+
+  int dev = 0;
+  DG_CALL(dg_config_get_enum(cfg, "backend", "device", "auto|cuda|cpu", 0, &dev));
+  p->device = dev == 0 ? "auto" : dev == 1 ? "cuda" : "cpu";
+  dg_kernel_config *kc = &p->kernels;
+  *kc = dg_kernel_config_default();
+  int64_t v;
+  DG_CALL(dg_config_get_int(cfg, "backend", "elements_per_block", 4, &v));
+  kc->elements_per_block = (int)(v > 0 && v < 1024 ? v : 0);
+  DG_CALL(dg_config_get_int(cfg, "backend", "face_threads", 256, &v));
+  kc->face_threads = (int)(v > 0 && v <= 1024 ? v : 0);
+  DG_CALL(dg_config_get_int(cfg, "backend", "np_align", 1, &v));
+  kc->np_align = (int)(v > 0 && v <= 128 ? v : 0);
+  DG_CALL(dg_config_get_int(cfg, "backend", "cpu_chunk", 0, &v));
+  kc->cpu_chunk = (int)(v >= 0 && v < (1 << 30) ? v : 0);
+  int e = 0;
+  DG_CALL(dg_config_get_enum(cfg, "backend", "matrices", "global|constant|shared", 0, &e));
+  kc->matrices = (dg_matrix_place)e;
+  DG_CALL(dg_config_get_enum(cfg, "backend", "layout", "field-major|element-major", 0, &e));
+  kc->layout = (dg_field_layout)e;
+  DG_CALL(dg_config_get_bool(cfg, "backend", "fuse_update", 0, &kc->fuse_update));
+  DG_CALL(dg_kernel_config_check(kc, 1));
+  DG_CALL(dg_config_get_int(cfg, "backend", "nan_check_steps", 20, &p->nan_check_steps));
+  DG_CHECK(p->nan_check_steps >= 1, DG_ERR_INPUT,
+           "%s: [backend] nan_check_steps = %lld must be >= 1", dg_config_name(cfg),
+           (long long)p->nan_check_steps);
+  return DG_OK;
+}
+
+dg_error dg_problem_load(const char *cfg_path, const char *const *overrides, int noverrides,
+                         dg_problem **out) {
+  *out = NULL;
+  dg_problem *p = calloc(1, sizeof *p);
+  DG_CHECK(p, DG_ERR_MEMORY, "out of memory");
+  dg_error err = dg_config_read_file(cfg_path, &p->cfg);
+  if (err == DG_OK)
+    err = load(p, overrides, noverrides);
+  if (err != DG_OK) {
+    dg_problem_destroy(&p);
+    return dg_error_push(err, __FILE__, __LINE__, __func__);
+  }
+  *out = p;
+  return DG_OK;
+}
+
+void dg_problem_destroy(dg_problem **pp) {
+  if (!pp || !*pp)
+    return;
+  dg_problem *p = *pp;
+  dg_flux_program_destroy(&p->program);
+  dg_mesh_destroy(&p->mesh);
+  dg_config_destroy(&p->cfg);
+  free(p->tag_to_bc);
+  free(p->name);
+  free(p);
+  *pp = NULL;
+}

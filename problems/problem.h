@@ -1,0 +1,52 @@
+/* A problem as described by problem.cfg: the configuration schema (every
+ * key dgrun accepts, documented by `dgrun --help-config`), and the objects
+ * it describes: the flux program with parameter overrides, the mesh with
+ * its boundary-condition mapping, the discretization settings, the time
+ * settings, output and backend choices.  Paths are relative to the cfg. */
+#ifndef DG_PROBLEMS_PROBLEM_H
+#define DG_PROBLEMS_PROBLEM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/config.h"
+#include "dg/discretization.h"
+#include "dg/timestep.h"
+#include "meshes/mesh.h"
+#include "operators/codegen.h"
+#include "operators/flux.h"
+
+/* The schema of problem.cfg. */
+extern const dg_config_key dg_problem_schema[];
+extern const size_t dg_problem_schema_size;
+
+typedef struct dg_problem {
+  dg_config *cfg;             /* owned */
+  char *name;                 /* [problem] name, default the cfg's base name */
+  dg_flux_program *program;   /* owned */
+  dg_mesh *mesh;              /* owned */
+  int dim;
+  int *tag_to_bc;             /* per mesh tag: boundary-condition index */
+  int order;
+  dg_precision precision;
+  dg_rk_scheme scheme;
+  double t_final, cfl, dt_fixed, wave_speed;
+  int64_t max_steps;
+  const char *output_dir;     /* resolved path */
+  double output_interval;     /* 0: final time only */
+  double checkpoint_interval; /* 0: none */
+  int output_enabled;
+  const char *device;         /* auto | cuda | cpu */
+  dg_kernel_config kernels;
+  int64_t nan_check_steps;
+} dg_problem;
+
+/* Read cfg_path, apply the command-line overrides ("section.key=value"),
+ * validate against the schema, parse the flux file, build the mesh, map
+ * boundary tags to the flux file's boundary conditions. */
+dg_error dg_problem_load(const char *cfg_path, const char *const *overrides,
+                         int noverrides, dg_problem **out);
+void dg_problem_destroy(dg_problem **p);
+
+#endif

@@ -1,0 +1,33 @@
+/* One run of `dgrun problem.cfg`: set-up, the time loop, output, error
+ * norms, checkpoints, progress.  Returns DG_OK only when the run reached
+ * its final time. */
+#ifndef DG_PROBLEMS_RUN_H
+#define DG_PROBLEMS_RUN_H
+
+#include <stdint.h>
+
+#include "core/error.h"
+
+typedef struct dg_run_options {
+  const char *cfg_path;
+  const char *const *overrides; /* "section.key=value" */
+  int noverrides;
+  int quiet;                    /* no progress, only errors */
+  const char *restart;          /* checkpoint to continue from, or NULL */
+  const char *dump_kernels;     /* directory for the generated source, or NULL */
+} dg_run_options;
+
+/* What a finished run measured (for tests and the closing summary). */
+typedef struct dg_run_result {
+  int64_t steps;
+  double t_final;
+  double wall_seconds;
+  double dof_updates_per_second; /* DOFs x RHS evaluations / wall time of the loop */
+  int nfields;
+  double l2[16], maxerr[16];     /* per field, when the flux file gives exact solutions */
+  int have_norms;
+} dg_run_result;
+
+dg_error dg_run(const dg_run_options *opt, dg_run_result *result);
+
+#endif

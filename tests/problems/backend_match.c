@@ -1,0 +1,81 @@
+/* problems.backend_match: a shipped problem run on the cuda backend gives the
+ * CPU backend's error norms to 1e-10 relative in double (1e-4 in float), for
+ * several kernel configurations (the generated variants must all compute the
+ * same operator).  Exit 77 (skipped) without a CUDA device.
+ *
+ * usage: test_backend_match problem.cfg [k=v ...] */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/device.h"
+#include "core/error.h"
+#include "core/log.h"
+#include "problems/run.h"
+
+static int run(const char *cfg, const char *device, const char *const *knobs, int nknobs,
+               char **extra, int nextra, dg_run_result *res) {
+  const char *ov[40];
+  int n = 0;
+  static char dev[64];
+  snprintf(dev, sizeof dev, "backend.device=%s", device);
+  ov[n++] = dev;
+  ov[n++] = "output.enabled=false";
+  for (int i = 0; i < nknobs; i++)
+    ov[n++] = knobs[i];
+  for (int i = 0; i < nextra && n < 40; i++)
+    ov[n++] = extra[i];
+  dg_run_options opt = {cfg, ov, n, 1, NULL, NULL};
+  if (dg_run(&opt, res) != DG_OK) {
+    dg_error_print(stderr);
+    return 1;
+  }
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2)
+    return 2;
+  dg_log_set_level(DG_LOG_WARN);
+  if (!dg_device_cuda_available()) {
+    printf("no CUDA device: skipped\n");
+    return 77;
+  }
+  int is_float = 0;
+  for (int i = 2; i < argc; i++)
+    if (strcmp(argv[i], "discretization.precision=float") == 0)
+      is_float = 1;
+  /* float: the two backends round differently at every operation */
+  double tol = is_float ? 1e-4 : 1e-10;
+  dg_run_result ref;
+  const char *none[1] = {NULL};
+  if (run(argv[1], "cpu", none, 0, argv + 2, argc - 2, &ref))
+    return 1;
+  const char *variants[][5] = {
+      {"backend.elements_per_block=1", NULL},
+      {"backend.elements_per_block=4", "backend.matrices=shared", NULL},
+      {"backend.elements_per_block=2", "backend.matrices=constant", "backend.np_align=8", NULL},
+      {"backend.layout=element-major", "backend.fuse_update=true", NULL},
+      {"time.scheme=ssprk3", NULL},
+  };
+  int failures = 0;
+  for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
+    int nk = 0;
+    while (variants[v][nk])
+      nk++;
+    int ssp = strcmp(variants[v][0], "time.scheme=ssprk3") == 0;
+    dg_run_result cpu = ref, gpu;
+    if (ssp && run(argv[1], "cpu", variants[v], nk, argv + 2, argc - 2, &cpu))
+      return 1;
+    if (run(argv[1], "cuda", variants[v], nk, argv + 2, argc - 2, &gpu))
+      return 1;
+    for (int f = 0; f < cpu.nfields; f++) {
+      double rel = fabs(gpu.l2[f] - cpu.l2[f]) / fmax(cpu.l2[f], 1e-300);
+      int ok = rel <= tol;
+      printf("%s variant %zu field %d: cpu L2 %.12e cuda %.12e rel %.2e %s\n", argv[1], v, f,
+             cpu.l2[f], gpu.l2[f], rel, ok ? "ok" : "FAIL");
+      failures += !ok;
+    }
+  }
+  return failures ? 1 : 0;
+}
