@@ -76,6 +76,12 @@ dg_error dg_opdata_create(const dg_discretization *d, int np_pad, int element_ma
                 DG_ERR_MEMORY, "out of memory for the operator data of %lld elements",
                 (long long)K);
   for (int64_t k = 0; k < K; k++) {
+    /* The element's largest factor sets the scale of round-off in all. */
+    double gmax = 0;
+    for (int a = 0; a < dim; a++)
+      for (int b = 0; b < dim; b++)
+        for (int i = 0; i < Np; i++)
+          gmax = fmax(gmax, fabs(d->G[a][b][k * Np + i]));
     /* Affine elements: node 0 carries the element's factors; check that the
      * others agree (to round-off relative to the factor's magnitude). */
     for (int a = 0; a < dim; a++)
@@ -83,7 +89,7 @@ dg_error dg_opdata_create(const dg_discretization *d, int np_pad, int element_ma
         const double *G = d->G[a][b];
         double g0 = G[k * Np];
         for (int i = 1; i < Np; i++)
-          DG_CHECK_GOTO(err, fail, fabs(G[k * Np + i] - g0) <= 1e-8 * (fabs(g0) + 1e-300) + 1e-12,
+          DG_CHECK_GOTO(err, fail, fabs(G[k * Np + i] - g0) <= 1e-8 * gmax,
                         DG_ERR_UNSUPPORTED,
                         "element %lld is not straight-sided (geometric factors vary); "
                         "curved elements are not supported yet",

@@ -499,17 +499,17 @@ static dg_error emit_volume(dg_strbuf *b, dg_codegen_target tg, const dg_element
       /* Stage D and LIFT in shared memory once per block. */
       static const char *dn[3] = {"Dr", "Ds", "Dt"};
       for (int d = 0; d < el->dim; d++) {
-        dg_strbuf_line(b, "real *s_%s = smem + %d;", dn[d], off);
+        dg_strbuf_line(b, "real *s_c_%s = smem + %d;", dn[d], off);
         off += el->Np * el->Np;
       }
-      dg_strbuf_line(b, "real *s_LIFT = smem + %d;", off);
+      dg_strbuf_line(b, "real *s_c_LIFT = smem + %d;", off);
       off += el->Np * nfnfp;
       dg_strbuf_line(b, "for (int z = threadIdx.y * NP + threadIdx.x; z < NP * NP; z += NP * EPB) {");
       for (int d = 0; d < el->dim; d++)
-        dg_strbuf_line(b, "  s_%s[z] = c_%s[z];", dn[d], dn[d]);
+        dg_strbuf_line(b, "  s_c_%s[z] = c_%s[z];", dn[d], dn[d]);
       dg_strbuf_line(b, "}");
       dg_strbuf_line(b, "for (int z = threadIdx.y * NP + threadIdx.x; z < NP * NFNFP; z += NP * EPB)");
-      dg_strbuf_line(b, "  s_LIFT[z] = c_LIFT[z];");
+      dg_strbuf_line(b, "  s_c_LIFT[z] = c_LIFT[z];");
       mp = "s_";
     }
     dg_strbuf_line(b, "real *s_g = smem + %d; /* [EPB][NG][NP] */", off);

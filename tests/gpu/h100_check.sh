@@ -17,8 +17,8 @@ $B/core/dgbench --backend cuda 2>&1 | tee "$OUT/dgbench.txt" | tail -12
 run() { # name cfg overrides...
   local name=$1; shift
   echo "== $name"
-  /usr/bin/time -f "wall %e s" $B/problems/dgrun "$@" output.enabled=false > "$OUT/$name.log" 2>&1
-  grep -E "DOFs|step .*/|final|wall|error" "$OUT/$name.log" | tail -6
+  /usr/bin/time -f "wall %e s" $B/problems/dgrun "$@" output.enabled=false > /tmp/$name.log 2>&1; cat /tmp/$name.log >> "$OUT/runs.log"
+  grep -E "DOFs|step .*/|final|wall|error" /tmp/$name.log | tail -6
 }
 P=problems
 run maxwell3d_N3 $P/maxwell3d/maxwell3d.cfg discretization.order=3 "mesh.cells=24 24 24" time.final=0.05
