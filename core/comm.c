@@ -26,6 +26,35 @@ struct dg_comm_request {
 #endif
 };
 
+/* Arguments of an exchange, whatever the build: ranks in range and named
+ * once, buffers present, sizes that fit one MPI message. */
+static dg_error check_exchange(const dg_comm *comm, int n,
+                               const dg_comm_neighbor *neighbors, int tag,
+                               dg_comm_request **out) {
+  DG_CHECK(comm && out && n >= 0 && (neighbors || n == 0), DG_ERR_ARG,
+           "dg_comm_exchange_start: bad arguments (n = %d)", n);
+  DG_CHECK(tag >= 0 && tag <= 32767, DG_ERR_ARG,
+           "exchange tag %d outside [0, 32767] (the smallest MPI_TAG_UB)", tag);
+  *out = NULL;
+  for (int k = 0; k < n; k++) {
+    const dg_comm_neighbor *nb = &neighbors[k];
+    DG_CHECK(nb->rank >= 0 && nb->rank < comm->size, DG_ERR_ARG,
+             "exchange neighbour %d: rank %d outside [0, %d)", k, nb->rank,
+             comm->size);
+    DG_CHECK(nb->send_bytes <= INT_MAX && nb->recv_bytes <= INT_MAX,
+             DG_ERR_UNSUPPORTED,
+             "exchange with rank %d: %zu / %zu bytes exceed one MPI message "
+             "(%d bytes)", nb->rank, nb->send_bytes, nb->recv_bytes, INT_MAX);
+    DG_CHECK((nb->send || !nb->send_bytes) && (nb->recv || !nb->recv_bytes),
+             DG_ERR_ARG, "exchange with rank %d: NULL buffer", nb->rank);
+    for (int j = 0; j < k; j++)
+      DG_CHECK(neighbors[j].rank != nb->rank, DG_ERR_ARG,
+               "exchange names rank %d twice (neighbours %d and %d)",
+               nb->rank, j, k);
+  }
+  return DG_OK;
+}
+
 int dg_comm_mpi_built(void) {
 #if defined(DGRUN_HAVE_MPI)
   return 1;
@@ -176,27 +205,7 @@ void dg_comm_abort(dg_comm *comm, int code) {
 dg_error dg_comm_exchange_start(dg_comm *comm, int n,
                                 const dg_comm_neighbor *neighbors, int tag,
                                 dg_comm_request **out) {
-  DG_CHECK(comm && out && n >= 0 && (neighbors || n == 0), DG_ERR_ARG,
-           "dg_comm_exchange_start: bad arguments (n = %d)", n);
-  DG_CHECK(tag >= 0 && tag <= 32767, DG_ERR_ARG,
-           "exchange tag %d outside [0, 32767] (the smallest MPI_TAG_UB)", tag);
-  *out = NULL;
-  for (int k = 0; k < n; k++) {
-    const dg_comm_neighbor *nb = &neighbors[k];
-    DG_CHECK(nb->rank >= 0 && nb->rank < comm->size, DG_ERR_ARG,
-             "exchange neighbour %d: rank %d outside [0, %d)", k, nb->rank,
-             comm->size);
-    DG_CHECK(nb->send_bytes <= INT_MAX && nb->recv_bytes <= INT_MAX,
-             DG_ERR_UNSUPPORTED,
-             "exchange with rank %d: %zu / %zu bytes exceed one MPI message "
-             "(%d bytes)", nb->rank, nb->send_bytes, nb->recv_bytes, INT_MAX);
-    DG_CHECK((nb->send || !nb->send_bytes) && (nb->recv || !nb->recv_bytes),
-             DG_ERR_ARG, "exchange with rank %d: NULL buffer", nb->rank);
-    for (int j = 0; j < k; j++)
-      DG_CHECK(neighbors[j].rank != nb->rank, DG_ERR_ARG,
-               "exchange names rank %d twice (neighbours %d and %d)",
-               nb->rank, j, k);
-  }
+  DG_CALL(check_exchange(comm, n, neighbors, tag, out));
   dg_comm_request *r = calloc(1, sizeof *r);
   size_t slots = 2 * (size_t)n + 1;
   if (r) {
@@ -360,22 +369,13 @@ void dg_comm_abort(dg_comm *comm, int code) {
 dg_error dg_comm_exchange_start(dg_comm *comm, int n,
                                 const dg_comm_neighbor *neighbors, int tag,
                                 dg_comm_request **out) {
-  DG_CHECK(comm && out && n >= 0 && (neighbors || n == 0), DG_ERR_ARG,
-           "dg_comm_exchange_start: bad arguments (n = %d)", n);
-  DG_CHECK(tag >= 0 && tag <= 32767, DG_ERR_ARG,
-           "exchange tag %d outside [0, 32767]", tag);
-  DG_CHECK(n <= 1, DG_ERR_ARG,
-           "exchange names %d neighbours on a one-rank communicator", n);
-  *out = NULL;
+  /* One rank: at most one neighbour, itself (checked). */
+  DG_CALL(check_exchange(comm, n, neighbors, tag, out));
   if (n == 1) {
     const dg_comm_neighbor *nb = &neighbors[0];
-    DG_CHECK(nb->rank == 0, DG_ERR_ARG,
-             "exchange neighbour rank %d outside [0, 1)", nb->rank);
     DG_CHECK(nb->send_bytes == nb->recv_bytes, DG_ERR_MPI,
              "exchange with itself: sends %zu bytes, expects %zu",
              nb->send_bytes, nb->recv_bytes);
-    DG_CHECK((nb->send || !nb->send_bytes) && (nb->recv || !nb->recv_bytes),
-             DG_ERR_ARG, "exchange with rank 0: NULL buffer");
     if (nb->send_bytes)
       memmove(nb->recv, nb->send, nb->send_bytes);
   }

@@ -10,23 +10,12 @@
 #include "core/krylov.h"
 #include "tests/sparse/sptest.h"
 
-static dg_csr *rows_of(const dg_csr *A, int64_t start, int64_t count) {
-  int64_t k0 = A->rowptr[start], k1 = A->rowptr[start + count];
-  dg_csr *L;
-  TRY(dg_sparse_csr_create(count, A->ncols, k1 - k0, &L));
-  for (int64_t i = 0; i <= count; i++)
-    L->rowptr[i] = A->rowptr[start + i] - k0;
-  memcpy(L->colind, A->colind + k0, (size_t)(k1 - k0) * sizeof *L->colind);
-  memcpy(L->values, A->values + k0, (size_t)(k1 - k0) * sizeof *L->values);
-  return L;
-}
-
 /* Solve on comm with this rank's rows [start, start + count); x gets this
  * rank's part of the solution. */
 static int solve(dg_comm *comm, dg_device *dev, const dg_csr *A, int64_t start,
                  int64_t count, int b, dg_sparse_format f, dg_krylov_pc pc,
                  const double *rhs, double *x) {
-  dg_csr *L = rows_of(A, start, count);
+  dg_csr *L = st_rows_of(A, start, count);
   dg_sparse_dist *D;
   TRY(dg_sparse_dist_create(comm, dev, L, start, f, b, DG_DOUBLE, &D));
   dg_krylov_options opt = dg_krylov_defaults();

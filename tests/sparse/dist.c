@@ -65,24 +65,12 @@ static void split(int64_t n, int g, int64_t *start, int64_t *count) {
   *count = (u1 - u0) * g;
 }
 
-/* This rank's rows of A (global columns). */
-static dg_csr *rows_of(const dg_csr *A, int64_t start, int64_t count) {
-  int64_t k0 = A->rowptr[start], k1 = A->rowptr[start + count];
-  dg_csr *L;
-  TRY(dg_sparse_csr_create(count, A->ncols, k1 - k0, &L));
-  for (int64_t i = 0; i <= count; i++)
-    L->rowptr[i] = A->rowptr[start + i] - k0;
-  memcpy(L->colind, A->colind + k0, (size_t)(k1 - k0) * sizeof *L->colind);
-  memcpy(L->values, A->values + k0, (size_t)(k1 - k0) * sizeof *L->values);
-  return L;
-}
-
 static void check_dist(dg_device *dev, const dg_csr *A, dg_sparse_format f,
                        int b, dg_dtype dtype, uint64_t *rng) {
   int g = f == DG_SPARSE_BSR ? b : 1;
   int64_t start, count;
   split(A->nrows, g, &start, &count);
-  dg_csr *L = rows_of(A, start, count);
+  dg_csr *L = st_rows_of(A, start, count);
   /* Every rank draws the same x (same rng sequence). */
   double *x = st_random_vector(A->ncols, dtype, rng);
   dg_csr *Af = dtype == DG_FLOAT ? st_round_to_float(A) : NULL;
@@ -177,7 +165,7 @@ int main(int argc, char **argv) {
   dg_csr *A = awkward_matrix(40, &rng);
   int64_t start, count;
   split(40, 1, &start, &count);
-  dg_csr *L = rows_of(A, start, count);
+  dg_csr *L = st_rows_of(A, start, count);
   int bad = rank == size - 1;
   int64_t saved = L->rowptr[count];
   if (bad)

@@ -134,3 +134,14 @@ dg_csr *st_round_to_float(const dg_csr *A) {
     B->values[k] = (float)A->values[k];
   return B;
 }
+
+dg_csr *st_rows_of(const dg_csr *A, int64_t start, int64_t count) {
+  int64_t k0 = A->rowptr[start], k1 = A->rowptr[start + count];
+  dg_csr *L;
+  TRY(dg_sparse_csr_create(count, A->ncols, k1 - k0, &L));
+  for (int64_t i = 0; i <= count; i++)
+    L->rowptr[i] = A->rowptr[start + i] - k0;
+  memcpy(L->colind, A->colind + k0, (size_t)(k1 - k0) * sizeof *L->colind);
+  memcpy(L->values, A->values + k0, (size_t)(k1 - k0) * sizeof *L->values);
+  return L;
+}

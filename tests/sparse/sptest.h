@@ -37,6 +37,9 @@ void st_reference(const dg_csr *A, const double *x, double *y, double *bound);
 /* n values in [-1, 1), rounded to float when dtype is DG_FLOAT. */
 double *st_random_vector(int64_t n, dg_dtype dtype, uint64_t *rng);
 
+/* Rows [start, start + count) of A (global column numbers kept). */
+dg_csr *st_rows_of(const dg_csr *A, int64_t start, int64_t count);
+
 /* A copy of A with values rounded to float (for float references). */
 dg_csr *st_round_to_float(const dg_csr *A);
 
