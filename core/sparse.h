@@ -146,18 +146,21 @@ int64_t dg_sparse_bytes_moved(const dg_sparse *A);
 /* The generated kernel source (for dumps and reading). */
 const char *dg_sparse_source(const dg_sparse *A);
 
-/* The heuristic (no timing).  On structure alone:
+/* The heuristic (no timing).  On structure alone, on both backends:
  *   bsr         when block > 1 divides the matrix and the stored blocks are
  *               at least 3/4 full (explicit zeros cost bandwidth; a full
  *               block saves all but one index per b*b values);
  *   ell         when padding to the longest row adds at most 1/8 of the
  *               entries (near-uniform rows: no row pointers, coalesced);
- *   csr-vector  on cuda when rows hold >= 8 entries on average (scalar
- *               threads would read 8+ separate segments per warp load);
+ *   csr-vector  when rows hold >= 8 entries on average (on cuda, scalar
+ *               threads would read 8+ separate segments per warp load; on
+ *               cpu the long rows vectorise);
  *   csr-scalar  otherwise.
- * The thresholds are the break-even points Bell & Garland (2008) report and
- * the ones dg_sparse_tune measured on the matrices of spbench; tune when
- * the matrix is used many times. */
+ * The thresholds follow the break-even points of Bell & Garland (2008,
+ * sec. 5); on the cpu backend spbench --quick agrees with the bsr pick for
+ * DG matrices.  `spbench --tune` prints what dg_sparse_tune measures next
+ * to the heuristic's pick, to check them on a GPU; tune when a matrix is
+ * used many times. */
 dg_error dg_sparse_choose(const dg_device *dev, const dg_csr *A, int block,
                           dg_sparse_format *out);
 /* Time y = A x for every format that applies (bsr only when block > 1)
