@@ -21,5 +21,5 @@ function(dg_add_mpi_test)
     LABELS "mpi;${T_LABELS}"
     PROCESSORS ${T_RANKS}
     TIMEOUT ${T_TIMEOUT}
-    ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
+    ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_btl_vader_single_copy_mechanism=none")
 endfunction()

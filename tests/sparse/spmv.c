@@ -127,8 +127,10 @@ int main(int argc, char **argv) {
         "short x accepted: %s", dg_error_message());
   CHECK(dg_sparse_spmv(M, xf, y, 0, NULL) == DG_ERR_ARG,
         "float x with a double matrix accepted");
-  CHECK(dg_sparse_create(dev, A, DG_SPARSE_BSR, 3, DG_DOUBLE, &M) ==
-            DG_ERR_ARG, "bsr block 3 of a 10 x 8 matrix accepted");
+  dg_sparse *bad = NULL;
+  CHECK(dg_sparse_create(dev, A, DG_SPARSE_BSR, 3, DG_DOUBLE, &bad) ==
+            DG_ERR_ARG && bad == NULL,
+        "bsr block 3 of a 10 x 8 matrix accepted");
   dg_error_clear();
   /* The generated source is readable and names its specialisation. */
   dg_sparse *B;
