@@ -549,6 +549,14 @@ static void emit_header(dg_strbuf *s, const dg_sparse *A, const char *name) {
   dg_strbuf_line(s, " *   %s_set: y = A x;  %s_add: y += A x */", name, name);
 }
 
+/* One thread per row: its index, and the threads past the last row leave. */
+static void emit_cuda_row(dg_strbuf *s) {
+  dg_strbuf_line(s, "const long long row = (long long)blockIdx.x * "
+                 "blockDim.x + threadIdx.x;");
+  dg_strbuf_line(s, "if (row >= nrows)");
+  dg_strbuf_line(s, "  return;");
+}
+
 /* The body of one CUDA kernel; store is "=" or "+=". */
 static void emit_cuda_kernel(dg_strbuf *s, const dg_sparse *A,
                              const char *entry, const char *store) {
@@ -564,10 +572,7 @@ static void emit_cuda_kernel(dg_strbuf *s, const dg_sparse *A,
   switch (A->format) {
   case DG_SPARSE_CSR_SCALAR:
     dg_strbuf_line(s, "/* One thread per row. */");
-    dg_strbuf_line(s, "const long long row = (long long)blockIdx.x * "
-                   "blockDim.x + threadIdx.x;");
-    dg_strbuf_line(s, "if (row >= nrows)");
-    dg_strbuf_line(s, "  return;");
+    emit_cuda_row(s);
     dg_strbuf_line(s, "real sum = 0;");
     dg_strbuf_line(s, "const long long end = rowptr[row + 1];");
     dg_strbuf_line(s, "for (long long k = rowptr[row]; k < end; ++k)");
@@ -603,10 +608,7 @@ static void emit_cuda_kernel(dg_strbuf *s, const dg_sparse *A,
                    "row (stride nrows),");
     dg_strbuf_line(s, " * so a warp's loads are coalesced.  Rows are padded "
                    "at their end. */");
-    dg_strbuf_line(s, "const long long row = (long long)blockIdx.x * "
-                   "blockDim.x + threadIdx.x;");
-    dg_strbuf_line(s, "if (row >= nrows)");
-    dg_strbuf_line(s, "  return;");
+    emit_cuda_row(s);
     dg_strbuf_line(s, "real sum = 0;");
     dg_strbuf_line(s, "for (int k = 0; k < DG_WIDTH; ++k) {");
     dg_strbuf_line(s, "  const int c = colind[k * nrows + row];");
@@ -623,10 +625,7 @@ static void emit_cuda_kernel(dg_strbuf *s, const dg_sparse *A,
                    "block row read DG_B");
     dg_strbuf_line(s, " * consecutive values, and x[bc * DG_B + c] is one "
                    "broadcast load. */");
-    dg_strbuf_line(s, "const long long row = (long long)blockIdx.x * "
-                   "blockDim.x + threadIdx.x;");
-    dg_strbuf_line(s, "if (row >= nrows)");
-    dg_strbuf_line(s, "  return;");
+    emit_cuda_row(s);
     dg_strbuf_line(s, "const long long br = row / DG_B;");
     dg_strbuf_line(s, "const int t = (int)(row - br * DG_B);");
     dg_strbuf_line(s, "real sum = 0;");
