@@ -88,10 +88,11 @@ int main(void) {
           EXPECT(fabs(sum - (m == n)) < 1e-12, "a=%g b=%g: <P_%d, P_%d> = %g",
                  a, b, m, n, sum);
         }
-      /* Derivative vs a fourth-order central difference (error ~h^4 P^(5)
-       * + eps/h; 1e-6 relative covers both at h = 1e-3). */
+      /* Derivative vs a fourth-order central difference: the truncation
+       * error grows like (n h)^4 (P_n varies on a scale 1/n), round-off like
+       * eps/h; h = 2e-3/(n+1) keeps both far below 1e-6 relative. */
       for (int n = 0; n < q; ++n) {
-        double y = 0.9 * urand(), h = 1e-3;
+        double y = 0.9 * urand(), h = 2e-3 / (n + 1);
         double fd = (-dg_jacobi_p(y + 2 * h, a, b, n) +
                      8 * dg_jacobi_p(y + h, a, b, n) -
                      8 * dg_jacobi_p(y - h, a, b, n) +
