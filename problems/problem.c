@@ -6,6 +6,9 @@
 
 #include "core/log.h"
 #include "meshes/builtin.h"
+#include "meshes/gmsh_reader.h"
+#include "meshes/mesh_h5.h"
+#include "meshes/mesh_validate.h"
 
 const dg_config_key dg_problem_schema[] = {
     {"problem", "flux", DG_CONFIG_PATH, NULL, NULL,
@@ -14,9 +17,16 @@ const dg_config_key dg_problem_schema[] = {
      "name used for output files (default: the cfg file's base name)"},
     {"params", NULL, DG_CONFIG_DOUBLE, NULL, NULL,
      "open section: name = value overrides a param of the flux file"},
-    {"mesh", "type", DG_CONFIG_ENUM, "interval|rectangle|box", NULL,
-     "built-in mesh: interval (1D), rectangle (2D, triangles), box (3D, 6 tets per cube)"},
-    {"mesh", "cells", DG_CONFIG_STRING, NULL, NULL,
+    {"mesh", "type", DG_CONFIG_ENUM, "interval|rectangle|box|file", NULL,
+     "built-in mesh: interval (1D), rectangle (2D, triangles), box (3D, 6 tets per cube); "
+     "or file"},
+    {"mesh", "file", DG_CONFIG_STRING, NULL, "",
+     "type = file: a Gmsh .msh/.geo file (needs the Gmsh SDK) or a dgrun .h5 mesh"},
+    {"mesh", "size", DG_CONFIG_DOUBLE, NULL, "0",
+     "type = file with a .geo: largest element size when meshing (0: Gmsh's default)"},
+    {"mesh", "default_tag", DG_CONFIG_STRING, NULL, "",
+     "type = file: tag for boundary faces without a physical group (empty: an error)"},
+    {"mesh", "cells", DG_CONFIG_STRING, NULL, "",
      "cells per axis, one integer per dimension, e.g. \"16 16\""},
     {"mesh", "lower", DG_CONFIG_STRING, NULL, "",
      "lower corner of the domain, one number per dimension (default all 0)"},
@@ -96,13 +106,42 @@ static dg_error parse_list(const dg_config *cfg, const char *key, const char *te
   return DG_OK;
 }
 
+/* [mesh] type = file: Gmsh input or dgrun's HDF5 mesh format, validated. */
+static dg_error read_mesh_file(dg_problem *p) {
+  const dg_config *cfg = p->cfg;
+  const char *path = NULL, *deftag = NULL;
+  double size = 0;
+  DG_CALL(dg_config_get_string(cfg, "mesh", "file", "", &path));
+  DG_CHECK(path[0], DG_ERR_INPUT, "%s: [mesh] type = file needs [mesh] file = <mesh file>",
+           dg_config_name(cfg));
+  DG_CALL(dg_config_get_path(cfg, "mesh", "file", NULL, &path));
+  DG_CALL(dg_config_get_double(cfg, "mesh", "size", 0, &size));
+  DG_CALL(dg_config_get_string(cfg, "mesh", "default_tag", "", &deftag));
+  size_t len = strlen(path);
+  if (len > 3 && strcmp(path + len - 3, ".h5") == 0) {
+    DG_CALL(dg_mesh_h5_read(path, &p->mesh, NULL));
+  } else {
+    DG_CALL(dg_mesh_read_gmsh(path, size, &p->mesh));
+  }
+  dg_mesh_validate_options vo;
+  memset(&vo, 0, sizeof vo);
+  vo.default_tag = deftag[0] ? deftag : NULL;
+  DG_CALL(dg_mesh_validate(p->mesh, &vo, NULL));
+  p->dim = p->mesh->dim;
+  return DG_OK;
+}
+
 static dg_error build_mesh(dg_problem *p) {
   const dg_config *cfg = p->cfg;
   int type = 0;
-  DG_CALL(dg_config_get_enum(cfg, "mesh", "type", "interval|rectangle|box", 0, &type));
+  DG_CALL(dg_config_get_enum(cfg, "mesh", "type", "interval|rectangle|box|file", 0, &type));
+  if (type == 3)
+    return read_mesh_file(p);
   p->dim = type + 1;
   const char *cells = NULL, *lower = NULL, *upper = NULL, *periodic = NULL;
-  DG_CALL(dg_config_get_string(cfg, "mesh", "cells", NULL, &cells));
+  DG_CALL(dg_config_get_string(cfg, "mesh", "cells", "", &cells));
+  DG_CHECK(cells[0], DG_ERR_INPUT, "%s: [mesh] type = %s needs [mesh] cells",
+           dg_config_name(cfg), type == 0 ? "interval" : type == 1 ? "rectangle" : "box");
   DG_CALL(dg_config_get_string(cfg, "mesh", "lower", "", &lower));
   DG_CALL(dg_config_get_string(cfg, "mesh", "upper", "", &upper));
   DG_CALL(dg_config_get_string(cfg, "mesh", "periodic", "none", &periodic));

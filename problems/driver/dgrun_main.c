@@ -15,6 +15,7 @@
 #include "core/device.h"
 #include "core/error.h"
 #include "core/log.h"
+#include "meshes/mesh_h5.h"
 #include "problems/problem.h"
 #include "problems/run.h"
 
@@ -22,6 +23,7 @@ static void usage(FILE *out) {
   fprintf(out,
           "usage: dgrun problem.cfg [section.key=value ...] [--quiet] [--restart ckpt.h5]\n"
           "                         [--dump-kernels DIR]\n"
+          "       dgrun import mesh.msh mesh.h5 [--parts P]\n"
           "       dgrun --devices\n"
           "       dgrun --help-config [--markdown]\n");
 }
@@ -37,6 +39,27 @@ int main(int argc, char **argv) {
   }
   if (strcmp(argv[1], "--devices") == 0) {
     if (dg_device_list(stdout) != DG_OK) {
+      dg_error_print(stderr);
+      return 1;
+    }
+    return 0;
+  }
+  if (strcmp(argv[1], "import") == 0) {
+    /* dgrun import mesh.msh mesh.h5 [--parts P] */
+    long parts = 1;
+    if (argc == 6 && strcmp(argv[4], "--parts") == 0) {
+      char *end;
+      parts = strtol(argv[5], &end, 10);
+      if (*end || parts < 1 || parts > 1000000) {
+        fprintf(stderr, "dgrun import: --parts '%s' must be a whole number in 1..1000000\n",
+                argv[5]);
+        return 2;
+      }
+    } else if (argc != 4) {
+      fprintf(stderr, "usage: dgrun import mesh.msh mesh.h5 [--parts P]\n");
+      return 2;
+    }
+    if (dg_mesh_import(argv[2], argv[3], (int)parts) != DG_OK) {
       dg_error_print(stderr);
       return 1;
     }

@@ -30,12 +30,15 @@ static int parse_ints(const char *s, int *out, int max) {
 }
 
 static const char *cells_fmt = NULL; /* e.g. "%d %d 2": custom cells per axis */
+static int inverse_size = 0; /* mesh files: the "cells" c mean mesh.size = 1/c */
 
 static int run_one(const char *cfg, int N, int cells, int dim, char **extra, int nextra,
                    double *err) {
   char order[64], mesh[128];
   snprintf(order, sizeof order, "discretization.order=%d", N);
-  if (cells_fmt) {
+  if (inverse_size) {
+    snprintf(mesh, sizeof mesh, "mesh.size=%.17g", 1.0 / cells);
+  } else if (cells_fmt) {
     char fmt[96];
     snprintf(fmt, sizeof fmt, "mesh.cells=%s", cells_fmt);
     /* the format holds at most three %d, all the same count */
@@ -85,6 +88,11 @@ int main(int argc, char **argv) {
   }
   if (argc > 6 && strncmp(argv[6], "cellsfmt=", 9) == 0) {
     cells_fmt = argv[6] + 9;
+    argv++;
+    argc--;
+  }
+  if (argc > 6 && strcmp(argv[6], "inverse_size") == 0) {
+    inverse_size = 1;
     argv++;
     argc--;
   }
