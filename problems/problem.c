@@ -54,10 +54,14 @@ const dg_config_key dg_problem_schema[] = {
     {"output", "interval", DG_CONFIG_DOUBLE, NULL, "0",
      "time between snapshots (0: only the final state)"},
     {"output", "enabled", DG_CONFIG_BOOL, NULL, "true", "write HDF5/XDMF snapshots"},
+    {"output", "fields", DG_CONFIG_STRING, NULL, "all",
+     "fields written to snapshots: all, or field names separated by spaces or commas"},
     {"output", "checkpoint_interval", DG_CONFIG_DOUBLE, NULL, "0",
      "time between checkpoints (0: none)"},
     {"backend", "device", DG_CONFIG_ENUM, "auto|cuda|cpu", "auto",
      "compute backend: auto picks cuda when a GPU is usable"},
+    {"backend", "tuning", DG_CONFIG_ENUM, "off|auto|full", "off",
+     "kernel variant choice: off uses the knobs below (the autotuner is not built yet)"},
     {"backend", "elements_per_block", DG_CONFIG_INT, NULL, "4",
      "cuda volume kernel: elements per thread block"},
     {"backend", "face_threads", DG_CONFIG_INT, NULL, "256",
@@ -285,6 +289,39 @@ static dg_error load(dg_problem *p, const char *const *overrides, int noverrides
            "%s: [output] intervals must not be negative", dg_config_name(cfg));
   DG_CALL(dg_config_get_bool(cfg, "output", "enabled", 1, &p->output_enabled));
 
+  const char *fields = NULL;
+  DG_CALL(dg_config_get_string(cfg, "output", "fields", "all", &fields));
+  int nf = dg_flux_field_count(p->program);
+  p->output_field = calloc((size_t)nf + 1, sizeof(int));
+  DG_CHECK(p->output_field, DG_ERR_MEMORY, "out of memory");
+  if (strcmp(fields, "all") == 0) {
+    for (int f = 0; f < nf; f++)
+      p->output_field[f] = 1;
+  } else {
+    const char *c = fields;
+    while (*c) {
+      size_t skip = strspn(c, " \t,");
+      c += skip;
+      size_t len = strcspn(c, " \t,");
+      if (len == 0)
+        break;
+      char name[128];
+      DG_CHECK(len < sizeof name, DG_ERR_INPUT, "%s: [output] fields: a name is too long",
+               dg_config_name(cfg));
+      memcpy(name, c, len);
+      name[len] = '\0';
+      int f;
+      DG_CALL(dg_flux_field_find(p->program, name, &f));
+      p->output_field[f] = 1;
+      c += len;
+    }
+  }
+  int tuning = 0;
+  DG_CALL(dg_config_get_enum(cfg, "backend", "tuning", "off|auto|full", 0, &tuning));
+  DG_CHECK(tuning == 0, DG_ERR_UNSUPPORTED,
+           "%s: [backend] tuning = %s: the autotuner is not part of this version yet; use "
+           "tuning = off and the [backend] kernel knobs",
+           dg_config_name(cfg), tuning == 1 ? "auto" : "full");
   int dev = 0;
   DG_CALL(dg_config_get_enum(cfg, "backend", "device", "auto|cuda|cpu", 0, &dev));
   p->device = dev == 0 ? "auto" : dev == 1 ? "cuda" : "cpu";
@@ -337,6 +374,7 @@ void dg_problem_destroy(dg_problem **pp) {
   dg_mesh_destroy(&p->mesh);
   dg_config_destroy(&p->cfg);
   free(p->tag_to_bc);
+  free(p->output_field);
   free(p->name);
   free(p);
   *pp = NULL;

@@ -37,6 +37,7 @@ typedef struct dg_problem {
   double output_interval;     /* 0: final time only */
   double checkpoint_interval; /* 0: none */
   int output_enabled;
+  int *output_field;          /* per flux-file field: 1 if written to snapshots */
   const char *device;         /* auto | cuda | cpu */
   dg_kernel_config kernels;
   int64_t nan_check_steps;

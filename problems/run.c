@@ -150,21 +150,27 @@ static dg_error write_snapshot(run_state *r, double t, int64_t step, dg_run_resu
   dg_snapshot_field fields[16];
   dg_snapshot_norm norms[16];
   DG_CHECK(nf <= 16, DG_ERR_UNSUPPORTED, "more than 16 fields");
+  int nout = 0;
   for (int f = 0; f < nf; f++) {
-    const dg_flux_field_info *fi = dg_flux_field(prog, f);
-    DG_CHECK(fi->ncomp <= 3, DG_ERR_UNSUPPORTED,
-             "field %s has %d components; snapshots show at most 3", fi->name, fi->ncomp);
-    fields[f].name = fi->name;
-    fields[f].ncomp = fi->ncomp;
-    fields[f].real_size = 8;
-    for (int c = 0; c < 3; c++)
-      fields[f].comp[c] =
-          c < fi->ncomp ? r->u + (int64_t)(fi->offset + c) * d->K * d->Np : NULL;
-    norms[f].name = fi->name;
+    norms[f].name = dg_flux_field(prog, f)->name;
     norms[f].l2 = res->l2[f];
     norms[f].max = res->maxerr[f];
   }
-  DG_CALL(dg_snapshot_writer_write(r->writer, t, step, fields, nf, norms,
+  for (int f = 0; f < nf; f++) {
+    const dg_flux_field_info *fi = dg_flux_field(prog, f);
+    if (!r->prob->output_field[f])
+      continue;
+    DG_CHECK(fi->ncomp <= 3, DG_ERR_UNSUPPORTED,
+             "field %s has %d components; snapshots show at most 3", fi->name, fi->ncomp);
+    fields[nout].name = fi->name;
+    fields[nout].ncomp = fi->ncomp;
+    fields[nout].real_size = 8;
+    for (int c = 0; c < 3; c++)
+      fields[nout].comp[c] =
+          c < fi->ncomp ? r->u + (int64_t)(fi->offset + c) * d->K * d->Np : NULL;
+    nout++;
+  }
+  DG_CALL(dg_snapshot_writer_write(r->writer, t, step, fields, nout, norms,
                                    res->have_norms ? nf : 0));
   return DG_OK;
 }
