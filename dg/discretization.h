@@ -103,34 +103,7 @@ void dg_discretization_destroy(dg_discretization **d);
 dg_error dg_discretization_boundary_nodes(const dg_discretization *d, const char *tag,
                                           const int64_t **map, int64_t *count);
 
-/* Device-ready host copies in the discretization's precision, laid out so
- * that consecutive threads of one element read consecutive addresses:
- *   vgeo  K x Nvgeo x Np, Nvgeo = dim*dim + 1:  the dim x dim entries
- *         G[a][b] in the order rx, ry, (rz), sx, sy, (sz), (tx, ty, tz), then J
- *   egeo  K x Nvgeo: the same factors once per element (node 0's values),
- *         exact when `affine` is set, i.e. every factor is constant within
- *         every element to 1e-12 relative (straight-sided meshes): a volume
- *         kernel may then read Nvgeo numbers per element instead of per node
- *   sgeo  K x Nsgeo x (Nfaces*Nfp), Nsgeo = dim + 1:  nx, (ny), (nz), Fscale
- *   xyz   K x dim x Np node coordinates
- *   vmapM, vmapP  K*Nfaces*Nfp int32 volume-node indices
- *   ftag  K x Nfaces int32: the face's boundary tag, -1 when it has a
- *         neighbour (interior or periodic)
- * Reals are float or double (real_size 4 or 8).  DG_ERR_UNSUPPORTED when
- * K*Np does not fit int32. */
-typedef struct dg_discretization_buffers {
-  dg_precision precision;
-  size_t real_size;
-  int Nvgeo, Nsgeo;
-  int affine;
-  int64_t K;
-  int Np, Nfaces, Nfp, dim;
-  void *vgeo, *egeo, *sgeo, *xyz;
-  int32_t *vmapM, *vmapP, *ftag;
-} dg_discretization_buffers;
-
-dg_error dg_discretization_buffers_create(const dg_discretization *d,
-                                          dg_discretization_buffers **out);
-void dg_discretization_buffers_destroy(dg_discretization_buffers **b);
+/* The device-ready packing of these arrays, in the layout the generated
+ * kernels read, is dg/opdata.h. */
 
 #endif

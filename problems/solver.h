@@ -43,7 +43,7 @@ dg_error dg_solver_rhs(dg_solver *s, double t, double *rhs_out);
 /* One step of the scheme from t to t + dt. */
 dg_error dg_solver_step(dg_solver *s, const dg_rk_scheme *rk, double t, double dt);
 
-/* Time of the device work so far: milliseconds per kernel kind. */
+/* Work done so far: right-hand-side evaluations (for DOF-updates/s). */
 typedef struct dg_solver_timings {
   int64_t rhs_evaluations;
 } dg_solver_timings;
