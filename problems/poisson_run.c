@@ -90,10 +90,10 @@ static dg_error boundary_kinds(const dg_problem *p, dg_sipg_bc **out) {
     memcpy(name, c, len);
     name[len] = '\0';
     int bc;
-    dg_error err = dg_flux_boundary_find(p->program, name, &bc);
-    if (err != DG_OK) {
+    if (dg_flux_boundary_find(p->program, name, &bc) != DG_OK) {
       free(neumann);
-      return dg_error_push(err, __FILE__, __LINE__, __func__);
+      DG_RAISE(DG_ERR_INPUT, "%s: [poisson] neumann = '%s': %s", dg_config_name(p->cfg), list,
+               dg_error_message());
     }
     neumann[bc] = 1;
     c += len;
