@@ -9,6 +9,7 @@
 #include "core/device.h"
 #include "core/krylov.h"
 #include "core/log.h"
+#include "core/mmio.h"
 #include "core/sparse.h"
 #include "dg/sipg.h"
 #include "meshes/partition.h"
@@ -163,6 +164,22 @@ static dg_error open_device(dg_comm *comm, const char *backend, dg_device **dev)
   return DG_OK;
 }
 
+/* [poisson] matrix_file: the assembled matrix for other tools (spbench). */
+static dg_error write_matrix(dg_comm *comm, const dg_config *cfg, const dg_csr *A) {
+  const char *path = NULL;
+  DG_CALL(dg_config_get_string(cfg, "poisson", "matrix_file", "", &path));
+  if (!path[0])
+    return DG_OK;
+  DG_CHECK(dg_comm_size(comm) == 1, DG_ERR_INPUT,
+           "%s: [poisson] matrix_file needs a run on one rank (this one has %d)",
+           dg_config_name(cfg), dg_comm_size(comm));
+  DG_CALL(dg_config_get_path(cfg, "poisson", "matrix_file", NULL, &path));
+  DG_CALL(dg_mmio_write(path, A, 1));
+  dg_info("wrote the %lld x %lld matrix (%lld nonzeros) to %s", (long long)A->nrows,
+          (long long)A->ncols, (long long)A->nnz, path);
+  return DG_OK;
+}
+
 static dg_error setup(dg_comm *comm, const dg_run_options *opt, pstate *s, int64_t *nown,
                       const int64_t **own) {
   int rank = dg_comm_rank(comm), size = dg_comm_size(comm);
@@ -246,6 +263,7 @@ static dg_error solve(dg_comm *comm, const dg_run_options *opt, pstate *s,
     err = dg_sipg_rhs(d, &so, nown, own, &data, s->b);
   DG_CALL(dg_comm_agree(comm, err));
   res->assemble_seconds = now_seconds() - t0;
+  DG_CALL(write_matrix(comm, cfg, s->A));
 
   dg_dtype dt = p->precision == DG_PRECISION_FLOAT ? DG_FLOAT : DG_DOUBLE;
   int64_t row_start = s->part->offsets[rank] * Np;
@@ -281,8 +299,10 @@ static dg_error solve(dg_comm *comm, const dg_run_options *opt, pstate *s,
   res->solve_seconds = now_seconds() - t0;
   DG_CALL(dg_array_download_double(s->dx, s->x));
   if (!opt->quiet && rank == 0)
-    dg_info("CG converged in %d iterations (%d restarts): ||r|| = %.3e <= %.3e, %.3f s",
-            kr.iterations, kr.restarts, kr.residual, kr.target, res->solve_seconds);
+    dg_info("CG converged in %d iterations (%d restarts): ||r|| = %.3e <= %.3e, %.3f s "
+            "(%.4f ms per iteration, set-up and kernel compilation included)",
+            kr.iterations, kr.restarts, kr.residual, kr.target, res->solve_seconds,
+            1e3 * res->solve_seconds / (kr.iterations > 0 ? kr.iterations : 1));
 
   /* Error norms vs the exact solution, when the flux file has one. */
   res->have_exact = dg_flux_field(p->program, 0)->exact != NULL;

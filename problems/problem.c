@@ -96,6 +96,9 @@ const dg_config_key dg_problem_schema[] = {
     {"poisson", "max_iterations", DG_CONFIG_INT, NULL, "10000",
      "CG iterations before giving up with an error"},
     {"poisson", "log_every", DG_CONFIG_INT, NULL, "0", "log ||r|| every this many CG iterations (0: never)"},
+    {"poisson", "matrix_file", DG_CONFIG_STRING, NULL, "",
+     "also write the assembled matrix there (Matrix Market, symmetric; one rank only), "
+     "e.g. for spbench --mtx"},
 };
 const size_t dg_problem_schema_size = sizeof dg_problem_schema / sizeof dg_problem_schema[0];
 
