@@ -18,8 +18,11 @@
  * use):
  *   tau_F = penalty * (N+1)(N+d)/d * max over the (one or two) elements of F
  *           of max_faces Fscale,
- * penalty = 1 by default; larger is safe, below about 1/2 the form loses
- * coercivity (tests/poisson/spd.c checks the eigenvalues).
+ * penalty = 1 by default.  Larger is safe (slightly worse conditioning);
+ * too small loses coercivity: on the built-in 3D box meshes the matrix
+ * turns indefinite near penalty 0.5 (N = 2) to 0.6 (N = 4), so 1 has a
+ * margin of about 1.6 there (tests/poisson/spd.c checks the eigenvalues
+ * at 1; CG reports an indefinite matrix).
  *
  * Integrals use the reference element's quadratures (exact for degree 2N:
  * every matrix entry is exact on straight-sided elements).  Each interior

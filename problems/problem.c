@@ -86,12 +86,14 @@ const dg_config_key dg_problem_schema[] = {
      "boundary conditions of the flux file whose value is n . grad u (Neumann data); "
      "the others give u (Dirichlet data)"},
     {"poisson", "penalty", DG_CONFIG_DOUBLE, NULL, "1",
-     "SIPG penalty factor C: tau = C (N+1)(N+d)/d max Fscale (coercive for C >= 1)"},
+     "SIPG penalty factor C: tau = C (N+1)(N+d)/d max Fscale (dg/sipg.h; too small a C "
+     "makes the matrix indefinite, which CG reports)"},
     {"poisson", "preconditioner", DG_CONFIG_ENUM, "none|jacobi|block-jacobi", "block-jacobi",
      "CG preconditioner (block-jacobi inverts the element blocks)"},
     {"poisson", "format", DG_CONFIG_ENUM, "auto|csr-scalar|csr-vector|ell|bsr", "auto",
      "sparse matrix format of the SpMV (auto: the structural heuristic)"},
-    {"poisson", "rtol", DG_CONFIG_DOUBLE, NULL, "1e-10", "CG stops at ||r|| <= max(rtol ||b||, atol)"},
+    {"poisson", "rtol", DG_CONFIG_DOUBLE, NULL, "1e-10",
+     "CG stops at ||r|| <= max(rtol ||b||, atol) (with precision = float use >= 1e-5)"},
     {"poisson", "atol", DG_CONFIG_DOUBLE, NULL, "0", "absolute CG tolerance"},
     {"poisson", "max_iterations", DG_CONFIG_INT, NULL, "10000",
      "CG iterations before giving up with an error"},
