@@ -233,7 +233,8 @@ static double *block_of(brow *r, int64_t col, int Np) {
   return r->B[r->n++];
 }
 
-static void element_row(work *w, const dg_sipg_options *opt, int64_t k, brow *r) {
+static void element_row(work *w, const dg_sipg_options *opt, const int64_t *row_of, int64_t k,
+                        brow *r) {
   const dg_discretization *d = w->d;
   int Np = w->Np, Nfq = w->Nfq;
   r->n = 0;
@@ -250,7 +251,8 @@ static void element_row(work *w, const dg_sipg_options *opt, int64_t k, brow *r)
     }
     int64_t k2 = d->EToE[k * w->Nf + f];
     int f2 = d->EToF[k * w->Nf + f];
-    int canonical = k * w->Nf + f < k2 * w->Nf + f2;
+    /* Canonical by global row, so that every rank picks the same side. */
+    int canonical = row_of[k] * w->Nf + f < row_of[k2] * w->Nf + f2;
     /* Integrate from the canonical side (kc, fc); O = block (row kc, col ko). */
     face_mats(w, canonical ? k : k2, canonical ? f : f2, 1);
     if (canonical)
@@ -275,7 +277,7 @@ static void element_row(work *w, const dg_sipg_options *opt, int64_t k, brow *r)
 
 dg_error dg_sipg_assemble(const dg_discretization *d, const dg_sipg_options *opt,
                           int64_t nowned, const int64_t *owned, const int64_t *row_of,
-                          dg_csr **out) {
+                          int64_t nglobal, dg_csr **out) {
   *out = NULL;
   DG_CHECK(d && opt && (nowned == 0 || (owned && row_of)), DG_ERR_ARG,
            "dg_sipg_assemble: NULL argument");
@@ -307,7 +309,7 @@ dg_error dg_sipg_assemble(const dg_discretization *d, const dg_sipg_options *opt
   DG_CALL(work_init(d, &w));
   dg_csr *A = NULL;
   double *bufs = malloc(sizeof(double) * 8 * (size_t)Np * Np);
-  dg_error err = dg_sparse_csr_create(nowned * Np, d->K * Np, nblocks * Np * Np, &A);
+  dg_error err = dg_sparse_csr_create(nowned * Np, nglobal * Np, nblocks * Np * Np, &A);
   if (err == DG_OK && !bufs)
     err = dg_error_raise(DG_ERR_MEMORY, __FILE__, __LINE__, __func__, "out of memory");
   if (err != DG_OK) {
@@ -322,7 +324,7 @@ dg_error dg_sipg_assemble(const dg_discretization *d, const dg_sipg_options *opt
   int64_t pos = 0;
   A->rowptr[0] = 0;
   for (int64_t e = 0; e < nowned; e++) {
-    element_row(&w, opt, owned[e], &r);
+    element_row(&w, opt, row_of, owned[e], &r);
     /* Blocks in increasing global column order (insertion sort, <= 7). */
     int ord[8];
     for (int i = 0; i < r.n; i++) {

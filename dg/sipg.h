@@ -26,7 +26,8 @@
  *
  * Integrals use the reference element's quadratures (exact for degree 2N:
  * every matrix entry is exact on straight-sided elements).  Each interior
- * face is integrated once, from its canonical side (the smaller k*Nfaces+f),
+ * face is integrated once, from its canonical side (the smaller
+ * row_of[k]*Nfaces+f, the same on every rank),
  * and both sides' blocks are written from that one computation, and the
  * element-diagonal blocks are filled as symmetric pairs: the assembled
  * matrix is exactly (bitwise) symmetric.  Geometric factors are taken
@@ -35,9 +36,10 @@
  * Distribution: the caller names the elements whose rows it wants (`owned`,
  * in row order) and the global block row of every element (`row_of`, K
  * entries): row row_of[k]*Np + i is node i of element k.  Columns are global
- * (ncols = K*Np), so one rank's rows feed dg_sparse_dist_create directly.
- * The discretization must cover the whole mesh (every rank builds it: the
- * assembly needs the neighbours' geometry). */
+ * (ncols = the global count), so one rank's rows feed dg_sparse_dist_create
+ * directly.  The discretization must hold the owned elements and their face
+ * neighbours (e.g. that sub-mesh, meshes/submesh.h): the assembly reads the
+ * neighbours' geometry; row_of may then number beyond d->K. */
 #ifndef DG_DG_SIPG_H
 #define DG_DG_SIPG_H
 
@@ -71,11 +73,12 @@ typedef struct dg_sipg_data {
 double dg_sipg_penalty(const dg_discretization *d, const dg_sipg_options *opt, int64_t k,
                        int f);
 
-/* The rows of the owned elements: nowned*Np rows, K*Np global columns,
- * sorted columns, Np x Np element blocks stored in full. */
+/* The rows of the owned elements: nowned*Np rows, nglobal*Np columns
+ * (nglobal: elements of the whole mesh, row_of < nglobal), sorted columns,
+ * Np x Np element blocks stored in full. */
 dg_error dg_sipg_assemble(const dg_discretization *d, const dg_sipg_options *opt,
                           int64_t nowned, const int64_t *owned, const int64_t *row_of,
-                          dg_csr **out);
+                          int64_t nglobal, dg_csr **out);
 
 /* The right-hand side l(phi_i) of the owned rows into b (nowned*Np). */
 dg_error dg_sipg_rhs(const dg_discretization *d, const dg_sipg_options *opt,

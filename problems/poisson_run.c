@@ -12,8 +12,10 @@
 #include "core/log.h"
 #include "core/mmio.h"
 #include "core/sparse.h"
+#include "dg/connectivity.h"
 #include "dg/sipg.h"
 #include "meshes/partition.h"
+#include "meshes/submesh.h"
 #include "operators/flux_eval.h"
 #include "problems/problem.h"
 #include "problems/snapshot.h"
@@ -118,9 +120,17 @@ typedef struct pstate {
   dg_discretization *disc;
   dg_partition *part;
   dg_sipg_bc *tag_kind;
-  int64_t *row_of;
+  int64_t *row_of;          /* global element -> global block row */
+  int64_t *gE;
+  int *gF;
+  double *gS;                /* the whole mesh's face connectivity */
+  int64_t nsel, nown;
+  int64_t *sel;              /* local element -> global element (owned first) */
+  int64_t *own;              /* 0 .. nown-1 */
+  int64_t *row_sub;          /* local element -> global block row */
+  dg_mesh *sub;              /* owned elements + face neighbours */
   dg_csr *A;
-  double *b, *x, *u_all;
+  double *b, *x, *u_all, *coords;
   dg_device *dev;
   dg_sparse_dist *D;
   dg_krylov *krylov;
@@ -141,8 +151,16 @@ static void state_free(pstate *s) {
   free(s->u_all);
   free(s->row_of);
   free(s->tag_kind);
+  free(s->gE);
+  free(s->gF);
+  free(s->gS);
+  free(s->sel);
+  free(s->own);
+  free(s->row_sub);
+  free(s->coords);
   dg_partition_destroy(&s->part);
   dg_discretization_destroy(&s->disc);
+  dg_mesh_destroy(&s->sub);
   dg_problem_destroy(&s->prob);
 }
 
@@ -181,8 +199,49 @@ static dg_error write_matrix(dg_comm *comm, const dg_config *cfg, const dg_csr *
   return DG_OK;
 }
 
-static dg_error setup(dg_comm *comm, const dg_run_options *opt, pstate *s, int64_t *nown,
-                      const int64_t **own) {
+/* This rank's elements (global ids, increasing) followed by their face
+ * neighbours on other ranks (increasing): the elements of the local
+ * discretization. */
+static dg_error local_elements(pstate *s, int rank, const int64_t *EToE) {
+  const dg_mesh *m = s->prob->mesh;
+  int nf = m->dim + 1;
+  int64_t first = s->part->offsets[rank], nown = s->part->offsets[rank + 1] - first;
+  unsigned char *mark = calloc((size_t)m->K, 1);
+  DG_CHECK(mark, DG_ERR_MEMORY, "out of memory");
+  for (int64_t e = 0; e < nown; e++)
+    mark[s->part->elements[first + e]] = 1;
+  int64_t nhalo = 0;
+  for (int64_t e = 0; e < nown; e++)
+    for (int f = 0; f < nf; f++) {
+      int64_t k2 = EToE[s->part->elements[first + e] * nf + f];
+      if (!mark[k2]) {
+        mark[k2] = 2;
+        nhalo++;
+      }
+    }
+  s->sel = malloc(sizeof(int64_t) * (size_t)(nown + nhalo));
+  s->own = malloc(sizeof(int64_t) * (size_t)nown + 1);
+  s->row_sub = malloc(sizeof(int64_t) * (size_t)(nown + nhalo));
+  if (!s->sel || !s->own || !s->row_sub) {
+    free(mark);
+    DG_RAISE(DG_ERR_MEMORY, "out of memory");
+  }
+  memcpy(s->sel, s->part->elements + first, sizeof(int64_t) * (size_t)nown);
+  int64_t n = nown;
+  for (int64_t k = 0; k < m->K; k++)
+    if (mark[k] == 2)
+      s->sel[n++] = k;
+  free(mark);
+  s->nsel = n;
+  s->nown = nown;
+  for (int64_t e = 0; e < nown; e++)
+    s->own[e] = e;
+  for (int64_t i = 0; i < n; i++)
+    s->row_sub[i] = s->row_of[s->sel[i]];
+  return DG_OK;
+}
+
+static dg_error setup(dg_comm *comm, const dg_run_options *opt, pstate *s) {
   int rank = dg_comm_rank(comm), size = dg_comm_size(comm);
   DG_CALL(dg_problem_load(opt->cfg_path, opt->overrides, opt->noverrides, &s->prob));
   dg_problem *p = s->prob;
@@ -194,28 +253,39 @@ static dg_error setup(dg_comm *comm, const dg_run_options *opt, pstate *s, int64
            "the first with %d components)",
            dg_config_name(p->cfg), dg_flux_field_count(p->program), fi->ncomp);
   DG_CALL(boundary_kinds(p, &s->tag_kind));
-  DG_CALL(dg_discretization_create(p->mesh, p->order, p->precision, &s->disc));
-  DG_CHECK(size <= s->disc->K, DG_ERR_INPUT, "%d ranks for %lld elements: use at most one "
-           "rank per element", size, (long long)s->disc->K);
-  DG_CALL(dg_partition_create(p->mesh, s->disc->EToE, s->disc->EToF, size, NULL, &s->part));
+  const dg_mesh *m = p->mesh;
+  DG_CHECK(size <= m->K, DG_ERR_INPUT, "%d ranks for %lld elements: use at most one "
+           "rank per element", size, (long long)m->K);
+  /* Face connectivity of the whole mesh (cheap: no nodes), for the
+   * partition and the halo layer. */
+  int64_t nfaces = m->K * (m->dim + 1);
+  s->gE = malloc(sizeof(int64_t) * (size_t)nfaces);
+  s->gF = malloc(sizeof(int) * (size_t)nfaces);
+  s->gS = malloc(sizeof(double) * 3 * (size_t)nfaces);
+  DG_CHECK(s->gE && s->gF && s->gS, DG_ERR_MEMORY, "out of memory for %lld faces",
+           (long long)nfaces);
+  DG_CALL(dg_connectivity_build(m, s->gE, s->gF, s->gS));
+  DG_CALL(dg_partition_create(m, s->gE, s->gF, size, NULL, &s->part));
   /* Rows: rank r's elements, consecutively in rank order. */
-  s->row_of = malloc(sizeof(int64_t) * (size_t)s->disc->K);
+  s->row_of = malloc(sizeof(int64_t) * (size_t)m->K);
   DG_CHECK(s->row_of, DG_ERR_MEMORY, "out of memory");
   for (int r = 0; r < size; r++)
     for (int64_t e = s->part->offsets[r]; e < s->part->offsets[r + 1]; e++)
       s->row_of[s->part->elements[e]] = e;
-  *nown = s->part->offsets[rank + 1] - s->part->offsets[rank];
-  *own = s->part->elements + s->part->offsets[rank];
+  DG_CALL(local_elements(s, rank, s->gE));
+  /* The discretization of the local elements and their neighbours only. */
+  DG_CALL(dg_mesh_submesh(m, s->gE, s->gF, s->gS, s->nsel, s->sel, "(halo)", &s->sub));
+  DG_CALL(dg_discretization_create(s->sub, p->order, p->precision, &s->disc));
   DG_CALL(open_device(comm, p->device, &s->dev));
   return DG_OK;
 }
 
 static dg_error solve(dg_comm *comm, const dg_run_options *opt, pstate *s,
                       dg_poisson_result *res) {
-  int64_t nown = 0;
-  const int64_t *own = NULL;
-  dg_error err = setup(comm, opt, s, &nown, &own);
+  dg_error err = setup(comm, opt, s);
   DG_CALL(dg_comm_agree(comm, err));
+  int64_t nown = s->nown, K = s->prob->mesh->K;
+  const int64_t *own = s->own;
   dg_problem *p = s->prob;
   dg_discretization *d = s->disc;
   const dg_config *cfg = p->cfg;
@@ -259,7 +329,7 @@ static dg_error solve(dg_comm *comm, const dg_run_options *opt, pstate *s,
   err = s->b && s->x ? DG_OK : dg_error_raise(DG_ERR_MEMORY, __FILE__, __LINE__, __func__,
                                                "out of memory");
   if (err == DG_OK)
-    err = dg_sipg_assemble(d, &so, nown, own, s->row_of, &s->A);
+    err = dg_sipg_assemble(d, &so, nown, own, s->row_sub, K, &s->A);
   if (err == DG_OK)
     err = dg_sipg_rhs(d, &so, nown, own, &data, s->b);
   DG_CALL(dg_comm_agree(comm, err));
@@ -281,12 +351,12 @@ static dg_error solve(dg_comm *comm, const dg_run_options *opt, pstate *s,
   double nnz = (double)s->A->nnz;
   DG_CALL(dg_comm_allreduce_sum(comm, &nnz, 1));
   res->nnz = (int64_t)nnz;
-  res->dofs = d->K * Np;
+  res->dofs = K * Np;
   res->nranks = dg_comm_size(comm);
   res->format = dg_sparse_format_name(dg_sparse_get_format(dg_sparse_dist_local(s->D)));
   if (!opt->quiet && rank == 0)
     dg_info("%s: Poisson %dD, order %d, %lld elements, %lld DOFs, %lld nonzeros, %d rank%s, "
-            "%s, pc %s", p->name, d->dim, d->N, (long long)d->K, (long long)res->dofs,
+            "%s, pc %s", p->name, d->dim, d->N, (long long)K, (long long)res->dofs,
             (long long)res->nnz, res->nranks, res->nranks > 1 ? "s" : "", res->format,
             dg_krylov_pc_name(ko.pc));
 
@@ -323,17 +393,29 @@ static dg_error solve(dg_comm *comm, const dg_run_options *opt, pstate *s,
     res->maxerr = e[1];
   }
 
-  /* The whole solution in global element order (output, tests). */
-  int64_t n = d->K * Np;
+  /* The whole solution in global element order (output, tests), and the
+   * node coordinates for the snapshot: gathered on every rank (the
+   * snapshot writer is serial). */
+  int64_t n = K * Np;
+  int gather_x = p->output_enabled;
   s->u_all = calloc((size_t)n, sizeof(double));
-  DG_CHECK(dg_comm_agree(comm, s->u_all ? DG_OK : DG_ERR_MEMORY) == DG_OK, DG_ERR_MEMORY,
-           "out of memory for the gathered solution (%lld values)", (long long)n);
-  for (int64_t e = 0; e < nown; e++)
-    memcpy(s->u_all + own[e] * Np, s->x + e * Np, sizeof(double) * (size_t)Np);
+  s->coords = gather_x ? calloc((size_t)n * d->dim, sizeof(double)) : NULL;
+  DG_CHECK(dg_comm_agree(comm, s->u_all && (s->coords || !gather_x) ? DG_OK : DG_ERR_MEMORY) ==
+               DG_OK,
+           DG_ERR_MEMORY, "out of memory for the gathered solution (%lld values)", (long long)n);
+  for (int64_t e = 0; e < nown; e++) {
+    memcpy(s->u_all + s->sel[e] * Np, s->x + e * Np, sizeof(double) * (size_t)Np);
+    for (int c = 0; c < d->dim && gather_x; c++)
+      memcpy(s->coords + c * n + s->sel[e] * Np, d->X[c] + e * Np, sizeof(double) * (size_t)Np);
+  }
   DG_CALL(allreduce_long(comm, s->u_all, n));
+  if (gather_x)
+    DG_CALL(allreduce_long(comm, s->coords, n * d->dim));
 
   if (p->output_enabled && rank == 0) {
-    dg_snapshot_mesh sm = {d->dim, d->N, d->Np, d->K, d->x, d->y, d->z};
+    dg_snapshot_mesh sm = {d->dim, d->N, d->Np, K, s->coords,
+                           d->dim > 1 ? s->coords + n : NULL,
+                           d->dim > 2 ? s->coords + 2 * n : NULL};
     DG_CALL(dg_snapshot_writer_create(p->output_dir, p->name, &sm, &s->writer));
     dg_snapshot_field f = {dg_flux_field(p->program, 0)->name, 1, 8, {s->u_all, NULL, NULL}};
     dg_snapshot_norm nm = {f.name, res->l2, res->maxerr};

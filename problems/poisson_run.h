@@ -12,11 +12,14 @@
  * Distribution: elements are partitioned (meshes/partition.h: METIS when
  * built with it); rank r owns the rows of its elements, numbered
  * consecutively in rank order, and the matrix is a dg_sparse_dist whose
- * ghost columns are the neighbouring ranks' elements.  Every rank reads the
- * whole mesh and builds the whole discretization (the assembly reads the
- * neighbours' geometry): memory per rank grows with the global mesh.
- * Output: the solution is gathered on rank 0, which writes one HDF5/XDMF
- * snapshot (problems/snapshot.h) with the error norms. */
+ * ghost columns are the neighbouring ranks' elements.  Each rank builds the
+ * discretization of its own elements plus the layer of face neighbours the
+ * assembly reads (meshes/submesh.h); the mesh itself (vertices, elements,
+ * face connectivity) and the partition are still held whole by every rank,
+ * as dg_problem_load reads them.
+ * Output: the solution and node coordinates are gathered (allreduce) and
+ * rank 0 writes one HDF5/XDMF snapshot (problems/snapshot.h, serial) with
+ * the error norms: that step holds K*Np*(dim+1) doubles per rank. */
 #ifndef DG_PROBLEMS_POISSON_RUN_H
 #define DG_PROBLEMS_POISSON_RUN_H
 

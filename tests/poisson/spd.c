@@ -74,7 +74,7 @@ static void run(int dim, int N, int64_t cells) {
     row_of[K - 1 - k] = k;
   }
   dg_csr *A;
-  TRY(dg_sipg_assemble(d, &opt, K, own, row_of, &A));
+  TRY(dg_sipg_assemble(d, &opt, K, own, row_of, K, &A));
   TRY(dg_sparse_csr_check(A));
   double *Ad = calloc((size_t)(M * M), sizeof(double));
   double *b = malloc(sizeof(double) * M), *w = malloc(sizeof(double) * M);
