@@ -15,6 +15,10 @@ const dg_config_key dg_problem_schema[] = {
      "the .flux file with fields, volume terms, fluxes, boundary conditions"},
     {"problem", "name", DG_CONFIG_STRING, NULL, "",
      "name used for output files (default: the cfg file's base name)"},
+    {"problem", "kind", DG_CONFIG_ENUM, "transient|poisson", "transient",
+     "transient: explicit time stepping of the flux file's rhs; poisson: -lap u = f "
+     "(f = the flux file's source, boundary values from its boundary conditions) by SIPG "
+     "and CG, see [poisson]"},
     {"params", NULL, DG_CONFIG_DOUBLE, NULL, NULL,
      "open section: name = value overrides a param of the flux file"},
     {"mesh", "type", DG_CONFIG_ENUM, "interval|rectangle|box|file", NULL,
@@ -42,7 +46,8 @@ const dg_config_key dg_problem_schema[] = {
      "floating-point precision of the device computation"},
     {"time", "scheme", DG_CONFIG_ENUM, "lserk4|ssprk3", "lserk4",
      "explicit Runge-Kutta scheme"},
-    {"time", "final", DG_CONFIG_DOUBLE, NULL, NULL, "final time (the start is 0)"},
+    {"time", "final", DG_CONFIG_DOUBLE, NULL, "-1",
+     "final time (the start is 0); required for kind = transient"},
     {"time", "cfl", DG_CONFIG_DOUBLE, NULL, "0.5",
      "dt = cfl * h_min / (wave_speed * (N+1)^2), h_min the smallest element size"},
     {"time", "dt", DG_CONFIG_DOUBLE, NULL, "0",
@@ -77,6 +82,25 @@ const dg_config_key dg_problem_schema[] = {
      "cpu backend: elements per chunk (0: automatic)"},
     {"backend", "nan_check_steps", DG_CONFIG_INT, NULL, "20",
      "check the state for NaN/Inf every this many steps"},
+    {"poisson", "neumann", DG_CONFIG_STRING, NULL, "",
+     "boundary conditions of the flux file whose value is n . grad u (Neumann data); "
+     "the others give u (Dirichlet data)"},
+    {"poisson", "penalty", DG_CONFIG_DOUBLE, NULL, "1",
+     "SIPG penalty factor C: tau = C (N+1)(N+d)/d max Fscale (dg/sipg.h; too small a C "
+     "makes the matrix indefinite, which CG reports)"},
+    {"poisson", "preconditioner", DG_CONFIG_ENUM, "none|jacobi|block-jacobi", "block-jacobi",
+     "CG preconditioner (block-jacobi inverts the element blocks)"},
+    {"poisson", "format", DG_CONFIG_ENUM, "auto|csr-scalar|csr-vector|ell|bsr", "auto",
+     "sparse matrix format of the SpMV (auto: the structural heuristic)"},
+    {"poisson", "rtol", DG_CONFIG_DOUBLE, NULL, "1e-10",
+     "CG stops at ||r|| <= max(rtol ||b||, atol) (with precision = float use >= 1e-5)"},
+    {"poisson", "atol", DG_CONFIG_DOUBLE, NULL, "0", "absolute CG tolerance"},
+    {"poisson", "max_iterations", DG_CONFIG_INT, NULL, "10000",
+     "CG iterations before giving up with an error"},
+    {"poisson", "log_every", DG_CONFIG_INT, NULL, "0", "log ||r|| every this many CG iterations (0: never)"},
+    {"poisson", "matrix_file", DG_CONFIG_STRING, NULL, "",
+     "also write the assembled matrix there (Matrix Market, symmetric; one rank only), "
+     "e.g. for spbench --mtx"},
 };
 const size_t dg_problem_schema_size = sizeof dg_problem_schema / sizeof dg_problem_schema[0];
 
@@ -264,11 +288,14 @@ static dg_error load(dg_problem *p, const char *const *overrides, int noverrides
   DG_CALL(dg_config_get_enum(cfg, "discretization", "precision", "float|double", 1, &prec));
   p->precision = prec == 0 ? DG_PRECISION_FLOAT : DG_PRECISION_DOUBLE;
 
+  DG_CALL(dg_config_get_enum(cfg, "problem", "kind", "transient|poisson", 0, &p->kind));
+  DG_CHECK(p->kind == 1 || dg_config_has(cfg, "time", "final"), DG_ERR_INPUT,
+           "%s: [time] final is required (the run's final time)", dg_config_name(cfg));
   int scheme = 0;
   DG_CALL(dg_config_get_enum(cfg, "time", "scheme", "lserk4|ssprk3", 0, &scheme));
   DG_CALL(dg_rk_scheme_get(scheme == 0 ? "lserk4" : "ssprk3", &p->scheme));
   DG_CALL(dg_config_get_double(cfg, "time", "final", 0, &p->t_final));
-  DG_CHECK(p->t_final >= 0, DG_ERR_INPUT, "%s: [time] final = %g must not be negative",
+  DG_CHECK(p->kind == 1 || p->t_final >= 0, DG_ERR_INPUT, "%s: [time] final = %g must not be negative",
            dg_config_name(cfg), p->t_final);
   DG_CALL(dg_config_get_double(cfg, "time", "cfl", 0.5, &p->cfl));
   DG_CHECK(p->cfl > 0, DG_ERR_INPUT, "%s: [time] cfl = %g must be positive",

@@ -24,6 +24,7 @@ extern const size_t dg_problem_schema_size;
 typedef struct dg_problem {
   dg_config *cfg;             /* owned */
   char *name;                 /* [problem] name, default the cfg's base name */
+  int kind;                   /* [problem] kind: 0 transient, 1 poisson (problems/poisson_run.h) */
   dg_flux_program *program;   /* owned */
   dg_mesh *mesh;              /* owned */
   int dim;

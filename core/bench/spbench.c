@@ -27,6 +27,9 @@
  * Usage: spbench [--backend auto|cpu|cuda] [--K n] [--np b] [--float]
  *                [--reps n] [--iters n] [--pc none|jacobi|block-jacobi]
  *                [--formats csr-scalar,csr-vector,ell,bsr] [--tune] [--quick]
+ *                [--mtx FILE]
+ * --mtx: benchmark the matrix of a Matrix Market file instead (e.g. the SIPG
+ * matrix dgrun writes with [poisson] matrix_file; --np its block size).
  * --quick: a small matrix (K = 2000, Np = 10) and few repetitions, for the
  * cpu backend and CI smoke runs. */
 #include <math.h>
@@ -40,6 +43,7 @@
 #include "core/device.h"
 #include "core/error.h"
 #include "core/krylov.h"
+#include "core/mmio.h"
 #include "core/sparse.h"
 
 #define TRY(expr)                                                             \
@@ -60,6 +64,7 @@ typedef struct {
   dg_krylov_pc pc;
   int formats[DG_SPARSE_NFORMATS];
   int tune;
+  const char *mtx;
 } options;
 
 /* A symmetric pseudo-random value in [-1, 1) for the pair {i, j}. */
@@ -208,7 +213,8 @@ static void usage(void) {
           "               [--reps n] [--iters n] [--pc none|jacobi|"
           "block-jacobi]\n"
           "               [--formats csr-scalar,csr-vector,ell,bsr] [--tune] "
-          "[--quick]\n");
+          "[--quick]\n"
+          "               [--mtx FILE]\n");
   exit(2);
 }
 
@@ -243,6 +249,8 @@ static options parse(int argc, char **argv) {
       o.dtype = DG_FLOAT;
     } else if (!strcmp(a, "--tune")) {
       o.tune = 1;
+    } else if (v && !strcmp(a, "--mtx")) {
+      o.mtx = v, i++;
     } else if (v && !strcmp(a, "--backend")) {
       o.backend = v, i++;
     } else if (v && !strcmp(a, "--K")) {
@@ -279,7 +287,19 @@ int main(int argc, char **argv) {
   int cuda = info->backend == DG_BACKEND_CUDA;
   printf("device: %s (%s)\n", info->name, info->backend_name);
 
-  dg_csr *A = build_matrix(o.K, o.np);
+  dg_csr *A;
+  if (o.mtx) {
+    TRY(dg_mmio_read(o.mtx, &A));
+    if (A->nrows % o.np || A->nrows != A->ncols) {
+      fprintf(stderr, "spbench: %s: %lld x %lld is not square in blocks of %d (--np)\n",
+              o.mtx, (long long)A->nrows, (long long)A->ncols, o.np);
+      return 2;
+    }
+    o.K = A->nrows / o.np;
+    printf("matrix file: %s\n", o.mtx);
+  } else {
+    A = build_matrix(o.K, o.np);
+  }
   printf("matrix: K = %lld elements of %d x %d blocks, %lld rows, %lld "
          "entries (%.1f per row), %s\n", (long long)o.K, o.np, o.np,
          (long long)A->nrows, (long long)A->nnz,

@@ -16,6 +16,7 @@
 #include "core/error.h"
 #include "core/log.h"
 #include "meshes/mesh_h5.h"
+#include "problems/poisson_run.h"
 #include "problems/problem.h"
 #include "problems/run.h"
 
@@ -111,8 +112,17 @@ int main(int argc, char **argv) {
   opt.overrides = overrides;
   if (opt.quiet)
     dg_log_set_level(DG_LOG_WARN);
-  dg_run_result res;
-  dg_error err = dg_run(&opt, &res);
+  dg_error err;
+  if (dg_poisson_is_kind(opt.cfg_path, overrides, opt.noverrides)) {
+    /* [problem] kind = poisson: one elliptic solve, no time loop. */
+    if (opt.restart)
+      fprintf(stderr, "dgrun: --restart ignored: a Poisson problem has no time loop\n");
+    dg_poisson_result pres;
+    err = dg_poisson_run(&opt, &pres);
+  } else {
+    dg_run_result res;
+    err = dg_run(&opt, &res);
+  }
   free(overrides);
   if (err != DG_OK) {
     dg_error_print(stderr);
