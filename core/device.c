@@ -161,6 +161,19 @@ static dg_error env_index(int *index) {
   return DG_OK;
 }
 
+dg_error dg_device_count(const char *backend, int *n) {
+  const dg_backend_ops *ops;
+  DG_CALL(find_backend(backend, &ops));
+  *n = 0;
+  DG_CALL(ops->count(n));
+  return DG_OK;
+}
+
+int dg_device_env_index_set(void) {
+  const char *s = getenv("DGRUN_DEVICE");
+  return s && s[0];
+}
+
 dg_error dg_device_create(const char *backend, int index, dg_device **out) {
   *out = NULL;
   const dg_backend_ops *ops;

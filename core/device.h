@@ -71,6 +71,10 @@ typedef struct dg_device_stats {
  * else 0.  Errors: DG_ERR_DEVICE (no such device), DG_ERR_INPUT (bad name). */
 dg_error dg_device_create(const char *backend, int index, dg_device **out);
 void dg_device_destroy(dg_device **dev);
+/* Devices the backend ("auto", "cuda", "cpu") would choose from, and
+ * whether $DGRUN_DEVICE names one (one rank per GPU: picked otherwise). */
+dg_error dg_device_count(const char *backend, int *n);
+int dg_device_env_index_set(void);
 
 /* Print every backend this build has and the devices each can see. */
 dg_error dg_device_list(FILE *out);

@@ -77,6 +77,16 @@ const dg_config_key dg_problem_schema[] = {
      "cpu backend: elements per chunk (0: automatic)"},
     {"backend", "nan_check_steps", DG_CONFIG_INT, NULL, "20",
      "check the state for NaN/Inf every this many steps"},
+    {"parallel", "partition", DG_CONFIG_ENUM, "auto|metis|rcb", "auto",
+     "mpirun: how the mesh is cut into one part per rank (auto: METIS when built with it)"},
+    {"parallel", "cuda_aware", DG_CONFIG_ENUM, "auto|off", "auto",
+     "mpirun on GPUs: hand device buffers to MPI when the library is CUDA-aware (off: "
+     "stage through host memory)"},
+    {"parallel", "gpu_oversubscribe", DG_CONFIG_BOOL, NULL, "false",
+     "mpirun on GPUs: allow more ranks on a node than GPUs (ranks share GPUs round-robin)"},
+    {"parallel", "overlap", DG_CONFIG_BOOL, NULL, "true",
+     "mpirun: run the interior kernels while the halo exchange is in flight (false: wait "
+     "first; for timing the overlap)"},
 };
 const size_t dg_problem_schema_size = sizeof dg_problem_schema / sizeof dg_problem_schema[0];
 

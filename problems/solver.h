@@ -15,12 +15,16 @@
 #include "dg/opdata.h"
 #include "dg/timestep.h"
 #include "operators/codegen.h"
+#include "problems/halo.h"
 
 typedef struct dg_solver dg_solver;
 
 typedef struct dg_solver_options {
   dg_kernel_config kernels;
   const char *dump_dir; /* write the generated source there (NULL: no) */
+  /* Partitioned run: the discretization is this rank's part, and the halo
+   * faces get ghost slots filled by an exchange every stage (NULL: serial). */
+  const dg_halo_spec *halo;
 } dg_solver_options;
 
 /* tag_to_bc: per mesh tag, the boundary-condition index of the physics. */
@@ -46,6 +50,7 @@ dg_error dg_solver_step(dg_solver *s, const dg_rk_scheme *rk, double t, double d
 /* Work done so far: right-hand-side evaluations (for DOF-updates/s). */
 typedef struct dg_solver_timings {
   int64_t rhs_evaluations;
+  dg_halo_timings halo; /* zero in serial runs */
 } dg_solver_timings;
 dg_solver_timings dg_solver_get_timings(const dg_solver *s);
 

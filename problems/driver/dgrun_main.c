@@ -6,10 +6,20 @@
  *   dgrun --help-config      every problem.cfg key, with type and default
  *
  * Exit status: 0 when the run completed, 1 on any error (printed with its
- * trace), 2 on a usage error. */
+ * trace), 2 on a usage error.
+ *
+ * Under mpirun (detected from the launcher's environment) every rank runs
+ * its part of the mesh (problems/parallel.h); rank 0 alone prints progress.
+ * An error on any rank ends every rank: the failing rank prints its trace
+ * naming itself, rank 0 says which rank failed, and MPI_Abort stops the job
+ * with status 1 (an error in the middle of a halo exchange cannot be agreed
+ * on without risking a hang, so no attempt is made). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "core/comm.h"
 
 #include "core/config.h"
 #include "core/device.h"
@@ -18,6 +28,33 @@
 #include "meshes/mesh_h5.h"
 #include "problems/problem.h"
 #include "problems/run.h"
+
+/* Started by an MPI launcher with more than one process? */
+static int launched_by_mpi(void) {
+  const char *vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "MPI_LOCALNRANKS"};
+  for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
+    if (getenv(vars[i]))
+      return 1;
+  return 0;
+}
+
+/* Print a parallel run's error once per cause and end every rank. */
+static void parallel_fail(dg_comm *comm) {
+  int rank = dg_comm_rank(comm);
+  const char *msg = dg_error_message();
+  int agreed_elsewhere = strncmp(msg, "rank ", 5) == 0 && strstr(msg, "failed (this rank");
+  if (!agreed_elsewhere) {
+    fprintf(stderr, "dgrun: rank %d of %d failed:\n", rank, dg_comm_size(comm));
+    dg_error_print(stderr);
+  } else if (rank == 0) {
+    fprintf(stderr, "dgrun: stopping all ranks: %s\n", msg);
+  }
+  fflush(stderr);
+  /* Give the failing rank a moment to print before the job is torn down. */
+  if (agreed_elsewhere)
+    sleep(1);
+  dg_comm_abort(comm, 1);
+}
 
 static void usage(FILE *out) {
   fprintf(out,
@@ -109,14 +146,30 @@ int main(int argc, char **argv) {
     return 2;
   }
   opt.overrides = overrides;
+  dg_comm *world = NULL;
+  if (dg_comm_mpi_built() && launched_by_mpi()) {
+    if (dg_comm_create_world(&world) != DG_OK) {
+      dg_error_print(stderr);
+      free(overrides);
+      return 1;
+    }
+    if (dg_comm_size(world) == 1)
+      dg_comm_destroy(&world);
+  }
+  opt.comm = world;
+  if (world && dg_comm_rank(world) != 0)
+    opt.quiet = 1; /* progress and results from rank 0 */
   if (opt.quiet)
     dg_log_set_level(DG_LOG_WARN);
   dg_run_result res;
   dg_error err = dg_run(&opt, &res);
   free(overrides);
   if (err != DG_OK) {
+    if (world)
+      parallel_fail(world);
     dg_error_print(stderr);
     return 1;
   }
+  dg_comm_destroy(&world);
   return 0;
 }
