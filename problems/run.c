@@ -326,6 +326,24 @@ static int is_multiple(double t, double iv) {
   return fabs(m - round(m)) < 1e-9 && round(m) >= 1;
 }
 
+/* The final state of all elements for the caller (rank 0). */
+static dg_error final_state(run_state *r, dg_run_result *res) {
+  int64_t n = (int64_t)r->ncomp * r->par->K_global * r->disc->Np;
+  double *u = NULL;
+  if (r->par->rank == 0) {
+    u = malloc(sizeof(double) * (size_t)(n + 1));
+    DG_CHECK(u, DG_ERR_MEMORY, "out of memory");
+  }
+  dg_error err = dg_parallel_gather(r->par, r->ncomp, r->disc->Np, r->u, u);
+  if (err != DG_OK) {
+    free(u);
+    DG_CALL(err);
+  }
+  res->state = u;
+  res->state_length = u ? n : 0;
+  return DG_OK;
+}
+
 static dg_error run_loop(const dg_run_options *opt, run_state *r, dg_run_result *res) {
   dg_problem *p = r->prob;
   const dg_discretization *d = r->disc;
@@ -442,6 +460,8 @@ static dg_error run_loop(const dg_run_options *opt, run_state *r, dg_run_result 
   DG_CALL(error_norms(r, t, res));
   if (p->checkpoint_interval > 0)
     DG_CALL(write_checkpoint(r, t, dt, step));
+  if (opt->want_state)
+    DG_CALL(final_state(r, res));
   return DG_OK;
 }
 

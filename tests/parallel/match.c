@@ -1,0 +1,123 @@
+/* problems.mpi_match_*: a partitioned run (every rank of mpiexec) gives the
+ * same error norms (to 1e-12, relative) and the same final fields (to 1e-12
+ * of their size) as the serial run of the same problem, which rank 0 does
+ * afterwards on its own through the unpartitioned code path.
+ *
+ * usage: test_parallel_match problem.cfg workdir [--restart ckpt.h5]
+ *                            [section.key=value ...]
+ * With --restart the partitioned run continues from that checkpoint (written
+ * by a run on another number of ranks) while the serial reference runs from
+ * t = 0. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/comm.h"
+#include "core/error.h"
+#include "core/log.h"
+#include "problems/run.h"
+
+static dg_error run(const char *cfg, const char *dir, const char *restart, dg_comm *comm,
+                    int argc, char **argv, dg_run_result *res) {
+  const char *ov[64];
+  int n = 0;
+  char od[700];
+  snprintf(od, sizeof od, "output.directory=%s", dir);
+  ov[n++] = od;
+  ov[n++] = "backend.device=cpu";
+  for (int i = 0; i < argc && n < 64; i++)
+    ov[n++] = argv[i];
+  dg_run_options opt = {cfg, ov, n, 1, restart, NULL, comm, 1};
+  DG_CALL(dg_run(&opt, res));
+  return DG_OK;
+}
+
+static int close_to(double a, double b, double tol) {
+  return fabs(a - b) <= tol * fmax(fabs(b), 1e-300) || (a == b);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 3) {
+    fprintf(stderr, "usage: %s problem.cfg workdir [--restart ckpt] [overrides]\n", argv[0]);
+    return 2;
+  }
+  const char *cfg = argv[1], *work = argv[2], *restart = NULL;
+  int first = 3;
+  if (argc > 4 && strcmp(argv[3], "--restart") == 0) {
+    restart = argv[4];
+    first = 5;
+  }
+  dg_log_set_level(DG_LOG_WARN);
+  dg_comm *world = NULL;
+  if (dg_comm_create_world(&world) != DG_OK) {
+    dg_error_print(stderr);
+    return 1;
+  }
+  int rank = dg_comm_rank(world), size = dg_comm_size(world);
+  char dir[600];
+  snprintf(dir, sizeof dir, "%s/ranks%d", work, size);
+  dg_run_result par, ser;
+  memset(&ser, 0, sizeof ser);
+  dg_error err = run(cfg, dir, restart, size > 1 ? world : NULL, argc - first, argv + first, &par);
+  if (err != DG_OK)
+    dg_error_print(stderr);
+  err = dg_comm_agree(world, err);
+  int bad = err != DG_OK;
+  if (!bad && rank == 0) {
+    snprintf(dir, sizeof dir, "%s/serial_for%d", work, size);
+    if (run(cfg, dir, NULL, NULL, argc - first, argv + first, &ser) != DG_OK) {
+      dg_error_print(stderr);
+      bad = 1;
+    }
+  }
+  if (!bad && rank == 0) {
+    if (!par.have_norms || !ser.have_norms) {
+      fprintf(stderr, "the problem has no exact solution to compare norms\n");
+      bad = 1;
+    }
+    for (int f = 0; f < par.nfields && f < 16 && !bad; f++) {
+      printf("field %d: L2 %.15e (serial %.15e)  max %.15e (serial %.15e)\n", f, par.l2[f],
+             ser.l2[f], par.maxerr[f], ser.maxerr[f]);
+      if (!close_to(par.l2[f], ser.l2[f], 1e-12) || !close_to(par.maxerr[f], ser.maxerr[f], 1e-12)) {
+        fprintf(stderr, "FAIL: field %d norms differ from the serial run\n", f);
+        bad = 1;
+      }
+    }
+    if (!bad && (par.state_length != ser.state_length || par.state_length == 0)) {
+      fprintf(stderr, "FAIL: state lengths %lld vs %lld\n", (long long)par.state_length,
+              (long long)ser.state_length);
+      bad = 1;
+    }
+    if (!bad) {
+      double dmax = 0, umax = 0;
+      for (int64_t i = 0; i < ser.state_length; i++) {
+        double d = fabs(par.state[i] - ser.state[i]);
+        if (!(d <= dmax))
+          dmax = d;
+        umax = fmax(umax, fabs(ser.state[i]));
+      }
+      printf("%d ranks: %lld values, max |u_par - u_serial| = %.3e (max |u| = %.3e), "
+             "%lld steps, halo exchanges %lld\n",
+             size, (long long)ser.state_length, dmax, umax, (long long)par.steps,
+             (long long)par.halo_exchanges);
+      if (!(dmax <= 1e-12 * umax)) {
+        fprintf(stderr, "FAIL: the fields differ from the serial run\n");
+        bad = 1;
+      }
+      if (size > 1 && par.halo_exchanges == 0) {
+        fprintf(stderr, "FAIL: a partitioned run exchanged no halo\n");
+        bad = 1;
+      }
+    }
+  }
+  free(par.state);
+  free(ser.state);
+  double v = bad;
+  if (dg_comm_allreduce_max(world, &v, 1) != DG_OK)
+    v = 1;
+  dg_comm_destroy(&world);
+  if (rank == 0)
+    printf(v ? "FAILED\n" : "OK\n");
+  return v ? 1 : 0;
+}
