@@ -56,7 +56,8 @@ void dg_parallel_destroy(dg_parallel **pp) {
   if (!pp || !*pp)
     return;
   dg_parallel *par = *pp;
-  dg_partition_local_destroy(&par->local);
+  if (!par->local_borrowed)
+    dg_partition_local_destroy(&par->local);
   free(par->tag_to_bc);
   free(par->counts);
   free(par->gk_all);
@@ -196,7 +197,7 @@ done:
   return DG_OK;
 }
 
-dg_error dg_parallel_create(dg_comm *comm, const dg_problem *p, dg_parallel **out) {
+dg_error dg_parallel_create(dg_comm *comm, dg_problem *p, dg_parallel **out) {
   *out = NULL;
   dg_parallel *par = calloc(1, sizeof *par);
   DG_CHECK(par, DG_ERR_MEMORY, "out of memory");
@@ -218,10 +219,15 @@ dg_error dg_parallel_create(dg_comm *comm, const dg_problem *p, dg_parallel **ou
     *out = par;
     return DG_OK;
   }
-  DG_CHECK_GOTO(err, fail, gm->K >= par->size, DG_ERR_INPUT,
-                "%d ranks for a mesh of %lld elements: use at most one rank per element",
-                par->size, (long long)gm->K);
-  DG_CALL_GOTO(err, fail, partition(par, p));
+  if (p->part) {
+    par->local = p->part;
+    par->local_borrowed = 1;
+  } else {
+    DG_CHECK_GOTO(err, fail, gm->K >= par->size, DG_ERR_INPUT,
+                  "%d ranks for a mesh of %lld elements: use at most one rank per element",
+                  par->size, (long long)gm->K);
+    DG_CALL_GOTO(err, fail, partition(par, p));
+  }
   dg_partition_local *L = par->local;
   DG_CALL_GOTO(err, fail, interior_first(L, &par->K_interior));
   int halo_tag;
@@ -235,15 +241,17 @@ dg_error dg_parallel_create(dg_comm *comm, const dg_problem *p, dg_parallel **ou
   par->mesh = L->mesh;
   par->K = L->mesh->K;
   par->gk = L->global_element;
-  par->K_global = gm->K;
 
   /* Element counts of every rank, and (rank 0) their global ids. */
   double *v = calloc((size_t)par->size, sizeof(double));
   DG_CHECK_GOTO(err, fail, v, DG_ERR_MEMORY, "out of memory");
   v[par->rank] = (double)par->K;
   err = dg_comm_allreduce_sum(comm, v, par->size);
-  for (int r = 0; r < par->size; r++)
+  par->K_global = 0;
+  for (int r = 0; r < par->size; r++) {
     par->counts[r] = (int64_t)v[r];
+    par->K_global += par->counts[r];
+  }
   free(v);
   DG_CALL_GOTO(err, fail, err);
   double *mine = malloc(sizeof(double) * (size_t)(par->K + 1));

@@ -499,7 +499,9 @@ done:
 }
 
 static dg_error setup(const dg_run_options *opt, run_state *r) {
-  DG_CALL(dg_problem_load(opt->cfg_path, opt->overrides, opt->noverrides, &r->prob));
+  DG_CALL(dg_problem_load_rank(opt->cfg_path, opt->overrides, opt->noverrides,
+                               opt->comm ? dg_comm_rank(opt->comm) : 0,
+                               opt->comm ? dg_comm_size(opt->comm) : 1, &r->prob));
   dg_problem *p = r->prob;
   DG_CALL(dg_parallel_create(opt->comm, p, &r->par));
   DG_CALL(dg_parallel_device(r->par, p, &r->dev));
