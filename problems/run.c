@@ -556,6 +556,11 @@ dg_error dg_run(const dg_run_options *opt, dg_run_result *result) {
   dg_error err = setup(opt, &r);
   if (err == DG_OK)
     err = run_loop(opt, &r, &res);
+  if (err == DG_OK && res.halo_exchanges > 0 && !opt->quiet)
+    dg_info("halo (rank 0): %lld exchanges, %.3f s blocked waiting for them (%.1f%% of the "
+            "time loop)",
+            (long long)res.halo_exchanges, res.halo_wait_seconds,
+            res.wall_seconds > 0 ? 100.0 * res.halo_wait_seconds / res.wall_seconds : 0.0);
   if (err == DG_OK && res.have_norms && !opt->quiet)
     for (int f = 0; f < dg_flux_field_count(r.prob->program) && f < 16; f++)
       dg_info("final t = %.6g  %s: L2 error %.6e  max error %.6e", res.t_final,
