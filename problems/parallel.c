@@ -1,5 +1,6 @@
 #include "problems/parallel.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -319,4 +320,45 @@ dg_error dg_parallel_test_fault(const dg_parallel *par, int64_t step) {
            "induced failure on rank %d at step %lld ($DGRUN_TEST_FAIL_RANK, a test hook)",
            par->rank, (long long)step);
   return DG_OK;
+}
+
+static int error_agreed, error_rank = -1;
+
+int dg_parallel_error_agreed(void) { return error_agreed; }
+int dg_parallel_error_rank(void) { return error_rank; }
+
+dg_error dg_parallel_agree(dg_comm *comm, dg_error err) {
+  if (!comm || dg_comm_size(comm) == 1)
+    return err == DG_OK ? DG_OK : dg_error_push(err, __FILE__, __LINE__, __func__);
+  int rank = dg_comm_rank(comm), size = dg_comm_size(comm);
+  double v = err != DG_OK ? (double)(size - rank) : 0.0;
+  DG_CALL(dg_comm_allreduce_max(comm, &v, 1));
+  if (v == 0)
+    return DG_OK;
+  int bad = size - (int)v;
+  /* The failing rank's code and message, to rank 0. */
+  struct {
+    double code;
+    char msg[2048];
+  } report;
+  memset(&report, 0, sizeof report);
+  if (rank == bad) {
+    report.code = (double)err;
+    snprintf(report.msg, sizeof report.msg, "%s", dg_error_message());
+  }
+  if (bad != 0 && (rank == 0 || rank == bad)) {
+    dg_comm_neighbor nb = {rank == 0 ? bad : 0, &report, rank == 0 ? 0 : sizeof report,
+                           &report, rank == 0 ? sizeof report : 0};
+    dg_comm_request *req = NULL;
+    DG_CALL(dg_comm_exchange_start(comm, 1, &nb, 7301, &req));
+    DG_CALL(dg_comm_exchange_wait(&req));
+  }
+  error_agreed = 1;
+  error_rank = bad;
+  if (rank == 0) {
+    if (bad == 0)
+      return dg_error_push(err, __FILE__, __LINE__, __func__);
+    DG_RAISE((dg_error)(int)report.code, "%s", report.msg);
+  }
+  DG_RAISE(DG_ERR_MPI, "rank %d failed; rank 0 reports it", bad);
 }

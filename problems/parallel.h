@@ -61,6 +61,16 @@ dg_error dg_parallel_gather(const dg_parallel *par, int nf, int Np, const double
 void dg_parallel_pick(const dg_parallel *par, int nf, int Np, const double *global,
                       double *local);
 
+/* Collective error agreement with one report: when err fails on some
+ * ranks, the lowest failing rank's message goes to rank 0, which returns
+ * it (same error code; dg_parallel_error_rank names the rank); the others return
+ * DG_ERR_MPI and print nothing (dg_parallel_error_reported says so), so
+ * the driver can end every rank cleanly.  comm NULL: returns err. */
+dg_error dg_parallel_agree(dg_comm *comm, dg_error err);
+/* 1 when the last error came from dg_parallel_agree (all ranks know). */
+int dg_parallel_error_agreed(void);
+int dg_parallel_error_rank(void);
+
 /* Test hook: $DGRUN_TEST_FAIL_RANK = r and $DGRUN_TEST_FAIL_STEP = s make
  * rank r fail at step s (to test that one rank's error ends all ranks). */
 dg_error dg_parallel_test_fault(const dg_parallel *par, int64_t step);

@@ -238,7 +238,7 @@ static dg_error write_checkpoint(run_state *r, double t, double dt, int64_t step
   if (r->par->rank == 0)
     err = write_checkpoint_file(r, &info, u);
   if (r->par->size > 1)
-    err = dg_comm_agree(r->par->comm, err);
+    err = dg_parallel_agree(r->par->comm, err);
   DG_CALL(err);
   return DG_OK;
 }
@@ -266,7 +266,7 @@ static dg_error write_checkpoint_file(run_state *r, dg_checkpoint_info *info, co
 static dg_error check_finite(run_state *r, double t, int64_t step) {
   dg_error err = check_finite_local(r, t, step);
   if (r->par->size > 1)
-    err = dg_comm_agree(r->par->comm, err);
+    err = dg_parallel_agree(r->par->comm, err);
   DG_CALL(err);
   return DG_OK;
 }
@@ -490,7 +490,7 @@ static dg_error create_writer(run_state *r) {
                            d->dim > 2 ? xg + 2 * Kg * d->Np : NULL};
     err = dg_snapshot_writer_create(r->prob->output_dir, r->prob->name, &sm, &r->writer);
   }
-  err = dg_comm_agree(r->par->comm, err);
+  err = dg_parallel_agree(r->par->comm, err);
 done:
   free(xl);
   free(xg);
@@ -499,17 +499,21 @@ done:
 }
 
 static dg_error setup(const dg_run_options *opt, run_state *r) {
-  DG_CALL(dg_problem_load_rank(opt->cfg_path, opt->overrides, opt->noverrides,
-                               opt->comm ? dg_comm_rank(opt->comm) : 0,
-                               opt->comm ? dg_comm_size(opt->comm) : 1, &r->prob));
+  /* Bad input fails on every rank alike: reported once, by rank 0. */
+  DG_CALL(dg_parallel_agree(opt->comm,
+                            dg_problem_load_rank(opt->cfg_path, opt->overrides, opt->noverrides,
+                                                 opt->comm ? dg_comm_rank(opt->comm) : 0,
+                                                 opt->comm ? dg_comm_size(opt->comm) : 1,
+                                                 &r->prob)));
   dg_problem *p = r->prob;
-  DG_CALL(dg_parallel_create(opt->comm, p, &r->par));
-  DG_CALL(dg_parallel_device(r->par, p, &r->dev));
+  DG_CALL(dg_parallel_agree(opt->comm, dg_parallel_create(opt->comm, p, &r->par)));
+  DG_CALL(dg_parallel_agree(opt->comm, dg_parallel_device(r->par, p, &r->dev)));
   const dg_device_info *info = dg_device_get_info(r->dev);
   if (!opt->quiet)
     dg_info("backend %s: %s%s", info->backend_name, info->name,
             r->par->size > 1 ? " (rank 0; one device per rank)" : "");
-  DG_CALL(dg_discretization_create(r->par->mesh, p->order, p->precision, &r->disc));
+  DG_CALL(dg_parallel_agree(opt->comm, dg_discretization_create(r->par->mesh, p->order,
+                                                                 p->precision, &r->disc)));
   DG_CALL(dg_physics_from_program(p->program, &r->phys, &r->tables));
   r->ncomp = r->phys.ncomp;
   r->comp_names = calloc((size_t)r->ncomp, sizeof(char *));

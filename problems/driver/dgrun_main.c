@@ -10,10 +10,11 @@
  *
  * Under mpirun (detected from the launcher's environment) every rank runs
  * its part of the mesh (problems/parallel.h); rank 0 alone prints progress.
- * An error on any rank ends every rank: the failing rank prints its trace
- * naming itself, rank 0 says which rank failed, and MPI_Abort stops the job
- * with status 1 (an error in the middle of a halo exchange cannot be agreed
- * on without risking a hang, so no attempt is made). */
+ * An error on any rank ends every rank with status 1.  Where all ranks meet
+ * (set-up, NaN checks, output) the error is agreed on and rank 0 alone
+ * prints it, naming the failing rank; elsewhere (e.g. in the middle of a
+ * halo exchange, where agreeing could hang) the failing rank prints its
+ * trace naming itself and MPI_Abort stops the job. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,7 @@
 #include "core/error.h"
 #include "core/log.h"
 #include "meshes/mesh_h5.h"
+#include "problems/parallel.h"
 #include "problems/problem.h"
 #include "problems/run.h"
 
@@ -164,6 +166,16 @@ int main(int argc, char **argv) {
   dg_run_result res;
   dg_error err = dg_run(&opt, &res);
   free(overrides);
+  if (err != DG_OK && world && dg_parallel_error_agreed()) {
+    /* Every rank stopped at the same point: rank 0 reports, all exit. */
+    if (dg_comm_rank(world) == 0) {
+      fprintf(stderr, "dgrun: rank %d of %d failed; every rank stopped:\n",
+              dg_parallel_error_rank(), dg_comm_size(world));
+      dg_error_print(stderr);
+    }
+    dg_comm_destroy(&world);
+    return 1;
+  }
   if (err != DG_OK) {
     if (world)
       parallel_fail(world);
