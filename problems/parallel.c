@@ -304,12 +304,21 @@ dg_error dg_parallel_device(const dg_parallel *par, const dg_problem *p, dg_devi
   /* The cpu backend has one "device" that every rank may use. */
   if (n == 1 && (strcmp(p->device, "cpu") == 0 || !dg_device_cuda_available()))
     share = 1;
-  DG_CHECK(node_size <= n || share, DG_ERR_INPUT,
+  int index = dg_parallel_pick_device(node_rank, node_size, n, share);
+  DG_CHECK(index >= 0, DG_ERR_INPUT,
            "%d ranks on this node but %d GPU(s): run one rank per GPU, or allow sharing "
            "with parallel.gpu_oversubscribe=true",
            node_size, n);
-  DG_CALL(dg_device_create(p->device, node_rank % n, out));
+  DG_CALL(dg_device_create(p->device, index, out));
   return DG_OK;
+}
+
+int dg_parallel_pick_device(int node_rank, int node_size, int ndevices, int share) {
+  if (ndevices <= 0 || node_rank < 0 || node_rank >= node_size)
+    return -1;
+  if (node_size > ndevices && !share)
+    return -1;
+  return node_rank % ndevices;
 }
 
 dg_error dg_parallel_test_fault(const dg_parallel *par, int64_t step) {
