@@ -340,11 +340,14 @@ dg_error dg_parallel_agree(dg_comm *comm, dg_error err) {
   if (!comm || dg_comm_size(comm) == 1)
     return err == DG_OK ? DG_OK : dg_error_push(err, __FILE__, __LINE__, __func__);
   int rank = dg_comm_rank(comm), size = dg_comm_size(comm);
-  double v = err != DG_OK ? (double)(size - rank) : 0.0;
+  /* The lowest rank with an error of its own; ranks that only learnt of
+   * another's failure (dg_comm_agree's message) come after all of them. */
+  int stub = err == DG_ERR_MPI && strstr(dg_error_message(), "failed (this rank");
+  double v = err != DG_OK ? (double)(stub ? size - rank : 2 * size - rank) : 0.0;
   DG_CALL(dg_comm_allreduce_max(comm, &v, 1));
   if (v == 0)
     return DG_OK;
-  int bad = size - (int)v;
+  int bad = v > size ? 2 * size - (int)v : size - (int)v;
   /* The failing rank's code and message, to rank 0. */
   struct {
     double code;

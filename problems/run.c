@@ -541,9 +541,11 @@ static dg_error setup(const dg_run_options *opt, run_state *r) {
     DG_CALL(probe_output_dir(p->output_dir));
   if (p->output_enabled)
     DG_CALL(create_writer(r));
-  dg_solver_options so = {p->kernels, opt->dump_kernels,
-                          r->par->size > 1 ? &r->par->halo : NULL};
-  DG_CALL(dg_solver_create(r->dev, r->disc, &r->phys, r->par->tag_to_bc, &so, &r->solver));
+  dg_solver_options so = {p->kernels, opt->dump_kernels};
+  DG_CALL(dg_parallel_agree(
+      opt->comm, dg_solver_create_partitioned(r->dev, r->disc, &r->phys, r->par->tag_to_bc, &so,
+                                              r->par->size > 1 ? &r->par->halo : NULL,
+                                              &r->solver)));
   if (!opt->quiet)
     dg_info("%s: %dD, order %d, %lld elements, %lld DOFs, %s, %s", p->name, r->disc->dim,
             r->disc->N, (long long)r->par->K_global,

@@ -66,10 +66,19 @@ static dg_error dump_source(const char *dir, const char *name, const char *src) 
 dg_error dg_solver_create(dg_device *dev, const dg_discretization *disc,
                           const dg_physics *physics, const int *tag_to_bc,
                           const dg_solver_options *opt, dg_solver **out) {
+  DG_CALL(dg_solver_create_partitioned(dev, disc, physics, tag_to_bc, opt, NULL, out));
+  return DG_OK;
+}
+
+dg_error dg_solver_create_partitioned(dg_device *dev, const dg_discretization *disc,
+                                      const dg_physics *physics, const int *tag_to_bc,
+                                      const dg_solver_options *opt, const dg_halo_spec *halo,
+                                      dg_solver **out) {
   *out = NULL;
   dg_solver *s = calloc(1, sizeof *s);
   DG_CHECK(s, DG_ERR_MEMORY, "out of memory");
   dg_error err = DG_OK;
+  int agreed = 0; /* partitioned: the ranks have agreed that set-up went well */
   s->dev = dev;
   s->disc = disc;
   s->cfg = opt ? opt->kernels : dg_kernel_config_default();
@@ -97,13 +106,16 @@ dg_error dg_solver_create(dg_device *dev, const dg_discretization *disc,
   DG_CALL_GOTO(err, fail, dg_opdata_create(disc, s->gen.np_pad,
                                            s->cfg.layout == DG_LAYOUT_ELEMENT_MAJOR,
                                            s->ncomp, tag_to_bc, &s->od));
-  if (opt && opt->halo) {
+  if (halo) {
+    /* Every rank got this far: the set-up exchange below cannot hang. */
+    agreed = 1;
+    DG_CALL_GOTO(err, fail, dg_comm_agree(halo->comm, DG_OK));
     /* Slack after the ghost slots: cuda launches over an element range
      * round up to whole blocks, and the extra threads must stay in bounds. */
     int64_t slack = 0;
     if (tg == DG_CODEGEN_CUDA)
       slack = (s->cfg.face_threads + s->od->nfnfp - 1) / s->od->nfnfp + s->cfg.elements_per_block;
-    DG_CALL_GOTO(err, fail, dg_halo_create(dev, opt->halo, disc, s->od, slack, &s->halo));
+    DG_CALL_GOTO(err, fail, dg_halo_create(dev, halo, disc, s->od, slack, &s->halo));
   }
   const dg_opdata *od = s->od;
   s->rs = od->real_size;
@@ -127,6 +139,8 @@ dg_error dg_solver_create(dg_device *dev, const dg_discretization *disc,
   *out = s;
   return DG_OK;
 fail:
+  if (halo && !agreed)
+    (void)dg_comm_agree(halo->comm, err); /* the other ranks wait there */
   dg_solver_destroy(&s);
   return err;
 }

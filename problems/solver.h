@@ -22,15 +22,19 @@ typedef struct dg_solver dg_solver;
 typedef struct dg_solver_options {
   dg_kernel_config kernels;
   const char *dump_dir; /* write the generated source there (NULL: no) */
-  /* Partitioned run: the discretization is this rank's part, and the halo
-   * faces get ghost slots filled by an exchange every stage (NULL: serial). */
-  const dg_halo_spec *halo;
 } dg_solver_options;
 
 /* tag_to_bc: per mesh tag, the boundary-condition index of the physics. */
 dg_error dg_solver_create(dg_device *dev, const dg_discretization *disc,
                           const dg_physics *physics, const int *tag_to_bc,
                           const dg_solver_options *opt, dg_solver **out);
+/* A partitioned run: disc is this rank's part, and its halo faces get
+ * ghost slots filled by an exchange every stage (problems/halo.h);
+ * collective over halo->comm.  halo NULL: dg_solver_create. */
+dg_error dg_solver_create_partitioned(dg_device *dev, const dg_discretization *disc,
+                                      const dg_physics *physics, const int *tag_to_bc,
+                                      const dg_solver_options *opt, const dg_halo_spec *halo,
+                                      dg_solver **out);
 void dg_solver_destroy(dg_solver **s);
 
 int dg_solver_ncomp(const dg_solver *s);
