@@ -99,6 +99,18 @@ dg_error dg_device_download(dg_device *dev, void *dst_host,
                             const void *src_dev, size_t bytes);
 dg_error dg_device_copy(dg_device *dev, void *dst_dev, const void *src_dev,
                         size_t bytes);
+/* Page-locked host memory for staging transfers (cuda: cuMemHostAlloc;
+ * otherwise, and on cpu, malloc), freed with dg_device_host_free. */
+dg_error dg_device_host_alloc(dg_device *dev, size_t bytes, void **ptr);
+void dg_device_host_free(dg_device *dev, void *ptr);
+/* Copies ordered on stream s (NULL: the default stream).  Asynchronous on
+ * cuda: the host buffer must not be touched until an event recorded on s
+ * after the copy has completed.  cpu: done on return. */
+dg_error dg_device_upload_async(dg_device *dev, void *dst_dev, const void *src_host,
+                                size_t bytes, dg_stream *s);
+dg_error dg_device_download_async(dg_device *dev, void *dst_host, const void *src_dev,
+                                  size_t bytes, dg_stream *s);
+
 /* Pointer arithmetic on device addresses (valid for both backends). */
 void *dg_device_offset(void *ptr, size_t bytes);
 

@@ -17,7 +17,9 @@ struct dg_halo {
   dg_comm_neighbor *nb; /* per neighbour rank: buffers point into send/recv */
   int64_t nsend, nrecv; /* reals */
   void *d_send, *d_recv, *d_sidx, *d_ridx;
-  void *h_send, *h_recv; /* staging (cuda without CUDA-aware MPI) */
+  void *h_send, *h_recv; /* pinned staging (cuda without CUDA-aware MPI) */
+  dg_stream *copy_stream; /* cuda: staging copies, beside the compute stream */
+  dg_event *e_pack, *e_d2h, *e_h2d;
   dg_module *mod;
   dg_kernel *k_pack, *k_unpack;
   dg_comm_request *req;
@@ -44,8 +46,12 @@ void dg_halo_destroy(dg_halo **hp) {
   for (int i = 0; i < 4; i++)
     if (bufs[i])
       dg_device_free(h->dev, bufs[i]);
-  free(h->h_send);
-  free(h->h_recv);
+  dg_device_host_free(h->dev, h->h_send);
+  dg_device_host_free(h->dev, h->h_recv);
+  dg_event_destroy(&h->e_pack);
+  dg_event_destroy(&h->e_d2h);
+  dg_event_destroy(&h->e_h2d);
+  dg_stream_destroy(&h->copy_stream);
   free(h->nb);
   dg_module_destroy(&h->mod);
   free(h);
@@ -201,12 +207,17 @@ dg_error dg_halo_create(dg_device *dev, const dg_halo_spec *spec, const dg_discr
     DG_CALL_GOTO(err, fail, dg_device_upload(dev, h->d_ridx, ridx, sizeof(int32_t) * (size_t)h->nrecv));
   }
   char *sbase = h->d_send, *rbase = h->d_recv;
-  if (h->cuda && !h->cuda_aware) {
-    h->h_send = malloc(bytes + 1);
-    h->h_recv = malloc(bytes + 1);
-    DG_CHECK_GOTO(err, fail, h->h_send && h->h_recv, DG_ERR_MEMORY, "out of memory");
-    sbase = h->h_send;
-    rbase = h->h_recv;
+  if (h->cuda) {
+    DG_CALL_GOTO(err, fail, dg_event_create(dev, &h->e_pack));
+    if (!h->cuda_aware) {
+      DG_CALL_GOTO(err, fail, dg_device_host_alloc(dev, bytes, &h->h_send));
+      DG_CALL_GOTO(err, fail, dg_device_host_alloc(dev, bytes, &h->h_recv));
+      DG_CALL_GOTO(err, fail, dg_stream_create(dev, &h->copy_stream));
+      DG_CALL_GOTO(err, fail, dg_event_create(dev, &h->e_d2h));
+      DG_CALL_GOTO(err, fail, dg_event_create(dev, &h->e_h2d));
+      sbase = h->h_send;
+      rbase = h->h_recv;
+    }
   }
   h->nb = calloc((size_t)h->nnb + 1, sizeof *h->nb);
   DG_CHECK_GOTO(err, fail, h->nb, DG_ERR_MEMORY, "out of memory");
@@ -238,28 +249,46 @@ fail:
   return err;
 }
 
+/* cpu: pack and post; the kernels run on this thread afterwards and the
+ * messages travel meanwhile.  cuda: queue the pack (and, staged, its copy
+ * to pinned memory on the copy stream) and return at once, so the
+ * interior kernels queue behind it; the messages are posted in finish,
+ * when the host first has to wait. */
 dg_error dg_halo_start(dg_halo *h, void *q) {
   double t0 = now_s();
   DG_CALL(launch_copy(h->k_pack, q, h->d_send, h->d_sidx, h->nsend));
   if (h->cuda) {
-    /* Only the pack (and the stage update before it) is queued: waiting
-     * here does not hold back the interior kernels launched next. */
-    DG_CALL(dg_device_synchronize(h->dev));
-    if (!h->cuda_aware && h->nsend)
-      DG_CALL(dg_device_download(h->dev, h->h_send, h->d_send, (size_t)h->nsend * h->rs));
+    DG_CALL(dg_event_record(h->e_pack, NULL));
+    if (!h->cuda_aware) {
+      DG_CALL(dg_stream_wait_event(h->copy_stream, h->e_pack));
+      DG_CALL(dg_device_download_async(h->dev, h->h_send, h->d_send,
+                                       (size_t)h->nsend * h->rs, h->copy_stream));
+      DG_CALL(dg_event_record(h->e_d2h, h->copy_stream));
+    }
+  } else {
+    DG_CALL(dg_comm_exchange_start(h->comm, h->nnb, h->nb, 7102, &h->req));
   }
-  DG_CALL(dg_comm_exchange_start(h->comm, h->nnb, h->nb, 7102, &h->req));
   h->tm.start_seconds += now_s() - t0;
   h->tm.bytes_sent += h->nsend * (int64_t)h->rs;
   return DG_OK;
 }
 
+/* Wait for the traces and scatter them into the ghost slots.  cuda: the
+ * compute stream waits for the staged copy by an event, never the host. */
 dg_error dg_halo_finish(dg_halo *h, void *q) {
   double t0 = now_s();
+  if (h->cuda) {
+    DG_CALL(dg_event_synchronize(h->cuda_aware ? h->e_pack : h->e_d2h));
+    DG_CALL(dg_comm_exchange_start(h->comm, h->nnb, h->nb, 7102, &h->req));
+  }
   DG_CALL(dg_comm_exchange_wait(&h->req));
   h->tm.wait_seconds += now_s() - t0;
-  if (h->cuda && !h->cuda_aware && h->nrecv)
-    DG_CALL(dg_device_upload(h->dev, h->d_recv, h->h_recv, (size_t)h->nrecv * h->rs));
+  if (h->cuda && !h->cuda_aware && h->nrecv) {
+    DG_CALL(dg_device_upload_async(h->dev, h->d_recv, h->h_recv, (size_t)h->nrecv * h->rs,
+                                   h->copy_stream));
+    DG_CALL(dg_event_record(h->e_h2d, h->copy_stream));
+    DG_CALL(dg_stream_wait_event(NULL, h->e_h2d));
+  }
   DG_CALL(launch_copy(h->k_unpack, q, h->d_recv, h->d_ridx, h->nrecv));
   h->tm.exchanges++;
   return DG_OK;

@@ -18,9 +18,11 @@
  * surface (and volume) kernels of the elements without halo faces, then
  * finishes the exchange (problems/solver.c).  On cuda the buffers go to MPI
  * as device pointers when the MPI library is CUDA-aware (and not switched
- * off), else they are staged through host memory; the host waits for the
- * pack kernel only, and the exchange proceeds while the interior kernels
- * run on the device. */
+ * off), else they are staged through pinned host memory by copies on a
+ * separate stream; the host waits only for the pack (and its copy) before
+ * posting the messages, the interior kernels are already queued on the
+ * compute stream, and that stream waits for the received traces by an
+ * event (no host synchronisation of the compute stream). */
 #ifndef DG_PROBLEMS_HALO_H
 #define DG_PROBLEMS_HALO_H
 
