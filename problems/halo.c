@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/log.h"
 #include "operators/halo_codegen.h"
 
 struct dg_halo {
@@ -232,6 +233,14 @@ dg_error dg_halo_create(dg_device *dev, const dg_halo_spec *spec, const dg_discr
   DG_CALL_GOTO(err, fail, dg_device_compile(dev, "dg_halo", src, NULL, 0, &h->mod));
   DG_CALL_GOTO(err, fail, dg_module_get_kernel(h->mod, "dg_halo_pack", &h->k_pack));
   DG_CALL_GOTO(err, fail, dg_module_get_kernel(h->mod, "dg_halo_unpack", &h->k_unpack));
+  if (dg_comm_rank(h->comm) == 0)
+    dg_info("halo exchange (rank 0): %d neighbour rank(s), %lld face(s), %.3g kB per exchange, "
+            "%lld of %lld elements computed while it is in flight; %s",
+            h->nnb, (long long)L->nhalo, (double)bytes / 1e3, (long long)h->K_interior,
+            (long long)od->K_owned,
+            !h->cuda         ? "host memory"
+            : h->cuda_aware  ? "device buffers straight to CUDA-aware MPI"
+                             : "staged through pinned host memory");
   free(src);
   free(sidx);
   free(ridx);

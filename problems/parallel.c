@@ -183,11 +183,6 @@ static dg_error partition(dg_parallel *par, const dg_problem *p) {
   DG_CHECK_GOTO(err, done, EToE && EToF && shift, DG_ERR_MEMORY, "out of memory");
   DG_CALL_GOTO(err, done, dg_connectivity_build(m, EToE, EToF, shift));
   DG_CALL_GOTO(err, done, dg_partition_create(m, EToE, EToF, par->size, &po, &part));
-  if (par->rank == 0)
-    dg_info("partitioned %lld elements over %d ranks (%s): %lld faces cut, imbalance %.3f",
-            (long long)p->mesh->K, par->size,
-            part->method == DG_PARTITION_METIS ? "METIS" : "coordinate bisection",
-            (long long)part->edge_cut, part->imbalance);
   DG_CALL_GOTO(err, done, dg_partition_extract(m, EToE, EToF, part, par->rank, &par->local));
 done:
   dg_partition_destroy(&part);
