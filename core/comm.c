@@ -6,6 +6,11 @@
 
 #if defined(DGRUN_HAVE_MPI)
 #include <mpi.h>
+#if defined(__has_include)
+#if __has_include(<mpi-ext.h>)
+#include <mpi-ext.h> /* Open MPI: MPIX_Query_cuda_support */
+#endif
+#endif
 #endif
 
 struct dg_comm {
@@ -53,6 +58,15 @@ static dg_error check_exchange(const dg_comm *comm, int n,
                nb->rank, j, k);
   }
   return DG_OK;
+}
+
+int dg_comm_cuda_aware(void) {
+#if defined(DGRUN_HAVE_MPI) && defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
+  /* Compiled with CUDA support; ask the library loaded at run time. */
+  return MPIX_Query_cuda_support() ? 1 : 0;
+#else
+  return 0;
+#endif
 }
 
 int dg_comm_mpi_built(void) {

@@ -45,6 +45,10 @@ typedef struct dg_comm_request dg_comm_request;
 /* Whether this build has MPI. */
 int dg_comm_mpi_built(void);
 
+/* Whether the MPI library accepts CUDA device pointers (run-time query
+ * MPIX_Query_cuda_support where the library offers it; 0 otherwise). */
+int dg_comm_cuda_aware(void);
+
 /* All ranks of the job (MPI_COMM_WORLD); initialises MPI when needed.
  * Collective over MPI_COMM_WORLD. */
 dg_error dg_comm_create_world(dg_comm **out);

@@ -47,6 +47,12 @@ typedef struct dg_cuda_driver {
   CUresult (*cuMemcpyHtoD_v2)(CUdeviceptr, const void *, size_t);
   CUresult (*cuMemcpyDtoH_v2)(void *, CUdeviceptr, size_t);
   CUresult (*cuMemcpyDtoD_v2)(CUdeviceptr, CUdeviceptr, size_t);
+  /* Optional (NULL when the driver lacks them): pinned host memory and
+   * copies ordered on a stream, for staging halo exchanges. */
+  CUresult (*cuMemHostAlloc)(void **, size_t, unsigned int);
+  CUresult (*cuMemFreeHost)(void *);
+  CUresult (*cuMemcpyHtoDAsync_v2)(CUdeviceptr, const void *, size_t, CUstream);
+  CUresult (*cuMemcpyDtoHAsync_v2)(void *, CUdeviceptr, size_t, CUstream);
   CUresult (*cuModuleLoadDataEx)(CUmodule *, const void *, unsigned int,
                                  CUjit_option *, void **);
   CUresult (*cuModuleUnload)(CUmodule);

@@ -161,6 +161,19 @@ static dg_error env_index(int *index) {
   return DG_OK;
 }
 
+dg_error dg_device_count(const char *backend, int *n) {
+  const dg_backend_ops *ops;
+  DG_CALL(find_backend(backend, &ops));
+  *n = 0;
+  DG_CALL(ops->count(n));
+  return DG_OK;
+}
+
+int dg_device_env_index_set(void) {
+  const char *s = getenv("DGRUN_DEVICE");
+  return s && s[0];
+}
+
 dg_error dg_device_create(const char *backend, int index, dg_device **out) {
   *out = NULL;
   const dg_backend_ops *ops;
@@ -412,6 +425,58 @@ dg_error dg_device_download(dg_device *dev, void *dst_host,
   DG_CHECK(dst_host && src_dev, DG_ERR_ARG, "download of %zu bytes with a "
            "NULL pointer (dst %p, src %p)", bytes, dst_host, src_dev);
   DG_CALL(dev->ops->download(dev->state, dst_host, src_dev, bytes));
+  return DG_OK;
+}
+
+dg_error dg_device_host_alloc(dg_device *dev, size_t bytes, void **ptr) {
+  *ptr = NULL;
+  if (dev->ops->host_alloc) {
+    DG_CALL(dev->ops->host_alloc(dev->state, bytes ? bytes : 1, ptr));
+    return DG_OK;
+  }
+  *ptr = malloc(bytes ? bytes : 1);
+  DG_CHECK(*ptr, DG_ERR_MEMORY, "out of host memory (%zu bytes)", bytes);
+  return DG_OK;
+}
+
+void dg_device_host_free(dg_device *dev, void *ptr) {
+  if (!ptr)
+    return;
+  if (dev->ops->host_free)
+    dev->ops->host_free(dev->state, ptr);
+  else
+    free(ptr);
+}
+
+static dg_error copy_async(dg_device *dev, void *dst, const void *src, size_t bytes,
+                           int to_device, dg_stream *s) {
+  if (bytes == 0)
+    return DG_OK;
+  DG_CHECK(dst && src, DG_ERR_ARG, "copy of %zu bytes with a NULL pointer", bytes);
+  DG_CHECK(!s || s->dev == dev, DG_ERR_ARG, "copy on a stream of another device");
+  if (dev->ops->copy_async) {
+    DG_CALL(dev->ops->copy_async(dev->state, dst, src, bytes, to_device, s ? s->handle : NULL));
+    return DG_OK;
+  }
+  /* Without stream copies: finish the stream's work, then copy. */
+  if (s)
+    DG_CALL(dev->ops->stream_synchronize(dev->state, s->handle));
+  if (to_device)
+    DG_CALL(dev->ops->upload(dev->state, dst, src, bytes));
+  else
+    DG_CALL(dev->ops->download(dev->state, dst, src, bytes));
+  return DG_OK;
+}
+
+dg_error dg_device_upload_async(dg_device *dev, void *dst_dev, const void *src_host,
+                                size_t bytes, dg_stream *s) {
+  DG_CALL(copy_async(dev, dst_dev, src_host, bytes, 1, s));
+  return DG_OK;
+}
+
+dg_error dg_device_download_async(dg_device *dev, void *dst_host, const void *src_dev,
+                                  size_t bytes, dg_stream *s) {
+  DG_CALL(copy_async(dev, dst_host, src_dev, bytes, 0, s));
   return DG_OK;
 }
 

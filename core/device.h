@@ -71,6 +71,10 @@ typedef struct dg_device_stats {
  * else 0.  Errors: DG_ERR_DEVICE (no such device), DG_ERR_INPUT (bad name). */
 dg_error dg_device_create(const char *backend, int index, dg_device **out);
 void dg_device_destroy(dg_device **dev);
+/* Devices the backend ("auto", "cuda", "cpu") would choose from, and
+ * whether $DGRUN_DEVICE names one (one rank per GPU: picked otherwise). */
+dg_error dg_device_count(const char *backend, int *n);
+int dg_device_env_index_set(void);
 
 /* Print every backend this build has and the devices each can see. */
 dg_error dg_device_list(FILE *out);
@@ -95,6 +99,18 @@ dg_error dg_device_download(dg_device *dev, void *dst_host,
                             const void *src_dev, size_t bytes);
 dg_error dg_device_copy(dg_device *dev, void *dst_dev, const void *src_dev,
                         size_t bytes);
+/* Page-locked host memory for staging transfers (cuda: cuMemHostAlloc;
+ * otherwise, and on cpu, malloc), freed with dg_device_host_free. */
+dg_error dg_device_host_alloc(dg_device *dev, size_t bytes, void **ptr);
+void dg_device_host_free(dg_device *dev, void *ptr);
+/* Copies ordered on stream s (NULL: the default stream).  Asynchronous on
+ * cuda: the host buffer must not be touched until an event recorded on s
+ * after the copy has completed.  cpu: done on return. */
+dg_error dg_device_upload_async(dg_device *dev, void *dst_dev, const void *src_host,
+                                size_t bytes, dg_stream *s);
+dg_error dg_device_download_async(dg_device *dev, void *dst_host, const void *src_dev,
+                                  size_t bytes, dg_stream *s);
+
 /* Pointer arithmetic on device addresses (valid for both backends). */
 void *dg_device_offset(void *ptr, size_t bytes);
 

@@ -51,6 +51,7 @@ dg_error dg_opdata_create(const dg_discretization *d, int np_pad, int element_ma
   dg_opdata *o = calloc(1, sizeof *o);
   DG_CHECK(o, DG_ERR_MEMORY, "out of memory");
   o->K = K;
+  o->K_owned = K;
   o->dim = dim;
   o->Np = Np;
   o->np_pad = np_pad;

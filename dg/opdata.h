@@ -15,7 +15,8 @@
 #include "dg/discretization.h"
 
 typedef struct dg_opdata {
-  int64_t K;
+  int64_t K;        /* element slots: the kernels' K (stride of field-major state) */
+  int64_t K_owned;  /* elements of the discretization (= K unless extended) */
   int dim, Np, np_pad, Nfaces, Nfp, nfnfp, ncomp, ngeo;
   int element_major;
   size_t real_size; /* 4 (float) or 8 (double), from the discretization */
@@ -34,6 +35,12 @@ typedef struct dg_opdata {
 dg_error dg_opdata_create(const dg_discretization *d, int np_pad, int element_major,
                           int ncomp, const int *tag_to_bc, dg_opdata **out);
 void dg_opdata_destroy(dg_opdata **od);
+
+/* Give the arrays K_new >= K element slots (partitioned runs: ghost slots
+ * and slack after the owned elements): per-element arrays are padded (mapM,
+ * mapP 0, fbc -1, geometry 0), vx is restrided, K becomes K_new; K_owned
+ * and every offset of an owned node stay the same. */
+dg_error dg_opdata_extend(dg_opdata *od, int64_t K_new);
 
 /* Offset of state component c at node (k, i) in the generated layout. */
 int64_t dg_opdata_offset(const dg_opdata *od, int64_t k, int i, int c);

@@ -101,6 +101,16 @@ const dg_config_key dg_problem_schema[] = {
     {"poisson", "matrix_file", DG_CONFIG_STRING, NULL, "",
      "also write the assembled matrix there (Matrix Market, symmetric; one rank only), "
      "e.g. for spbench --mtx"},
+    {"parallel", "partition", DG_CONFIG_ENUM, "auto|metis|rcb", "auto",
+     "mpirun: how the mesh is cut into one part per rank (auto: METIS when built with it)"},
+    {"parallel", "cuda_aware", DG_CONFIG_ENUM, "auto|off", "auto",
+     "mpirun on GPUs: hand device buffers to MPI when the library is CUDA-aware (off: "
+     "stage through host memory)"},
+    {"parallel", "gpu_oversubscribe", DG_CONFIG_BOOL, NULL, "false",
+     "mpirun on GPUs: allow more ranks on a node than GPUs (ranks share GPUs round-robin)"},
+    {"parallel", "overlap", DG_CONFIG_BOOL, NULL, "true",
+     "mpirun: run the interior kernels while the halo exchange is in flight (false: wait "
+     "first; for timing the overlap)"},
 };
 const size_t dg_problem_schema_size = sizeof dg_problem_schema / sizeof dg_problem_schema[0];
 
@@ -147,6 +157,22 @@ static dg_error read_mesh_file(dg_problem *p) {
   DG_CALL(dg_config_get_string(cfg, "mesh", "default_tag", "", &deftag));
   size_t len = strlen(path);
   if (len > 3 && strcmp(path + len - 3, ".h5") == 0) {
+    int nparts = 0;
+    if (p->nranks > 1)
+      DG_CALL(dg_mesh_h5_nparts(path, &nparts));
+    if (nparts > 1 && nparts == p->nranks) {
+      /* Checked when it was imported; each rank reads its part alone. */
+      DG_CALL(dg_mesh_h5_read_part(path, p->rank, &p->part));
+      p->mesh = p->part->mesh;
+      p->dim = p->mesh->dim;
+      if (p->rank == 0)
+        dg_info("%s has %d parts: each rank reads only its own", path, nparts);
+      return DG_OK;
+    }
+    if (nparts > 1 && p->rank == 0)
+      dg_info("%s has %d parts but the run has %d ranks: reading it whole and "
+              "partitioning it again",
+              path, nparts, p->nranks);
     DG_CALL(dg_mesh_h5_read(path, &p->mesh, NULL));
   } else {
     DG_CALL(dg_mesh_read_gmsh(path, size, &p->mesh));
@@ -379,9 +405,17 @@ static dg_error load(dg_problem *p, const char *const *overrides, int noverrides
 
 dg_error dg_problem_load(const char *cfg_path, const char *const *overrides, int noverrides,
                          dg_problem **out) {
+  DG_CALL(dg_problem_load_rank(cfg_path, overrides, noverrides, 0, 1, out));
+  return DG_OK;
+}
+
+dg_error dg_problem_load_rank(const char *cfg_path, const char *const *overrides,
+                              int noverrides, int rank, int nranks, dg_problem **out) {
   *out = NULL;
   dg_problem *p = calloc(1, sizeof *p);
   DG_CHECK(p, DG_ERR_MEMORY, "out of memory");
+  p->rank = rank;
+  p->nranks = nranks;
   dg_error err = dg_config_read_file(cfg_path, &p->cfg);
   if (err == DG_OK)
     err = load(p, overrides, noverrides);
@@ -398,6 +432,9 @@ void dg_problem_destroy(dg_problem **pp) {
     return;
   dg_problem *p = *pp;
   dg_flux_program_destroy(&p->program);
+  if (p->part)
+    p->mesh = NULL; /* the part's */
+  dg_partition_local_destroy(&p->part);
   dg_mesh_destroy(&p->mesh);
   dg_config_destroy(&p->cfg);
   free(p->tag_to_bc);

@@ -14,6 +14,7 @@
 #include "dg/discretization.h"
 #include "dg/timestep.h"
 #include "meshes/mesh.h"
+#include "meshes/partition.h"
 #include "operators/codegen.h"
 #include "operators/flux.h"
 
@@ -26,7 +27,11 @@ typedef struct dg_problem {
   char *name;                 /* [problem] name, default the cfg's base name */
   int kind;                   /* [problem] kind: 0 transient, 1 poisson (problems/poisson_run.h) */
   dg_flux_program *program;   /* owned */
-  dg_mesh *mesh;              /* owned */
+  dg_mesh *mesh;              /* owned (or part->mesh) */
+  /* Loaded for rank `rank` of `nranks` from a .h5 mesh stored with nranks
+   * parts: only this rank's part was read, and mesh is its local mesh. */
+  dg_partition_local *part;
+  int rank, nranks;
   int dim;
   int *tag_to_bc;             /* per mesh tag: boundary-condition index */
   int order;
@@ -49,6 +54,11 @@ typedef struct dg_problem {
  * boundary tags to the flux file's boundary conditions. */
 dg_error dg_problem_load(const char *cfg_path, const char *const *overrides,
                          int noverrides, dg_problem **out);
+/* The same for rank `rank` of a run on `nranks` ranks: a [mesh] file that
+ * is a .h5 partitioned into nranks parts is read part by part (each rank
+ * only its own); any other mesh is read whole (the run partitions it). */
+dg_error dg_problem_load_rank(const char *cfg_path, const char *const *overrides,
+                              int noverrides, int rank, int nranks, dg_problem **out);
 void dg_problem_destroy(dg_problem **p);
 
 #endif

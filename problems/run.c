@@ -15,6 +15,7 @@
 #include "operators/flux_eval.h"
 #include "operators/physics.h"
 #include "problems/checkpoint.h"
+#include "problems/parallel.h"
 #include "problems/problem.h"
 #include "problems/snapshot.h"
 #include "problems/solver.h"
@@ -34,7 +35,9 @@ typedef struct run_state {
   dg_physics_tables *tables;
   dg_solver *solver;
   dg_snapshot_writer *writer;
-  double *u; /* host state, logical order */
+  dg_parallel *par;
+  double *u;        /* host state, logical order (this rank's elements) */
+  double *u_global; /* rank 0 of a partitioned run: all elements, for output */
   char **comp_names;
   int ncomp;
 } run_state;
@@ -45,10 +48,12 @@ static void run_state_free(run_state *r) {
       free(r->comp_names[c]);
   free(r->comp_names);
   free(r->u);
+  free(r->u_global);
   dg_snapshot_writer_destroy(&r->writer);
   dg_solver_destroy(&r->solver);
   dg_physics_tables_destroy(&r->tables);
   dg_discretization_destroy(&r->disc);
+  dg_parallel_destroy(&r->par);
   dg_device_destroy(&r->dev);
   dg_problem_destroy(&r->prob);
 }
@@ -91,6 +96,7 @@ static dg_error error_norms(run_state *r, double t, dg_run_result *res) {
   int Np = d->Np;
   double *e = malloc(sizeof(double) * (size_t)Np);
   DG_CHECK(e, DG_ERR_MEMORY, "out of memory");
+  double sums[16] = {0};
   for (int f = 0; f < nf && f < 16; f++) {
     const dg_flux_field_info *fi = dg_flux_field(prog, f);
     double sum = 0, mx = 0;
@@ -118,15 +124,29 @@ static dg_error error_norms(run_state *r, double t, dg_run_result *res) {
         sum += d->J[k * Np] * s;
       }
     }
-    res->l2[f] = sqrt(sum);
+    sums[f] = sum;
     res->maxerr[f] = mx;
   }
   free(e);
+  /* Over all ranks (NaN kept: fmax would drop it, so it is flagged apart). */
+  int nn = nf < 16 ? nf : 16;
+  double nan_flag = 0;
+  for (int f = 0; f < nn; f++)
+    if (isnan(res->maxerr[f]))
+      nan_flag = 1;
+  DG_CALL(dg_parallel_sum(r->par, sums, nn));
+  DG_CALL(dg_parallel_max(r->par, res->maxerr, nn));
+  DG_CALL(dg_parallel_max(r->par, &nan_flag, 1));
+  for (int f = 0; f < nn; f++) {
+    res->l2[f] = sqrt(sums[f]);
+    if (nan_flag)
+      res->maxerr[f] = NAN;
+  }
   return DG_OK;
 }
 
 /* NaN/Inf anywhere in the state: name field, element and time. */
-static dg_error check_finite(run_state *r, double t, int64_t step) {
+static dg_error check_finite_local(run_state *r, double t, int64_t step) {
   const dg_discretization *d = r->disc;
   int64_t n = (int64_t)r->ncomp * d->K * d->Np;
   for (int64_t z = 0; z < n; z++)
@@ -145,6 +165,16 @@ static dg_error check_finite(run_state *r, double t, int64_t step) {
 
 static dg_error write_snapshot(run_state *r, double t, int64_t step, dg_run_result *res) {
   const dg_discretization *d = r->disc;
+  const double *u = r->u;
+  int64_t K = d->K;
+  if (r->par->size > 1) {
+    /* Serial HDF5: rank 0 gathers the fields and writes the file. */
+    DG_CALL(dg_parallel_gather(r->par, r->ncomp, d->Np, r->u, r->u_global));
+    if (r->par->rank != 0)
+      return DG_OK;
+    u = r->u_global;
+    K = r->par->K_global;
+  }
   const dg_flux_program *prog = r->prob->program;
   int nf = dg_flux_field_count(prog);
   dg_snapshot_field fields[16];
@@ -167,7 +197,7 @@ static dg_error write_snapshot(run_state *r, double t, int64_t step, dg_run_resu
     fields[nout].real_size = 8;
     for (int c = 0; c < 3; c++)
       fields[nout].comp[c] =
-          c < fi->ncomp ? r->u + (int64_t)(fi->offset + c) * d->K * d->Np : NULL;
+          c < fi->ncomp ? u + (int64_t)(fi->offset + c) * K * d->Np : NULL;
     nout++;
   }
   DG_CALL(dg_snapshot_writer_write(r->writer, t, step, fields, nout, norms,
@@ -181,7 +211,7 @@ static dg_error checkpoint_info(run_state *r, dg_checkpoint_info *info) {
   info->dim = d->dim;
   info->N = d->N;
   info->Np = d->Np;
-  info->K = d->K;
+  info->K = r->par->K_global; /* checkpoints hold all elements in global order */
   info->real_size = 8;
   info->nfields = r->ncomp;
   info->field_names = (const char *const *)r->comp_names;
@@ -190,6 +220,8 @@ static dg_error checkpoint_info(run_state *r, dg_checkpoint_info *info) {
   return DG_OK;
 }
 
+static dg_error write_checkpoint_file(run_state *r, dg_checkpoint_info *info, const double *u);
+
 static dg_error write_checkpoint(run_state *r, double t, double dt, int64_t step) {
   dg_checkpoint_info info;
   DG_CALL(checkpoint_info(r, &info));
@@ -197,17 +229,44 @@ static dg_error write_checkpoint(run_state *r, double t, double dt, int64_t step
   info.dt = dt;
   info.step = step;
   const dg_discretization *d = r->disc;
+  const double *u = r->u;
+  if (r->par->size > 1) {
+    DG_CALL(dg_parallel_gather(r->par, r->ncomp, d->Np, r->u, r->u_global));
+    u = r->u_global;
+  }
+  dg_error err = DG_OK;
+  if (r->par->rank == 0)
+    err = write_checkpoint_file(r, &info, u);
+  if (r->par->size > 1)
+    err = dg_parallel_agree(r->par->comm, err);
+  DG_CALL(err);
+  return DG_OK;
+}
+
+static dg_error write_checkpoint_file(run_state *r, dg_checkpoint_info *info, const double *u) {
+  const dg_discretization *d = r->disc;
+  int64_t step = info->step;
+  double t = info->time;
   const void *fields[64];
   for (int c = 0; c < r->ncomp; c++)
-    fields[c] = r->u + (int64_t)c * d->K * d->Np;
+    fields[c] = u + (int64_t)c * r->par->K_global * d->Np;
   char name[512];
   snprintf(name, sizeof name, "%s_checkpoint_%06lld.h5", r->prob->name, (long long)step);
   char *path = dg_fsutil_join(r->prob->output_dir, name);
   DG_CHECK(path, DG_ERR_MEMORY, "out of memory");
-  dg_error err = dg_checkpoint_write(path, &info, fields);
+  dg_error err = dg_checkpoint_write(path, info, fields);
   if (err == DG_OK)
     dg_info("checkpoint %s (t = %.6g)", path, t);
   free(path);
+  DG_CALL(err);
+  return DG_OK;
+}
+
+/* Every rank learns when one rank's state is not finite. */
+static dg_error check_finite(run_state *r, double t, int64_t step) {
+  dg_error err = check_finite_local(r, t, step);
+  if (r->par->size > 1)
+    err = dg_parallel_agree(r->par->comm, err);
   DG_CALL(err);
   return DG_OK;
 }
@@ -267,35 +326,65 @@ static int is_multiple(double t, double iv) {
   return fabs(m - round(m)) < 1e-9 && round(m) >= 1;
 }
 
+/* The final state of all elements for the caller (rank 0). */
+static dg_error final_state(run_state *r, dg_run_result *res) {
+  int64_t n = (int64_t)r->ncomp * r->par->K_global * r->disc->Np;
+  double *u = NULL;
+  if (r->par->rank == 0) {
+    u = malloc(sizeof(double) * (size_t)(n + 1));
+    DG_CHECK(u, DG_ERR_MEMORY, "out of memory");
+  }
+  dg_error err = dg_parallel_gather(r->par, r->ncomp, r->disc->Np, r->u, u);
+  if (err != DG_OK) {
+    free(u);
+    DG_CALL(err);
+  }
+  res->state = u;
+  res->state_length = u ? n : 0;
+  return DG_OK;
+}
+
 static dg_error run_loop(const dg_run_options *opt, run_state *r, dg_run_result *res) {
   dg_problem *p = r->prob;
   const dg_discretization *d = r->disc;
   double dt_max;
   if (p->dt_fixed > 0)
     dt_max = p->dt_fixed;
-  else
-    DG_CALL(dg_rk_cfl_dt(p->cfl, d->h_min, p->wave_speed, d->N, &dt_max));
+  else {
+    double h_min = d->h_min;
+    DG_CALL(dg_parallel_min(r->par, &h_min, 1));
+    DG_CALL(dg_rk_cfl_dt(p->cfl, h_min, p->wave_speed, d->N, &dt_max));
+  }
 
   double t = 0;
   int64_t step = 0;
   if (opt->restart) {
     dg_checkpoint_info info;
     DG_CALL(checkpoint_info(r, &info));
+    /* Every rank reads the global state and keeps its elements, so a run
+     * may continue on any number of ranks. */
+    int64_t Kg = r->par->K_global;
+    double *ug = malloc(sizeof(double) * (size_t)(r->ncomp * Kg * d->Np + 1));
+    DG_CHECK(ug, DG_ERR_MEMORY, "out of memory reading %s", opt->restart);
     void *fields[64];
     for (int c = 0; c < r->ncomp; c++)
-      fields[c] = r->u + (int64_t)c * d->K * d->Np;
-    DG_CALL(dg_checkpoint_read(opt->restart, &info, fields));
+      fields[c] = ug + (int64_t)c * Kg * d->Np;
+    dg_error err = dg_checkpoint_read(opt->restart, &info, fields);
+    if (err == DG_OK)
+      dg_parallel_pick(r->par, r->ncomp, d->Np, ug, r->u);
+    free(ug);
+    DG_CALL(err);
     t = info.time;
     step = info.step;
     if (r->writer)
-      DG_CALL(dg_snapshot_writer_resume(r->writer, step));
+      DG_CALL(dg_snapshot_writer_resume(r->writer, step)); /* rank 0 */
     dg_info("restarting from %s at t = %.9g (step %lld)", opt->restart, t, (long long)step);
   } else {
     DG_CALL(initial_state(r));
   }
   DG_CALL(check_finite(r, t, step));
   DG_CALL(dg_solver_set_state(r->solver, r->u));
-  if (!opt->restart && r->writer && p->output_interval > 0) {
+  if (!opt->restart && p->output_enabled && p->output_interval > 0) {
     DG_CALL(error_norms(r, t, res));
     DG_CALL(write_snapshot(r, t, step, res));
   }
@@ -317,7 +406,7 @@ static dg_error run_loop(const dg_run_options *opt, run_state *r, dg_run_result 
     }
   }
   int tty = isatty(STDERR_FILENO);
-  double dofs = (double)r->ncomp * (double)d->K * d->Np;
+  double dofs = (double)r->ncomp * (double)r->par->K_global * d->Np;
   double t_start = now_seconds(), last_print = t_start;
   int64_t steps_at_start = step, rhs_at_start = dg_solver_get_timings(r->solver).rhs_evaluations;
   double dt = dt_max;
@@ -327,6 +416,7 @@ static dg_error run_loop(const dg_run_options *opt, run_state *r, dg_run_result 
     DG_CALL(dg_rk_plan_steps(t, stop, dt_max, 0, &n, &dt));
     double t0 = t;
     for (int64_t s = 0; s < n; s++) {
+      DG_CALL(dg_parallel_test_fault(r->par, step));
       DG_CALL(dg_solver_step(r->solver, &p->scheme, t, dt));
       step++;
       t = s + 1 == n ? stop : t0 + (double)(s + 1) * dt;
@@ -345,7 +435,7 @@ static dg_error run_loop(const dg_run_options *opt, run_state *r, dg_run_result 
     DG_CALL(dg_solver_get_state(r->solver, r->u));
     DG_CALL(check_finite(r, t, step));
     int at_end = t >= p->t_final * (1 - 1e-14);
-    if (r->writer && (at_end || is_multiple(t, p->output_interval))) {
+    if (p->output_enabled && (at_end || is_multiple(t, p->output_interval))) {
       DG_CALL(error_norms(r, t, res));
       DG_CALL(write_snapshot(r, t, step, res));
       if (res->have_norms && !opt->quiet) {
@@ -363,22 +453,67 @@ static dg_error run_loop(const dg_run_options *opt, run_state *r, dg_run_result 
   res->t_final = t;
   res->wall_seconds = wall;
   res->dof_updates_per_second = wall > 0 ? dofs * (double)rhs / wall : 0;
+  res->halo_wait_seconds = dg_solver_get_timings(r->solver).halo.wait_seconds;
+  res->halo_exchanges = dg_solver_get_timings(r->solver).halo.exchanges;
   progress(opt, tty, step, total, t, dt, wall, res->dof_updates_per_second, 1);
   (void)steps_at_start;
   DG_CALL(error_norms(r, t, res));
   if (p->checkpoint_interval > 0)
     DG_CALL(write_checkpoint(r, t, dt, step));
+  if (opt->want_state)
+    DG_CALL(final_state(r, res));
+  return DG_OK;
+}
+
+/* The snapshot writer (rank 0): the node coordinates of all elements. */
+static dg_error create_writer(run_state *r) {
+  const dg_discretization *d = r->disc;
+  if (r->par->size == 1) {
+    dg_snapshot_mesh sm = {d->dim, d->N, d->Np, d->K, d->x, d->y, d->z};
+    DG_CALL(dg_snapshot_writer_create(r->prob->output_dir, r->prob->name, &sm, &r->writer));
+    return DG_OK;
+  }
+  if (r->par->rank == 0)
+    dg_info("serial HDF5 build: rank 0 gathers every snapshot and checkpoint and writes it");
+  double *xl = malloc(sizeof(double) * (size_t)(d->dim * d->K * d->Np + 1));
+  double *xg = r->par->rank == 0
+                   ? malloc(sizeof(double) * (size_t)(d->dim * r->par->K_global * d->Np + 1))
+                   : NULL;
+  dg_error err = DG_OK;
+  DG_CHECK_GOTO(err, done, xl && (xg || r->par->rank != 0), DG_ERR_MEMORY, "out of memory");
+  for (int a = 0; a < d->dim; a++)
+    memcpy(xl + (size_t)a * d->K * d->Np, d->X[a], sizeof(double) * (size_t)(d->K * d->Np));
+  DG_CALL_GOTO(err, done, dg_parallel_gather(r->par, d->dim, d->Np, xl, xg));
+  if (r->par->rank == 0) {
+    int64_t Kg = r->par->K_global;
+    dg_snapshot_mesh sm = {d->dim, d->N, d->Np, Kg, xg, d->dim > 1 ? xg + Kg * d->Np : NULL,
+                           d->dim > 2 ? xg + 2 * Kg * d->Np : NULL};
+    err = dg_snapshot_writer_create(r->prob->output_dir, r->prob->name, &sm, &r->writer);
+  }
+  err = dg_parallel_agree(r->par->comm, err);
+done:
+  free(xl);
+  free(xg);
+  DG_CALL(err);
   return DG_OK;
 }
 
 static dg_error setup(const dg_run_options *opt, run_state *r) {
-  DG_CALL(dg_problem_load(opt->cfg_path, opt->overrides, opt->noverrides, &r->prob));
+  /* Bad input fails on every rank alike: reported once, by rank 0. */
+  DG_CALL(dg_parallel_agree(opt->comm,
+                            dg_problem_load_rank(opt->cfg_path, opt->overrides, opt->noverrides,
+                                                 opt->comm ? dg_comm_rank(opt->comm) : 0,
+                                                 opt->comm ? dg_comm_size(opt->comm) : 1,
+                                                 &r->prob)));
   dg_problem *p = r->prob;
-  DG_CALL(dg_device_create(p->device, -1, &r->dev));
+  DG_CALL(dg_parallel_agree(opt->comm, dg_parallel_create(opt->comm, p, &r->par)));
+  DG_CALL(dg_parallel_agree(opt->comm, dg_parallel_device(r->par, p, &r->dev)));
   const dg_device_info *info = dg_device_get_info(r->dev);
   if (!opt->quiet)
-    dg_info("backend %s: %s", info->backend_name, info->name);
-  DG_CALL(dg_discretization_create(p->mesh, p->order, p->precision, &r->disc));
+    dg_info("backend %s: %s%s", info->backend_name, info->name,
+            r->par->size > 1 ? " (rank 0; one device per rank)" : "");
+  DG_CALL(dg_parallel_agree(opt->comm, dg_discretization_create(r->par->mesh, p->order,
+                                                                 p->precision, &r->disc)));
   DG_CALL(dg_physics_from_program(p->program, &r->phys, &r->tables));
   r->ncomp = r->phys.ncomp;
   r->comp_names = calloc((size_t)r->ncomp, sizeof(char *));
@@ -398,18 +533,23 @@ static dg_error setup(const dg_run_options *opt, run_state *r) {
   int64_t n = (int64_t)r->ncomp * r->disc->K * r->disc->Np;
   r->u = calloc((size_t)n + 1, sizeof(double));
   DG_CHECK(r->u, DG_ERR_MEMORY, "out of host memory for %lld values", (long long)n);
-  if (p->output_enabled || p->checkpoint_interval > 0)
-    DG_CALL(probe_output_dir(p->output_dir));
-  if (p->output_enabled) {
-    dg_snapshot_mesh sm = {r->disc->dim, r->disc->N, r->disc->Np, r->disc->K,
-                           r->disc->x,   r->disc->y, r->disc->z};
-    DG_CALL(dg_snapshot_writer_create(p->output_dir, p->name, &sm, &r->writer));
+  if (r->par->size > 1 && r->par->rank == 0) {
+    r->u_global = calloc((size_t)(r->ncomp * r->par->K_global * r->disc->Np) + 1, sizeof(double));
+    DG_CHECK(r->u_global, DG_ERR_MEMORY, "out of host memory");
   }
+  if (r->par->rank == 0 && (p->output_enabled || p->checkpoint_interval > 0))
+    DG_CALL(probe_output_dir(p->output_dir));
+  if (p->output_enabled)
+    DG_CALL(create_writer(r));
   dg_solver_options so = {p->kernels, opt->dump_kernels};
-  DG_CALL(dg_solver_create(r->dev, r->disc, &r->phys, p->tag_to_bc, &so, &r->solver));
+  DG_CALL(dg_parallel_agree(
+      opt->comm, dg_solver_create_partitioned(r->dev, r->disc, &r->phys, r->par->tag_to_bc, &so,
+                                              r->par->size > 1 ? &r->par->halo : NULL,
+                                              &r->solver)));
   if (!opt->quiet)
     dg_info("%s: %dD, order %d, %lld elements, %lld DOFs, %s, %s", p->name, r->disc->dim,
-            r->disc->N, (long long)r->disc->K, (long long)n,
+            r->disc->N, (long long)r->par->K_global,
+            (long long)(n / (r->disc->K ? r->disc->K : 1) * r->par->K_global),
             p->precision == DG_PRECISION_FLOAT ? "float" : "double", p->scheme.name);
   return DG_OK;
 }
@@ -422,6 +562,11 @@ dg_error dg_run(const dg_run_options *opt, dg_run_result *result) {
   dg_error err = setup(opt, &r);
   if (err == DG_OK)
     err = run_loop(opt, &r, &res);
+  if (err == DG_OK && res.halo_exchanges > 0 && !opt->quiet)
+    dg_info("halo (rank 0): %lld exchanges, %.3f s blocked waiting for them (%.1f%% of the "
+            "time loop)",
+            (long long)res.halo_exchanges, res.halo_wait_seconds,
+            res.wall_seconds > 0 ? 100.0 * res.halo_wait_seconds / res.wall_seconds : 0.0);
   if (err == DG_OK && res.have_norms && !opt->quiet)
     for (int f = 0; f < dg_flux_field_count(r.prob->program) && f < 16; f++)
       dg_info("final t = %.6g  %s: L2 error %.6e  max error %.6e", res.t_final,

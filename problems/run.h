@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 
+#include "core/comm.h"
 #include "core/error.h"
 
 typedef struct dg_run_options {
@@ -15,6 +16,8 @@ typedef struct dg_run_options {
   int quiet;                    /* no progress, only errors */
   const char *restart;          /* checkpoint to continue from, or NULL */
   const char *dump_kernels;     /* directory for the generated source, or NULL */
+  dg_comm *comm;                /* the ranks sharing the run (NULL: this process alone) */
+  int want_state;               /* return the final state in the result (rank 0) */
 } dg_run_options;
 
 /* What a finished run measured (for tests and the closing summary). */
@@ -26,6 +29,12 @@ typedef struct dg_run_result {
   int nfields;
   double l2[16], maxerr[16];     /* per field, when the flux file gives exact solutions */
   int have_norms;
+  double halo_wait_seconds;      /* partitioned runs: time blocked on the halo exchange */
+  int64_t halo_exchanges;
+  /* With want_state, on rank 0: the final state of all elements in global
+   * order, u[(c*K + k)*Np + i] (malloc'd: the caller frees it). */
+  double *state;
+  int64_t state_length;
 } dg_run_result;
 
 dg_error dg_run(const dg_run_options *opt, dg_run_result *result);

@@ -20,6 +20,7 @@ struct dg_solver {
   /* device arrays */
   void *q, *res, *rhs, *q0, *fl;
   void *egeo, *fgeo, *fx, *vx, *mapM, *mapP, *fbc;
+  dg_halo *halo; /* partitioned runs */
   dg_solver_timings timings;
 };
 
@@ -46,7 +47,12 @@ static dg_error zeros_new(dg_device *dev, size_t bytes, void **out) {
 int dg_solver_ncomp(const dg_solver *s) { return s->ncomp; }
 const dg_opdata *dg_solver_opdata(const dg_solver *s) { return s->od; }
 const dg_generated *dg_solver_generated(const dg_solver *s) { return &s->gen; }
-dg_solver_timings dg_solver_get_timings(const dg_solver *s) { return s->timings; }
+dg_solver_timings dg_solver_get_timings(const dg_solver *s) {
+  dg_solver_timings t = s->timings;
+  if (s->halo)
+    t.halo = dg_halo_get_timings(s->halo);
+  return t;
+}
 
 static dg_error dump_source(const char *dir, const char *name, const char *src) {
   DG_CALL(dg_fsutil_mkdir_p(dir, 0755));
@@ -60,10 +66,19 @@ static dg_error dump_source(const char *dir, const char *name, const char *src) 
 dg_error dg_solver_create(dg_device *dev, const dg_discretization *disc,
                           const dg_physics *physics, const int *tag_to_bc,
                           const dg_solver_options *opt, dg_solver **out) {
+  DG_CALL(dg_solver_create_partitioned(dev, disc, physics, tag_to_bc, opt, NULL, out));
+  return DG_OK;
+}
+
+dg_error dg_solver_create_partitioned(dg_device *dev, const dg_discretization *disc,
+                                      const dg_physics *physics, const int *tag_to_bc,
+                                      const dg_solver_options *opt, const dg_halo_spec *halo,
+                                      dg_solver **out) {
   *out = NULL;
   dg_solver *s = calloc(1, sizeof *s);
   DG_CHECK(s, DG_ERR_MEMORY, "out of memory");
   dg_error err = DG_OK;
+  int agreed = 0; /* partitioned: the ranks have agreed that set-up went well */
   s->dev = dev;
   s->disc = disc;
   s->cfg = opt ? opt->kernels : dg_kernel_config_default();
@@ -91,6 +106,17 @@ dg_error dg_solver_create(dg_device *dev, const dg_discretization *disc,
   DG_CALL_GOTO(err, fail, dg_opdata_create(disc, s->gen.np_pad,
                                            s->cfg.layout == DG_LAYOUT_ELEMENT_MAJOR,
                                            s->ncomp, tag_to_bc, &s->od));
+  if (halo) {
+    /* Every rank got this far: the set-up exchange below cannot hang. */
+    agreed = 1;
+    DG_CALL_GOTO(err, fail, dg_comm_agree(halo->comm, DG_OK));
+    /* Slack after the ghost slots: cuda launches over an element range
+     * round up to whole blocks, and the extra threads must stay in bounds. */
+    int64_t slack = 0;
+    if (tg == DG_CODEGEN_CUDA)
+      slack = (s->cfg.face_threads + s->od->nfnfp - 1) / s->od->nfnfp + s->cfg.elements_per_block;
+    DG_CALL_GOTO(err, fail, dg_halo_create(dev, halo, disc, s->od, slack, &s->halo));
+  }
   const dg_opdata *od = s->od;
   s->rs = od->real_size;
   s->n_state = dg_opdata_state_length(od);
@@ -113,6 +139,8 @@ dg_error dg_solver_create(dg_device *dev, const dg_discretization *disc,
   *out = s;
   return DG_OK;
 fail:
+  if (halo && !agreed)
+    (void)dg_comm_agree(halo->comm, err); /* the other ranks wait there */
   dg_solver_destroy(&s);
   return err;
 }
@@ -126,6 +154,7 @@ void dg_solver_destroy(dg_solver **sp) {
   for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
     if (*bufs[i])
       dg_device_free(s->dev, *bufs[i]);
+  dg_halo_destroy(&s->halo);
   dg_module_destroy(&s->mod);
   dg_opdata_destroy(&s->od);
   dg_generated_free(&s->gen);
@@ -138,9 +167,9 @@ static dg_error pack_state(const dg_solver *s, const double *u, void *buf) {
   const dg_opdata *od = s->od;
   memset(buf, 0, (size_t)s->n_state * s->rs);
   for (int c = 0; c < s->ncomp; c++)
-    for (int64_t k = 0; k < od->K; k++)
+    for (int64_t k = 0; k < od->K_owned; k++)
       for (int i = 0; i < od->Np; i++) {
-        double v = u[((int64_t)c * od->K + k) * od->Np + i];
+        double v = u[((int64_t)c * od->K_owned + k) * od->Np + i];
         int64_t o = dg_opdata_offset(od, k, i, c);
         if (s->rs == 4)
           ((float *)buf)[o] = (float)v;
@@ -153,10 +182,10 @@ static dg_error pack_state(const dg_solver *s, const double *u, void *buf) {
 static void unpack_state(const dg_solver *s, const void *buf, double *u) {
   const dg_opdata *od = s->od;
   for (int c = 0; c < s->ncomp; c++)
-    for (int64_t k = 0; k < od->K; k++)
+    for (int64_t k = 0; k < od->K_owned; k++)
       for (int i = 0; i < od->Np; i++) {
         int64_t o = dg_opdata_offset(od, k, i, c);
-        u[((int64_t)c * od->K + k) * od->Np + i] =
+        u[((int64_t)c * od->K_owned + k) * od->Np + i] =
             s->rs == 4 ? (double)((const float *)buf)[o] : ((const double *)buf)[o];
       }
 }
@@ -211,20 +240,30 @@ static real_arg mkreal(const dg_solver *s, double v) {
   return r;
 }
 
-static dg_error launch_surface(dg_solver *s, double t) {
+/* Kernels over the element range [first, first + n): the per-element arrays
+ * are passed from element `first` on, K stays the array stride (the
+ * generated kernels index k relative to the pointers they get). */
+static dg_error launch_surface(dg_solver *s, double t, int64_t first, int64_t n) {
   const dg_opdata *od = s->od;
   long long K = od->K;
   real_arg rt = mkreal(s, t);
-  void *args[] = {&s->q, &s->fl, &s->mapM, &s->mapP, &s->fbc, &s->fgeo, &s->fx, &rt, &K};
+  size_t nf = (size_t)first * od->nfnfp;
+  void *fl = dg_device_offset(s->fl, nf * s->rs);
+  void *mapM = dg_device_offset(s->mapM, nf * sizeof(int32_t));
+  void *mapP = dg_device_offset(s->mapP, nf * sizeof(int32_t));
+  void *fbc = dg_device_offset(s->fbc, (size_t)first * od->Nfaces * sizeof(int32_t));
+  void *fgeo = dg_device_offset(s->fgeo, nf * (od->dim + 1) * s->rs);
+  void *fx = dg_device_offset(s->fx, nf * od->dim * s->rs);
+  void *args[] = {&s->q, &fl, &mapM, &mapP, &fbc, &fgeo, &fx, &rt, &K};
   dg_launch l;
   memset(&l, 0, sizeof l);
-  long long total = K * od->nfnfp;
+  long long total = (long long)n * od->nfnfp;
   unsigned threads = (unsigned)s->cfg.face_threads;
   l.grid[0] = (unsigned)((total + threads - 1) / threads);
   l.grid[1] = l.grid[2] = 1;
   l.block[0] = threads;
   l.block[1] = l.block[2] = 1;
-  l.items = K;
+  l.items = n;
   l.chunk = s->cfg.cpu_chunk;
   if (total == 0)
     return DG_OK;
@@ -232,25 +271,59 @@ static dg_error launch_surface(dg_solver *s, double t) {
   return DG_OK;
 }
 
-static dg_error launch_volume(dg_solver *s, double t, double a, double b, double dt) {
+static dg_error launch_volume_range(dg_solver *s, double t, double a, double b, double dt,
+                                    int64_t first, int64_t n) {
   const dg_opdata *od = s->od;
   long long K = od->K;
   real_arg rt = mkreal(s, t), ra = mkreal(s, a), rb = mkreal(s, b), rdt = mkreal(s, dt);
-  void *args[] = {&s->q, &s->rhs, &s->fl, &s->egeo, &s->vx, &rt, &K, &s->res, &ra, &rb, &rdt};
+  size_t so = (size_t)dg_opdata_offset(od, first, 0, 0) * s->rs;
+  void *q = dg_device_offset(s->q, so), *rhs = dg_device_offset(s->rhs, so);
+  void *res = dg_device_offset(s->res, so);
+  void *fl = dg_device_offset(s->fl, (size_t)first * od->nfnfp * s->rs);
+  void *egeo = dg_device_offset(s->egeo, (size_t)first * od->ngeo * s->rs);
+  void *vx = dg_device_offset(s->vx, (size_t)first * od->np_pad * s->rs);
+  void *args[] = {&q, &rhs, &fl, &egeo, &vx, &rt, &K, &res, &ra, &rb, &rdt};
   dg_launch l;
   memset(&l, 0, sizeof l);
   unsigned epb = (unsigned)s->cfg.elements_per_block;
-  l.grid[0] = (unsigned)((K + epb - 1) / epb);
+  l.grid[0] = (unsigned)((n + epb - 1) / epb);
   l.grid[1] = l.grid[2] = 1;
   l.block[0] = (unsigned)od->Np;
   l.block[1] = epb;
   l.block[2] = 1;
   l.shared_bytes = s->gen.volume_shared_bytes;
-  l.items = K;
+  l.items = n;
   l.chunk = s->cfg.cpu_chunk;
-  if (K == 0)
+  if (n == 0)
     return DG_OK;
   DG_CALL(dg_kernel_launch(s->k_volume, &l, args, NULL));
+  return DG_OK;
+}
+
+/* One right-hand-side evaluation: surface then volume kernels (a, b, dt go
+ * to a fused volume kernel).  Partitioned: post the halo exchange, run the
+ * elements without halo faces, finish the exchange, run the rest.  The
+ * volume kernel of the interior runs before the ghosts arrive unless it
+ * changes q (fused LSERK update), which the remaining surface kernel reads. */
+static dg_error eval_rhs(dg_solver *s, double t, double a, double b, double dt) {
+  int64_t K = s->od->K_owned;
+  if (!s->halo) {
+    DG_CALL(launch_surface(s, t, 0, K));
+    DG_CALL(launch_volume_range(s, t, a, b, dt, 0, K));
+    return DG_OK;
+  }
+  int64_t Ki = dg_halo_overlap(s->halo) ? dg_halo_interior(s->halo) : 0;
+  int split_volume = !(s->cfg.fuse_update && b != 0.0);
+  DG_CALL(dg_halo_start(s->halo, s->q));
+  DG_CALL(launch_surface(s, t, 0, Ki));
+  if (split_volume)
+    DG_CALL(launch_volume_range(s, t, a, b, dt, 0, Ki));
+  DG_CALL(dg_halo_finish(s->halo, s->q));
+  DG_CALL(launch_surface(s, t, Ki, K - Ki));
+  if (split_volume)
+    DG_CALL(launch_volume_range(s, t, a, b, dt, Ki, K - Ki));
+  else
+    DG_CALL(launch_volume_range(s, t, a, b, dt, 0, K));
   return DG_OK;
 }
 
@@ -278,17 +351,16 @@ static dg_error launch_update(dg_solver *s, dg_kernel *k, void *x, void *y, doub
 }
 
 dg_error dg_solver_rhs(dg_solver *s, double t, double *rhs_out) {
-  DG_CALL(launch_surface(s, t));
   if (s->cfg.fuse_update) {
     /* The fused kernel applies the update: evaluate with a = 0, b = 0 and
      * dt = 1 into res (res = rhs, q unchanged). */
-    DG_CALL(launch_volume(s, t, 0.0, 0.0, 1.0));
+    DG_CALL(eval_rhs(s, t, 0.0, 0.0, 1.0));
     s->timings.rhs_evaluations++;
     if (rhs_out)
       DG_CALL(transfer_state(s, s->res, rhs_out, 0));
     return DG_OK;
   }
-  DG_CALL(launch_volume(s, t, 0.0, 0.0, 0.0));
+  DG_CALL(eval_rhs(s, t, 0.0, 0.0, 0.0));
   s->timings.rhs_evaluations++;
   if (rhs_out)
     DG_CALL(transfer_state(s, s->rhs, rhs_out, 0));
@@ -299,11 +371,10 @@ dg_error dg_solver_step(dg_solver *s, const dg_rk_scheme *rk, double t, double d
   if (rk->kind == DG_RK_LSERK4) {
     for (int st = 0; st < rk->nstages; st++) {
       double ts = t + rk->c[st] * dt;
-      DG_CALL(launch_surface(s, ts));
       if (s->cfg.fuse_update) {
-        DG_CALL(launch_volume(s, ts, rk->a[st], rk->b[st], dt));
+        DG_CALL(eval_rhs(s, ts, rk->a[st], rk->b[st], dt));
       } else {
-        DG_CALL(launch_volume(s, ts, 0.0, 0.0, 0.0));
+        DG_CALL(eval_rhs(s, ts, 0.0, 0.0, 0.0));
         DG_CALL(launch_update(s, s->k_lserk, &s->res, &s->rhs, rk->a[st], rk->b[st], dt));
       }
       s->timings.rhs_evaluations++;
@@ -314,13 +385,12 @@ dg_error dg_solver_step(dg_solver *s, const dg_rk_scheme *rk, double t, double d
   DG_CALL(dg_device_copy(s->dev, s->q0, s->q, (size_t)s->n_state * s->rs));
   for (int st = 0; st < rk->nstages; st++) {
     double ts = t + rk->c[st] * dt;
-    DG_CALL(launch_surface(s, ts));
     if (s->cfg.fuse_update) {
       /* rhs into res via the fused kernel with a = 0, b = 0, dt = 1 */
-      DG_CALL(launch_volume(s, ts, 0.0, 0.0, 1.0));
+      DG_CALL(eval_rhs(s, ts, 0.0, 0.0, 1.0));
       DG_CALL(launch_update(s, s->k_ssp, &s->q0, &s->res, rk->alpha[st], rk->beta[st], dt));
     } else {
-      DG_CALL(launch_volume(s, ts, 0.0, 0.0, 0.0));
+      DG_CALL(eval_rhs(s, ts, 0.0, 0.0, 0.0));
       DG_CALL(launch_update(s, s->k_ssp, &s->q0, &s->rhs, rk->alpha[st], rk->beta[st], dt));
     }
     s->timings.rhs_evaluations++;

@@ -15,6 +15,7 @@
 #include "dg/opdata.h"
 #include "dg/timestep.h"
 #include "operators/codegen.h"
+#include "problems/halo.h"
 
 typedef struct dg_solver dg_solver;
 
@@ -27,6 +28,13 @@ typedef struct dg_solver_options {
 dg_error dg_solver_create(dg_device *dev, const dg_discretization *disc,
                           const dg_physics *physics, const int *tag_to_bc,
                           const dg_solver_options *opt, dg_solver **out);
+/* A partitioned run: disc is this rank's part, and its halo faces get
+ * ghost slots filled by an exchange every stage (problems/halo.h);
+ * collective over halo->comm.  halo NULL: dg_solver_create. */
+dg_error dg_solver_create_partitioned(dg_device *dev, const dg_discretization *disc,
+                                      const dg_physics *physics, const int *tag_to_bc,
+                                      const dg_solver_options *opt, const dg_halo_spec *halo,
+                                      dg_solver **out);
 void dg_solver_destroy(dg_solver **s);
 
 int dg_solver_ncomp(const dg_solver *s);
@@ -46,6 +54,7 @@ dg_error dg_solver_step(dg_solver *s, const dg_rk_scheme *rk, double t, double d
 /* Work done so far: right-hand-side evaluations (for DOF-updates/s). */
 typedef struct dg_solver_timings {
   int64_t rhs_evaluations;
+  dg_halo_timings halo; /* zero in serial runs */
 } dg_solver_timings;
 dg_solver_timings dg_solver_get_timings(const dg_solver *s);
 

@@ -6,10 +6,21 @@
  *   dgrun --help-config      every problem.cfg key, with type and default
  *
  * Exit status: 0 when the run completed, 1 on any error (printed with its
- * trace), 2 on a usage error. */
+ * trace), 2 on a usage error.
+ *
+ * Under mpirun (detected from the launcher's environment) every rank runs
+ * its part of the mesh (problems/parallel.h); rank 0 alone prints progress.
+ * An error on any rank ends every rank with status 1.  Where all ranks meet
+ * (set-up, NaN checks, output) the error is agreed on and rank 0 alone
+ * prints it, naming the failing rank; elsewhere (e.g. in the middle of a
+ * halo exchange, where agreeing could hang) the failing rank prints its
+ * trace naming itself and MPI_Abort stops the job. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "core/comm.h"
 
 #include "core/config.h"
 #include "core/device.h"
@@ -17,8 +28,36 @@
 #include "core/log.h"
 #include "meshes/mesh_h5.h"
 #include "problems/poisson_run.h"
+#include "problems/parallel.h"
 #include "problems/problem.h"
 #include "problems/run.h"
+
+/* Started by an MPI launcher with more than one process? */
+static int launched_by_mpi(void) {
+  const char *vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "MPI_LOCALNRANKS"};
+  for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
+    if (getenv(vars[i]))
+      return 1;
+  return 0;
+}
+
+/* Print a parallel run's error once per cause and end every rank. */
+static void parallel_fail(dg_comm *comm) {
+  int rank = dg_comm_rank(comm);
+  const char *msg = dg_error_message();
+  int agreed_elsewhere = strncmp(msg, "rank ", 5) == 0 && strstr(msg, "failed (this rank");
+  if (!agreed_elsewhere) {
+    fprintf(stderr, "dgrun: rank %d of %d failed:\n", rank, dg_comm_size(comm));
+    dg_error_print(stderr);
+  } else if (rank == 0) {
+    fprintf(stderr, "dgrun: stopping all ranks: %s\n", msg);
+  }
+  fflush(stderr);
+  /* Give the failing rank a moment to print before the job is torn down. */
+  if (agreed_elsewhere)
+    sleep(1);
+  dg_comm_abort(comm, 1);
+}
 
 static void usage(FILE *out) {
   fprintf(out,
@@ -110,10 +149,25 @@ int main(int argc, char **argv) {
     return 2;
   }
   opt.overrides = overrides;
+  dg_comm *world = NULL;
+  /* A Poisson solve sets up MPI itself (problems/poisson_run.c). */
+  int poisson = dg_poisson_is_kind(opt.cfg_path, overrides, opt.noverrides);
+  if (!poisson && dg_comm_mpi_built() && launched_by_mpi()) {
+    if (dg_comm_create_world(&world) != DG_OK) {
+      dg_error_print(stderr);
+      free(overrides);
+      return 1;
+    }
+    if (dg_comm_size(world) == 1)
+      dg_comm_destroy(&world);
+  }
+  opt.comm = world;
+  if (world && dg_comm_rank(world) != 0)
+    opt.quiet = 1; /* progress and results from rank 0 */
   if (opt.quiet)
     dg_log_set_level(DG_LOG_WARN);
   dg_error err;
-  if (dg_poisson_is_kind(opt.cfg_path, overrides, opt.noverrides)) {
+  if (poisson) {
     /* [problem] kind = poisson: one elliptic solve, no time loop. */
     if (opt.restart)
       fprintf(stderr, "dgrun: --restart ignored: a Poisson problem has no time loop\n");
@@ -124,9 +178,22 @@ int main(int argc, char **argv) {
     err = dg_run(&opt, &res);
   }
   free(overrides);
+  if (err != DG_OK && world && dg_parallel_error_agreed()) {
+    /* Every rank stopped at the same point: rank 0 reports, all exit. */
+    if (dg_comm_rank(world) == 0) {
+      fprintf(stderr, "dgrun: rank %d of %d failed; every rank stopped:\n",
+              dg_parallel_error_rank(), dg_comm_size(world));
+      dg_error_print(stderr);
+    }
+    dg_comm_destroy(&world);
+    return 1;
+  }
   if (err != DG_OK) {
+    if (world)
+      parallel_fail(world);
     dg_error_print(stderr);
     return 1;
   }
+  dg_comm_destroy(&world);
   return 0;
 }

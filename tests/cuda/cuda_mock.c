@@ -248,6 +248,32 @@ static void test_kernels(void) {
   free(cubin);
 }
 
+/* Pinned staging buffers and copies on a stream (halo exchanges). */
+static void test_staging(void) {
+  enum { N = 500 };
+  double *h = NULL, *back = NULL;
+  void *d = NULL, *strm = NULL;
+  MUST(ops->host_alloc(st, sizeof(double) * N, (void **)&h));
+  MUST(ops->host_alloc(st, sizeof(double) * N, (void **)&back));
+  for (int i = 0; i < N; i++)
+    h[i] = i * 0.5, back[i] = -1;
+  MUST(ops->alloc(st, sizeof(double) * N, &d));
+  MUST(ops->stream_create(st, &strm));
+  MUST(ops->copy_async(st, d, h, sizeof(double) * N, 1, strm));
+  MUST(ops->copy_async(st, back, d, sizeof(double) * N, 0, strm));
+  MUST(ops->stream_synchronize(st, strm));
+  EXPECT(memcmp(h, back, sizeof(double) * N) == 0, "staged round trip differs");
+  fail_next("cuMemcpyDtoHAsync_v2", CUDA_ERROR_INVALID_VALUE);
+  EXPECT(ops->copy_async(st, back, d, 8, 0, strm) == DG_ERR_DEVICE &&
+             strstr(dg_error_message(), "cuMemcpyDtoHAsync_v2"),
+         "async copy failure: %s", dg_error_message());
+  dg_error_clear();
+  ops->stream_destroy(st, strm);
+  MUST(ops->release(st, d));
+  ops->host_free(st, h);
+  ops->host_free(st, back);
+}
+
 static void test_streams_events(void) {
   void *s = NULL, *e0 = NULL, *e1 = NULL;
   MUST(ops->stream_create(st, &s));
@@ -321,6 +347,7 @@ int main(int argc, char **argv) {
   test_memory();
   test_kernels();
   test_streams_events();
+  test_staging();
   ops->close(st);
   EXPECT(mock->ctx_refs == 0, "primary context refs %d after close",
          mock->ctx_refs);

@@ -211,6 +211,35 @@ CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t n) {
   return CUDA_SUCCESS;
 }
 
+/* Pinned memory and stream copies: plain host memory, copies done at once
+ * (the mock's streams complete everything immediately). */
+CUresult cuMemHostAlloc(void **p, size_t n, unsigned int flags) {
+  FAIL_POINT();
+  (void)flags;
+  *p = malloc(n);
+  return *p ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+}
+
+CUresult cuMemFreeHost(void *p) {
+  FAIL_POINT();
+  free(p);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void *src, size_t n, CUstream s) {
+  FAIL_POINT();
+  (void)s;
+  memcpy((void *)(uintptr_t)dst, src, n);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemcpyDtoHAsync_v2(void *dst, CUdeviceptr src, size_t n, CUstream s) {
+  FAIL_POINT();
+  (void)s;
+  memcpy(dst, (const void *)(uintptr_t)src, n);
+  return CUDA_SUCCESS;
+}
+
 CUresult cuMemcpyDtoD_v2(CUdeviceptr dst, CUdeviceptr src, size_t n) {
   FAIL_POINT();
   memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, n);

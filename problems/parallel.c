@@ -1,0 +1,371 @@
+#include "problems/parallel.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/log.h"
+#include "dg/connectivity.h"
+
+/* Move the owned elements without halo faces to the front (stable). */
+static dg_error interior_first(dg_partition_local *L, int64_t *K_interior) {
+  dg_mesh *m = L->mesh;
+  int64_t K = m->K;
+  int nf = m->dim + 1;
+  char *bnd = calloc((size_t)K + 1, 1);
+  int64_t *newk = malloc(sizeof(int64_t) * (size_t)(K + 1));
+  int64_t *EToV = malloc(sizeof(int64_t) * (size_t)(K * nf + 1));
+  int *tag = malloc(sizeof(int) * (size_t)(K * nf + 1));
+  int64_t *gk = malloc(sizeof(int64_t) * (size_t)(K + 1));
+  dg_error err = DG_OK;
+  DG_CHECK_GOTO(err, done, bnd && newk && EToV && tag && gk, DG_ERR_MEMORY, "out of memory");
+  for (int64_t h = 0; h < L->nhalo; h++)
+    bnd[L->halo[h].k] = 1;
+  int64_t n = 0;
+  for (int pass = 0; pass < 2; pass++)
+    for (int64_t k = 0; k < K; k++)
+      if (bnd[k] == pass)
+        newk[k] = n++;
+  *K_interior = 0;
+  for (int64_t k = 0; k < K; k++)
+    *K_interior += !bnd[k];
+  for (int64_t k = 0; k < K; k++) {
+    int64_t t = newk[k];
+    memcpy(EToV + t * nf, m->EToV + k * nf, sizeof(int64_t) * (size_t)nf);
+    memcpy(tag + t * nf, m->face_tag + k * nf, sizeof(int) * (size_t)nf);
+    gk[t] = L->global_element[k];
+  }
+  memcpy(m->EToV, EToV, sizeof(int64_t) * (size_t)(K * nf));
+  memcpy(m->face_tag, tag, sizeof(int) * (size_t)(K * nf));
+  memcpy(L->global_element, gk, sizeof(int64_t) * (size_t)K);
+  for (int64_t i = 0; i < m->nface_pairs; i++) {
+    m->face_pairs[i].k1 = newk[m->face_pairs[i].k1];
+    m->face_pairs[i].k2 = newk[m->face_pairs[i].k2];
+  }
+  for (int64_t h = 0; h < L->nhalo; h++)
+    L->halo[h].k = newk[L->halo[h].k];
+done:
+  free(bnd);
+  free(newk);
+  free(EToV);
+  free(tag);
+  free(gk);
+  return err;
+}
+
+void dg_parallel_destroy(dg_parallel **pp) {
+  if (!pp || !*pp)
+    return;
+  dg_parallel *par = *pp;
+  if (!par->local_borrowed)
+    dg_partition_local_destroy(&par->local);
+  free(par->tag_to_bc);
+  free(par->counts);
+  free(par->gk_all);
+  free(par);
+  *pp = NULL;
+}
+
+dg_error dg_parallel_sum(const dg_parallel *par, double *v, int n) {
+  if (par->size > 1)
+    DG_CALL(dg_comm_allreduce_sum(par->comm, v, n));
+  return DG_OK;
+}
+
+dg_error dg_parallel_max(const dg_parallel *par, double *v, int n) {
+  if (par->size > 1)
+    DG_CALL(dg_comm_allreduce_max(par->comm, v, n));
+  return DG_OK;
+}
+
+dg_error dg_parallel_min(const dg_parallel *par, double *v, int n) {
+  if (par->size == 1)
+    return DG_OK;
+  for (int i = 0; i < n; i++)
+    v[i] = -v[i];
+  DG_CALL(dg_comm_allreduce_max(par->comm, v, n));
+  for (int i = 0; i < n; i++)
+    v[i] = -v[i];
+  return DG_OK;
+}
+
+/* Rank 0 receives cnt[r] doubles from every rank r into buf (rank by rank,
+ * its own first); the others send theirs. */
+static dg_error gather_raw(const dg_parallel *par, const double *mine, int64_t nmine,
+                           const int64_t *cnt, double *buf) {
+  if (par->rank == 0) {
+    memcpy(buf, mine, sizeof(double) * (size_t)nmine);
+    dg_comm_neighbor *nb = calloc((size_t)par->size, sizeof *nb);
+    DG_CHECK(nb, DG_ERR_MEMORY, "out of memory");
+    int64_t off = cnt[0];
+    for (int r = 1; r < par->size; r++) {
+      nb[r - 1] = (dg_comm_neighbor){r, NULL, 0, buf + off, sizeof(double) * (size_t)cnt[r]};
+      off += cnt[r];
+    }
+    dg_comm_request *req = NULL;
+    dg_error err = dg_comm_exchange_start(par->comm, par->size - 1, nb, 7201, &req);
+    if (err == DG_OK)
+      err = dg_comm_exchange_wait(&req);
+    free(nb);
+    DG_CALL(err);
+    return DG_OK;
+  }
+  dg_comm_neighbor nb = {0, mine, sizeof(double) * (size_t)nmine, NULL, 0};
+  dg_comm_request *req = NULL;
+  DG_CALL(dg_comm_exchange_start(par->comm, 1, &nb, 7201, &req));
+  DG_CALL(dg_comm_exchange_wait(&req));
+  return DG_OK;
+}
+
+dg_error dg_parallel_gather(const dg_parallel *par, int nf, int Np, const double *local,
+                            double *global) {
+  if (par->size == 1) {
+    memcpy(global, local, sizeof(double) * (size_t)nf * (size_t)par->K * Np);
+    return DG_OK;
+  }
+  int64_t *cnt = malloc(sizeof(int64_t) * (size_t)par->size);
+  double *buf = NULL;
+  DG_CHECK(cnt, DG_ERR_MEMORY, "out of memory");
+  for (int r = 0; r < par->size; r++)
+    cnt[r] = (int64_t)nf * par->counts[r] * Np;
+  if (par->rank == 0) {
+    buf = malloc(sizeof(double) * (size_t)(nf * par->K_global * Np + 1));
+    if (!buf) {
+      free(cnt);
+      DG_RAISE(DG_ERR_MEMORY, "out of memory gathering %lld elements", (long long)par->K_global);
+    }
+  }
+  dg_error err = gather_raw(par, local, (int64_t)nf * par->K * Np, cnt, buf);
+  if (err == DG_OK && par->rank == 0) {
+    int64_t off = 0, e = 0;
+    for (int r = 0; r < par->size; r++) {
+      int64_t Kr = par->counts[r];
+      for (int c = 0; c < nf; c++)
+        for (int64_t k = 0; k < Kr; k++)
+          memcpy(global + ((int64_t)c * par->K_global + par->gk_all[e + k]) * Np,
+                 buf + off + ((int64_t)c * Kr + k) * Np, sizeof(double) * (size_t)Np);
+      off += (int64_t)nf * Kr * Np;
+      e += Kr;
+    }
+  }
+  free(cnt);
+  free(buf);
+  DG_CALL(err);
+  return DG_OK;
+}
+
+void dg_parallel_pick(const dg_parallel *par, int nf, int Np, const double *global,
+                      double *local) {
+  for (int c = 0; c < nf; c++)
+    for (int64_t k = 0; k < par->K; k++) {
+      int64_t g = par->gk ? par->gk[k] : k;
+      memcpy(local + ((int64_t)c * par->K + k) * Np,
+             global + ((int64_t)c * par->K_global + g) * Np, sizeof(double) * (size_t)Np);
+    }
+}
+
+static dg_error partition(dg_parallel *par, const dg_problem *p) {
+  int method;
+  DG_CALL(dg_config_get_enum(p->cfg, "parallel", "partition", "auto|metis|rcb", 0, &method));
+  dg_partition_options po = {method == 1   ? DG_PARTITION_METIS
+                             : method == 2 ? DG_PARTITION_RCB
+                                           : DG_PARTITION_AUTO,
+                             0};
+  /* Neighbours as the discretization will see them: shared vertices,
+   * explicit face pairs and axis periodicity. */
+  const dg_mesh *m = p->mesh;
+  size_t nfc = (size_t)m->K * (size_t)(m->dim + 1);
+  int64_t *EToE = malloc(sizeof(int64_t) * nfc);
+  int *EToF = malloc(sizeof(int) * nfc);
+  double *shift = malloc(sizeof(double) * nfc * 3);
+  dg_partition *part = NULL;
+  dg_error err = DG_OK;
+  DG_CHECK_GOTO(err, done, EToE && EToF && shift, DG_ERR_MEMORY, "out of memory");
+  DG_CALL_GOTO(err, done, dg_connectivity_build(m, EToE, EToF, shift));
+  DG_CALL_GOTO(err, done, dg_partition_create(m, EToE, EToF, par->size, &po, &part));
+  DG_CALL_GOTO(err, done, dg_partition_extract(m, EToE, EToF, part, par->rank, &par->local));
+done:
+  dg_partition_destroy(&part);
+  free(EToE);
+  free(EToF);
+  free(shift);
+  DG_CALL(err);
+  return DG_OK;
+}
+
+dg_error dg_parallel_create(dg_comm *comm, dg_problem *p, dg_parallel **out) {
+  *out = NULL;
+  dg_parallel *par = calloc(1, sizeof *par);
+  DG_CHECK(par, DG_ERR_MEMORY, "out of memory");
+  dg_error err = DG_OK;
+  par->comm = comm;
+  par->rank = comm ? dg_comm_rank(comm) : 0;
+  par->size = comm ? dg_comm_size(comm) : 1;
+  par->counts = calloc((size_t)par->size, sizeof(int64_t));
+  DG_CHECK_GOTO(err, fail, par->counts, DG_ERR_MEMORY, "out of memory");
+  const dg_mesh *gm = p->mesh;
+  int ntags = gm->ntags;
+  if (par->size == 1) {
+    par->mesh = gm;
+    par->K = par->K_interior = par->K_global = gm->K;
+    par->counts[0] = gm->K;
+    par->tag_to_bc = malloc(sizeof(int) * (size_t)(ntags + 1));
+    DG_CHECK_GOTO(err, fail, par->tag_to_bc, DG_ERR_MEMORY, "out of memory");
+    memcpy(par->tag_to_bc, p->tag_to_bc, sizeof(int) * (size_t)ntags);
+    *out = par;
+    return DG_OK;
+  }
+  if (p->part) {
+    par->local = p->part;
+    par->local_borrowed = 1;
+  } else {
+    DG_CHECK_GOTO(err, fail, gm->K >= par->size, DG_ERR_INPUT,
+                  "%d ranks for a mesh of %lld elements: use at most one rank per element",
+                  par->size, (long long)gm->K);
+    DG_CALL_GOTO(err, fail, partition(par, p));
+  }
+  dg_partition_local *L = par->local;
+  DG_CALL_GOTO(err, fail, interior_first(L, &par->K_interior));
+  int halo_tag;
+  DG_CALL_GOTO(err, fail, dg_mesh_tag_add(L->mesh, "__halo", &halo_tag));
+  for (int64_t h = 0; h < L->nhalo; h++)
+    L->mesh->face_tag[L->halo[h].k * (L->mesh->dim + 1) + L->halo[h].f] = halo_tag;
+  par->tag_to_bc = malloc(sizeof(int) * (size_t)(L->mesh->ntags + 1));
+  DG_CHECK_GOTO(err, fail, par->tag_to_bc, DG_ERR_MEMORY, "out of memory");
+  for (int t = 0; t < L->mesh->ntags; t++)
+    par->tag_to_bc[t] = t < ntags ? p->tag_to_bc[t] : 0; /* __halo: replaced by the halo */
+  par->mesh = L->mesh;
+  par->K = L->mesh->K;
+  par->gk = L->global_element;
+
+  /* Element counts of every rank, and (rank 0) their global ids. */
+  double *v = calloc((size_t)par->size, sizeof(double));
+  DG_CHECK_GOTO(err, fail, v, DG_ERR_MEMORY, "out of memory");
+  v[par->rank] = (double)par->K;
+  err = dg_comm_allreduce_sum(comm, v, par->size);
+  par->K_global = 0;
+  for (int r = 0; r < par->size; r++) {
+    par->counts[r] = (int64_t)v[r];
+    par->K_global += par->counts[r];
+  }
+  free(v);
+  DG_CALL_GOTO(err, fail, err);
+  double *mine = malloc(sizeof(double) * (size_t)(par->K + 1));
+  double *all = par->rank == 0 ? malloc(sizeof(double) * (size_t)(par->K_global + 1)) : NULL;
+  par->gk_all = par->rank == 0 ? malloc(sizeof(int64_t) * (size_t)(par->K_global + 1)) : NULL;
+  if (!mine || (par->rank == 0 && (!all || !par->gk_all))) {
+    free(mine);
+    free(all);
+    DG_CHECK_GOTO(err, fail, 0, DG_ERR_MEMORY, "out of memory");
+  }
+  for (int64_t k = 0; k < par->K; k++)
+    mine[k] = (double)par->gk[k];
+  err = gather_raw(par, mine, par->K, par->counts, all);
+  if (err == DG_OK && par->rank == 0)
+    for (int64_t k = 0; k < par->K_global; k++)
+      par->gk_all[k] = (int64_t)all[k];
+  free(mine);
+  free(all);
+  DG_CALL_GOTO(err, fail, err);
+
+  int cuda_aware_mode, overlap;
+  DG_CALL_GOTO(err, fail, dg_config_get_enum(p->cfg, "parallel", "cuda_aware", "auto|off", 0,
+                                             &cuda_aware_mode));
+  DG_CALL_GOTO(err, fail, dg_config_get_bool(p->cfg, "parallel", "overlap", 1, &overlap));
+  par->halo.comm = comm;
+  par->halo.local = L;
+  par->halo.K_interior = par->K_interior;
+  par->halo.cuda_aware = cuda_aware_mode == 0 && dg_comm_cuda_aware();
+  par->halo.overlap = overlap;
+  *out = par;
+  return DG_OK;
+fail:
+  dg_parallel_destroy(&par);
+  return err;
+}
+
+dg_error dg_parallel_device(const dg_parallel *par, const dg_problem *p, dg_device **out) {
+  *out = NULL;
+  if (par->size == 1 || dg_device_env_index_set()) {
+    DG_CALL(dg_device_create(p->device, -1, out));
+    return DG_OK;
+  }
+  int n = 0;
+  DG_CALL(dg_device_count(p->device, &n));
+  DG_CHECK(n > 0, DG_ERR_DEVICE, "backend %s has no device", p->device);
+  int node_rank = dg_comm_node_rank(par->comm), node_size = dg_comm_node_size(par->comm);
+  int share;
+  DG_CALL(dg_config_get_bool(p->cfg, "parallel", "gpu_oversubscribe", 0, &share));
+  /* The cpu backend has one "device" that every rank may use. */
+  if (n == 1 && (strcmp(p->device, "cpu") == 0 || !dg_device_cuda_available()))
+    share = 1;
+  int index = dg_parallel_pick_device(node_rank, node_size, n, share);
+  DG_CHECK(index >= 0, DG_ERR_INPUT,
+           "%d ranks on this node but %d GPU(s): run one rank per GPU, or allow sharing "
+           "with parallel.gpu_oversubscribe=true",
+           node_size, n);
+  DG_CALL(dg_device_create(p->device, index, out));
+  return DG_OK;
+}
+
+int dg_parallel_pick_device(int node_rank, int node_size, int ndevices, int share) {
+  if (ndevices <= 0 || node_rank < 0 || node_rank >= node_size)
+    return -1;
+  if (node_size > ndevices && !share)
+    return -1;
+  return node_rank % ndevices;
+}
+
+dg_error dg_parallel_test_fault(const dg_parallel *par, int64_t step) {
+  const char *r = getenv("DGRUN_TEST_FAIL_RANK"), *s = getenv("DGRUN_TEST_FAIL_STEP");
+  if (!r || !s)
+    return DG_OK;
+  DG_CHECK(!(atoi(r) == par->rank && atoll(s) == step), DG_ERR_INTERNAL,
+           "induced failure on rank %d at step %lld ($DGRUN_TEST_FAIL_RANK, a test hook)",
+           par->rank, (long long)step);
+  return DG_OK;
+}
+
+static int error_agreed, error_rank = -1;
+
+int dg_parallel_error_agreed(void) { return error_agreed; }
+int dg_parallel_error_rank(void) { return error_rank; }
+
+dg_error dg_parallel_agree(dg_comm *comm, dg_error err) {
+  if (!comm || dg_comm_size(comm) == 1)
+    return err == DG_OK ? DG_OK : dg_error_push(err, __FILE__, __LINE__, __func__);
+  int rank = dg_comm_rank(comm), size = dg_comm_size(comm);
+  /* The lowest rank with an error of its own; ranks that only learnt of
+   * another's failure (dg_comm_agree's message) come after all of them. */
+  int stub = err == DG_ERR_MPI && strstr(dg_error_message(), "failed (this rank");
+  double v = err != DG_OK ? (double)(stub ? size - rank : 2 * size - rank) : 0.0;
+  DG_CALL(dg_comm_allreduce_max(comm, &v, 1));
+  if (v == 0)
+    return DG_OK;
+  int bad = v > size ? 2 * size - (int)v : size - (int)v;
+  /* The failing rank's code and message, to rank 0. */
+  struct {
+    double code;
+    char msg[2048];
+  } report;
+  memset(&report, 0, sizeof report);
+  if (rank == bad) {
+    report.code = (double)err;
+    snprintf(report.msg, sizeof report.msg, "%s", dg_error_message());
+  }
+  if (bad != 0 && (rank == 0 || rank == bad)) {
+    dg_comm_neighbor nb = {rank == 0 ? bad : 0, &report, rank == 0 ? 0 : sizeof report,
+                           &report, rank == 0 ? sizeof report : 0};
+    dg_comm_request *req = NULL;
+    DG_CALL(dg_comm_exchange_start(comm, 1, &nb, 7301, &req));
+    DG_CALL(dg_comm_exchange_wait(&req));
+  }
+  error_agreed = 1;
+  error_rank = bad;
+  if (rank == 0) {
+    if (bad == 0)
+      return dg_error_push(err, __FILE__, __LINE__, __func__);
+    DG_RAISE((dg_error)(int)report.code, "%s", report.msg);
+  }
+  DG_RAISE(DG_ERR_MPI, "rank %d failed; rank 0 reports it", bad);
+}

@@ -1,0 +1,249 @@
+/* problems.mpi_match_*: a partitioned run (every rank of mpiexec) gives the
+ * same error norms (to 1e-12, relative) and the same final fields (to 1e-12
+ * of their size) as the serial run of the same problem, which rank 0 does
+ * afterwards on its own through the unpartitioned code path.
+ *
+ * usage: test_parallel_match problem.cfg workdir [--restart ckpt.h5]
+ *                            [section.key=value ...]
+ * With --restart the partitioned run continues from that checkpoint (written
+ * by a run on another number of ranks) while the serial reference runs from
+ * t = 0. */
+#include <glob.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/comm.h"
+#include "core/error.h"
+#include "core/log.h"
+#include "problems/run.h"
+
+#if defined(DGRUN_HAVE_HDF5)
+#include <hdf5.h>
+
+/* The last snapshot (not checkpoint) file of a directory, or "" . */
+static void last_snapshot(const char *dir, char *out, size_t cap) {
+  char pat[700];
+  snprintf(pat, sizeof pat, "%s/*_[0-9]*.h5", dir);
+  glob_t g;
+  out[0] = '\0';
+  if (glob(pat, 0, NULL, &g) != 0)
+    return;
+  for (size_t i = 0; i < g.gl_pathc; i++)
+    if (!strstr(g.gl_pathv[i], "checkpoint"))
+      snprintf(out, cap, "%s", g.gl_pathv[i]);
+  globfree(&g);
+}
+
+/* Largest difference of a double dataset between two files (-1: unreadable
+ * or shapes differ); *scale gets the largest magnitude. */
+static double dataset_diff(hid_t a, hid_t b, const char *name, double *scale) {
+  hid_t da = H5Dopen2(a, name, H5P_DEFAULT), db = H5Dopen2(b, name, H5P_DEFAULT);
+  double d = -1;
+  if (da >= 0 && db >= 0) {
+    hid_t sa = H5Dget_space(da), sb = H5Dget_space(db);
+    hssize_t na = H5Sget_simple_extent_npoints(sa), nb = H5Sget_simple_extent_npoints(sb);
+    double *x = malloc(sizeof(double) * (size_t)(na + 1)), *y = malloc(sizeof(double) * (size_t)(nb + 1));
+    if (na == nb && na > 0 && x && y &&
+        H5Dread(da, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, x) >= 0 &&
+        H5Dread(db, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, y) >= 0) {
+      d = 0;
+      for (hssize_t i = 0; i < na; i++) {
+        d = fmax(d, fabs(x[i] - y[i]));
+        *scale = fmax(*scale, fabs(y[i]));
+      }
+    }
+    free(x);
+    free(y);
+    H5Sclose(sa);
+    H5Sclose(sb);
+  }
+  if (da >= 0)
+    H5Dclose(da);
+  if (db >= 0)
+    H5Dclose(db);
+  return d;
+}
+
+/* The final snapshots of both runs hold the same mesh and fields. */
+static int compare_snapshots(const char *dir_par, const char *dir_ser) {
+  char fa[800], fb[800];
+  last_snapshot(dir_par, fa, sizeof fa);
+  last_snapshot(dir_ser, fb, sizeof fb);
+  if (!fa[0] || !fb[0]) {
+    printf("FAIL: no snapshot in %s or %s\n", dir_par, dir_ser);
+    return 1;
+  }
+  hid_t a = H5Fopen(fa, H5F_ACC_RDONLY, H5P_DEFAULT), b = H5Fopen(fb, H5F_ACC_RDONLY, H5P_DEFAULT);
+  int bad = a < 0 || b < 0;
+  hid_t g = bad ? -1 : H5Gopen2(b, "fields", H5P_DEFAULT);
+  H5G_info_t info;
+  int n = 0;
+  if (g >= 0 && H5Gget_info(g, &info) >= 0)
+    for (hsize_t i = 0; i < info.nlinks && !bad; i++) {
+      char name[256], path[300];
+      if (H5Lget_name_by_idx(g, ".", H5_INDEX_NAME, H5_ITER_INC, i, name, sizeof name,
+                             H5P_DEFAULT) < 0)
+        break;
+      snprintf(path, sizeof path, "fields/%s", name);
+      double scale = 0, d = dataset_diff(a, b, path, &scale);
+      n++;
+      if (d < 0 || d > 1e-12 * scale) {
+        printf("FAIL: snapshot dataset %s differs (%.3e)\n", path, d);
+        bad = 1;
+      }
+    }
+  double scale = 0, d = bad ? 0 : dataset_diff(a, b, "mesh/coordinates", &scale);
+  if (!bad && (d != 0 || n == 0)) {
+    printf("FAIL: snapshot coordinates differ (%.3e) or no fields (%d)\n", d, n);
+    bad = 1;
+  }
+  if (!bad)
+    printf("snapshots %s and %s: same coordinates and %d fields\n", fa, fb, n);
+  if (g >= 0)
+    H5Gclose(g);
+  if (a >= 0)
+    H5Fclose(a);
+  if (b >= 0)
+    H5Fclose(b);
+  return bad;
+}
+#endif
+
+static dg_error run(const char *cfg, const char *dir, const char *restart, dg_comm *comm,
+                    int argc, char **argv, dg_run_result *res) {
+  const char *ov[64];
+  int n = 0;
+  char od[700];
+  snprintf(od, sizeof od, "output.directory=%s", dir);
+  ov[n++] = od;
+  ov[n++] = "backend.device=cpu";
+  for (int i = 0; i < argc && n < 64; i++)
+    ov[n++] = argv[i];
+  dg_run_options opt = {cfg, ov, n, 1, restart, NULL, comm, 1};
+  DG_CALL(dg_run(&opt, res));
+  return DG_OK;
+}
+
+/* Remove the outputs of an earlier run of this test from dir. */
+static void clear_dir(const char *dir) {
+  const char *pats[] = {"%s/*.h5", "%s/*.xdmf"};
+  for (int p = 0; p < 2; p++) {
+    char pat[700];
+    snprintf(pat, sizeof pat, pats[p], dir);
+    glob_t g;
+    if (glob(pat, 0, NULL, &g) == 0) {
+      for (size_t i = 0; i < g.gl_pathc; i++)
+        unlink(g.gl_pathv[i]);
+      globfree(&g);
+    }
+  }
+}
+
+static int close_to(double a, double b, double tol) {
+  return fabs(a - b) <= tol * fmax(fabs(b), 1e-300) || (a == b);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 3) {
+    fprintf(stderr, "usage: %s problem.cfg workdir [--restart ckpt] [overrides]\n", argv[0]);
+    return 2;
+  }
+  const char *cfg = argv[1], *work = argv[2], *restart = NULL;
+  int first = 3;
+  if (argc > 4 && strcmp(argv[3], "--restart") == 0) {
+    restart = argv[4];
+    first = 5;
+  }
+  dg_log_set_level(DG_LOG_WARN);
+  dg_comm *world = NULL;
+  if (dg_comm_create_world(&world) != DG_OK) {
+    dg_error_print(stderr);
+    return 1;
+  }
+  int rank = dg_comm_rank(world), size = dg_comm_size(world);
+  char dir[600];
+  snprintf(dir, sizeof dir, "%s/ranks%d", work, size);
+  if (rank == 0) {
+    clear_dir(dir);
+    char sdir[600];
+    snprintf(sdir, sizeof sdir, "%s/serial_for%d", work, size);
+    clear_dir(sdir);
+  }
+  if (dg_comm_barrier(world) != DG_OK) {
+    dg_error_print(stderr);
+    return 1;
+  }
+  dg_run_result par, ser;
+  memset(&ser, 0, sizeof ser);
+  dg_error err = run(cfg, dir, restart, size > 1 ? world : NULL, argc - first, argv + first, &par);
+  if (err != DG_OK)
+    dg_error_print(stderr);
+  err = dg_comm_agree(world, err);
+  int bad = err != DG_OK;
+  if (!bad && rank == 0) {
+    snprintf(dir, sizeof dir, "%s/serial_for%d", work, size);
+    if (run(cfg, dir, NULL, NULL, argc - first, argv + first, &ser) != DG_OK) {
+      dg_error_print(stderr);
+      bad = 1;
+    }
+  }
+  if (!bad && rank == 0) {
+    if (!par.have_norms || !ser.have_norms) {
+      fprintf(stderr, "the problem has no exact solution to compare norms\n");
+      bad = 1;
+    }
+    for (int f = 0; f < par.nfields && f < 16 && !bad; f++) {
+      printf("field %d: L2 %.15e (serial %.15e)  max %.15e (serial %.15e)\n", f, par.l2[f],
+             ser.l2[f], par.maxerr[f], ser.maxerr[f]);
+      if (!close_to(par.l2[f], ser.l2[f], 1e-12) || !close_to(par.maxerr[f], ser.maxerr[f], 1e-12)) {
+        fprintf(stderr, "FAIL: field %d norms differ from the serial run\n", f);
+        bad = 1;
+      }
+    }
+    if (!bad && (par.state_length != ser.state_length || par.state_length == 0)) {
+      fprintf(stderr, "FAIL: state lengths %lld vs %lld\n", (long long)par.state_length,
+              (long long)ser.state_length);
+      bad = 1;
+    }
+    if (!bad) {
+      double dmax = 0, umax = 0;
+      for (int64_t i = 0; i < ser.state_length; i++) {
+        double d = fabs(par.state[i] - ser.state[i]);
+        if (!(d <= dmax))
+          dmax = d;
+        umax = fmax(umax, fabs(ser.state[i]));
+      }
+      printf("%d ranks: %lld values, max |u_par - u_serial| = %.3e (max |u| = %.3e), "
+             "%lld steps, halo exchanges %lld\n",
+             size, (long long)ser.state_length, dmax, umax, (long long)par.steps,
+             (long long)par.halo_exchanges);
+      if (!(dmax <= 1e-12 * umax)) {
+        fprintf(stderr, "FAIL: the fields differ from the serial run\n");
+        bad = 1;
+      }
+#if defined(DGRUN_HAVE_HDF5)
+      char dp[600], ds[600];
+      snprintf(dp, sizeof dp, "%s/ranks%d", work, size);
+      snprintf(ds, sizeof ds, "%s/serial_for%d", work, size);
+      if (compare_snapshots(dp, ds))
+        bad = 1;
+#endif
+      if (size > 1 && par.halo_exchanges == 0) {
+        fprintf(stderr, "FAIL: a partitioned run exchanged no halo\n");
+        bad = 1;
+      }
+    }
+  }
+  free(par.state);
+  free(ser.state);
+  double v = bad;
+  if (dg_comm_allreduce_max(world, &v, 1) != DG_OK)
+    v = 1;
+  dg_comm_destroy(&world);
+  if (rank == 0)
+    printf(v ? "FAILED\n" : "OK\n");
+  return v ? 1 : 0;
+}
