@@ -122,7 +122,8 @@ static dg_error run(const char *cfg, const char *dir, const char *restart, dg_co
   ov[n++] = "backend.device=cpu";
   for (int i = 0; i < argc && n < 64; i++)
     ov[n++] = argv[i];
-  dg_run_options opt = {cfg, ov, n, 1, restart, NULL, comm, 1};
+  dg_run_options opt = {.cfg_path = cfg, .overrides = ov, .noverrides = n, .quiet = 1,
+                        .restart = restart, .comm = comm, .want_state = 1};
   DG_CALL(dg_run(&opt, res));
   return DG_OK;
 }

@@ -35,7 +35,7 @@ static inline dg_error pt_solve(dg_comm *comm, const char *cfg, int dim, int N, 
   int nov = 4;
   for (int i = 0; i < nextra && nov < 16; i++)
     ov[nov++] = extra[i];
-  dg_run_options opt = {cfg, ov, nov, 1, NULL, NULL};
+  dg_run_options opt = {.cfg_path = cfg, .overrides = ov, .noverrides = nov, .quiet = 1};
   return dg_poisson_solve(comm, &opt, res, u);
 }
 
