@@ -8,7 +8,7 @@
 #include "operators/emit_expr.h"
 
 /* Bumped whenever generated code changes meaning; part of tuning keys. */
-#define GENERATOR_VERSION 1
+#define GENERATOR_VERSION 2
 
 enum { MAX_DERIVS = 256 };
 
@@ -21,7 +21,22 @@ dg_kernel_config dg_kernel_config_default(void) {
   c.layout = DG_LAYOUT_FIELD_MAJOR;
   c.fuse_update = 0;
   c.cpu_chunk = 0;
+  c.work_mode = DG_WORK_PARALLEL;
+  c.work_per_thread = 1;
+  c.prefetch = 0;
   return c;
+}
+
+int dg_codegen_version(void) { return GENERATOR_VERSION; }
+
+const char *dg_matrix_place_name(dg_matrix_place p) {
+  return p == DG_MATRIX_GLOBAL ? "global" : p == DG_MATRIX_CONSTANT ? "constant" : "shared";
+}
+const char *dg_work_mode_name(dg_work_mode m) {
+  return m == DG_WORK_PARALLEL ? "parallel" : m == DG_WORK_SEQUENCE ? "sequence" : "inline";
+}
+const char *dg_field_layout_name(dg_field_layout l) {
+  return l == DG_LAYOUT_FIELD_MAJOR ? "field-major" : "element-major";
 }
 
 dg_error dg_kernel_config_check(const dg_kernel_config *c, int Np) {
@@ -39,6 +54,15 @@ dg_error dg_kernel_config_check(const dg_kernel_config *c, int Np) {
            "unknown matrix placement %d", (int)c->matrices);
   DG_CHECK(c->layout == DG_LAYOUT_FIELD_MAJOR || c->layout == DG_LAYOUT_ELEMENT_MAJOR,
            DG_ERR_INPUT, "unknown field layout %d", (int)c->layout);
+  DG_CHECK(c->work_mode >= DG_WORK_PARALLEL && c->work_mode <= DG_WORK_INLINE, DG_ERR_INPUT,
+           "unknown work mode %d", (int)c->work_mode);
+  DG_CHECK(c->work_per_thread >= 1 && c->work_per_thread <= 8, DG_ERR_INPUT,
+           "work_per_thread %d must be in 1..8", c->work_per_thread);
+  DG_CHECK(c->work_mode != DG_WORK_PARALLEL || c->work_per_thread == 1, DG_ERR_INPUT,
+           "work_per_thread %d needs work_mode sequence or inline (parallel is one element "
+           "per thread)", c->work_per_thread);
+  DG_CHECK(c->prefetch == 0 || c->prefetch == 1, DG_ERR_INPUT, "prefetch %d must be 0 or 1",
+           c->prefetch);
   return DG_OK;
 }
 
@@ -201,17 +225,22 @@ static void init_ctx(dg_emit_ctx *c, const dg_physics *ph, int dim, int is_float
 
 /* ---- pieces of source ------------------------------------------------------ */
 
+/* cuda stores the matrices column-major: thread i reads row i, so
+ * neighbouring threads then read neighbouring words (coalesced global
+ * loads, conflict-free shared ones); C keeps them row-major. */
 static void emit_matrix(dg_strbuf *b, dg_codegen_target tg, dg_matrix_place place,
                         int is_float, const char *name, const double *a, int rows, int cols) {
   const char *qual = tg == DG_CODEGEN_C ? "static const"
                      : place == DG_MATRIX_CONSTANT ? "__constant__ const"
                                                    : "__device__ const";
-  dg_strbuf_appendf(b, "/* %s: %d x %d, row-major */\n%s real %s[%d] = {", name, rows, cols,
-                    qual, name, rows * cols);
-  for (int i = 0; i < rows * cols; i++) {
-    if (i % 4 == 0)
+  int colmajor = tg == DG_CODEGEN_CUDA;
+  dg_strbuf_appendf(b, "/* %s: %d x %d, %s */\n%s real %s[%d] = {", name, rows, cols,
+                    colmajor ? "column-major" : "row-major", qual, name, rows * cols);
+  for (int z = 0; z < rows * cols; z++) {
+    if (z % 4 == 0)
       dg_strbuf_append(b, "\n  ");
-    dg_strbuf_appendf(b, is_float ? "%.9ef, " : "%.17e, ", a[i]);
+    double v = colmajor ? a[(z % rows) * cols + z / rows] : a[z];
+    dg_strbuf_appendf(b, is_float ? "%.9ef, " : "%.17e, ", v);
   }
   dg_strbuf_append(b, "\n};\n\n");
 }
@@ -223,16 +252,15 @@ static void emit_prelude(dg_strbuf *b, dg_codegen_target tg, const dg_element_op
                     "/* dgrun generated DG operators (generator version %d)\n"
                     " * target %s, precision %s, dim %d, order N = %d\n"
                     " * knobs: elements_per_block %d, face_threads %d, matrices %s,\n"
-                    " *        np_align %d (NP_PAD %d), layout %s, fuse_update %d */\n",
+                    " *        np_align %d (NP_PAD %d), layout %s, fuse_update %d,\n"
+                    " *        work %s x %d, prefetch %d */\n",
                     GENERATOR_VERSION, tg == DG_CODEGEN_CUDA ? "cuda" : "c",
                     is_float ? "float" : "double", el->dim, el->N, cfg->elements_per_block,
                     cfg->face_threads,
-                    cfg->matrices == DG_MATRIX_GLOBAL     ? "global"
-                    : cfg->matrices == DG_MATRIX_CONSTANT ? "constant"
-                                                          : "shared",
+                    dg_matrix_place_name(cfg->matrices),
                     cfg->np_align, np_pad,
-                    cfg->layout == DG_LAYOUT_FIELD_MAJOR ? "field-major" : "element-major",
-                    cfg->fuse_update);
+                    dg_field_layout_name(cfg->layout), cfg->fuse_update,
+                    dg_work_mode_name(cfg->work_mode), cfg->work_per_thread, cfg->prefetch);
   if (tg == DG_CODEGEN_C)
     dg_strbuf_append(b, "#include <math.h>\n#include <stdint.h>\n#define KERNEL\n");
   else
@@ -366,6 +394,39 @@ static dg_error emit_surface(dg_strbuf *b, dg_codegen_target tg, const dg_elemen
 
 /* ---- dg_volume ------------------------------------------------------------- */
 
+/* r = volume terms + sources + the lifted flux (lift_fmt names component
+ * %d of it), then the store or the fused LSERK update; expects u, k, i. */
+static void emit_rhs_store(dg_strbuf *b, const dg_physics *ph, const dg_kernel_config *cfg,
+                           dg_emit_ctx *ctx, const char *lift_fmt) {
+  dg_strbuf_line(b, "/* right-hand side: volume terms + sources + LIFT * fl */");
+  dg_strbuf_line(b, "real r[NC];");
+  for (int f = 0; f < ph->nfields; f++)
+    for (int c = 0; c < ph->field_size[f]; c++) {
+      int comp = ph->field_offset[f] + c;
+      dg_strbuf_indent(b);
+      dg_strbuf_appendf(b, "r[%d] = ", comp);
+      dg_emit_expr(ctx, b, ph->rhs[f], c);
+      if (ph->source && ph->source[f]) {
+        dg_strbuf_append(b, " + ");
+        dg_emit_expr(ctx, b, ph->source[f], c);
+      }
+      dg_strbuf_append(b, " + ");
+      dg_strbuf_appendf(b, lift_fmt, comp);
+      dg_strbuf_append(b, ";\n");
+    }
+  if (cfg->fuse_update) {
+    dg_strbuf_line(b, "/* fused LSERK stage: res = a*res + dt*r; q += b*res */");
+    dg_strbuf_line(b, "for (int c = 0; c < NC; ++c) {");
+    dg_strbuf_line(b, "  const long long o = BASE(k, i) + c * CSTRIDE(K);");
+    dg_strbuf_line(b, "  const real rs = rk_a * res[o] + dt * r[c];");
+    dg_strbuf_line(b, "  res[o] = rs;");
+    dg_strbuf_line(b, "  q[o] = u[c] + rk_b * rs;");
+    dg_strbuf_line(b, "}");
+  } else {
+    dg_strbuf_line(b, "for (int c = 0; c < NC; ++c) rhs[BASE(k, i) + c * CSTRIDE(K)] = r[c];");
+  }
+}
+
 /* The per-node part after the differentiated quantities are in G[g][j]
  * (an expression text for "g-th quantity at node j"). */
 static void emit_volume_node(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
@@ -400,35 +461,13 @@ static void emit_volume_node(dg_strbuf *b, const dg_element_ops *el, const dg_ph
     dg_strbuf_line(b, "    P[g * DIM + d] = s;");
     dg_strbuf_line(b, "  }");
   }
-  dg_strbuf_line(b, "/* right-hand side: volume terms + sources + LIFT * fl */");
-  dg_strbuf_line(b, "real r[NC];");
-  for (int f = 0; f < ph->nfields; f++)
-    for (int c = 0; c < ph->field_size[f]; c++) {
-      int comp = ph->field_offset[f] + c;
-      dg_strbuf_indent(b);
-      dg_strbuf_appendf(b, "r[%d] = ", comp);
-      dg_emit_expr(ctx, b, ph->rhs[f], c);
-      if (ph->source && ph->source[f]) {
-        dg_strbuf_append(b, " + ");
-        dg_emit_expr(ctx, b, ph->source[f], c);
-      }
-      dg_strbuf_append(b, ";\n");
-    }
+  dg_strbuf_line(b, "real rl[NC];");
+  dg_strbuf_line(b, "for (int c = 0; c < NC; ++c) rl[c] = 0;");
   dg_strbuf_line(b, "for (int mm = 0; mm < NFNFP; ++mm) {");
   dg_strbuf_line(b, "  const real L = %sc_LIFT[i * NFNFP + mm];", mat_prefix);
-  dg_strbuf_line(b, "  for (int c = 0; c < NC; ++c) r[c] += L * fl[((long long)c * K + k) * NFNFP + mm];");
+  dg_strbuf_line(b, "  for (int c = 0; c < NC; ++c) rl[c] += L * fl[((long long)c * K + k) * NFNFP + mm];");
   dg_strbuf_line(b, "}");
-  if (cfg->fuse_update) {
-    dg_strbuf_line(b, "/* fused LSERK stage: res = a*res + dt*r; q += b*res */");
-    dg_strbuf_line(b, "for (int c = 0; c < NC; ++c) {");
-    dg_strbuf_line(b, "  const long long o = BASE(k, i) + c * CSTRIDE(K);");
-    dg_strbuf_line(b, "  const real rs = rk_a * res[o] + dt * r[c];");
-    dg_strbuf_line(b, "  res[o] = rs;");
-    dg_strbuf_line(b, "  q[o] = u[c] + rk_b * rs;");
-    dg_strbuf_line(b, "}");
-  } else {
-    dg_strbuf_line(b, "for (int c = 0; c < NC; ++c) rhs[BASE(k, i) + c * CSTRIDE(K)] = r[c];");
-  }
+  emit_rhs_store(b, ph, cfg, ctx, "rl[%d]");
 }
 
 static void emit_load_node(dg_strbuf *b, int uses_x) {
@@ -473,6 +512,197 @@ static const char *volume_signature_c =
     "  const real rk_b = *(const real *)args[9];\n"
     "  const real dt = *(const real *)args[10];\n";
 
+/* The number of elements one cuda dg_volume pass keeps in shared memory. */
+static int volume_slots(const dg_kernel_config *cfg) {
+  return cfg->elements_per_block *
+         (cfg->work_mode == DG_WORK_INLINE ? cfg->work_per_thread : 1);
+}
+
+/* Shared memory of the cuda dg_volume, in reals. */
+static size_t volume_shared_reals(const dg_element_ops *el, int ng, int ncomp,
+                                  const dg_kernel_config *cfg) {
+  size_t nfnfp = (size_t)el->Nfaces * el->Nfp, slots = (size_t)volume_slots(cfg);
+  size_t n = slots * (size_t)(ng > 0 ? ng : 1) * (size_t)el->Np;
+  if (cfg->matrices == DG_MATRIX_SHARED)
+    n += (size_t)el->dim * el->Np * el->Np + (size_t)el->Np * nfnfp;
+  if (cfg->prefetch)
+    n += slots * (size_t)ncomp * ((size_t)el->Np + nfnfp);
+  return n;
+}
+
+/* cuda dg_volume.  Block = NP x EPB threads; thread (i, e) owns node i of
+ * the elements slot = w*EPB + e of a pass (w < WI: inline mode, WI = W;
+ * otherwise WI = 1), and sequence mode runs W passes.  A pass: (prefetch:
+ * coalesced copy of the pass's q and fl into shared) -> the flux quantities
+ * g(u) of every node into shared -> R = D_r/D_s/D_t g (each matrix entry
+ * read once for the WI elements) -> LIFT * fl -> pointwise terms, chain
+ * rule, store.  No thread returns early: every one reaches the barriers. */
+static void emit_volume_cuda(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
+                             const deriv_table *dtab, const dg_kernel_config *cfg,
+                             dg_emit_ctx *ctx, int uses_x) {
+  int ng = dtab->ng, dim = el->dim;
+  int ngs = ng > 0 ? ng : 1;
+  int inl = cfg->work_mode == DG_WORK_INLINE;
+  int wi = inl ? cfg->work_per_thread : 1;
+  int passes = cfg->work_mode == DG_WORK_SEQUENCE ? cfg->work_per_thread : 1;
+  int slots = volume_slots(cfg);
+  dg_strbuf_appendf(b, "#define EPB %d\n#define WI %d\n#define SLOTS %d\n#define PASSES %d\n",
+                    cfg->elements_per_block, wi, slots, passes);
+  dg_strbuf_append(b, volume_signature_cuda);
+  b->indent = 2;
+  dg_strbuf_line(b, "extern __shared__ double smem_raw[];");
+  dg_strbuf_line(b, "real *smem = (real *)smem_raw;");
+  dg_strbuf_line(b, "(void)vx; (void)t; (void)rhs; (void)res; (void)rk_a; (void)rk_b; (void)dt;");
+  dg_strbuf_line(b, "const int i = threadIdx.x, e = threadIdx.y, tid = e * NP + i;");
+  dg_strbuf_line(b, "(void)tid;");
+  static const char *dn[3] = {"Dr", "Ds", "Dt"};
+  const char *mp = "";
+  size_t off = 0;
+  if (cfg->matrices == DG_MATRIX_SHARED) {
+    for (int d = 0; d < dim; d++) {
+      dg_strbuf_line(b, "real *s_c_%s = smem + %zu;", dn[d], off);
+      off += (size_t)el->Np * el->Np;
+    }
+    dg_strbuf_line(b, "real *s_c_LIFT = smem + %zu;", off);
+    off += (size_t)el->Np * el->Nfaces * el->Nfp;
+    dg_strbuf_line(b, "for (int z = tid; z < NP * NP; z += NP * EPB) {");
+    for (int d = 0; d < dim; d++)
+      dg_strbuf_line(b, "  s_c_%s[z] = c_%s[z];", dn[d], dn[d]);
+    dg_strbuf_line(b, "}");
+    dg_strbuf_line(b, "for (int z = tid; z < NP * NFNFP; z += NP * EPB) s_c_LIFT[z] = c_LIFT[z];");
+    mp = "s_";
+  }
+  dg_strbuf_line(b, "real *s_g = smem + %zu; /* [SLOTS][NG][NP] */", off);
+  off += (size_t)slots * ngs * el->Np;
+  if (cfg->prefetch) {
+    dg_strbuf_line(b, "real *s_q = smem + %zu; /* [NC][SLOTS][NP] */", off);
+    off += (size_t)slots * ph->ncomp * el->Np;
+    dg_strbuf_line(b, "real *s_fl = smem + %zu; /* [NC][SLOTS][NFNFP] */", off);
+  }
+  dg_strbuf_line(b, "for (int pass = 0; pass < PASSES; ++pass) {");
+  b->indent = 4;
+  dg_strbuf_line(b, "const long long k0 = ((long long)blockIdx.x * PASSES + pass) * SLOTS;");
+  if (cfg->prefetch) {
+    dg_strbuf_line(b, "/* coalesced copies of the pass's state and face fluxes */");
+    dg_strbuf_line(b, "for (int z = tid; z < NC * SLOTS * NP; z += NP * EPB) {");
+    dg_strbuf_line(b, "  const int c = z / (SLOTS * NP), r = z - c * (SLOTS * NP);");
+    dg_strbuf_line(b, "  const int s = r / NP, j = r - s * NP;");
+    dg_strbuf_line(b, "  const long long kk = k0 + s;");
+    dg_strbuf_line(b, "  s_q[z] = kk < K ? q[BASE(kk, j) + c * CSTRIDE(K)] : (real)0;");
+    dg_strbuf_line(b, "}");
+    dg_strbuf_line(b, "for (int z = tid; z < NC * SLOTS * NFNFP; z += NP * EPB) {");
+    dg_strbuf_line(b, "  const int c = z / (SLOTS * NFNFP), r = z - c * (SLOTS * NFNFP);");
+    dg_strbuf_line(b, "  s_fl[z] = k0 * NFNFP + r < K * NFNFP ? fl[((long long)c * K + k0) * NFNFP + r] : (real)0;");
+    dg_strbuf_line(b, "}");
+    dg_strbuf_line(b, "__syncthreads();");
+  }
+  const char *uload = cfg->prefetch
+                          ? "for (int c = 0; c < NC; ++c) u[c] = s_q[(c * SLOTS + s) * NP + i];"
+                          : "for (int c = 0; c < NC; ++c) u[c] = q[BASE(k, i) + c * CSTRIDE(K)];";
+  dg_strbuf_line(b, "/* pointwise flux quantities of every node into shared */");
+  dg_strbuf_line(b, "#pragma unroll");
+  dg_strbuf_line(b, "for (int w = 0; w < WI; ++w) {");
+  dg_strbuf_line(b, "  const int s = w * EPB + e;");
+  dg_strbuf_line(b, "  const long long k = k0 + s;");
+  dg_strbuf_line(b, "  if (k < K) {");
+  b->indent = 8;
+  dg_strbuf_line(b, "real u[NC];");
+  dg_strbuf_line(b, "%s", uload);
+  dg_strbuf_line(b, "(void)u;");
+  char fmt[64];
+  snprintf(fmt, sizeof fmt, "s_g[(s * %d + %%d) * NP + i]", ngs);
+  emit_gvalues(b, dtab, ctx, fmt);
+  b->indent = 4;
+  dg_strbuf_line(b, "  }");
+  dg_strbuf_line(b, "}");
+  dg_strbuf_line(b, "__syncthreads();");
+  if (ng > 0) {
+    dg_strbuf_line(b, "/* reference derivatives, each matrix entry used for WI elements */");
+    dg_strbuf_line(b, "real R[WI][%d];", ng * dim);
+    dg_strbuf_line(b, "#pragma unroll");
+    dg_strbuf_line(b, "for (int w = 0; w < WI; ++w)");
+    dg_strbuf_line(b, "  #pragma unroll");
+    dg_strbuf_line(b, "  for (int g = 0; g < %d; ++g) R[w][g] = 0;", ng * dim);
+    dg_strbuf_line(b, "#pragma unroll 4");
+    dg_strbuf_line(b, "for (int j = 0; j < NP; ++j) {");
+    for (int d = 0; d < dim; d++)
+      dg_strbuf_line(b, "  const real %s = %sc_%s[j * NP + i];", dn[d], mp, dn[d]);
+    dg_strbuf_line(b, "  #pragma unroll");
+    dg_strbuf_line(b, "  for (int w = 0; w < WI; ++w) {");
+    dg_strbuf_line(b, "    const real *gj = s_g + (w * EPB + e) * %d * NP + j;", ngs);
+    for (int g = 0; g < ng; g++) {
+      dg_strbuf_indent(b);
+      dg_strbuf_appendf(b, "    { const real v = gj[%d * NP];", g);
+      for (int d = 0; d < dim; d++)
+        dg_strbuf_appendf(b, " R[w][%d] += %s * v;", g * dim + d, dn[d]);
+      dg_strbuf_append(b, " }\n");
+    }
+    dg_strbuf_line(b, "  }");
+    dg_strbuf_line(b, "}");
+  }
+  dg_strbuf_line(b, "/* lifting: LIFT * fl, each LIFT entry used for WI elements */");
+  dg_strbuf_line(b, "real rl[WI][NC];");
+  dg_strbuf_line(b, "#pragma unroll");
+  dg_strbuf_line(b, "for (int w = 0; w < WI; ++w)");
+  dg_strbuf_line(b, "  #pragma unroll");
+  dg_strbuf_line(b, "  for (int c = 0; c < NC; ++c) rl[w][c] = 0;");
+  dg_strbuf_line(b, "#pragma unroll 4");
+  dg_strbuf_line(b, "for (int mm = 0; mm < NFNFP; ++mm) {");
+  dg_strbuf_line(b, "  const real L = %sc_LIFT[mm * NP + i];", mp);
+  dg_strbuf_line(b, "  #pragma unroll");
+  dg_strbuf_line(b, "  for (int w = 0; w < WI; ++w) {");
+  dg_strbuf_line(b, "    const int s = w * EPB + e;");
+  if (cfg->prefetch) {
+    dg_strbuf_line(b, "    #pragma unroll");
+    dg_strbuf_line(b, "    for (int c = 0; c < NC; ++c) rl[w][c] += L * s_fl[(c * SLOTS + s) * NFNFP + mm];");
+  } else {
+    dg_strbuf_line(b, "    const long long k = k0 + s < K ? k0 + s : K - 1;");
+    dg_strbuf_line(b, "    #pragma unroll");
+    dg_strbuf_line(b, "    for (int c = 0; c < NC; ++c) rl[w][c] += L * fl[((long long)c * K + k) * NFNFP + mm];");
+  }
+  dg_strbuf_line(b, "  }");
+  dg_strbuf_line(b, "}");
+  dg_strbuf_line(b, "#pragma unroll");
+  dg_strbuf_line(b, "for (int w = 0; w < WI; ++w) {");
+  dg_strbuf_line(b, "  const int s = w * EPB + e;");
+  dg_strbuf_line(b, "  const long long k = k0 + s;");
+  dg_strbuf_line(b, "  if (k < K) {");
+  b->indent = 8;
+  dg_strbuf_line(b, "real u[NC];");
+  dg_strbuf_line(b, "%s", uload);
+  dg_strbuf_line(b, "(void)u;");
+  if (uses_x) {
+    dg_strbuf_line(b, "real X[DIM];");
+    dg_strbuf_line(b, "for (int d = 0; d < DIM; ++d) X[d] = vx[((long long)d * K + k) * NP_PAD + i];");
+  }
+  if (ng > 0) {
+    dg_strbuf_line(b, "/* chain rule with the element's (affine) geometric factors */");
+    dg_strbuf_line(b, "const real *gk = egeo + k * NGEO;");
+    dg_strbuf_line(b, "real G[DIM * DIM];");
+    dg_strbuf_line(b, "for (int a = 0; a < DIM * DIM; ++a) G[a] = gk[a];");
+    dg_strbuf_line(b, "real P[%d];", ng * dim);
+    dg_strbuf_line(b, "#pragma unroll");
+    dg_strbuf_line(b, "for (int g = 0; g < %d; ++g)", ng);
+    dg_strbuf_line(b, "  #pragma unroll");
+    dg_strbuf_line(b, "  for (int d = 0; d < DIM; ++d) {");
+    dg_strbuf_line(b, "    real sum = 0;");
+    dg_strbuf_line(b, "    #pragma unroll");
+    dg_strbuf_line(b, "    for (int a = 0; a < DIM; ++a) sum += G[a * DIM + d] * R[w][g * DIM + a];");
+    dg_strbuf_line(b, "    P[g * DIM + d] = sum;");
+    dg_strbuf_line(b, "  }");
+  }
+  emit_rhs_store(b, ph, cfg, ctx, "rl[w][%d]");
+  b->indent = 4;
+  dg_strbuf_line(b, "  }");
+  dg_strbuf_line(b, "}");
+  if (passes > 1)
+    dg_strbuf_line(b, "__syncthreads(); /* s_g (and s_q, s_fl) are reused by the next pass */");
+  b->indent = 2;
+  dg_strbuf_line(b, "}");
+  b->indent = 0;
+  dg_strbuf_append(b, "}\n\n");
+}
+
 static dg_error emit_volume(dg_strbuf *b, dg_codegen_target tg, const dg_element_ops *el,
                         const dg_physics *ph, const deriv_table *dtab,
                         const dg_kernel_config *cfg, int is_float, int uses_x) {
@@ -483,59 +713,10 @@ static dg_error emit_volume(dg_strbuf *b, dg_codegen_target tg, const dg_element
   ctx.derivative = vol_derivative;
   ctx.user = &st;
   int ng = dtab->ng;
-  int nfnfp = el->Nfaces * el->Nfp;
   dg_strbuf_append(b, "/* dg_volume: volume terms, sources and lifting, one node per thread\n"
                       " * (cuda: NP x EPB threads per block, EPB elements per block). */\n");
   if (tg == DG_CODEGEN_CUDA) {
-    dg_strbuf_appendf(b, "#define EPB %d\n", cfg->elements_per_block);
-    dg_strbuf_append(b, volume_signature_cuda);
-    b->indent = 2;
-    dg_strbuf_line(b, "extern __shared__ double smem_raw[];");
-    dg_strbuf_line(b, "real *smem = (real *)smem_raw;");
-    dg_strbuf_line(b, "(void)vx; (void)t; (void)rhs; (void)res; (void)rk_a; (void)rk_b; (void)dt;");
-    const char *mp = "";
-    int off = 0;
-    if (cfg->matrices == DG_MATRIX_SHARED) {
-      /* Stage D and LIFT in shared memory once per block. */
-      static const char *dn[3] = {"Dr", "Ds", "Dt"};
-      for (int d = 0; d < el->dim; d++) {
-        dg_strbuf_line(b, "real *s_c_%s = smem + %d;", dn[d], off);
-        off += el->Np * el->Np;
-      }
-      dg_strbuf_line(b, "real *s_c_LIFT = smem + %d;", off);
-      off += el->Np * nfnfp;
-      dg_strbuf_line(b, "for (int z = threadIdx.y * NP + threadIdx.x; z < NP * NP; z += NP * EPB) {");
-      for (int d = 0; d < el->dim; d++)
-        dg_strbuf_line(b, "  s_c_%s[z] = c_%s[z];", dn[d], dn[d]);
-      dg_strbuf_line(b, "}");
-      dg_strbuf_line(b, "for (int z = threadIdx.y * NP + threadIdx.x; z < NP * NFNFP; z += NP * EPB)");
-      dg_strbuf_line(b, "  s_c_LIFT[z] = c_LIFT[z];");
-      mp = "s_";
-    }
-    dg_strbuf_line(b, "real *s_g = smem + %d; /* [EPB][NG][NP] */", off);
-    dg_strbuf_line(b, "const int i = threadIdx.x, e = threadIdx.y;");
-    dg_strbuf_line(b, "const long long k = (long long)blockIdx.x * EPB + e;");
-    dg_strbuf_line(b, "const int active = k < K;");
-    dg_strbuf_line(b, "real u[NC];");
-    dg_strbuf_line(b, "if (active) {");
-    b->indent = 4;
-    dg_strbuf_line(b, "for (int c = 0; c < NC; ++c) u[c] = q[BASE(k, i) + c * CSTRIDE(K)];");
-    char fmt[64];
-    snprintf(fmt, sizeof fmt, "s_g[(e * %d + %%d) * NP + i]", ng > 0 ? ng : 1);
-    emit_gvalues(b, dtab, &ctx, fmt);
-    b->indent = 2;
-    dg_strbuf_line(b, "}");
-    dg_strbuf_line(b, "__syncthreads();");
-    dg_strbuf_line(b, "if (!active) return;");
-    if (uses_x) {
-      dg_strbuf_line(b, "real X[DIM];");
-      dg_strbuf_line(b, "for (int d = 0; d < DIM; ++d) X[d] = vx[((long long)d * K + k) * NP_PAD + i];");
-    }
-    char gref[64];
-    snprintf(gref, sizeof gref, "s_g[(e * %d + %%d) * NP + j]", ng > 0 ? ng : 1);
-    emit_volume_node(b, el, ph, dtab, cfg, &ctx, gref, mp);
-    b->indent = 0;
-    dg_strbuf_append(b, "}\n\n");
+    emit_volume_cuda(b, el, ph, dtab, cfg, &ctx, uses_x);
   } else {
     dg_strbuf_append(b, volume_signature_c);
     b->indent = 2;
@@ -644,10 +825,7 @@ dg_error dg_codegen_generate(dg_codegen_target target, const dg_element_ops *el,
   int is_float = precision_float != 0;
   size_t rs = is_float ? 4 : 8;
   size_t nfnfp = (size_t)el->Nfaces * el->Nfp;
-  size_t shared = (size_t)cfg->elements_per_block * (size_t)(dtab->ng > 0 ? dtab->ng : 1) *
-                  (size_t)el->Np * rs;
-  if (cfg->matrices == DG_MATRIX_SHARED)
-    shared += ((size_t)el->dim * el->Np * el->Np + (size_t)el->Np * nfnfp) * rs;
+  size_t shared = volume_shared_reals(el, dtab->ng, ph->ncomp, cfg) * rs;
   size_t matrix_bytes = ((size_t)el->dim * el->Np * el->Np + (size_t)el->Np * nfnfp) * rs;
   if (target == DG_CODEGEN_CUDA) {
     DG_CHECK_GOTO(err, done, shared <= 227 * 1024, DG_ERR_INPUT,

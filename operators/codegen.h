@@ -44,6 +44,12 @@
 typedef enum { DG_CODEGEN_CUDA = 0, DG_CODEGEN_C = 1 } dg_codegen_target;
 typedef enum { DG_MATRIX_GLOBAL = 0, DG_MATRIX_CONSTANT = 1, DG_MATRIX_SHARED = 2 } dg_matrix_place;
 typedef enum { DG_LAYOUT_FIELD_MAJOR = 0, DG_LAYOUT_ELEMENT_MAJOR = 1 } dg_field_layout;
+/* How a cuda dg_volume thread covers work_per_thread elements (the seed
+ * paper's loop slicing): parallel = one element per thread (W = 1);
+ * sequence = W passes over EPB elements each, one after the other (block
+ * set-up and shared matrices amortised); inline = W elements at once, each
+ * matrix entry loaded once and applied to W register sets. */
+typedef enum { DG_WORK_PARALLEL = 0, DG_WORK_SEQUENCE = 1, DG_WORK_INLINE = 2 } dg_work_mode;
 
 /* The tuning knobs (DESIGN.md: loop slicing and memory layout). */
 typedef struct dg_kernel_config {
@@ -54,7 +60,18 @@ typedef struct dg_kernel_config {
   dg_field_layout layout;   /* state field interleaving */
   int fuse_update;          /* dg_volume applies the LSERK update itself */
   int cpu_chunk;            /* cpu backend: elements per chunk (<= 0: automatic) */
+  dg_work_mode work_mode;   /* cuda dg_volume loop slicing, see dg_work_mode */
+  int work_per_thread;      /* elements per thread W (1 for parallel, 1..8) */
+  int prefetch;             /* cuda dg_volume: stage the block's state and face fluxes
+                               in shared memory with coalesced loads first */
 } dg_kernel_config;
+
+/* The generator version (part of kernel-cache and tuning-database keys). */
+int dg_codegen_version(void);
+/* Knob names for messages, tables and the tuning database. */
+const char *dg_matrix_place_name(dg_matrix_place p);
+const char *dg_work_mode_name(dg_work_mode m);
+const char *dg_field_layout_name(dg_field_layout l);
 
 /* The defaults a run uses before tuning. */
 dg_kernel_config dg_kernel_config_default(void);

@@ -331,8 +331,13 @@ static dg_error run_loop(const dg_run_options *opt, run_state *r, dg_run_result 
       step++;
       t = s + 1 == n ? stop : t0 + (double)(s + 1) * dt;
       if (step % p->nan_check_steps == 0) {
-        DG_CALL(dg_solver_get_state(r->solver, r->u));
-        DG_CALL(check_finite(r, t, step));
+        /* decided on the device; the state comes down only to say where */
+        int finite = 1;
+        DG_CALL(dg_solver_state_finite(r->solver, &finite));
+        if (!finite) {
+          DG_CALL(dg_solver_get_state(r->solver, r->u));
+          DG_CALL(check_finite(r, t, step));
+        }
       }
       double nowt = now_seconds();
       if (nowt - last_print > (tty ? 0.2 : 5.0)) {

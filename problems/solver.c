@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/fsutil.h"
+#include "core/reduction.h"
 
 struct dg_solver {
   dg_device *dev;
@@ -21,6 +22,11 @@ struct dg_solver {
   void *q, *res, *rhs, *q0, *fl;
   void *egeo, *fgeo, *fx, *vx, *mapM, *mapP, *fbc;
   dg_solver_timings timings;
+  dg_reduction *finite; /* created on first use */
+  dg_element_ops el;
+  const dg_physics *physics;
+  dg_codegen_target target;
+  const char *dump_dir;
 };
 
 static dg_error upload_new(dg_device *dev, const void *host, size_t bytes, void **out) {
@@ -57,6 +63,40 @@ static dg_error dump_source(const char *dir, const char *name, const char *src) 
   return err;
 }
 
+/* Generate, compile (kernel cache) and look up the kernels for cfg. */
+static dg_error load_kernels(dg_solver *s, const dg_kernel_config *cfg) {
+  int is_float = s->disc->precision == DG_PRECISION_FLOAT;
+  dg_generated gen;
+  DG_CALL(dg_codegen_generate(s->target, &s->el, s->physics, is_float, cfg, &gen));
+  dg_error err = DG_OK;
+  dg_module *mod = NULL;
+  if (s->dump_dir)
+    DG_CALL_GOTO(err, fail, dump_source(s->dump_dir,
+                                         s->target == DG_CODEGEN_CUDA ? "dg_operators.cu"
+                                                                      : "dg_operators.c",
+                                         gen.source));
+  DG_CALL_GOTO(err, fail, dg_device_compile(s->dev, "dg_operators", gen.source, NULL, 0, &mod));
+  dg_kernel *ks, *kv, *kl, *kp;
+  DG_CALL_GOTO(err, fail, dg_module_get_kernel(mod, "dg_surface", &ks));
+  DG_CALL_GOTO(err, fail, dg_module_get_kernel(mod, "dg_volume", &kv));
+  DG_CALL_GOTO(err, fail, dg_module_get_kernel(mod, "dg_update_lserk", &kl));
+  DG_CALL_GOTO(err, fail, dg_module_get_kernel(mod, "dg_update_ssp", &kp));
+  dg_module_destroy(&s->mod);
+  dg_generated_free(&s->gen);
+  s->mod = mod;
+  s->gen = gen;
+  s->cfg = *cfg;
+  s->k_surface = ks;
+  s->k_volume = kv;
+  s->k_lserk = kl;
+  s->k_ssp = kp;
+  return DG_OK;
+fail:
+  dg_module_destroy(&mod);
+  dg_generated_free(&gen);
+  return err;
+}
+
 dg_error dg_solver_create(dg_device *dev, const dg_discretization *disc,
                           const dg_physics *physics, const int *tag_to_bc,
                           const dg_solver_options *opt, dg_solver **out) {
@@ -71,23 +111,12 @@ dg_error dg_solver_create(dg_device *dev, const dg_discretization *disc,
   const dg_refelem *re = disc->re;
   dg_element_ops el = {disc->dim, disc->N, disc->Np, disc->Nfp, disc->Nfaces,
                        re->Dr, re->Ds, re->Dt, re->LIFT};
-  int is_float = disc->precision == DG_PRECISION_FLOAT;
-  dg_codegen_target tg = dg_device_get_info(dev)->backend == DG_BACKEND_CUDA
-                             ? DG_CODEGEN_CUDA
-                             : DG_CODEGEN_C;
-  DG_CALL_GOTO(err, fail, dg_codegen_generate(tg, &el, physics, is_float, &s->cfg, &s->gen));
-  if (opt && opt->dump_dir)
-    DG_CALL_GOTO(err, fail, dump_source(opt->dump_dir,
-                                         tg == DG_CODEGEN_CUDA ? "dg_operators.cu"
-                                                               : "dg_operators.c",
-                                         s->gen.source));
-  DG_CALL_GOTO(err, fail, dg_device_compile(dev, "dg_operators", s->gen.source, NULL, 0,
-                                            &s->mod));
-  DG_CALL_GOTO(err, fail, dg_module_get_kernel(s->mod, "dg_surface", &s->k_surface));
-  DG_CALL_GOTO(err, fail, dg_module_get_kernel(s->mod, "dg_volume", &s->k_volume));
-  DG_CALL_GOTO(err, fail, dg_module_get_kernel(s->mod, "dg_update_lserk", &s->k_lserk));
-  DG_CALL_GOTO(err, fail, dg_module_get_kernel(s->mod, "dg_update_ssp", &s->k_ssp));
-
+  s->el = el;
+  s->physics = physics;
+  s->target = dg_device_get_info(dev)->backend == DG_BACKEND_CUDA ? DG_CODEGEN_CUDA
+                                                                   : DG_CODEGEN_C;
+  s->dump_dir = opt ? opt->dump_dir : NULL;
+  DG_CALL_GOTO(err, fail, load_kernels(s, &s->cfg));
   DG_CALL_GOTO(err, fail, dg_opdata_create(disc, s->gen.np_pad,
                                            s->cfg.layout == DG_LAYOUT_ELEMENT_MAJOR,
                                            s->ncomp, tag_to_bc, &s->od));
@@ -127,6 +156,7 @@ void dg_solver_destroy(dg_solver **sp) {
     if (*bufs[i])
       dg_device_free(s->dev, *bufs[i]);
   dg_module_destroy(&s->mod);
+  dg_reduction_destroy(&s->finite);
   dg_opdata_destroy(&s->od);
   dg_generated_free(&s->gen);
   free(s);
@@ -240,7 +270,9 @@ static dg_error launch_volume(dg_solver *s, double t, double a, double b, double
   dg_launch l;
   memset(&l, 0, sizeof l);
   unsigned epb = (unsigned)s->cfg.elements_per_block;
-  l.grid[0] = (unsigned)((K + epb - 1) / epb);
+  /* a block covers EPB x work_per_thread elements in every work mode */
+  unsigned per_block = epb * (unsigned)s->cfg.work_per_thread;
+  l.grid[0] = (unsigned)((K + per_block - 1) / per_block);
   l.grid[1] = l.grid[2] = 1;
   l.block[0] = (unsigned)od->Np;
   l.block[1] = epb;
@@ -325,5 +357,57 @@ dg_error dg_solver_step(dg_solver *s, const dg_rk_scheme *rk, double t, double d
     }
     s->timings.rhs_evaluations++;
   }
+  return DG_OK;
+}
+
+dg_error dg_solver_launch_kernel(dg_solver *s, dg_solver_kernel_id which, double t) {
+  switch (which) {
+  case DG_SOLVER_SURFACE:
+    DG_CALL(launch_surface(s, t));
+    break;
+  case DG_SOLVER_VOLUME:
+    DG_CALL(launch_volume(s, t, 0.0, 0.0, 0.0));
+    break;
+  case DG_SOLVER_UPDATE:
+    if (!s->cfg.fuse_update)
+      DG_CALL(launch_update(s, s->k_lserk, &s->res, &s->rhs, 0.0, 0.0, 0.0));
+    break;
+  default:
+    DG_RAISE(DG_ERR_ARG, "unknown solver kernel %d", (int)which);
+  }
+  return DG_OK;
+}
+
+dg_error dg_solver_kernel_attributes(const dg_solver *s, dg_solver_kernel_id which,
+                                     dg_kernel_attributes *out, unsigned *dynamic_shared) {
+  const dg_kernel *k = which == DG_SOLVER_SURFACE  ? s->k_surface
+                       : which == DG_SOLVER_VOLUME ? s->k_volume
+                                                   : s->k_lserk;
+  DG_CALL(dg_kernel_get_attributes(k, out));
+  if (dynamic_shared)
+    *dynamic_shared = which == DG_SOLVER_VOLUME ? s->gen.volume_shared_bytes : 0;
+  return DG_OK;
+}
+
+dg_error dg_solver_set_kernels(dg_solver *s, const dg_kernel_config *cfg) {
+  DG_CHECK(cfg->np_align == s->cfg.np_align && cfg->layout == s->cfg.layout, DG_ERR_ARG,
+           "dg_solver_set_kernels cannot change the data layout (np_align, layout)");
+  DG_CALL(load_kernels(s, cfg));
+  return DG_OK;
+}
+
+const dg_kernel_config *dg_solver_kernels(const dg_solver *s) { return &s->cfg; }
+dg_device *dg_solver_device(const dg_solver *s) { return s->dev; }
+
+dg_error dg_solver_state_finite(dg_solver *s, int *finite) {
+  if (!s->finite) {
+    /* x*0 is 0 for finite x and NaN for NaN or +-Inf: the sum says it all */
+    DG_CALL(dg_reduction_create(s->dev, s->rs == 4 ? "state_finite_float" : "state_finite_double",
+                                s->rs == 4 ? "const float *x" : "const double *x",
+                                "(double)x[i] * 0.0", DG_REDUCE_SUM, 0.0, &s->finite));
+  }
+  double sum = 0;
+  DG_CALL(dg_reduction_call(s->finite, s->n_state, (dg_arg[]){DG_ARG_POINTER(s->q)}, &sum));
+  *finite = sum == 0.0;
   return DG_OK;
 }
