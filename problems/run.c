@@ -1,4 +1,5 @@
 #include "problems/run.h"
+#include "problems/autotune.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -410,7 +411,17 @@ static dg_error setup(const dg_run_options *opt, run_state *r) {
                            r->disc->x,   r->disc->y, r->disc->z};
     DG_CALL(dg_snapshot_writer_create(p->output_dir, p->name, &sm, &r->writer));
   }
-  dg_solver_options so = {p->kernels, opt->dump_kernels};
+  dg_kernel_config kc = p->kernels;
+  if (p->tuning != DG_TUNE_OFF || opt->tune_only) {
+    dg_autotune_request tq = {r->dev, r->disc, &r->phys, p->tag_to_bc, NULL,
+                              opt->tune_only && p->tuning == DG_TUNE_OFF ? DG_TUNE_FULL
+                                                                          : (dg_tune_mode)p->tuning,
+                              p->kernels, opt->tune_only ? stdout : NULL, NULL, 0};
+    dg_autotune_outcome to;
+    DG_CALL(dg_autotune(&tq, &to));
+    kc = to.cfg;
+  }
+  dg_solver_options so = {kc, opt->dump_kernels};
   DG_CALL(dg_solver_create(r->dev, r->disc, &r->phys, p->tag_to_bc, &so, &r->solver));
   if (!opt->quiet)
     dg_info("%s: %dD, order %d, %lld elements, %lld DOFs, %s, %s", p->name, r->disc->dim,
@@ -425,7 +436,7 @@ dg_error dg_run(const dg_run_options *opt, dg_run_result *result) {
   dg_run_result res;
   memset(&res, 0, sizeof res);
   dg_error err = setup(opt, &r);
-  if (err == DG_OK)
+  if (err == DG_OK && !opt->tune_only)
     err = run_loop(opt, &r, &res);
   if (err == DG_OK && res.have_norms && !opt->quiet)
     for (int f = 0; f < dg_flux_field_count(r.prob->program) && f < 16; f++)

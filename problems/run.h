@@ -15,6 +15,7 @@ typedef struct dg_run_options {
   int quiet;                    /* no progress, only errors */
   const char *restart;          /* checkpoint to continue from, or NULL */
   const char *dump_kernels;     /* directory for the generated source, or NULL */
+  int tune_only;                /* `dgrun tune`: tune, print the table, do not run */
 } dg_run_options;
 
 /* What a finished run measured (for tests and the closing summary). */

@@ -16,7 +16,7 @@ static int run(const char *cfg, const char *dir, const char *restart) {
   snprintf(od, sizeof od, "output.directory=%s", dir);
   const char *ov[] = {od, "backend.device=cpu", "time.final=0.3",
                       "output.checkpoint_interval=0.1", "output.interval=0.1"};
-  dg_run_options opt = {cfg, ov, 5, 1, restart, NULL};
+  dg_run_options opt = {cfg, ov, 5, 1, restart, NULL, 0};
   dg_run_result res;
   if (dg_run(&opt, &res) != DG_OK) {
     dg_error_print(stderr);

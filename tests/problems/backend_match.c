@@ -25,7 +25,7 @@ static int run(const char *cfg, const char *device, const char *const *knobs, in
     ov[n++] = knobs[i];
   for (int i = 0; i < nextra && n < 40; i++)
     ov[n++] = extra[i];
-  dg_run_options opt = {cfg, ov, n, 1, NULL, NULL};
+  dg_run_options opt = {cfg, ov, n, 1, NULL, NULL, 0};
   if (dg_run(&opt, res) != DG_OK) {
     dg_error_print(stderr);
     return 1;

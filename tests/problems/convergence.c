@@ -53,7 +53,7 @@ static int run_one(const char *cfg, int N, int cells, int dim, char **extra, int
   int nov = 4;
   for (int i = 0; i < nextra && nov < 32; i++)
     ov[nov++] = extra[i];
-  dg_run_options opt = {cfg, ov, nov, 1, NULL, NULL};
+  dg_run_options opt = {cfg, ov, nov, 1, NULL, NULL, 0};
   dg_run_result res;
   if (dg_run(&opt, &res) != DG_OK) {
     dg_error_print(stderr);
