@@ -66,25 +66,36 @@ dg_error dg_tune_space_create(int cuda, dg_tune_mode mode, int Np, int nfnfp,
     return DG_OK;
   }
   const int epbs[] = {1, 2, 4, 8, 16};
-  for (int fuse = 1; fuse >= 0; fuse--)
-    for (int e = 0; e < 5; e++)
-      for (int mat = 0; mat < 3; mat += 2) /* global, shared; constant in full mode */
-        for (int pf = 0; pf < 2; pf++) {
-          if (mode != DG_TUNE_FULL && (fuse == 0 || epbs[e] == 16))
-            continue;
-          push_volume(out, cap, epbs[e], DG_WORK_PARALLEL, 1, (dg_matrix_place)mat, pf, fuse,
-                      Np);
-          for (int w = 2; w <= 4; w += 2) {
-            push_volume(out, cap, epbs[e], DG_WORK_INLINE, w, (dg_matrix_place)mat, pf, fuse,
-                        Np);
-            if (mode == DG_TUNE_FULL || (pf == 1 && mat == 0))
+  if (mode == DG_TUNE_FULL) {
+    for (int fuse = 1; fuse >= 0; fuse--)
+      for (int e = 0; e < 5; e++)
+        for (int mat = 0; mat < 3; mat++)
+          for (int pf = 0; pf < 2; pf++) {
+            push_volume(out, cap, epbs[e], DG_WORK_PARALLEL, 1, (dg_matrix_place)mat, pf,
+                        fuse, Np);
+            for (int w = 2; w <= 4; w += 2) {
+              push_volume(out, cap, epbs[e], DG_WORK_INLINE, w, (dg_matrix_place)mat, pf,
+                          fuse, Np);
               push_volume(out, cap, epbs[e], DG_WORK_SEQUENCE, w, (dg_matrix_place)mat, pf,
                           fuse, Np);
+            }
           }
-        }
-  if (mode == DG_TUNE_FULL)
-    for (int e = 0; e < 5; e++)
-      push_volume(out, cap, epbs[e], DG_WORK_PARALLEL, 1, DG_MATRIX_CONSTANT, 1, 1, Np);
+  } else {
+    /* auto: fused update, global matrices (column-major reads are
+     * coalesced and L1-resident), 1..8 elements per block, with and
+     * without prefetch, one or 2/4 elements per thread inline; shared
+     * matrices and sequence mode for the middle sizes only */
+    for (int e = 0; e < 4; e++)
+      for (int pf = 0; pf < 2; pf++) {
+        push_volume(out, cap, epbs[e], DG_WORK_PARALLEL, 1, DG_MATRIX_GLOBAL, pf, 1, Np);
+        push_volume(out, cap, epbs[e], DG_WORK_INLINE, 2, DG_MATRIX_GLOBAL, pf, 1, Np);
+        push_volume(out, cap, epbs[e], DG_WORK_INLINE, 4, DG_MATRIX_GLOBAL, pf, 1, Np);
+      }
+    for (int e = 1; e < 3; e++) {
+      push_volume(out, cap, epbs[e], DG_WORK_PARALLEL, 1, DG_MATRIX_SHARED, 1, 1, Np);
+      push_volume(out, cap, epbs[e], DG_WORK_SEQUENCE, 2, DG_MATRIX_SHARED, 1, 1, Np);
+    }
+  }
   const int fts[] = {128, 256, 512};
   for (int i = 0; i < 3; i++)
     out->face_threads[out->nface++] = fts[i];
