@@ -71,12 +71,17 @@ dg_error dg_kernel_config_check(const dg_kernel_config *c, int Np) {
 typedef struct {
   const dg_flux_node *node;
   int gbase; /* first differentiated scalar of g */
+  int div;   /* a divergence (vector of DIM, or matrix with DIM columns) */
+  int rows;  /* divergence: rows of g (1 for a vector) */
+  int dbase; /* divergence: first accumulator DV[] */
 } deriv_entry;
 
 typedef struct {
   deriv_entry d[MAX_DERIVS];
   int n;
   int ng; /* differentiated scalars in all */
+  int nd; /* divergence accumulators in all */
+  int dim;
 } deriv_table;
 
 static dg_error collect_derivs(const dg_flux_node *n, deriv_table *t) {
@@ -88,9 +93,21 @@ static dg_error collect_derivs(const dg_flux_node *n, deriv_table *t) {
         return DG_OK;
     DG_CHECK(t->n < MAX_DERIVS, DG_ERR_UNSUPPORTED,
              "more than %d distinct derivative terms", MAX_DERIVS);
-    t->d[t->n].node = n;
-    t->d[t->n].gbase = t->ng;
-    t->ng += dg_flux_shape_size(n->args[0]->shape);
+    deriv_entry *e = &t->d[t->n];
+    dg_flux_shape gs = n->args[0]->shape;
+    e->node = n;
+    e->gbase = t->ng;
+    e->div = 0;
+    e->rows = 0;
+    e->dbase = t->nd;
+    if (n->ref == DG_FLUX_D_DIV && t->dim > 0) {
+      if (gs.rank == 1 && dg_flux_shape_size(gs) == t->dim)
+        e->div = 1, e->rows = 1;
+      else if (gs.rank == 2 && gs.cols == t->dim)
+        e->div = 1, e->rows = gs.rows;
+      t->nd += e->rows;
+    }
+    t->ng += dg_flux_shape_size(gs);
     t->n++;
     return DG_OK;
   }
@@ -126,6 +143,7 @@ static int uses_op(const dg_flux_node *n, dg_flux_op op, const dg_physics *ph, i
 typedef struct {
   const deriv_table *derivs;
   int dim;
+  int contravariant; /* cuda: divergences come from DV[] (see emit_volume_cuda) */
 } gen_state;
 
 static void vol_field(const dg_emit_ctx *c, dg_strbuf *b, int comp, dg_flux_side side) {
@@ -177,6 +195,10 @@ static void vol_derivative(const dg_emit_ctx *c, dg_strbuf *b, const dg_flux_nod
     partial(b, dim, gb, comp);
     break;
   case DG_FLUX_D_DIV: { /* vector: sum_d dg_d/dx_d; matrix: row-wise */
+    if (st->contravariant && e->div) {
+      dg_strbuf_appendf(b, "DV[%d]", e->dbase + (g->shape.rank == 2 ? comp : 0));
+      break;
+    }
     int row0 = g->shape.rank == 2 ? comp * g->shape.cols : 0;
     for (int d = 0; d < dim; d++) {
       if (d)
@@ -479,10 +501,36 @@ static void emit_load_node(dg_strbuf *b, int uses_x) {
   }
 }
 
+/* contravariant: store a divergence's flux rows in reference directions,
+ * ghat_a = sum_d dr_a/dx_d g_d (geometric factors in G[]), so that
+ * div g = sum_a D_a ghat_a needs one accumulator per row instead of DIM^2. */
 static void emit_gvalues(dg_strbuf *b, const deriv_table *dt, dg_emit_ctx *ctx,
-                         const char *dst_fmt) {
+                         const char *dst_fmt, int contravariant) {
+  int dim = dt->dim;
   for (int e = 0; e < dt->n; e++) {
     const dg_flux_node *g = dt->d[e].node->args[0];
+    if (contravariant && dt->d[e].div) {
+      for (int row = 0; row < dt->d[e].rows; row++) {
+        dg_strbuf_line(b, "{");
+        for (int d = 0; d < dim; d++) {
+          dg_strbuf_indent(b);
+          dg_strbuf_appendf(b, "  const real f%d = ", d);
+          dg_emit_expr(ctx, b, g, row * dim + d);
+          dg_strbuf_append(b, ";\n");
+        }
+        for (int a = 0; a < dim; a++) {
+          dg_strbuf_indent(b);
+          dg_strbuf_append(b, "  ");
+          dg_strbuf_appendf(b, dst_fmt, dt->d[e].gbase + row * dim + a);
+          dg_strbuf_append(b, " =");
+          for (int d = 0; d < dim; d++)
+            dg_strbuf_appendf(b, "%s G[%d] * f%d", d ? " +" : "", a * dim + d, d);
+          dg_strbuf_append(b, ";\n");
+        }
+        dg_strbuf_line(b, "}");
+      }
+      continue;
+    }
     for (int c = 0; c < dg_flux_shape_size(g->shape); c++) {
       dg_strbuf_indent(b);
       dg_strbuf_appendf(b, dst_fmt, dt->d[e].gbase + c);
@@ -609,20 +657,39 @@ static void emit_volume_cuda(dg_strbuf *b, const dg_element_ops *el, const dg_ph
   dg_strbuf_line(b, "real u[NC];");
   dg_strbuf_line(b, "%s", uload);
   dg_strbuf_line(b, "(void)u;");
+  if (dtab->nd > 0) {
+    dg_strbuf_line(b, "real G[DIM * DIM]; /* dr_a/dx_d of the (affine) element */");
+    dg_strbuf_line(b, "for (int a = 0; a < DIM * DIM; ++a) G[a] = egeo[k * NGEO + a];");
+  }
   char fmt[64];
   snprintf(fmt, sizeof fmt, "s_g[(s * %d + %%d) * NP + i]", ngs);
-  emit_gvalues(b, dtab, ctx, fmt);
+  emit_gvalues(b, dtab, ctx, fmt, 1);
   b->indent = 4;
   dg_strbuf_line(b, "  }");
   dg_strbuf_line(b, "}");
   dg_strbuf_line(b, "__syncthreads();");
+  int nd = dtab->nd, nr = 0; /* divergence and other accumulators */
+  for (int x = 0; x < dtab->n; x++)
+    if (!dtab->d[x].div)
+      nr += dg_flux_shape_size(dtab->d[x].node->args[0]->shape) * dim;
   if (ng > 0) {
-    dg_strbuf_line(b, "/* reference derivatives, each matrix entry used for WI elements */");
-    dg_strbuf_line(b, "real R[WI][%d];", ng * dim);
+    dg_strbuf_line(b, "/* reference derivatives, each matrix entry used for WI elements:");
+    dg_strbuf_line(b, " * DV = divergences (contravariant rows), R = other partials */");
+    if (nd > 0)
+      dg_strbuf_line(b, "real DVa[WI][%d];", nd);
+    if (nr > 0)
+      dg_strbuf_line(b, "real R[WI][%d];", ng * dim);
     dg_strbuf_line(b, "#pragma unroll");
-    dg_strbuf_line(b, "for (int w = 0; w < WI; ++w)");
-    dg_strbuf_line(b, "  #pragma unroll");
-    dg_strbuf_line(b, "  for (int g = 0; g < %d; ++g) R[w][g] = 0;", ng * dim);
+    dg_strbuf_line(b, "for (int w = 0; w < WI; ++w) {");
+    if (nd > 0) {
+      dg_strbuf_line(b, "  #pragma unroll");
+      dg_strbuf_line(b, "  for (int g = 0; g < %d; ++g) DVa[w][g] = 0;", nd);
+    }
+    if (nr > 0) {
+      dg_strbuf_line(b, "  #pragma unroll");
+      dg_strbuf_line(b, "  for (int g = 0; g < %d; ++g) R[w][g] = 0;", ng * dim);
+    }
+    dg_strbuf_line(b, "}");
     dg_strbuf_line(b, "#pragma unroll 4");
     dg_strbuf_line(b, "for (int j = 0; j < NP; ++j) {");
     for (int d = 0; d < dim; d++)
@@ -630,12 +697,28 @@ static void emit_volume_cuda(dg_strbuf *b, const dg_element_ops *el, const dg_ph
     dg_strbuf_line(b, "  #pragma unroll");
     dg_strbuf_line(b, "  for (int w = 0; w < WI; ++w) {");
     dg_strbuf_line(b, "    const real *gj = s_g + (w * EPB + e) * %d * NP + j;", ngs);
-    for (int g = 0; g < ng; g++) {
-      dg_strbuf_indent(b);
-      dg_strbuf_appendf(b, "    { const real v = gj[%d * NP];", g);
-      for (int d = 0; d < dim; d++)
-        dg_strbuf_appendf(b, " R[w][%d] += %s * v;", g * dim + d, dn[d]);
-      dg_strbuf_append(b, " }\n");
+    for (int x = 0; x < dtab->n; x++) {
+      const deriv_entry *de = &dtab->d[x];
+      if (de->div) {
+        for (int row = 0; row < de->rows; row++) {
+          dg_strbuf_indent(b);
+          dg_strbuf_appendf(b, "    DVa[w][%d] +=", de->dbase + row);
+          for (int a = 0; a < dim; a++)
+            dg_strbuf_appendf(b, "%s %s * gj[%d * NP]", a ? " +" : "", dn[a],
+                              de->gbase + row * dim + a);
+          dg_strbuf_append(b, ";\n");
+        }
+        continue;
+      }
+      int gsz = dg_flux_shape_size(de->node->args[0]->shape);
+      for (int c = 0; c < gsz; c++) {
+        int g = de->gbase + c;
+        dg_strbuf_indent(b);
+        dg_strbuf_appendf(b, "    { const real v = gj[%d * NP];", g);
+        for (int d = 0; d < dim; d++)
+          dg_strbuf_appendf(b, " R[w][%d] += %s * v;", g * dim + d, dn[d]);
+        dg_strbuf_append(b, " }\n");
+      }
     }
     dg_strbuf_line(b, "  }");
     dg_strbuf_line(b, "}");
@@ -675,21 +758,32 @@ static void emit_volume_cuda(dg_strbuf *b, const dg_element_ops *el, const dg_ph
     dg_strbuf_line(b, "real X[DIM];");
     dg_strbuf_line(b, "for (int d = 0; d < DIM; ++d) X[d] = vx[((long long)d * K + k) * NP_PAD + i];");
   }
-  if (ng > 0) {
-    dg_strbuf_line(b, "/* chain rule with the element's (affine) geometric factors */");
-    dg_strbuf_line(b, "const real *gk = egeo + k * NGEO;");
-    dg_strbuf_line(b, "real G[DIM * DIM];");
-    dg_strbuf_line(b, "for (int a = 0; a < DIM * DIM; ++a) G[a] = gk[a];");
-    dg_strbuf_line(b, "real P[%d];", ng * dim);
+  if (nd > 0) {
+    dg_strbuf_line(b, "real DV[%d];", nd);
     dg_strbuf_line(b, "#pragma unroll");
-    dg_strbuf_line(b, "for (int g = 0; g < %d; ++g)", ng);
-    dg_strbuf_line(b, "  #pragma unroll");
-    dg_strbuf_line(b, "  for (int d = 0; d < DIM; ++d) {");
-    dg_strbuf_line(b, "    real sum = 0;");
-    dg_strbuf_line(b, "    #pragma unroll");
-    dg_strbuf_line(b, "    for (int a = 0; a < DIM; ++a) sum += G[a * DIM + d] * R[w][g * DIM + a];");
-    dg_strbuf_line(b, "    P[g * DIM + d] = sum;");
-    dg_strbuf_line(b, "  }");
+    dg_strbuf_line(b, "for (int g = 0; g < %d; ++g) DV[g] = DVa[w][g];", nd);
+  }
+  if (nr > 0) {
+    dg_strbuf_line(b, "/* chain rule with the element's (affine) geometric factors */");
+    dg_strbuf_line(b, "real G[DIM * DIM];");
+    dg_strbuf_line(b, "for (int a = 0; a < DIM * DIM; ++a) G[a] = egeo[k * NGEO + a];");
+    dg_strbuf_line(b, "real P[%d];", ng * dim);
+    for (int x = 0; x < dtab->n; x++) {
+      const deriv_entry *de = &dtab->d[x];
+      if (de->div)
+        continue;
+      int gsz = dg_flux_shape_size(de->node->args[0]->shape);
+      for (int c = 0; c < gsz; c++)
+        for (int d = 0; d < dim; d++) {
+          int g = de->gbase + c;
+          dg_strbuf_indent(b);
+          dg_strbuf_appendf(b, "P[%d] =", g * dim + d);
+          for (int a = 0; a < dim; a++)
+            dg_strbuf_appendf(b, "%s G[%d] * R[w][%d]", a ? " +" : "", a * dim + d,
+                              g * dim + a);
+          dg_strbuf_append(b, ";\n");
+        }
+    }
   }
   emit_rhs_store(b, ph, cfg, ctx, "rl[w][%d]");
   b->indent = 4;
@@ -706,7 +800,7 @@ static void emit_volume_cuda(dg_strbuf *b, const dg_element_ops *el, const dg_ph
 static dg_error emit_volume(dg_strbuf *b, dg_codegen_target tg, const dg_element_ops *el,
                         const dg_physics *ph, const deriv_table *dtab,
                         const dg_kernel_config *cfg, int is_float, int uses_x) {
-  gen_state st = {dtab, el->dim};
+  gen_state st = {dtab, el->dim, tg == DG_CODEGEN_CUDA};
   dg_emit_ctx ctx;
   init_ctx(&ctx, ph, el->dim, is_float);
   ctx.field = vol_field;
@@ -728,7 +822,7 @@ static dg_error emit_volume(dg_strbuf *b, dg_codegen_target tg, const dg_element
     b->indent = 6;
     emit_load_node(b, 0);
     dg_strbuf_line(b, "(void)u;");
-    emit_gvalues(b, dtab, &ctx, "g_all[%d][i]");
+    emit_gvalues(b, dtab, &ctx, "g_all[%d][i]", 0);
     b->indent = 4;
     dg_strbuf_line(b, "}");
     dg_strbuf_line(b, "for (int i = 0; i < NP; ++i) {");
@@ -803,6 +897,7 @@ dg_error dg_codegen_generate(dg_codegen_target target, const dg_element_ops *el,
   DG_CALL(dg_kernel_config_check(cfg, el->Np));
   deriv_table *dtab = calloc(1, sizeof *dtab);
   DG_CHECK(dtab, DG_ERR_MEMORY, "out of memory");
+  dtab->dim = el->dim;
   dg_error err = DG_OK;
   for (int f = 0; f < ph->nfields && err == DG_OK; f++)
     err = collect_derivs(ph->rhs[f], dtab);
