@@ -889,6 +889,48 @@ static void emit_updates(dg_strbuf *b, dg_codegen_target tg) {
   }
 }
 
+/* ---- initial condition ------------------------------------------------------ */
+
+static dg_error emit_initial(dg_strbuf *b, dg_codegen_target tg, const dg_physics *ph,
+                             int dim, int is_float) {
+  dg_emit_ctx ctx;
+  init_ctx(&ctx, ph, dim, is_float);
+  ctx.field = vol_field; /* an initial condition reads no fields (checked) */
+  dg_strbuf_append(b, "/* dg_initial: the initial condition at every volume node */\n");
+  if (tg == DG_CODEGEN_CUDA) {
+    dg_strbuf_append(b, "KERNEL void dg_initial(real *__restrict__ q, const real *__restrict__ vx,\n"
+                        "    real t, long long K) {\n");
+    b->indent = 2;
+    dg_strbuf_line(b, "const long long gid = (long long)blockIdx.x * blockDim.x + threadIdx.x;");
+    dg_strbuf_line(b, "if (gid >= K * NP) return;");
+    dg_strbuf_line(b, "const long long k = gid / NP;");
+    dg_strbuf_line(b, "const int i = (int)(gid - k * NP);");
+  } else {
+    dg_strbuf_append(b, "KERNEL void dg_initial(void **args, int64_t first, int64_t count) {\n"
+                        "  real *restrict q = *(real **)args[0];\n"
+                        "  const real *restrict vx = *(const real **)args[1];\n"
+                        "  const real t = *(const real *)args[2];\n"
+                        "  const long long K = *(const long long *)args[3];\n"
+                        "  for (long long k = first; k < first + count; ++k)\n"
+                        "  for (int i = 0; i < NP; ++i) {\n");
+    b->indent = 4;
+  }
+  dg_strbuf_line(b, "(void)t;");
+  dg_strbuf_line(b, "real X[DIM];");
+  dg_strbuf_line(b, "for (int d = 0; d < DIM; ++d) X[d] = vx[((long long)d * K + k) * NP_PAD + i];");
+  dg_strbuf_line(b, "(void)X;");
+  for (int f = 0; f < ph->nfields; f++)
+    for (int c = 0; c < ph->field_size[f]; c++) {
+      dg_strbuf_indent(b);
+      dg_strbuf_appendf(b, "q[BASE(k, i) + (long long)%d * CSTRIDE(K)] = ", ph->field_offset[f] + c);
+      dg_emit_expr(&ctx, b, ph->initial[f], c);
+      dg_strbuf_append(b, ";\n");
+    }
+  b->indent = 0;
+  dg_strbuf_append(b, tg == DG_CODEGEN_CUDA ? "}\n\n" : "  }\n}\n\n");
+  return dg_emit_status(&ctx);
+}
+
 dg_error dg_codegen_generate(dg_codegen_target target, const dg_element_ops *el,
                              const dg_physics *ph, int precision_float,
                              const dg_kernel_config *cfg, dg_generated *out) {
@@ -937,6 +979,11 @@ dg_error dg_codegen_generate(dg_codegen_target target, const dg_element_ops *el,
   DG_CALL_GOTO(err, fail_buf, emit_surface(&b, target, el, ph, is_float, uses_fx));
   DG_CALL_GOTO(err, fail_buf, emit_volume(&b, target, el, ph, dtab, cfg, is_float, uses_vx));
   emit_updates(&b, target);
+  int has_initial = ph->initial != NULL;
+  for (int f = 0; f < ph->nfields && has_initial; f++)
+    has_initial = ph->initial[f] != NULL;
+  if (has_initial)
+    DG_CALL_GOTO(err, fail_buf, emit_initial(&b, target, ph, el->dim, is_float));
   DG_CALL_GOTO(err, fail_buf, dg_strbuf_finish(&b, &out->source));
   out->np_pad = np_pad;
   out->ngeo = ngeo;
@@ -944,6 +991,7 @@ dg_error dg_codegen_generate(dg_codegen_target target, const dg_element_ops *el,
   out->uses_face_x = uses_fx;
   out->uses_volume_x = uses_vx;
   out->volume_shared_bytes = (unsigned)shared;
+  out->has_initial = has_initial;
   free(dtab);
   return DG_OK;
 fail_buf:

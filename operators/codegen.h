@@ -11,7 +11,9 @@
  *               derivative term, D_r/D_s/D_t applied with the geometric
  *               factors, the remaining pointwise terms, sources, + LIFT*fl;
  *               optionally fused with the LSERK stage update
- * and one update kernel per scheme (dg_update_lserk, dg_update_ssp).
+ * and one update kernel per scheme (dg_update_lserk, dg_update_ssp), and
+ * dg_initial, the initial condition at every node straight into the device
+ * layout (no host evaluation: time to first step).
  *
  * Device data layout (built by dg/opdata.h for the same configuration):
  *   state    q[base(k,i) + c*cstride], base/cstride from the field layout:
@@ -30,6 +32,8 @@
  *   dg_volume  (q, rhs, fl, egeo, vx, t, K, res, rk_a, rk_b, dt)
  *   dg_update_lserk (q, res, rhs, rk_a, rk_b, dt, n):  res = a*res + dt*rhs; q += b*res
  *   dg_update_ssp   (q, q0, rhs, alpha, beta, dt, n):  q = alpha*q0 + beta*(q + dt*rhs)
+ *   dg_initial      (q, vx, t, K):  q = initial state at the volume nodes (cuda: one
+ *                   thread per node, K*NP threads; padding entries left alone)
  * with pointers to real, t/rk_a/rk_b/dt/alpha/beta real, K and n long long.
  * A fused dg_volume (config.fuse_update) skips rhs and applies the LSERK
  * update to q and res itself. */
@@ -88,6 +92,8 @@ typedef struct dg_physics {
   const dg_flux_node *const *flux;    /* per field: numerical flux */
   const dg_flux_node *const *surface; /* per field: surface form of V */
   const dg_flux_node *const *source;  /* per field, entries may be NULL; array may be NULL */
+  const dg_flux_node *const *initial; /* per field initial condition (x, t, params); array
+                                         may be NULL: no dg_initial kernel */
   int nboundaries;
   const dg_flux_node *const *bc_ext;  /* [b*nfields + f]: exterior state of field f */
   const dg_flux_node *const *lets;
@@ -111,6 +117,7 @@ typedef struct dg_generated {
   int uses_face_x;        /* dg_surface reads fx */
   int uses_volume_x;      /* dg_volume reads vx */
   unsigned volume_shared_bytes; /* cuda: dynamic shared memory of dg_volume */
+  int has_initial;        /* the module has dg_initial */
 } dg_generated;
 
 /* Generate the module.  precision_float selects float reals. */

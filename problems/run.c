@@ -60,22 +60,6 @@ static void node_x(const dg_discretization *d, int64_t k, int i, double *x) {
     x[a] = d->X[a][k * d->Np + i];
 }
 
-static dg_error initial_state(run_state *r) {
-  const dg_discretization *d = r->disc;
-  int nc = r->ncomp;
-  double ux[64];
-  DG_CHECK(nc <= 64, DG_ERR_UNSUPPORTED, "more than 64 state components");
-  for (int64_t k = 0; k < d->K; k++)
-    for (int i = 0; i < d->Np; i++) {
-      double x[3];
-      node_x(d, k, i, x);
-      DG_CALL(dg_flux_eval_initial_state(r->prob->program, x, 0.0, ux));
-      for (int c = 0; c < nc; c++)
-        r->u[((int64_t)c * d->K + k) * d->Np + i] = ux[c];
-    }
-  return DG_OK;
-}
-
 /* Error norms per field against the exact solution at time t:
  * L2 = sqrt(sum_k J_k e_k^T M e_k) (the mass matrix of the reference
  * element, exact for the nodal interpolant of the error), max over nodes. */
@@ -292,10 +276,14 @@ static dg_error run_loop(const dg_run_options *opt, run_state *r, dg_run_result 
       DG_CALL(dg_snapshot_writer_resume(r->writer, step));
     dg_info("restarting from %s at t = %.9g (step %lld)", opt->restart, t, (long long)step);
   } else {
-    DG_CALL(initial_state(r));
+    /* evaluated on the device by a generated kernel (time to first step);
+     * the host copy serves the checks, norms and snapshots */
+    DG_CALL(dg_solver_set_initial(r->solver, t));
+    DG_CALL(dg_solver_get_state(r->solver, r->u));
   }
   DG_CALL(check_finite(r, t, step));
-  DG_CALL(dg_solver_set_state(r->solver, r->u));
+  if (opt->restart)
+    DG_CALL(dg_solver_set_state(r->solver, r->u));
   if (!opt->restart && r->writer && p->output_interval > 0) {
     DG_CALL(error_norms(r, t, res));
     DG_CALL(write_snapshot(r, t, step, res));

@@ -209,23 +209,6 @@ static dg_error transfer_state(dg_solver *s, void *dev_buf, double *u, int to_de
   return DG_OK;
 }
 
-dg_error dg_solver_set_state(dg_solver *s, const double *u) {
-  DG_CALL(transfer_state(s, s->q, (double *)u, 1));
-  /* A fresh state starts a fresh LSERK register. */
-  size_t bytes = (size_t)s->n_state * s->rs;
-  void *z = calloc(1, bytes ? bytes : 1);
-  DG_CHECK(z, DG_ERR_MEMORY, "out of host memory");
-  dg_error err = dg_device_upload(s->dev, s->res, z, bytes);
-  free(z);
-  DG_CALL(err);
-  return DG_OK;
-}
-
-dg_error dg_solver_get_state(dg_solver *s, double *u) {
-  DG_CALL(transfer_state(s, s->q, u, 0));
-  return DG_OK;
-}
-
 /* Scalars passed to kernels in the device precision. */
 typedef union {
   double d;
@@ -239,6 +222,50 @@ static real_arg mkreal(const dg_solver *s, double v) {
   else
     r.d = v;
   return r;
+}
+
+/* A fresh state starts a fresh LSERK register. */
+static dg_error zero_residual(dg_solver *s) {
+  size_t bytes = (size_t)s->n_state * s->rs;
+  void *z = calloc(1, bytes ? bytes : 1);
+  DG_CHECK(z, DG_ERR_MEMORY, "out of host memory");
+  dg_error err = dg_device_upload(s->dev, s->res, z, bytes);
+  free(z);
+  DG_CALL(err);
+  return DG_OK;
+}
+
+dg_error dg_solver_set_state(dg_solver *s, const double *u) {
+  DG_CALL(transfer_state(s, s->q, (double *)u, 1));
+  DG_CALL(zero_residual(s));
+  return DG_OK;
+}
+
+dg_error dg_solver_set_initial(dg_solver *s, double t) {
+  DG_CHECK(s->gen.has_initial, DG_ERR_ARG, "the physics has no initial condition");
+  dg_kernel *k = NULL;
+  DG_CALL(dg_module_get_kernel(s->mod, "dg_initial", &k));
+  long long K = s->od->K;
+  real_arg rt = mkreal(s, t);
+  void *args[] = {&s->q, &s->vx, &rt, &K};
+  dg_launch l;
+  memset(&l, 0, sizeof l);
+  long long total = K * s->od->Np;
+  l.grid[0] = (unsigned)((total + 255) / 256);
+  l.grid[1] = l.grid[2] = 1;
+  l.block[0] = 256;
+  l.block[1] = l.block[2] = 1;
+  l.items = K;
+  l.chunk = s->cfg.cpu_chunk;
+  if (total > 0)
+    DG_CALL(dg_kernel_launch(k, &l, args, NULL));
+  DG_CALL(zero_residual(s));
+  return DG_OK;
+}
+
+dg_error dg_solver_get_state(dg_solver *s, double *u) {
+  DG_CALL(transfer_state(s, s->q, u, 0));
+  return DG_OK;
 }
 
 static dg_error launch_surface(dg_solver *s, double t) {

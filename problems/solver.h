@@ -36,6 +36,9 @@ const dg_generated *dg_solver_generated(const dg_solver *s);
 /* Host state in logical order, ncomp*K*Np doubles. */
 dg_error dg_solver_set_state(dg_solver *s, const double *u);
 dg_error dg_solver_get_state(dg_solver *s, double *u);
+/* q = the physics' initial condition at time t, evaluated by the generated
+ * dg_initial kernel on the device (no host evaluation, no upload). */
+dg_error dg_solver_set_initial(dg_solver *s, double t);
 
 /* rhs = L(q) at time t, returned in logical order (testing, benchmarks). */
 dg_error dg_solver_rhs(dg_solver *s, double t, double *rhs_out);

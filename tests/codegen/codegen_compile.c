@@ -56,6 +56,9 @@ int main(int argc, char **argv) {
         c.np_align = v == 4 ? 8 : 1;
         int is_float = v == 5 || v == 8;
         /* loop slicing and shared prefetch (issue 4 knobs) */
+        /* the cuda-only knobs: NVRTC at N = 3 (the C target ignores them) */
+        if (v >= 6 && (!nvrtc || orders[o] != 3))
+          continue;
         if (v >= 6) {
           c.work_mode = v == 7 ? DG_WORK_SEQUENCE : v == 9 ? DG_WORK_PARALLEL : DG_WORK_INLINE;
           c.work_per_thread = v == 9 ? 1 : v == 8 ? 4 : 2;
