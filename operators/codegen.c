@@ -24,6 +24,7 @@ dg_kernel_config dg_kernel_config_default(void) {
   c.work_mode = DG_WORK_PARALLEL;
   c.work_per_thread = 1;
   c.prefetch = 0;
+  c.fuse_surface = 0;
   return c;
 }
 
@@ -63,6 +64,8 @@ dg_error dg_kernel_config_check(const dg_kernel_config *c, int Np) {
            "per thread)", c->work_per_thread);
   DG_CHECK(c->prefetch == 0 || c->prefetch == 1, DG_ERR_INPUT, "prefetch %d must be 0 or 1",
            c->prefetch);
+  DG_CHECK(c->fuse_surface == 0 || c->fuse_surface == 1, DG_ERR_INPUT,
+           "fuse_surface %d must be 0 or 1", c->fuse_surface);
   return DG_OK;
 }
 
@@ -275,14 +278,15 @@ static void emit_prelude(dg_strbuf *b, dg_codegen_target tg, const dg_element_op
                     " * target %s, precision %s, dim %d, order N = %d\n"
                     " * knobs: elements_per_block %d, face_threads %d, matrices %s,\n"
                     " *        np_align %d (NP_PAD %d), layout %s, fuse_update %d,\n"
-                    " *        work %s x %d, prefetch %d */\n",
+                    " *        work %s x %d, prefetch %d, fuse_surface %d */\n",
                     GENERATOR_VERSION, tg == DG_CODEGEN_CUDA ? "cuda" : "c",
                     is_float ? "float" : "double", el->dim, el->N, cfg->elements_per_block,
                     cfg->face_threads,
                     dg_matrix_place_name(cfg->matrices),
                     cfg->np_align, np_pad,
                     dg_field_layout_name(cfg->layout), cfg->fuse_update,
-                    dg_work_mode_name(cfg->work_mode), cfg->work_per_thread, cfg->prefetch);
+                    dg_work_mode_name(cfg->work_mode), cfg->work_per_thread, cfg->prefetch,
+                    cfg->fuse_surface);
   if (tg == DG_CODEGEN_C)
     dg_strbuf_append(b, "#include <math.h>\n#include <stdint.h>\n#define KERNEL\n");
   else
@@ -311,8 +315,9 @@ static void emit_prelude(dg_strbuf *b, dg_codegen_target tg, const dg_element_op
 
 /* ---- dg_surface ------------------------------------------------------------ */
 
+/* dst: where component %d of the scaled flux of (k, m) goes. */
 static void emit_surface_body(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
-                              int is_float, int uses_x, dg_emit_ctx *ctx) {
+                              int is_float, int uses_x, dg_emit_ctx *ctx, const char *dst) {
   /* Expects k, m (face node of element k) and the kernel arguments. */
   dg_strbuf_line(b, "const long long idx = k * NFNFP + m;");
   dg_strbuf_line(b, "const int f = m / NFP;");
@@ -360,7 +365,8 @@ static void emit_surface_body(dg_strbuf *b, const dg_element_ops *el, const dg_p
     for (int c = 0; c < ph->field_size[f]; c++) {
       int comp = ph->field_offset[f] + c;
       dg_strbuf_indent(b);
-      dg_strbuf_appendf(b, "fl[((long long)%d * K + k) * NFNFP + m] = fscale * (", comp);
+      dg_strbuf_appendf(b, dst, comp);
+      dg_strbuf_append(b, " = fscale * (");
       dg_emit_expr(ctx, b, ph->flux[f], c);
       dg_strbuf_append(b, " - ");
       dg_emit_expr(ctx, b, ph->surface[f], c);
@@ -399,12 +405,12 @@ static dg_error emit_surface(dg_strbuf *b, dg_codegen_target tg, const dg_elemen
     dg_strbuf_line(b, "const long long k = gid / NFNFP;");
     dg_strbuf_line(b, "const int m = (int)(gid - k * NFNFP);");
     dg_strbuf_line(b, "(void)fx; (void)t;");
-    emit_surface_body(b, el, ph, is_float, uses_x, &ctx);
+    emit_surface_body(b, el, ph, is_float, uses_x, &ctx, "fl[((long long)%d * K + k) * NFNFP + m]");
   } else {
     dg_strbuf_line(b, "for (long long k = first; k < first + count; ++k) {");
     dg_strbuf_line(b, "  for (int m = 0; m < NFNFP; ++m) {");
     b->indent = 6;
-    emit_surface_body(b, el, ph, is_float, uses_x, &ctx);
+    emit_surface_body(b, el, ph, is_float, uses_x, &ctx, "fl[((long long)%d * K + k) * NFNFP + m]");
     b->indent = 2;
     dg_strbuf_line(b, "  }");
     dg_strbuf_line(b, "}");
@@ -442,7 +448,7 @@ static void emit_rhs_store(dg_strbuf *b, const dg_physics *ph, const dg_kernel_c
     dg_strbuf_line(b, "  const long long o = BASE(k, i) + c * CSTRIDE(K);");
     dg_strbuf_line(b, "  const real rs = rk_a * res[o] + dt * r[c];");
     dg_strbuf_line(b, "  res[o] = rs;");
-    dg_strbuf_line(b, "  q[o] = u[c] + rk_b * rs;");
+    dg_strbuf_line(b, "  QOUT[o] = u[c] + rk_b * rs;");
     dg_strbuf_line(b, "}");
   } else {
     dg_strbuf_line(b, "for (int c = 0; c < NC; ++c) rhs[BASE(k, i) + c * CSTRIDE(K)] = r[c];");
@@ -545,7 +551,10 @@ static const char *volume_signature_cuda =
     "KERNEL void __launch_bounds__(NP * EPB) dg_volume(real *__restrict__ q,\n"
     "    real *__restrict__ rhs, const real *__restrict__ fl, const real *__restrict__ egeo,\n"
     "    const real *__restrict__ vx, real t, long long K, real *__restrict__ res,\n"
-    "    real rk_a, real rk_b, real dt) {\n";
+    "    real rk_a, real rk_b, real dt, real *__restrict__ q_out,\n"
+    "    const int *__restrict__ mapM, const int *__restrict__ mapP,\n"
+    "    const int *__restrict__ fbc, const real *__restrict__ fgeo,\n"
+    "    const real *__restrict__ fx) {\n";
 static const char *volume_signature_c =
     "KERNEL void dg_volume(void **args, int64_t first, int64_t count) {\n"
     "  real *restrict q = *(real **)args[0];\n"
@@ -558,7 +567,8 @@ static const char *volume_signature_c =
     "  real *restrict res = *(real **)args[7];\n"
     "  const real rk_a = *(const real *)args[8];\n"
     "  const real rk_b = *(const real *)args[9];\n"
-    "  const real dt = *(const real *)args[10];\n";
+    "  const real dt = *(const real *)args[10];\n"
+    "#define QOUT q\n";
 
 /* The number of elements one cuda dg_volume pass keeps in shared memory. */
 static int volume_slots(const dg_kernel_config *cfg) {
@@ -574,7 +584,9 @@ static size_t volume_shared_reals(const dg_element_ops *el, int ng, int ncomp,
   if (cfg->matrices == DG_MATRIX_SHARED)
     n += (size_t)el->dim * el->Np * el->Np + (size_t)el->Np * nfnfp;
   if (cfg->prefetch)
-    n += slots * (size_t)ncomp * ((size_t)el->Np + nfnfp);
+    n += slots * (size_t)ncomp * (size_t)el->Np;
+  if (cfg->prefetch || cfg->fuse_surface)
+    n += slots * (size_t)ncomp * nfnfp;
   return n;
 }
 
@@ -587,20 +599,23 @@ static size_t volume_shared_reals(const dg_element_ops *el, int ng, int ncomp,
  * rule, store.  No thread returns early: every one reaches the barriers. */
 static void emit_volume_cuda(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
                              const deriv_table *dtab, const dg_kernel_config *cfg,
-                             dg_emit_ctx *ctx, int uses_x) {
+                             dg_emit_ctx *ctx, int uses_x, int uses_fx, int is_float) {
   int ng = dtab->ng, dim = el->dim;
   int ngs = ng > 0 ? ng : 1;
   int inl = cfg->work_mode == DG_WORK_INLINE;
   int wi = inl ? cfg->work_per_thread : 1;
   int passes = cfg->work_mode == DG_WORK_SEQUENCE ? cfg->work_per_thread : 1;
   int slots = volume_slots(cfg);
+  int sfl = cfg->prefetch || cfg->fuse_surface; /* face fluxes of the pass in shared */
   dg_strbuf_appendf(b, "#define EPB %d\n#define WI %d\n#define SLOTS %d\n#define PASSES %d\n",
                     cfg->elements_per_block, wi, slots, passes);
+  dg_strbuf_appendf(b, "#define QOUT %s\n", cfg->fuse_surface ? "q_out" : "q");
   dg_strbuf_append(b, volume_signature_cuda);
   b->indent = 2;
   dg_strbuf_line(b, "extern __shared__ double smem_raw[];");
   dg_strbuf_line(b, "real *smem = (real *)smem_raw;");
   dg_strbuf_line(b, "(void)vx; (void)t; (void)rhs; (void)res; (void)rk_a; (void)rk_b; (void)dt;");
+  dg_strbuf_line(b, "(void)q_out; (void)mapM; (void)mapP; (void)fbc; (void)fgeo; (void)fx; (void)fl;");
   dg_strbuf_line(b, "const int i = threadIdx.x, e = threadIdx.y, tid = e * NP + i;");
   dg_strbuf_line(b, "(void)tid;");
   static const char *dn[3] = {"Dr", "Ds", "Dt"};
@@ -625,8 +640,9 @@ static void emit_volume_cuda(dg_strbuf *b, const dg_element_ops *el, const dg_ph
   if (cfg->prefetch) {
     dg_strbuf_line(b, "real *s_q = smem + %zu; /* [NC][SLOTS][NP] */", off);
     off += (size_t)slots * ph->ncomp * el->Np;
-    dg_strbuf_line(b, "real *s_fl = smem + %zu; /* [NC][SLOTS][NFNFP] */", off);
   }
+  if (sfl)
+    dg_strbuf_line(b, "real *s_fl = smem + %zu; /* [NC][SLOTS][NFNFP] */", off);
   dg_strbuf_line(b, "for (int pass = 0; pass < PASSES; ++pass) {");
   b->indent = 4;
   dg_strbuf_line(b, "const long long k0 = ((long long)blockIdx.x * PASSES + pass) * SLOTS;");
@@ -638,12 +654,37 @@ static void emit_volume_cuda(dg_strbuf *b, const dg_element_ops *el, const dg_ph
     dg_strbuf_line(b, "  const long long kk = k0 + s;");
     dg_strbuf_line(b, "  s_q[z] = kk < K ? q[BASE(kk, j) + c * CSTRIDE(K)] : (real)0;");
     dg_strbuf_line(b, "}");
-    dg_strbuf_line(b, "for (int z = tid; z < NC * SLOTS * NFNFP; z += NP * EPB) {");
-    dg_strbuf_line(b, "  const int c = z / (SLOTS * NFNFP), r = z - c * (SLOTS * NFNFP);");
-    dg_strbuf_line(b, "  s_fl[z] = k0 * NFNFP + r < K * NFNFP ? fl[((long long)c * K + k0) * NFNFP + r] : (real)0;");
-    dg_strbuf_line(b, "}");
-    dg_strbuf_line(b, "__syncthreads();");
+    if (!cfg->fuse_surface) {
+      dg_strbuf_line(b, "for (int z = tid; z < NC * SLOTS * NFNFP; z += NP * EPB) {");
+      dg_strbuf_line(b, "  const int c = z / (SLOTS * NFNFP), r = z - c * (SLOTS * NFNFP);");
+      dg_strbuf_line(b, "  s_fl[z] = k0 * NFNFP + r < K * NFNFP ? fl[((long long)c * K + k0) * NFNFP + r] : (real)0;");
+      dg_strbuf_line(b, "}");
+    }
   }
+  if (cfg->fuse_surface) {
+    /* the face fluxes of the pass's elements, straight into shared memory */
+    dg_emit_ctx fctx;
+    init_ctx(&fctx, ph, el->dim, is_float);
+    fctx.field = face_field;
+    fctx.normal = face_normal;
+    dg_strbuf_line(b, "/* fused surface: scaled face fluxes of the pass's elements into s_fl */");
+    dg_strbuf_line(b, "for (int z = tid; z < SLOTS * NFNFP; z += NP * EPB) {");
+    dg_strbuf_line(b, "  const int s = z / NFNFP, m = z - s * NFNFP;");
+    dg_strbuf_line(b, "  const long long k = k0 + s;");
+    dg_strbuf_line(b, "  if (k < K) {");
+    b->indent += 4;
+    emit_surface_body(b, el, ph, is_float, uses_fx, &fctx,
+                      "s_fl[(%d * SLOTS + s) * NFNFP + m]");
+    b->indent -= 4;
+    dg_strbuf_line(b, "  }");
+    dg_strbuf_line(b, "}");
+    if (fctx.failed && !ctx->failed) {
+      ctx->failed = 1;
+      memcpy(ctx->failure, fctx.failure, sizeof ctx->failure);
+    }
+  }
+  if (cfg->prefetch || cfg->fuse_surface)
+    dg_strbuf_line(b, "__syncthreads();");
   const char *uload = cfg->prefetch
                           ? "for (int c = 0; c < NC; ++c) u[c] = s_q[(c * SLOTS + s) * NP + i];"
                           : "for (int c = 0; c < NC; ++c) u[c] = q[BASE(k, i) + c * CSTRIDE(K)];";
@@ -735,7 +776,7 @@ static void emit_volume_cuda(dg_strbuf *b, const dg_element_ops *el, const dg_ph
   dg_strbuf_line(b, "  #pragma unroll");
   dg_strbuf_line(b, "  for (int w = 0; w < WI; ++w) {");
   dg_strbuf_line(b, "    const int s = w * EPB + e;");
-  if (cfg->prefetch) {
+  if (sfl) {
     dg_strbuf_line(b, "    #pragma unroll");
     dg_strbuf_line(b, "    for (int c = 0; c < NC; ++c) rl[w][c] += L * s_fl[(c * SLOTS + s) * NFNFP + mm];");
   } else {
@@ -799,7 +840,7 @@ static void emit_volume_cuda(dg_strbuf *b, const dg_element_ops *el, const dg_ph
 
 static dg_error emit_volume(dg_strbuf *b, dg_codegen_target tg, const dg_element_ops *el,
                         const dg_physics *ph, const deriv_table *dtab,
-                        const dg_kernel_config *cfg, int is_float, int uses_x) {
+                        const dg_kernel_config *cfg, int is_float, int uses_x, int uses_fx) {
   gen_state st = {dtab, el->dim, tg == DG_CODEGEN_CUDA};
   dg_emit_ctx ctx;
   init_ctx(&ctx, ph, el->dim, is_float);
@@ -810,7 +851,7 @@ static dg_error emit_volume(dg_strbuf *b, dg_codegen_target tg, const dg_element
   dg_strbuf_append(b, "/* dg_volume: volume terms, sources and lifting, one node per thread\n"
                       " * (cuda: NP x EPB threads per block, EPB elements per block). */\n");
   if (tg == DG_CODEGEN_CUDA) {
-    emit_volume_cuda(b, el, ph, dtab, cfg, &ctx, uses_x);
+    emit_volume_cuda(b, el, ph, dtab, cfg, &ctx, uses_x, uses_fx, is_float);
   } else {
     dg_strbuf_append(b, volume_signature_c);
     b->indent = 2;
@@ -977,7 +1018,7 @@ dg_error dg_codegen_generate(dg_codegen_target target, const dg_element_ops *el,
   dg_strbuf_init(&b);
   emit_prelude(&b, target, el, ph, cfg, is_float, np_pad, ngeo);
   DG_CALL_GOTO(err, fail_buf, emit_surface(&b, target, el, ph, is_float, uses_fx));
-  DG_CALL_GOTO(err, fail_buf, emit_volume(&b, target, el, ph, dtab, cfg, is_float, uses_vx));
+  DG_CALL_GOTO(err, fail_buf, emit_volume(&b, target, el, ph, dtab, cfg, is_float, uses_vx, uses_fx));
   emit_updates(&b, target);
   int has_initial = ph->initial != NULL;
   for (int f = 0; f < ph->nfields && has_initial; f++)

@@ -29,7 +29,8 @@
  *
  * Kernel arguments (args[i] points at the value, both backends):
  *   dg_surface (q, fl, mapM, mapP, fbc, fgeo, fx, t, K)
- *   dg_volume  (q, rhs, fl, egeo, vx, t, K, res, rk_a, rk_b, dt)
+ *   dg_volume  (q, rhs, fl, egeo, vx, t, K, res, rk_a, rk_b, dt,
+ *               q_out, mapM, mapP, fbc, fgeo, fx)   (the last six: fuse_surface)
  *   dg_update_lserk (q, res, rhs, rk_a, rk_b, dt, n):  res = a*res + dt*rhs; q += b*res
  *   dg_update_ssp   (q, q0, rhs, alpha, beta, dt, n):  q = alpha*q0 + beta*(q + dt*rhs)
  *   dg_initial      (q, vx, t, K):  q = initial state at the volume nodes (cuda: one
@@ -68,6 +69,9 @@ typedef struct dg_kernel_config {
   int work_per_thread;      /* elements per thread W (1 for parallel, 1..8) */
   int prefetch;             /* cuda dg_volume: stage the block's state and face fluxes
                                in shared memory with coalesced loads first */
+  int fuse_surface;         /* cuda: dg_volume computes its elements' face fluxes into
+                               shared memory itself (no dg_surface, no fl round trip);
+                               with fuse_update it reads q and writes q_out */
 } dg_kernel_config;
 
 /* The generator version (part of kernel-cache and tuning-database keys). */

@@ -80,6 +80,8 @@ const dg_config_key dg_problem_schema[] = {
      "cuda volume kernel: elements per thread (1 with work_mode = parallel)"},
     {"backend", "prefetch", DG_CONFIG_BOOL, NULL, "false",
      "cuda volume kernel: stage state and face fluxes in shared memory first"},
+    {"backend", "fuse_surface", DG_CONFIG_BOOL, NULL, "false",
+     "cuda volume kernel computes the face fluxes itself (no surface kernel)"},
     {"backend", "cpu_chunk", DG_CONFIG_INT, NULL, "0",
      "cpu backend: elements per chunk (0: automatic)"},
     {"backend", "nan_check_steps", DG_CONFIG_INT, NULL, "20",
@@ -351,6 +353,7 @@ static dg_error load(dg_problem *p, const char *const *overrides, int noverrides
   DG_CALL(dg_config_get_int(cfg, "backend", "work_per_thread", 1, &v));
   kc->work_per_thread = (int)(v > 0 && v <= 64 ? v : 0);
   DG_CALL(dg_config_get_bool(cfg, "backend", "prefetch", 0, &kc->prefetch));
+  DG_CALL(dg_config_get_bool(cfg, "backend", "fuse_surface", 0, &kc->fuse_surface));
   DG_CALL(dg_kernel_config_check(kc, 1));
   DG_CALL(dg_config_get_int(cfg, "backend", "nan_check_steps", 20, &p->nan_check_steps));
   DG_CHECK(p->nan_check_steps >= 1, DG_ERR_INPUT,

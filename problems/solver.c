@@ -20,6 +20,7 @@ struct dg_solver {
   size_t rs;       /* real size */
   /* device arrays */
   void *q, *res, *rhs, *q0, *fl;
+  void *q_alt; /* fused surface + update: the volume kernel writes here, then swap */
   void *egeo, *fgeo, *fx, *vx, *mapM, *mapP, *fbc;
   dg_solver_timings timings;
   dg_reduction *finite; /* created on first use */
@@ -61,6 +62,14 @@ static dg_error dump_source(const char *dir, const char *name, const char *src) 
   dg_error err = dg_fsutil_write_atomic(path, src, strlen(src), 0644);
   free(path);
   return err;
+}
+
+/* The second state buffer of a fused surface + update, zero padding included. */
+static dg_error ensure_alt_state(dg_solver *s) {
+  if (s->q_alt || !(s->target == DG_CODEGEN_CUDA && s->cfg.fuse_surface && s->cfg.fuse_update))
+    return DG_OK;
+  DG_CALL(zeros_new(s->dev, (size_t)s->n_state * s->rs, &s->q_alt));
+  return DG_OK;
 }
 
 /* Generate, compile (kernel cache) and look up the kernels for cfg. */
@@ -139,6 +148,7 @@ dg_error dg_solver_create(dg_device *dev, const dg_discretization *disc,
   DG_CALL_GOTO(err, fail, upload_new(dev, od->mapP, nfn * sizeof(int32_t), &s->mapP));
   DG_CALL_GOTO(err, fail, upload_new(dev, od->fbc,
                                      (size_t)od->K * od->Nfaces * sizeof(int32_t), &s->fbc));
+  DG_CALL_GOTO(err, fail, ensure_alt_state(s));
   *out = s;
   return DG_OK;
 fail:
@@ -150,7 +160,7 @@ void dg_solver_destroy(dg_solver **sp) {
   if (!sp || !*sp)
     return;
   dg_solver *s = *sp;
-  void **bufs[] = {&s->q, &s->res, &s->rhs, &s->q0, &s->fl, &s->egeo, &s->fgeo,
+  void **bufs[] = {&s->q, &s->q_alt, &s->res, &s->rhs, &s->q0, &s->fl, &s->egeo, &s->fgeo,
                    &s->fx, &s->vx, &s->mapM, &s->mapP, &s->fbc};
   for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
     if (*bufs[i])
@@ -268,7 +278,14 @@ dg_error dg_solver_get_state(dg_solver *s, double *u) {
   return DG_OK;
 }
 
+/* cuda with fuse_surface: dg_volume computes the face fluxes itself */
+static int fused_surface(const dg_solver *s) {
+  return s->target == DG_CODEGEN_CUDA && s->cfg.fuse_surface;
+}
+
 static dg_error launch_surface(dg_solver *s, double t) {
+  if (fused_surface(s))
+    return DG_OK;
   const dg_opdata *od = s->od;
   long long K = od->K;
   real_arg rt = mkreal(s, t);
@@ -293,7 +310,13 @@ static dg_error launch_volume(dg_solver *s, double t, double a, double b, double
   const dg_opdata *od = s->od;
   long long K = od->K;
   real_arg rt = mkreal(s, t), ra = mkreal(s, a), rb = mkreal(s, b), rdt = mkreal(s, dt);
-  void *args[] = {&s->q, &s->rhs, &s->fl, &s->egeo, &s->vx, &rt, &K, &s->res, &ra, &rb, &rdt};
+  /* fused surface: other blocks read this element's face values while it is
+   * updated, so the update goes to a second state buffer (swapped below) */
+  int swap = fused_surface(s) && s->cfg.fuse_update;
+  void *q_out = swap ? s->q_alt : s->q;
+  void *args[] = {&s->q,    &s->rhs,  &s->fl,   &s->egeo, &s->vx,   &rt,
+                  &K,       &s->res,  &ra,      &rb,      &rdt,     &q_out,
+                  &s->mapM, &s->mapP, &s->fbc,  &s->fgeo, &s->fx};
   dg_launch l;
   memset(&l, 0, sizeof l);
   unsigned epb = (unsigned)s->cfg.elements_per_block;
@@ -310,6 +333,10 @@ static dg_error launch_volume(dg_solver *s, double t, double a, double b, double
   if (K == 0)
     return DG_OK;
   DG_CALL(dg_kernel_launch(s->k_volume, &l, args, NULL));
+  if (swap) {
+    s->q_alt = s->q;
+    s->q = q_out;
+  }
   return DG_OK;
 }
 
@@ -420,6 +447,7 @@ dg_error dg_solver_set_kernels(dg_solver *s, const dg_kernel_config *cfg) {
   DG_CHECK(cfg->np_align == s->cfg.np_align && cfg->layout == s->cfg.layout, DG_ERR_ARG,
            "dg_solver_set_kernels cannot change the data layout (np_align, layout)");
   DG_CALL(load_kernels(s, cfg));
+  DG_CALL(ensure_alt_state(s));
   return DG_OK;
 }
 

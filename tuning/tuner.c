@@ -16,7 +16,7 @@
 /* ---- candidates --------------------------------------------------------- */
 
 static int push_volume(dg_tune_space *s, int cap, int epb, dg_work_mode mode, int w,
-                       dg_matrix_place mat, int prefetch, int fuse, int Np) {
+                       dg_matrix_place mat, int prefetch, int fuse, int fuse_surface, int Np) {
   if ((long)epb * Np > 1024 || s->nvolume >= cap)
     return 0;
   dg_kernel_config c = dg_kernel_config_default();
@@ -26,6 +26,7 @@ static int push_volume(dg_tune_space *s, int cap, int epb, dg_work_mode mode, in
   c.matrices = mat;
   c.prefetch = prefetch;
   c.fuse_update = fuse;
+  c.fuse_surface = fuse_surface;
   s->volume[s->nvolume++] = c;
   return 1;
 }
@@ -67,33 +68,36 @@ dg_error dg_tune_space_create(int cuda, dg_tune_mode mode, int Np, int nfnfp,
   }
   const int epbs[] = {1, 2, 4, 8, 16};
   if (mode == DG_TUNE_FULL) {
-    for (int fuse = 1; fuse >= 0; fuse--)
-      for (int e = 0; e < 5; e++)
-        for (int mat = 0; mat < 3; mat++)
-          for (int pf = 0; pf < 2; pf++) {
-            push_volume(out, cap, epbs[e], DG_WORK_PARALLEL, 1, (dg_matrix_place)mat, pf,
-                        fuse, Np);
-            for (int w = 2; w <= 4; w += 2) {
-              push_volume(out, cap, epbs[e], DG_WORK_INLINE, w, (dg_matrix_place)mat, pf,
-                          fuse, Np);
-              push_volume(out, cap, epbs[e], DG_WORK_SEQUENCE, w, (dg_matrix_place)mat, pf,
-                          fuse, Np);
+    for (int fs = 1; fs >= 0; fs--)
+      for (int fuse = 1; fuse >= 0; fuse--)
+        for (int e = 0; e < 5; e++)
+          for (int mat = 0; mat < 3; mat++)
+            for (int pf = 0; pf < 2; pf++) {
+              dg_matrix_place m = (dg_matrix_place)mat;
+              push_volume(out, cap, epbs[e], DG_WORK_PARALLEL, 1, m, pf, fuse, fs, Np);
+              for (int w = 2; w <= 4; w += 2) {
+                push_volume(out, cap, epbs[e], DG_WORK_INLINE, w, m, pf, fuse, fs, Np);
+                push_volume(out, cap, epbs[e], DG_WORK_SEQUENCE, w, m, pf, fuse, fs, Np);
+              }
             }
-          }
   } else {
     /* auto: fused update, global matrices (column-major reads are
-     * coalesced and L1-resident), 1..8 elements per block, with and
-     * without prefetch, one or 2/4 elements per thread inline; shared
-     * matrices and sequence mode for the middle sizes only */
-    for (int e = 0; e < 4; e++)
-      for (int pf = 0; pf < 2; pf++) {
-        push_volume(out, cap, epbs[e], DG_WORK_PARALLEL, 1, DG_MATRIX_GLOBAL, pf, 1, Np);
-        push_volume(out, cap, epbs[e], DG_WORK_INLINE, 2, DG_MATRIX_GLOBAL, pf, 1, Np);
-        push_volume(out, cap, epbs[e], DG_WORK_INLINE, 4, DG_MATRIX_GLOBAL, pf, 1, Np);
-      }
+     * coalesced and L1-resident), 1..8 elements per block; separate
+     * surface kernel with and without prefetch, or the fused surface; one
+     * or 2/4 elements per thread inline; shared matrices and sequence mode
+     * for the middle sizes only */
+    const dg_matrix_place G = DG_MATRIX_GLOBAL;
+    for (int e = 0; e < 4; e++) {
+      push_volume(out, cap, epbs[e], DG_WORK_PARALLEL, 1, G, 0, 1, 0, Np);
+      push_volume(out, cap, epbs[e], DG_WORK_PARALLEL, 1, G, 1, 1, 0, Np);
+      push_volume(out, cap, epbs[e], DG_WORK_INLINE, 2, G, 1, 1, 0, Np);
+      push_volume(out, cap, epbs[e], DG_WORK_PARALLEL, 1, G, 0, 1, 1, Np);
+      push_volume(out, cap, epbs[e], DG_WORK_INLINE, 2, G, 0, 1, 1, Np);
+      push_volume(out, cap, epbs[e], DG_WORK_INLINE, 4, G, 0, 1, 1, Np);
+    }
     for (int e = 1; e < 3; e++) {
-      push_volume(out, cap, epbs[e], DG_WORK_PARALLEL, 1, DG_MATRIX_SHARED, 1, 1, Np);
-      push_volume(out, cap, epbs[e], DG_WORK_SEQUENCE, 2, DG_MATRIX_SHARED, 1, 1, Np);
+      push_volume(out, cap, epbs[e], DG_WORK_PARALLEL, 1, DG_MATRIX_SHARED, 0, 1, 1, Np);
+      push_volume(out, cap, epbs[e], DG_WORK_SEQUENCE, 2, DG_MATRIX_SHARED, 0, 1, 1, Np);
     }
   }
   const int fts[] = {128, 256, 512};
@@ -121,6 +125,7 @@ void dg_tune_apply_volume(dg_kernel_config *c, const dg_kernel_config *v) {
   c->matrices = v->matrices;
   c->prefetch = v->prefetch;
   c->fuse_update = v->fuse_update;
+  c->fuse_surface = v->fuse_surface;
   c->cpu_chunk = v->cpu_chunk;
 }
 
@@ -156,12 +161,13 @@ int dg_tune_prune(const dg_kernel_attributes *a, unsigned threads, unsigned dyna
 
 /* ---- search ------------------------------------------------------------- */
 
+/* Layout and volume slicing are scored by the whole RHS (the volume knobs
+ * include fusing the surface and the update away); the surface kernel's
+ * threads by its own time. */
 static double phase_score(int phase, const dg_tune_timing *t) {
-  if (phase == 1)
-    return t->surface_ms + t->volume_ms + t->update_ms;
-  if (phase == 2)
-    return t->volume_ms + t->update_ms;
-  return t->surface_ms;
+  if (phase == 3)
+    return t->surface_ms;
+  return t->surface_ms + t->volume_ms + t->update_ms;
 }
 
 static dg_error add_row(dg_tune_result *r, int phase, const dg_kernel_config *c,
@@ -248,26 +254,27 @@ void dg_tune_result_free(dg_tune_result *r) {
 }
 
 void dg_tune_config_string(const dg_kernel_config *c, char *buf, size_t n) {
-  snprintf(buf, n, "epb=%d ft=%d mat=%s align=%d layout=%s fuse=%d work=%s*%d pf=%d chunk=%d",
+  snprintf(buf, n,
+           "epb=%d ft=%d mat=%s align=%d layout=%s fuse=%d fsurf=%d work=%s*%d pf=%d chunk=%d",
            c->elements_per_block, c->face_threads, dg_matrix_place_name(c->matrices),
-           c->np_align, dg_field_layout_name(c->layout), c->fuse_update,
+           c->np_align, dg_field_layout_name(c->layout), c->fuse_update, c->fuse_surface,
            dg_work_mode_name(c->work_mode), c->work_per_thread, c->prefetch, c->cpu_chunk);
 }
 
 void dg_tune_print(FILE *f, const dg_tune_result *r) {
   static const char *phases[] = {"", "layout", "volume", "surface"};
   static const char *status[] = {"", "pruned", "stopped", "illegal"};
-  fprintf(f, "%-7s %-88s %9s %9s %9s %9s\n", "phase", "variant", "surf ms", "vol ms",
+  fprintf(f, "%-7s %-96s %9s %9s %9s %9s\n", "phase", "variant", "surf ms", "vol ms",
           "upd ms", "score");
   for (int i = 0; i < r->nrows; i++) {
     const dg_tune_row *w = &r->rows[i];
     char cs[160];
     dg_tune_config_string(&w->cfg, cs, sizeof cs);
     if (w->t.status == 0)
-      fprintf(f, "%-7s %-88s %9.4f %9.4f %9.4f %9.4f\n", phases[w->phase], cs,
+      fprintf(f, "%-7s %-96s %9.4f %9.4f %9.4f %9.4f\n", phases[w->phase], cs,
               w->t.surface_ms, w->t.volume_ms, w->t.update_ms, w->score_ms);
     else
-      fprintf(f, "%-7s %-88s %s: %s\n", phases[w->phase], cs, status[w->t.status], w->t.why);
+      fprintf(f, "%-7s %-96s %s: %s\n", phases[w->phase], cs, status[w->t.status], w->t.why);
   }
   char cs[160];
   dg_tune_config_string(&r->best, cs, sizeof cs);
@@ -315,10 +322,11 @@ static int parse_entry(const char *text, const dg_tune_key *k, int model_only,
   if (sscanf(p,
              "device %699[^\n]\nmodel %399[^\n]\nop %199[^\n]\nelements_per_block %d\n"
              "face_threads %d\nmatrices %31s\nnp_align %d\nlayout %31s\nfuse_update %d\n"
-             "work_mode %31s\nwork_per_thread %d\nprefetch %d\ncpu_chunk %d\nrhs_ms %lf\n%n",
+             "work_mode %31s\nwork_per_thread %d\nprefetch %d\nfuse_surface %d\n"
+             "cpu_chunk %d\nrhs_ms %lf\n%n",
              dev, model, op, &c->elements_per_block, &c->face_threads, mat, &c->np_align, lay,
-             &c->fuse_update, work, &c->work_per_thread, &c->prefetch, &c->cpu_chunk, ms,
-             &n) != 14 ||
+             &c->fuse_update, work, &c->work_per_thread, &c->prefetch, &c->fuse_surface,
+             &c->cpu_chunk, ms, &n) != 15 ||
       n == 0 || strcmp(p + n, "end\n") != 0)
     return -1;
   if (strcmp(model, k->device_model) != 0 || strcmp(op, k->op) != 0)
@@ -387,12 +395,13 @@ dg_error dg_tune_db_put(const char *dir, const dg_tune_key *k, const dg_kernel_c
   int n = snprintf(buf, sizeof buf,
                    "%sdevice %s\nmodel %s\nop %s\nelements_per_block %d\nface_threads %d\n"
                    "matrices %s\nnp_align %d\nlayout %s\nfuse_update %d\nwork_mode %s\n"
-                   "work_per_thread %d\nprefetch %d\ncpu_chunk %d\nrhs_ms %.6f\nend\n",
+                   "work_per_thread %d\nprefetch %d\nfuse_surface %d\ncpu_chunk %d\n"
+                   "rhs_ms %.6f\nend\n",
                    MAGIC, k->device, k->device_model, k->op, c->elements_per_block,
                    c->face_threads, dg_matrix_place_name(c->matrices), c->np_align,
                    dg_field_layout_name(c->layout), c->fuse_update,
                    dg_work_mode_name(c->work_mode), c->work_per_thread, c->prefetch,
-                   c->cpu_chunk, rhs_ms);
+                   c->fuse_surface, c->cpu_chunk, rhs_ms);
   DG_CHECK(n > 0 && (size_t)n < sizeof buf, DG_ERR_INTERNAL, "tuning entry too long");
   char *path = entry_path(dir, k);
   DG_CHECK(path, DG_ERR_MEMORY, "out of memory");

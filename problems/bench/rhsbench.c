@@ -19,6 +19,7 @@
  *            + K*Np*NC*r [rhs written]; fused with the update:
  *            + 2*K*Np*NC*r more (res read, res and q written, no rhs)
  *   update   5 * K*Np*NC * r (res, rhs, q read; res, q written); 0 fused
+ *   fused surface (cuda): surface + volume less the fl round trip, 2*K*F*NC*r
  * Flops counted: the D_r/D_s/D_t products (2*Np*Np*DIM per differentiated
  * quantity and element), the chain rule (2*DIM*DIM per quantity and node),
  * LIFT (2*Np*F*NC per element) and the update (5 per value); the pointwise
@@ -89,7 +90,7 @@ done:
 }
 
 static void counts(const dg_discretization *d, const dg_generated *g, int nc, int fused,
-                   bench_row *row) {
+                   int fused_surface, bench_row *row) {
   double r = d->precision == DG_PRECISION_FLOAT ? 4 : 8;
   double K = (double)d->K, F = (double)d->Nfaces * d->Nfp, Np = d->Np, dim = d->dim;
   double n = K * Np * nc;
@@ -101,6 +102,10 @@ static void counts(const dg_discretization *d, const dg_generated *g, int nc, in
   row->flops[1] = K * (2 * Np * Np * dim * ng + 2 * dim * dim * ng * Np + 2 * Np * F * nc) +
                   (fused ? 5 * n : 0);
   row->flops[2] = fused ? 0 : 5 * n;
+  if (fused_surface) { /* one kernel: the fl round trip (write + read) is gone */
+    row->bytes[1] += row->bytes[0] - 2 * K * F * nc * r;
+    row->bytes[0] = 0;
+  }
 }
 
 static dg_error bench_one(const char *cfg, const bench_opts *o, bench_row *row, FILE *out) {
@@ -146,7 +151,8 @@ static dg_error bench_one(const char *cfg, const bench_opts *o, bench_row *row, 
   DG_CALL_GOTO(err, done, dg_solver_create(dev, disc, &ph, p->tag_to_bc, &so, &s));
   DG_CALL_GOTO(err, done, dg_autotune_time_kernels(s, o->repeats, 0, row->ms, &stopped));
   row->rhs_ms = row->ms[0] + row->ms[1] + row->ms[2];
-  counts(disc, dg_solver_generated(s), ph.ncomp, kc.fuse_update, row);
+  counts(disc, dg_solver_generated(s), ph.ncomp, kc.fuse_update,
+         kc.fuse_surface && dg_device_get_info(dev)->backend == DG_BACKEND_CUDA, row);
   dg_tune_config_string(&kc, row->variant, sizeof row->variant);
   if (out) {
     const dg_device_info *info = dg_device_get_info(dev);

@@ -1,7 +1,7 @@
 /* operators.codegen_nvrtc / operators.codegen_cc: every shipped flux file,
  * for orders 1, 3, 5 and every knob combination below (matrix placement,
  * layout, padding, fused update, work per thread in parallel / sequence /
- * inline, shared prefetch), generates CUDA source
+ * inline, shared prefetch, fused surface), generates CUDA source
  * that NVRTC compiles for sm_90 (no GPU needed) or C source that the cpu
  * backend compiles; the generator output is byte-identical when repeated.
  * usage: test_codegen_compile nvrtc|cc file.flux... */
@@ -64,6 +64,7 @@ int main(int argc, char **argv) {
           c.work_per_thread = v == 9 ? 1 : v == 8 ? 4 : 2;
           c.prefetch = v != 7;
           c.elements_per_block = v == 8 ? 1 : 2;
+          c.fuse_surface = v == 6 || v == 8;
         }
         if ((long)c.elements_per_block * re->Np > 1024)
           c.elements_per_block = 1;

@@ -54,6 +54,7 @@ int main(void) {
   c.layout = DG_LAYOUT_ELEMENT_MAJOR;
   c.fuse_update = 1;
   c.face_threads = 512;
+  c.fuse_surface = 1;
   int found = -1;
   double ms = 0;
   EXPECT(dg_tune_db_get(dir, &k, 0, &r, &ms, &found) == DG_OK && found == 0);
