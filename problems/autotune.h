@@ -32,10 +32,11 @@ typedef struct dg_autotune_outcome {
 
 dg_error dg_autotune(const dg_autotune_request *req, dg_autotune_outcome *out);
 
-/* Median time of each kernel of one LSERK stage over repeats (after one
- * warm-up); stops after the first repeat when the sum exceeds cutoff_ms > 0
+/* Median time of each kernel of one LSERK stage (surface, volume, update)
+ * over repeats, after one warm-up; stops after the first repeat when the
+ * sum of the kernels in score_mask (bit k: kernel k) exceeds cutoff_ms > 0
  * (*stopped = 1).  Used by the tuner and by dgbench rhs. */
-dg_error dg_autotune_time_kernels(dg_solver *s, int repeats, double cutoff_ms, double ms[3],
-                                  int *stopped);
+dg_error dg_autotune_time_kernels(dg_solver *s, int repeats, double cutoff_ms, int score_mask,
+                                  double ms[3], int *stopped);
 
 #endif

@@ -136,7 +136,7 @@ static dg_error bench_one(const char *cfg, const bench_opts *o, bench_row *row, 
   DG_CALL_GOTO(err, done, dg_solver_create(dev, disc, &ph, p->tag_to_bc, &so, &s));
   double ms[3];
   int stopped;
-  DG_CALL_GOTO(err, done, dg_autotune_time_kernels(s, o->repeats, 0, ms, &stopped));
+  DG_CALL_GOTO(err, done, dg_autotune_time_kernels(s, o->repeats, 0, 7, ms, &stopped));
   row->default_ms = ms[0] + ms[1] + ms[2];
   dg_solver_destroy(&s);
   dg_kernel_config kc = p->kernels;
@@ -149,7 +149,7 @@ static dg_error bench_one(const char *cfg, const bench_opts *o, bench_row *row, 
   }
   so.kernels = kc;
   DG_CALL_GOTO(err, done, dg_solver_create(dev, disc, &ph, p->tag_to_bc, &so, &s));
-  DG_CALL_GOTO(err, done, dg_autotune_time_kernels(s, o->repeats, 0, row->ms, &stopped));
+  DG_CALL_GOTO(err, done, dg_autotune_time_kernels(s, o->repeats, 0, 7, row->ms, &stopped));
   row->rhs_ms = row->ms[0] + row->ms[1] + row->ms[2];
   counts(disc, dg_solver_generated(s), ph.ncomp, kc.fuse_update,
          kc.fuse_surface && dg_device_get_info(dev)->backend == DG_BACKEND_CUDA, row);
