@@ -570,6 +570,19 @@ static const char *volume_signature_c =
     "  const real dt = *(const real *)args[10];\n"
     "#define QOUT q\n";
 
+/* Open "for each of the thread's WI elements in the pass, if it exists" and
+ * load its node's state u (closed by the caller at indent 4). */
+static void open_slot_loop(dg_strbuf *b, const char *uload) {
+  dg_strbuf_line(b, "for (int w = 0; w < WI; ++w) {");
+  dg_strbuf_line(b, "  const int s = w * EPB + e;");
+  dg_strbuf_line(b, "  const long long k = k0 + s;");
+  dg_strbuf_line(b, "  if (k < K) {");
+  b->indent = 8;
+  dg_strbuf_line(b, "real u[NC];");
+  dg_strbuf_line(b, "%s", uload);
+  dg_strbuf_line(b, "(void)u;");
+}
+
 /* The number of elements one cuda dg_volume pass keeps in shared memory. */
 static int volume_slots(const dg_kernel_config *cfg) {
   return cfg->elements_per_block *
@@ -690,14 +703,7 @@ static void emit_volume_cuda(dg_strbuf *b, const dg_element_ops *el, const dg_ph
                           : "for (int c = 0; c < NC; ++c) u[c] = q[BASE(k, i) + c * CSTRIDE(K)];";
   dg_strbuf_line(b, "/* pointwise flux quantities of every node into shared */");
   dg_strbuf_line(b, "#pragma unroll");
-  dg_strbuf_line(b, "for (int w = 0; w < WI; ++w) {");
-  dg_strbuf_line(b, "  const int s = w * EPB + e;");
-  dg_strbuf_line(b, "  const long long k = k0 + s;");
-  dg_strbuf_line(b, "  if (k < K) {");
-  b->indent = 8;
-  dg_strbuf_line(b, "real u[NC];");
-  dg_strbuf_line(b, "%s", uload);
-  dg_strbuf_line(b, "(void)u;");
+  open_slot_loop(b, uload);
   if (dtab->nd > 0) {
     dg_strbuf_line(b, "real G[DIM * DIM]; /* dr_a/dx_d of the (affine) element */");
     dg_strbuf_line(b, "for (int a = 0; a < DIM * DIM; ++a) G[a] = egeo[k * NGEO + a];");
@@ -787,14 +793,7 @@ static void emit_volume_cuda(dg_strbuf *b, const dg_element_ops *el, const dg_ph
   dg_strbuf_line(b, "  }");
   dg_strbuf_line(b, "}");
   dg_strbuf_line(b, "#pragma unroll");
-  dg_strbuf_line(b, "for (int w = 0; w < WI; ++w) {");
-  dg_strbuf_line(b, "  const int s = w * EPB + e;");
-  dg_strbuf_line(b, "  const long long k = k0 + s;");
-  dg_strbuf_line(b, "  if (k < K) {");
-  b->indent = 8;
-  dg_strbuf_line(b, "real u[NC];");
-  dg_strbuf_line(b, "%s", uload);
-  dg_strbuf_line(b, "(void)u;");
+  open_slot_loop(b, uload);
   if (uses_x) {
     dg_strbuf_line(b, "real X[DIM];");
     dg_strbuf_line(b, "for (int d = 0; d < DIM; ++d) X[d] = vx[((long long)d * K + k) * NP_PAD + i];");

@@ -10,14 +10,8 @@
 #include "core/log.h"
 #include "tuning/tuner.h"
 
-static int failures;
-#define EXPECT(c)                                                     \
-  do {                                                                \
-    if (!(c)) {                                                       \
-      printf("%s:%d: expected %s\n", __FILE__, __LINE__, #c);        \
-      failures++;                                                     \
-    }                                                                 \
-  } while (0)
+#include "tests/tuning/tune_test.h"
+
 
 static dg_device_info h100(int driver) {
   dg_device_info i;
