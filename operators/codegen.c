@@ -8,7 +8,7 @@
 #include "operators/emit_expr.h"
 
 /* Bumped whenever generated code changes meaning; part of tuning keys. */
-#define GENERATOR_VERSION 2
+#define GENERATOR_VERSION 3
 
 enum { MAX_DERIVS = 256 };
 
@@ -321,7 +321,7 @@ static void emit_surface_body(dg_strbuf *b, const dg_element_ops *el, const dg_p
   /* Expects k, m (face node of element k) and the kernel arguments. */
   dg_strbuf_line(b, "const long long idx = k * NFNFP + m;");
   dg_strbuf_line(b, "const int f = m / NFP;");
-  dg_strbuf_line(b, "const real *fg = fgeo + idx * (DIM + 1);");
+  dg_strbuf_line(b, "const real *fg = fgeo + (k * NFACES + f) * (DIM + 1); /* per face (affine) */");
   dg_strbuf_line(b, "real nrm[DIM];");
   dg_strbuf_line(b, "for (int d = 0; d < DIM; ++d) nrm[d] = fg[d];");
   dg_strbuf_line(b, "const real fscale = fg[DIM];");

@@ -21,7 +21,8 @@
  *              element-major base = k*NC*NP_PAD + i,     cstride = NP_PAD
  *   fl       fl[(c*K + k)*NFNFP + m], m = f*NFP + j (face f, face node j)
  *   egeo     egeo[k*NGEO + g]: dr/dx, dr/dy, (dr/dz), ds/dx, ..., J (affine)
- *   fgeo     fgeo[(k*NFNFP + m)*(DIM+1) + d]: n_0..n_{DIM-1}, Fscale
+ *   fgeo     fgeo[(k*NFACES + f)*(DIM+1) + d]: n_0..n_{DIM-1}, Fscale, once per
+ *            face (affine elements; dg/face_geometry.h builds it from opdata)
  *   mapM/P   int32 base(k,i) of the interior / exterior volume node
  *   fbc      int32 per face k*NFACES+f: -1 (neighbour) or boundary index
  *   fx       fx[(k*NFNFP + m)*DIM + d] face-node coordinates (if used)

@@ -6,6 +6,7 @@
 
 #include "core/fsutil.h"
 #include "core/reduction.h"
+#include "dg/face_geometry.h"
 
 struct dg_solver {
   dg_device *dev;
@@ -140,7 +141,14 @@ dg_error dg_solver_create(dg_device *dev, const dg_discretization *disc,
   DG_CALL_GOTO(err, fail, zeros_new(dev, state_bytes, &s->q0));
   DG_CALL_GOTO(err, fail, zeros_new(dev, (size_t)s->ncomp * nfn * s->rs, &s->fl));
   DG_CALL_GOTO(err, fail, upload_new(dev, od->egeo, (size_t)od->K * od->ngeo * s->rs, &s->egeo));
-  DG_CALL_GOTO(err, fail, upload_new(dev, od->fgeo, nfn * (od->dim + 1) * s->rs, &s->fgeo));
+  {
+    void *pf = NULL; /* normals and Fscale once per face (affine elements) */
+    size_t pf_bytes = 0;
+    DG_CALL_GOTO(err, fail, dg_face_geometry_per_face(od, &pf, &pf_bytes));
+    err = upload_new(dev, pf, pf_bytes, &s->fgeo);
+    free(pf);
+    DG_CALL_GOTO(err, fail, err);
+  }
   DG_CALL_GOTO(err, fail, upload_new(dev, od->fx, nfn * od->dim * s->rs, &s->fx));
   DG_CALL_GOTO(err, fail, upload_new(dev, od->vx,
                                      (size_t)od->dim * od->K * od->np_pad * s->rs, &s->vx));

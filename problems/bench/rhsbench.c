@@ -13,7 +13,8 @@
  * Minimum bytes (r = bytes per real, F = NFACES * NFP, NC components, K
  * elements, reals unless said):
  *   surface  K*F*(NC [q traces, each face-node value read once]
- *                 + DIM+1 [normal, Fscale] + NC [fl written]) * r
+ *                 + NC [fl written]) * r + K*NFACES*(DIM+1)*r [normal, Fscale
+ *            per face]
  *            + K*F*8 [int32 vmapM, vmapP] + K*NFACES*4 [boundary flags]
  *   volume   K*(Np*NC [q] + F*NC [fl] + NGEO [geometric factors]) * r
  *            + K*Np*NC*r [rhs written]; fused with the update:
@@ -94,7 +95,8 @@ static void counts(const dg_discretization *d, const dg_generated *g, int nc, in
   double r = d->precision == DG_PRECISION_FLOAT ? 4 : 8;
   double K = (double)d->K, F = (double)d->Nfaces * d->Nfp, Np = d->Np, dim = d->dim;
   double n = K * Np * nc;
-  row->bytes[0] = K * F * (2.0 * nc + dim + 1) * r + K * F * 8 + K * d->Nfaces * 4;
+  row->bytes[0] = K * F * 2.0 * nc * r + K * d->Nfaces * (dim + 1) * r + K * F * 8 +
+                  K * d->Nfaces * 4;
   row->bytes[1] = K * (Np * nc + F * nc + g->ngeo) * r + n * r + (fused ? 2 * n * r : 0);
   row->bytes[2] = fused ? 0 : 5 * n * r;
   double ng = g->nderiv;

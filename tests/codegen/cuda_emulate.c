@@ -19,6 +19,7 @@
 #include "core/error.h"
 #include "core/log.h"
 #include "core/strbuf.h"
+#include "dg/face_geometry.h"
 #include "dg/opdata.h"
 #include "operators/physics.h"
 #include "problems/problem.h"
@@ -130,7 +131,10 @@ static void run_module(dg_device *dev, const dg_discretization *d, const dg_opda
   int nt = cfg->face_threads, epb = cfg->elements_per_block;
   int per_block = epb * cfg->work_per_thread, bad = 0;
   int *badp = &bad;
-  void *egeo = od->egeo, *fgeo = od->fgeo, *fx = od->fx, *vx = od->vx;
+  void *fgeo = NULL;
+  size_t fgeo_bytes = 0;
+  MUST(dg_face_geometry_per_face(od, &fgeo, &fgeo_bytes));
+  void *egeo = od->egeo, *fx = od->fx, *vx = od->vx;
   void *mapM = od->mapM, *mapP = od->mapP, *fbc = od->fbc;
   void *sa[] = {&q, &fl, &mapM, &mapP, &fbc, &fgeo, &fx, &t, &K, &nt};
   void *va[] = {&q,    &rhs,  &fl,  &egeo, &vx,   &t,  &K,        &res,  &a,    &b,
@@ -156,6 +160,7 @@ static void run_module(dg_device *dev, const dg_discretization *d, const dg_opda
   free(res);
   free(qo);
   free(fl);
+  free(fgeo);
   dg_module_destroy(&mod);
 }
 
