@@ -149,7 +149,8 @@ dg_error dg_solver_create(dg_device *dev, const dg_discretization *disc,
     free(pf);
     DG_CALL_GOTO(err, fail, err);
   }
-  DG_CALL_GOTO(err, fail, upload_new(dev, od->fx, nfn * od->dim * s->rs, &s->fx));
+  if (s->gen.uses_face_x) /* face coordinates only for x-dependent fluxes / BCs */
+    DG_CALL_GOTO(err, fail, upload_new(dev, od->fx, nfn * od->dim * s->rs, &s->fx));
   DG_CALL_GOTO(err, fail, upload_new(dev, od->vx,
                                      (size_t)od->dim * od->K * od->np_pad * s->rs, &s->vx));
   DG_CALL_GOTO(err, fail, upload_new(dev, od->mapM, nfn * sizeof(int32_t), &s->mapM));
