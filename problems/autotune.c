@@ -195,7 +195,11 @@ dg_error dg_autotune(const dg_autotune_request *q, dg_autotune_outcome *out) {
     out->rhs_ms = res.rhs_ms;
     out->tuned = 1;
     dg_tune_result_free(&res);
-    DG_CALL_GOTO(err, done, dg_tune_db_put(dir, &key, &out->cfg, out->rhs_ms));
+    if (dg_tune_db_put(dir, &key, &out->cfg, out->rhs_ms) != DG_OK) {
+      /* a read-only cache costs a re-tune next time, not this run */
+      dg_warn("tuning: cannot record the choice in %s: %s", dir, dg_error_message());
+      dg_error_clear();
+    }
   }
 done:
   free(dir);
