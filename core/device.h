@@ -54,6 +54,7 @@ typedef struct dg_device_info {
   int max_shared_per_block_optin;    /* bytes, with the opt-in attribute */
   int warp_size;
   char compiler_identity[256]; /* "nvrtc 13.0 sm_90" or "cc path + version" */
+  int driver_version;          /* cuda driver, e.g. 12040; 0 for cpu (tuning keys) */
 } dg_device_info;
 
 /* Counters a test can read: a second identical run compiles nothing. */

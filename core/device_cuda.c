@@ -215,6 +215,7 @@ static dg_error query_device(cuda_state *st, int index) {
   DG_CALL(dg_nvrtc_arch_name(info->cc_major, info->cc_minor, st->arch,
                              sizeof st->arch));
   /* The identity needs NVRTC; a listing still works without it. */
+  info->driver_version = st->cu->version;
   if (dg_nvrtc_identity(st->arch, info->compiler_identity,
                         sizeof info->compiler_identity) != DG_OK) {
     snprintf(info->compiler_identity, sizeof info->compiler_identity,

@@ -8,7 +8,7 @@
 #include "operators/emit_expr.h"
 
 /* Bumped whenever generated code changes meaning; part of tuning keys. */
-#define GENERATOR_VERSION 1
+#define GENERATOR_VERSION 3
 
 enum { MAX_DERIVS = 256 };
 
@@ -21,7 +21,23 @@ dg_kernel_config dg_kernel_config_default(void) {
   c.layout = DG_LAYOUT_FIELD_MAJOR;
   c.fuse_update = 0;
   c.cpu_chunk = 0;
+  c.work_mode = DG_WORK_PARALLEL;
+  c.work_per_thread = 1;
+  c.prefetch = 0;
+  c.fuse_surface = 0;
   return c;
+}
+
+int dg_codegen_version(void) { return GENERATOR_VERSION; }
+
+const char *dg_matrix_place_name(dg_matrix_place p) {
+  return p == DG_MATRIX_GLOBAL ? "global" : p == DG_MATRIX_CONSTANT ? "constant" : "shared";
+}
+const char *dg_work_mode_name(dg_work_mode m) {
+  return m == DG_WORK_PARALLEL ? "parallel" : m == DG_WORK_SEQUENCE ? "sequence" : "inline";
+}
+const char *dg_field_layout_name(dg_field_layout l) {
+  return l == DG_LAYOUT_FIELD_MAJOR ? "field-major" : "element-major";
 }
 
 dg_error dg_kernel_config_check(const dg_kernel_config *c, int Np) {
@@ -39,6 +55,17 @@ dg_error dg_kernel_config_check(const dg_kernel_config *c, int Np) {
            "unknown matrix placement %d", (int)c->matrices);
   DG_CHECK(c->layout == DG_LAYOUT_FIELD_MAJOR || c->layout == DG_LAYOUT_ELEMENT_MAJOR,
            DG_ERR_INPUT, "unknown field layout %d", (int)c->layout);
+  DG_CHECK(c->work_mode >= DG_WORK_PARALLEL && c->work_mode <= DG_WORK_INLINE, DG_ERR_INPUT,
+           "unknown work mode %d", (int)c->work_mode);
+  DG_CHECK(c->work_per_thread >= 1 && c->work_per_thread <= 8, DG_ERR_INPUT,
+           "work_per_thread %d must be in 1..8", c->work_per_thread);
+  DG_CHECK(c->work_mode != DG_WORK_PARALLEL || c->work_per_thread == 1, DG_ERR_INPUT,
+           "work_per_thread %d needs work_mode sequence or inline (parallel is one element "
+           "per thread)", c->work_per_thread);
+  DG_CHECK(c->prefetch == 0 || c->prefetch == 1, DG_ERR_INPUT, "prefetch %d must be 0 or 1",
+           c->prefetch);
+  DG_CHECK(c->fuse_surface == 0 || c->fuse_surface == 1, DG_ERR_INPUT,
+           "fuse_surface %d must be 0 or 1", c->fuse_surface);
   return DG_OK;
 }
 
@@ -47,12 +74,17 @@ dg_error dg_kernel_config_check(const dg_kernel_config *c, int Np) {
 typedef struct {
   const dg_flux_node *node;
   int gbase; /* first differentiated scalar of g */
+  int div;   /* a divergence (vector of DIM, or matrix with DIM columns) */
+  int rows;  /* divergence: rows of g (1 for a vector) */
+  int dbase; /* divergence: first accumulator DV[] */
 } deriv_entry;
 
 typedef struct {
   deriv_entry d[MAX_DERIVS];
   int n;
   int ng; /* differentiated scalars in all */
+  int nd; /* divergence accumulators in all */
+  int dim;
 } deriv_table;
 
 static dg_error collect_derivs(const dg_flux_node *n, deriv_table *t) {
@@ -64,9 +96,21 @@ static dg_error collect_derivs(const dg_flux_node *n, deriv_table *t) {
         return DG_OK;
     DG_CHECK(t->n < MAX_DERIVS, DG_ERR_UNSUPPORTED,
              "more than %d distinct derivative terms", MAX_DERIVS);
-    t->d[t->n].node = n;
-    t->d[t->n].gbase = t->ng;
-    t->ng += dg_flux_shape_size(n->args[0]->shape);
+    deriv_entry *e = &t->d[t->n];
+    dg_flux_shape gs = n->args[0]->shape;
+    e->node = n;
+    e->gbase = t->ng;
+    e->div = 0;
+    e->rows = 0;
+    e->dbase = t->nd;
+    if (n->ref == DG_FLUX_D_DIV && t->dim > 0) {
+      if (gs.rank == 1 && dg_flux_shape_size(gs) == t->dim)
+        e->div = 1, e->rows = 1;
+      else if (gs.rank == 2 && gs.cols == t->dim)
+        e->div = 1, e->rows = gs.rows;
+      t->nd += e->rows;
+    }
+    t->ng += dg_flux_shape_size(gs);
     t->n++;
     return DG_OK;
   }
@@ -102,6 +146,7 @@ static int uses_op(const dg_flux_node *n, dg_flux_op op, const dg_physics *ph, i
 typedef struct {
   const deriv_table *derivs;
   int dim;
+  int contravariant; /* cuda: divergences come from DV[] (see emit_volume_cuda) */
 } gen_state;
 
 static void vol_field(const dg_emit_ctx *c, dg_strbuf *b, int comp, dg_flux_side side) {
@@ -153,6 +198,10 @@ static void vol_derivative(const dg_emit_ctx *c, dg_strbuf *b, const dg_flux_nod
     partial(b, dim, gb, comp);
     break;
   case DG_FLUX_D_DIV: { /* vector: sum_d dg_d/dx_d; matrix: row-wise */
+    if (st->contravariant && e->div) {
+      dg_strbuf_appendf(b, "DV[%d]", e->dbase + (g->shape.rank == 2 ? comp : 0));
+      break;
+    }
     int row0 = g->shape.rank == 2 ? comp * g->shape.cols : 0;
     for (int d = 0; d < dim; d++) {
       if (d)
@@ -201,17 +250,22 @@ static void init_ctx(dg_emit_ctx *c, const dg_physics *ph, int dim, int is_float
 
 /* ---- pieces of source ------------------------------------------------------ */
 
+/* cuda stores the matrices column-major: thread i reads row i, so
+ * neighbouring threads then read neighbouring words (coalesced global
+ * loads, conflict-free shared ones); C keeps them row-major. */
 static void emit_matrix(dg_strbuf *b, dg_codegen_target tg, dg_matrix_place place,
                         int is_float, const char *name, const double *a, int rows, int cols) {
   const char *qual = tg == DG_CODEGEN_C ? "static const"
                      : place == DG_MATRIX_CONSTANT ? "__constant__ const"
                                                    : "__device__ const";
-  dg_strbuf_appendf(b, "/* %s: %d x %d, row-major */\n%s real %s[%d] = {", name, rows, cols,
-                    qual, name, rows * cols);
-  for (int i = 0; i < rows * cols; i++) {
-    if (i % 4 == 0)
+  int colmajor = tg == DG_CODEGEN_CUDA;
+  dg_strbuf_appendf(b, "/* %s: %d x %d, %s */\n%s real %s[%d] = {", name, rows, cols,
+                    colmajor ? "column-major" : "row-major", qual, name, rows * cols);
+  for (int z = 0; z < rows * cols; z++) {
+    if (z % 4 == 0)
       dg_strbuf_append(b, "\n  ");
-    dg_strbuf_appendf(b, is_float ? "%.9ef, " : "%.17e, ", a[i]);
+    double v = colmajor ? a[(z % rows) * cols + z / rows] : a[z];
+    dg_strbuf_appendf(b, is_float ? "%.9ef, " : "%.17e, ", v);
   }
   dg_strbuf_append(b, "\n};\n\n");
 }
@@ -223,16 +277,16 @@ static void emit_prelude(dg_strbuf *b, dg_codegen_target tg, const dg_element_op
                     "/* dgrun generated DG operators (generator version %d)\n"
                     " * target %s, precision %s, dim %d, order N = %d\n"
                     " * knobs: elements_per_block %d, face_threads %d, matrices %s,\n"
-                    " *        np_align %d (NP_PAD %d), layout %s, fuse_update %d */\n",
+                    " *        np_align %d (NP_PAD %d), layout %s, fuse_update %d,\n"
+                    " *        work %s x %d, prefetch %d, fuse_surface %d */\n",
                     GENERATOR_VERSION, tg == DG_CODEGEN_CUDA ? "cuda" : "c",
                     is_float ? "float" : "double", el->dim, el->N, cfg->elements_per_block,
                     cfg->face_threads,
-                    cfg->matrices == DG_MATRIX_GLOBAL     ? "global"
-                    : cfg->matrices == DG_MATRIX_CONSTANT ? "constant"
-                                                          : "shared",
+                    dg_matrix_place_name(cfg->matrices),
                     cfg->np_align, np_pad,
-                    cfg->layout == DG_LAYOUT_FIELD_MAJOR ? "field-major" : "element-major",
-                    cfg->fuse_update);
+                    dg_field_layout_name(cfg->layout), cfg->fuse_update,
+                    dg_work_mode_name(cfg->work_mode), cfg->work_per_thread, cfg->prefetch,
+                    cfg->fuse_surface);
   if (tg == DG_CODEGEN_C)
     dg_strbuf_append(b, "#include <math.h>\n#include <stdint.h>\n#define KERNEL\n");
   else
@@ -261,12 +315,13 @@ static void emit_prelude(dg_strbuf *b, dg_codegen_target tg, const dg_element_op
 
 /* ---- dg_surface ------------------------------------------------------------ */
 
+/* dst: where component %d of the scaled flux of (k, m) goes. */
 static void emit_surface_body(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
-                              int is_float, int uses_x, dg_emit_ctx *ctx) {
+                              int is_float, int uses_x, dg_emit_ctx *ctx, const char *dst) {
   /* Expects k, m (face node of element k) and the kernel arguments. */
   dg_strbuf_line(b, "const long long idx = k * NFNFP + m;");
   dg_strbuf_line(b, "const int f = m / NFP;");
-  dg_strbuf_line(b, "const real *fg = fgeo + idx * (DIM + 1);");
+  dg_strbuf_line(b, "const real *fg = fgeo + (k * NFACES + f) * (DIM + 1); /* per face (affine) */");
   dg_strbuf_line(b, "real nrm[DIM];");
   dg_strbuf_line(b, "for (int d = 0; d < DIM; ++d) nrm[d] = fg[d];");
   dg_strbuf_line(b, "const real fscale = fg[DIM];");
@@ -310,7 +365,8 @@ static void emit_surface_body(dg_strbuf *b, const dg_element_ops *el, const dg_p
     for (int c = 0; c < ph->field_size[f]; c++) {
       int comp = ph->field_offset[f] + c;
       dg_strbuf_indent(b);
-      dg_strbuf_appendf(b, "fl[((long long)%d * K + k) * NFNFP + m] = fscale * (", comp);
+      dg_strbuf_appendf(b, dst, comp);
+      dg_strbuf_append(b, " = fscale * (");
       dg_emit_expr(ctx, b, ph->flux[f], c);
       dg_strbuf_append(b, " - ");
       dg_emit_expr(ctx, b, ph->surface[f], c);
@@ -349,12 +405,12 @@ static dg_error emit_surface(dg_strbuf *b, dg_codegen_target tg, const dg_elemen
     dg_strbuf_line(b, "const long long k = gid / NFNFP;");
     dg_strbuf_line(b, "const int m = (int)(gid - k * NFNFP);");
     dg_strbuf_line(b, "(void)fx; (void)t;");
-    emit_surface_body(b, el, ph, is_float, uses_x, &ctx);
+    emit_surface_body(b, el, ph, is_float, uses_x, &ctx, "fl[((long long)%d * K + k) * NFNFP + m]");
   } else {
     dg_strbuf_line(b, "for (long long k = first; k < first + count; ++k) {");
     dg_strbuf_line(b, "  for (int m = 0; m < NFNFP; ++m) {");
     b->indent = 6;
-    emit_surface_body(b, el, ph, is_float, uses_x, &ctx);
+    emit_surface_body(b, el, ph, is_float, uses_x, &ctx, "fl[((long long)%d * K + k) * NFNFP + m]");
     b->indent = 2;
     dg_strbuf_line(b, "  }");
     dg_strbuf_line(b, "}");
@@ -365,6 +421,39 @@ static dg_error emit_surface(dg_strbuf *b, dg_codegen_target tg, const dg_elemen
 }
 
 /* ---- dg_volume ------------------------------------------------------------- */
+
+/* r = volume terms + sources + the lifted flux (lift_fmt names component
+ * %d of it), then the store or the fused LSERK update; expects u, k, i. */
+static void emit_rhs_store(dg_strbuf *b, const dg_physics *ph, const dg_kernel_config *cfg,
+                           dg_emit_ctx *ctx, const char *lift_fmt) {
+  dg_strbuf_line(b, "/* right-hand side: volume terms + sources + LIFT * fl */");
+  dg_strbuf_line(b, "real r[NC];");
+  for (int f = 0; f < ph->nfields; f++)
+    for (int c = 0; c < ph->field_size[f]; c++) {
+      int comp = ph->field_offset[f] + c;
+      dg_strbuf_indent(b);
+      dg_strbuf_appendf(b, "r[%d] = ", comp);
+      dg_emit_expr(ctx, b, ph->rhs[f], c);
+      if (ph->source && ph->source[f]) {
+        dg_strbuf_append(b, " + ");
+        dg_emit_expr(ctx, b, ph->source[f], c);
+      }
+      dg_strbuf_append(b, " + ");
+      dg_strbuf_appendf(b, lift_fmt, comp);
+      dg_strbuf_append(b, ";\n");
+    }
+  if (cfg->fuse_update) {
+    dg_strbuf_line(b, "/* fused LSERK stage: res = a*res + dt*r; q += b*res */");
+    dg_strbuf_line(b, "for (int c = 0; c < NC; ++c) {");
+    dg_strbuf_line(b, "  const long long o = BASE(k, i) + c * CSTRIDE(K);");
+    dg_strbuf_line(b, "  const real rs = rk_a * res[o] + dt * r[c];");
+    dg_strbuf_line(b, "  res[o] = rs;");
+    dg_strbuf_line(b, "  QOUT[o] = u[c] + rk_b * rs;");
+    dg_strbuf_line(b, "}");
+  } else {
+    dg_strbuf_line(b, "for (int c = 0; c < NC; ++c) rhs[BASE(k, i) + c * CSTRIDE(K)] = r[c];");
+  }
+}
 
 /* The per-node part after the differentiated quantities are in G[g][j]
  * (an expression text for "g-th quantity at node j"). */
@@ -400,35 +489,13 @@ static void emit_volume_node(dg_strbuf *b, const dg_element_ops *el, const dg_ph
     dg_strbuf_line(b, "    P[g * DIM + d] = s;");
     dg_strbuf_line(b, "  }");
   }
-  dg_strbuf_line(b, "/* right-hand side: volume terms + sources + LIFT * fl */");
-  dg_strbuf_line(b, "real r[NC];");
-  for (int f = 0; f < ph->nfields; f++)
-    for (int c = 0; c < ph->field_size[f]; c++) {
-      int comp = ph->field_offset[f] + c;
-      dg_strbuf_indent(b);
-      dg_strbuf_appendf(b, "r[%d] = ", comp);
-      dg_emit_expr(ctx, b, ph->rhs[f], c);
-      if (ph->source && ph->source[f]) {
-        dg_strbuf_append(b, " + ");
-        dg_emit_expr(ctx, b, ph->source[f], c);
-      }
-      dg_strbuf_append(b, ";\n");
-    }
+  dg_strbuf_line(b, "real rl[NC];");
+  dg_strbuf_line(b, "for (int c = 0; c < NC; ++c) rl[c] = 0;");
   dg_strbuf_line(b, "for (int mm = 0; mm < NFNFP; ++mm) {");
   dg_strbuf_line(b, "  const real L = %sc_LIFT[i * NFNFP + mm];", mat_prefix);
-  dg_strbuf_line(b, "  for (int c = 0; c < NC; ++c) r[c] += L * fl[((long long)c * K + k) * NFNFP + mm];");
+  dg_strbuf_line(b, "  for (int c = 0; c < NC; ++c) rl[c] += L * fl[((long long)c * K + k) * NFNFP + mm];");
   dg_strbuf_line(b, "}");
-  if (cfg->fuse_update) {
-    dg_strbuf_line(b, "/* fused LSERK stage: res = a*res + dt*r; q += b*res */");
-    dg_strbuf_line(b, "for (int c = 0; c < NC; ++c) {");
-    dg_strbuf_line(b, "  const long long o = BASE(k, i) + c * CSTRIDE(K);");
-    dg_strbuf_line(b, "  const real rs = rk_a * res[o] + dt * r[c];");
-    dg_strbuf_line(b, "  res[o] = rs;");
-    dg_strbuf_line(b, "  q[o] = u[c] + rk_b * rs;");
-    dg_strbuf_line(b, "}");
-  } else {
-    dg_strbuf_line(b, "for (int c = 0; c < NC; ++c) rhs[BASE(k, i) + c * CSTRIDE(K)] = r[c];");
-  }
+  emit_rhs_store(b, ph, cfg, ctx, "rl[%d]");
 }
 
 static void emit_load_node(dg_strbuf *b, int uses_x) {
@@ -440,10 +507,36 @@ static void emit_load_node(dg_strbuf *b, int uses_x) {
   }
 }
 
+/* contravariant: store a divergence's flux rows in reference directions,
+ * ghat_a = sum_d dr_a/dx_d g_d (geometric factors in G[]), so that
+ * div g = sum_a D_a ghat_a needs one accumulator per row instead of DIM^2. */
 static void emit_gvalues(dg_strbuf *b, const deriv_table *dt, dg_emit_ctx *ctx,
-                         const char *dst_fmt) {
+                         const char *dst_fmt, int contravariant) {
+  int dim = dt->dim;
   for (int e = 0; e < dt->n; e++) {
     const dg_flux_node *g = dt->d[e].node->args[0];
+    if (contravariant && dt->d[e].div) {
+      for (int row = 0; row < dt->d[e].rows; row++) {
+        dg_strbuf_line(b, "{");
+        for (int d = 0; d < dim; d++) {
+          dg_strbuf_indent(b);
+          dg_strbuf_appendf(b, "  const real f%d = ", d);
+          dg_emit_expr(ctx, b, g, row * dim + d);
+          dg_strbuf_append(b, ";\n");
+        }
+        for (int a = 0; a < dim; a++) {
+          dg_strbuf_indent(b);
+          dg_strbuf_append(b, "  ");
+          dg_strbuf_appendf(b, dst_fmt, dt->d[e].gbase + row * dim + a);
+          dg_strbuf_append(b, " =");
+          for (int d = 0; d < dim; d++)
+            dg_strbuf_appendf(b, "%s G[%d] * f%d", d ? " +" : "", a * dim + d, d);
+          dg_strbuf_append(b, ";\n");
+        }
+        dg_strbuf_line(b, "}");
+      }
+      continue;
+    }
     for (int c = 0; c < dg_flux_shape_size(g->shape); c++) {
       dg_strbuf_indent(b);
       dg_strbuf_appendf(b, dst_fmt, dt->d[e].gbase + c);
@@ -458,7 +551,10 @@ static const char *volume_signature_cuda =
     "KERNEL void __launch_bounds__(NP * EPB) dg_volume(real *__restrict__ q,\n"
     "    real *__restrict__ rhs, const real *__restrict__ fl, const real *__restrict__ egeo,\n"
     "    const real *__restrict__ vx, real t, long long K, real *__restrict__ res,\n"
-    "    real rk_a, real rk_b, real dt) {\n";
+    "    real rk_a, real rk_b, real dt, real *__restrict__ q_out,\n"
+    "    const int *__restrict__ mapM, const int *__restrict__ mapP,\n"
+    "    const int *__restrict__ fbc, const real *__restrict__ fgeo,\n"
+    "    const real *__restrict__ fx) {\n";
 static const char *volume_signature_c =
     "KERNEL void dg_volume(void **args, int64_t first, int64_t count) {\n"
     "  real *restrict q = *(real **)args[0];\n"
@@ -471,71 +567,290 @@ static const char *volume_signature_c =
     "  real *restrict res = *(real **)args[7];\n"
     "  const real rk_a = *(const real *)args[8];\n"
     "  const real rk_b = *(const real *)args[9];\n"
-    "  const real dt = *(const real *)args[10];\n";
+    "  const real dt = *(const real *)args[10];\n"
+    "#define QOUT q\n";
+
+/* Open "for each of the thread's WI elements in the pass, if it exists" and
+ * load its node's state u (closed by the caller at indent 4). */
+static void open_slot_loop(dg_strbuf *b, const char *uload) {
+  dg_strbuf_line(b, "for (int w = 0; w < WI; ++w) {");
+  dg_strbuf_line(b, "  const int s = w * EPB + e;");
+  dg_strbuf_line(b, "  const long long k = k0 + s;");
+  dg_strbuf_line(b, "  if (k < K) {");
+  b->indent = 8;
+  dg_strbuf_line(b, "real u[NC];");
+  dg_strbuf_line(b, "%s", uload);
+  dg_strbuf_line(b, "(void)u;");
+}
+
+/* The number of elements one cuda dg_volume pass keeps in shared memory. */
+static int volume_slots(const dg_kernel_config *cfg) {
+  return cfg->elements_per_block *
+         (cfg->work_mode == DG_WORK_INLINE ? cfg->work_per_thread : 1);
+}
+
+/* Shared memory of the cuda dg_volume, in reals. */
+static size_t volume_shared_reals(const dg_element_ops *el, int ng, int ncomp,
+                                  const dg_kernel_config *cfg) {
+  size_t nfnfp = (size_t)el->Nfaces * el->Nfp, slots = (size_t)volume_slots(cfg);
+  size_t n = slots * (size_t)(ng > 0 ? ng : 1) * (size_t)el->Np;
+  if (cfg->matrices == DG_MATRIX_SHARED)
+    n += (size_t)el->dim * el->Np * el->Np + (size_t)el->Np * nfnfp;
+  if (cfg->prefetch)
+    n += slots * (size_t)ncomp * (size_t)el->Np;
+  if (cfg->prefetch || cfg->fuse_surface)
+    n += slots * (size_t)ncomp * nfnfp;
+  return n;
+}
+
+/* cuda dg_volume.  Block = NP x EPB threads; thread (i, e) owns node i of
+ * the elements slot = w*EPB + e of a pass (w < WI: inline mode, WI = W;
+ * otherwise WI = 1), and sequence mode runs W passes.  A pass: (prefetch:
+ * coalesced copy of the pass's q and fl into shared) -> the flux quantities
+ * g(u) of every node into shared -> R = D_r/D_s/D_t g (each matrix entry
+ * read once for the WI elements) -> LIFT * fl -> pointwise terms, chain
+ * rule, store.  No thread returns early: every one reaches the barriers. */
+static void emit_volume_cuda(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
+                             const deriv_table *dtab, const dg_kernel_config *cfg,
+                             dg_emit_ctx *ctx, int uses_x, int uses_fx, int is_float) {
+  int ng = dtab->ng, dim = el->dim;
+  int ngs = ng > 0 ? ng : 1;
+  int inl = cfg->work_mode == DG_WORK_INLINE;
+  int wi = inl ? cfg->work_per_thread : 1;
+  int passes = cfg->work_mode == DG_WORK_SEQUENCE ? cfg->work_per_thread : 1;
+  int slots = volume_slots(cfg);
+  int sfl = cfg->prefetch || cfg->fuse_surface; /* face fluxes of the pass in shared */
+  dg_strbuf_appendf(b, "#define EPB %d\n#define WI %d\n#define SLOTS %d\n#define PASSES %d\n",
+                    cfg->elements_per_block, wi, slots, passes);
+  dg_strbuf_appendf(b, "#define QOUT %s\n", cfg->fuse_surface ? "q_out" : "q");
+  dg_strbuf_append(b, volume_signature_cuda);
+  b->indent = 2;
+  dg_strbuf_line(b, "extern __shared__ double smem_raw[];");
+  dg_strbuf_line(b, "real *smem = (real *)smem_raw;");
+  dg_strbuf_line(b, "(void)vx; (void)t; (void)rhs; (void)res; (void)rk_a; (void)rk_b; (void)dt;");
+  dg_strbuf_line(b, "(void)q_out; (void)mapM; (void)mapP; (void)fbc; (void)fgeo; (void)fx; (void)fl;");
+  dg_strbuf_line(b, "const int i = threadIdx.x, e = threadIdx.y, tid = e * NP + i;");
+  dg_strbuf_line(b, "(void)tid;");
+  static const char *dn[3] = {"Dr", "Ds", "Dt"};
+  const char *mp = "";
+  size_t off = 0;
+  if (cfg->matrices == DG_MATRIX_SHARED) {
+    for (int d = 0; d < dim; d++) {
+      dg_strbuf_line(b, "real *s_c_%s = smem + %zu;", dn[d], off);
+      off += (size_t)el->Np * el->Np;
+    }
+    dg_strbuf_line(b, "real *s_c_LIFT = smem + %zu;", off);
+    off += (size_t)el->Np * el->Nfaces * el->Nfp;
+    dg_strbuf_line(b, "for (int z = tid; z < NP * NP; z += NP * EPB) {");
+    for (int d = 0; d < dim; d++)
+      dg_strbuf_line(b, "  s_c_%s[z] = c_%s[z];", dn[d], dn[d]);
+    dg_strbuf_line(b, "}");
+    dg_strbuf_line(b, "for (int z = tid; z < NP * NFNFP; z += NP * EPB) s_c_LIFT[z] = c_LIFT[z];");
+    mp = "s_";
+  }
+  dg_strbuf_line(b, "real *s_g = smem + %zu; /* [SLOTS][NG][NP] */", off);
+  off += (size_t)slots * ngs * el->Np;
+  if (cfg->prefetch) {
+    dg_strbuf_line(b, "real *s_q = smem + %zu; /* [NC][SLOTS][NP] */", off);
+    off += (size_t)slots * ph->ncomp * el->Np;
+  }
+  if (sfl)
+    dg_strbuf_line(b, "real *s_fl = smem + %zu; /* [NC][SLOTS][NFNFP] */", off);
+  dg_strbuf_line(b, "for (int pass = 0; pass < PASSES; ++pass) {");
+  b->indent = 4;
+  dg_strbuf_line(b, "const long long k0 = ((long long)blockIdx.x * PASSES + pass) * SLOTS;");
+  if (cfg->prefetch) {
+    dg_strbuf_line(b, "/* coalesced copies of the pass's state and face fluxes */");
+    dg_strbuf_line(b, "for (int z = tid; z < NC * SLOTS * NP; z += NP * EPB) {");
+    dg_strbuf_line(b, "  const int c = z / (SLOTS * NP), r = z - c * (SLOTS * NP);");
+    dg_strbuf_line(b, "  const int s = r / NP, j = r - s * NP;");
+    dg_strbuf_line(b, "  const long long kk = k0 + s;");
+    dg_strbuf_line(b, "  s_q[z] = kk < K ? q[BASE(kk, j) + c * CSTRIDE(K)] : (real)0;");
+    dg_strbuf_line(b, "}");
+    if (!cfg->fuse_surface) {
+      dg_strbuf_line(b, "for (int z = tid; z < NC * SLOTS * NFNFP; z += NP * EPB) {");
+      dg_strbuf_line(b, "  const int c = z / (SLOTS * NFNFP), r = z - c * (SLOTS * NFNFP);");
+      dg_strbuf_line(b, "  s_fl[z] = k0 * NFNFP + r < K * NFNFP ? fl[((long long)c * K + k0) * NFNFP + r] : (real)0;");
+      dg_strbuf_line(b, "}");
+    }
+  }
+  if (cfg->fuse_surface) {
+    /* the face fluxes of the pass's elements, straight into shared memory */
+    dg_emit_ctx fctx;
+    init_ctx(&fctx, ph, el->dim, is_float);
+    fctx.field = face_field;
+    fctx.normal = face_normal;
+    dg_strbuf_line(b, "/* fused surface: scaled face fluxes of the pass's elements into s_fl */");
+    dg_strbuf_line(b, "for (int z = tid; z < SLOTS * NFNFP; z += NP * EPB) {");
+    dg_strbuf_line(b, "  const int s = z / NFNFP, m = z - s * NFNFP;");
+    dg_strbuf_line(b, "  const long long k = k0 + s;");
+    dg_strbuf_line(b, "  if (k < K) {");
+    b->indent += 4;
+    emit_surface_body(b, el, ph, is_float, uses_fx, &fctx,
+                      "s_fl[(%d * SLOTS + s) * NFNFP + m]");
+    b->indent -= 4;
+    dg_strbuf_line(b, "  }");
+    dg_strbuf_line(b, "}");
+    if (fctx.failed && !ctx->failed) {
+      ctx->failed = 1;
+      memcpy(ctx->failure, fctx.failure, sizeof ctx->failure);
+    }
+  }
+  if (cfg->prefetch || cfg->fuse_surface)
+    dg_strbuf_line(b, "__syncthreads();");
+  const char *uload = cfg->prefetch
+                          ? "for (int c = 0; c < NC; ++c) u[c] = s_q[(c * SLOTS + s) * NP + i];"
+                          : "for (int c = 0; c < NC; ++c) u[c] = q[BASE(k, i) + c * CSTRIDE(K)];";
+  dg_strbuf_line(b, "/* pointwise flux quantities of every node into shared */");
+  dg_strbuf_line(b, "#pragma unroll");
+  open_slot_loop(b, uload);
+  if (dtab->nd > 0) {
+    dg_strbuf_line(b, "real G[DIM * DIM]; /* dr_a/dx_d of the (affine) element */");
+    dg_strbuf_line(b, "for (int a = 0; a < DIM * DIM; ++a) G[a] = egeo[k * NGEO + a];");
+  }
+  char fmt[64];
+  snprintf(fmt, sizeof fmt, "s_g[(s * %d + %%d) * NP + i]", ngs);
+  emit_gvalues(b, dtab, ctx, fmt, 1);
+  b->indent = 4;
+  dg_strbuf_line(b, "  }");
+  dg_strbuf_line(b, "}");
+  dg_strbuf_line(b, "__syncthreads();");
+  int nd = dtab->nd, nr = 0; /* divergence and other accumulators */
+  for (int x = 0; x < dtab->n; x++)
+    if (!dtab->d[x].div)
+      nr += dg_flux_shape_size(dtab->d[x].node->args[0]->shape) * dim;
+  if (ng > 0) {
+    dg_strbuf_line(b, "/* reference derivatives, each matrix entry used for WI elements:");
+    dg_strbuf_line(b, " * DV = divergences (contravariant rows), R = other partials */");
+    if (nd > 0)
+      dg_strbuf_line(b, "real DVa[WI][%d];", nd);
+    if (nr > 0)
+      dg_strbuf_line(b, "real R[WI][%d];", ng * dim);
+    dg_strbuf_line(b, "#pragma unroll");
+    dg_strbuf_line(b, "for (int w = 0; w < WI; ++w) {");
+    if (nd > 0) {
+      dg_strbuf_line(b, "  #pragma unroll");
+      dg_strbuf_line(b, "  for (int g = 0; g < %d; ++g) DVa[w][g] = 0;", nd);
+    }
+    if (nr > 0) {
+      dg_strbuf_line(b, "  #pragma unroll");
+      dg_strbuf_line(b, "  for (int g = 0; g < %d; ++g) R[w][g] = 0;", ng * dim);
+    }
+    dg_strbuf_line(b, "}");
+    dg_strbuf_line(b, "#pragma unroll 4");
+    dg_strbuf_line(b, "for (int j = 0; j < NP; ++j) {");
+    for (int d = 0; d < dim; d++)
+      dg_strbuf_line(b, "  const real %s = %sc_%s[j * NP + i];", dn[d], mp, dn[d]);
+    dg_strbuf_line(b, "  #pragma unroll");
+    dg_strbuf_line(b, "  for (int w = 0; w < WI; ++w) {");
+    dg_strbuf_line(b, "    const real *gj = s_g + (w * EPB + e) * %d * NP + j;", ngs);
+    for (int x = 0; x < dtab->n; x++) {
+      const deriv_entry *de = &dtab->d[x];
+      if (de->div) {
+        for (int row = 0; row < de->rows; row++) {
+          dg_strbuf_indent(b);
+          dg_strbuf_appendf(b, "    DVa[w][%d] +=", de->dbase + row);
+          for (int a = 0; a < dim; a++)
+            dg_strbuf_appendf(b, "%s %s * gj[%d * NP]", a ? " +" : "", dn[a],
+                              de->gbase + row * dim + a);
+          dg_strbuf_append(b, ";\n");
+        }
+        continue;
+      }
+      int gsz = dg_flux_shape_size(de->node->args[0]->shape);
+      for (int c = 0; c < gsz; c++) {
+        int g = de->gbase + c;
+        dg_strbuf_indent(b);
+        dg_strbuf_appendf(b, "    { const real v = gj[%d * NP];", g);
+        for (int d = 0; d < dim; d++)
+          dg_strbuf_appendf(b, " R[w][%d] += %s * v;", g * dim + d, dn[d]);
+        dg_strbuf_append(b, " }\n");
+      }
+    }
+    dg_strbuf_line(b, "  }");
+    dg_strbuf_line(b, "}");
+  }
+  dg_strbuf_line(b, "/* lifting: LIFT * fl, each LIFT entry used for WI elements */");
+  dg_strbuf_line(b, "real rl[WI][NC];");
+  dg_strbuf_line(b, "#pragma unroll");
+  dg_strbuf_line(b, "for (int w = 0; w < WI; ++w)");
+  dg_strbuf_line(b, "  #pragma unroll");
+  dg_strbuf_line(b, "  for (int c = 0; c < NC; ++c) rl[w][c] = 0;");
+  dg_strbuf_line(b, "#pragma unroll 4");
+  dg_strbuf_line(b, "for (int mm = 0; mm < NFNFP; ++mm) {");
+  dg_strbuf_line(b, "  const real L = %sc_LIFT[mm * NP + i];", mp);
+  dg_strbuf_line(b, "  #pragma unroll");
+  dg_strbuf_line(b, "  for (int w = 0; w < WI; ++w) {");
+  dg_strbuf_line(b, "    const int s = w * EPB + e;");
+  if (sfl) {
+    dg_strbuf_line(b, "    #pragma unroll");
+    dg_strbuf_line(b, "    for (int c = 0; c < NC; ++c) rl[w][c] += L * s_fl[(c * SLOTS + s) * NFNFP + mm];");
+  } else {
+    dg_strbuf_line(b, "    const long long k = k0 + s < K ? k0 + s : K - 1;");
+    dg_strbuf_line(b, "    #pragma unroll");
+    dg_strbuf_line(b, "    for (int c = 0; c < NC; ++c) rl[w][c] += L * fl[((long long)c * K + k) * NFNFP + mm];");
+  }
+  dg_strbuf_line(b, "  }");
+  dg_strbuf_line(b, "}");
+  dg_strbuf_line(b, "#pragma unroll");
+  open_slot_loop(b, uload);
+  if (uses_x) {
+    dg_strbuf_line(b, "real X[DIM];");
+    dg_strbuf_line(b, "for (int d = 0; d < DIM; ++d) X[d] = vx[((long long)d * K + k) * NP_PAD + i];");
+  }
+  if (nd > 0) {
+    dg_strbuf_line(b, "real DV[%d];", nd);
+    dg_strbuf_line(b, "#pragma unroll");
+    dg_strbuf_line(b, "for (int g = 0; g < %d; ++g) DV[g] = DVa[w][g];", nd);
+  }
+  if (nr > 0) {
+    dg_strbuf_line(b, "/* chain rule with the element's (affine) geometric factors */");
+    dg_strbuf_line(b, "real G[DIM * DIM];");
+    dg_strbuf_line(b, "for (int a = 0; a < DIM * DIM; ++a) G[a] = egeo[k * NGEO + a];");
+    dg_strbuf_line(b, "real P[%d];", ng * dim);
+    for (int x = 0; x < dtab->n; x++) {
+      const deriv_entry *de = &dtab->d[x];
+      if (de->div)
+        continue;
+      int gsz = dg_flux_shape_size(de->node->args[0]->shape);
+      for (int c = 0; c < gsz; c++)
+        for (int d = 0; d < dim; d++) {
+          int g = de->gbase + c;
+          dg_strbuf_indent(b);
+          dg_strbuf_appendf(b, "P[%d] =", g * dim + d);
+          for (int a = 0; a < dim; a++)
+            dg_strbuf_appendf(b, "%s G[%d] * R[w][%d]", a ? " +" : "", a * dim + d,
+                              g * dim + a);
+          dg_strbuf_append(b, ";\n");
+        }
+    }
+  }
+  emit_rhs_store(b, ph, cfg, ctx, "rl[w][%d]");
+  b->indent = 4;
+  dg_strbuf_line(b, "  }");
+  dg_strbuf_line(b, "}");
+  if (passes > 1)
+    dg_strbuf_line(b, "__syncthreads(); /* s_g (and s_q, s_fl) are reused by the next pass */");
+  b->indent = 2;
+  dg_strbuf_line(b, "}");
+  b->indent = 0;
+  dg_strbuf_append(b, "}\n\n");
+}
 
 static dg_error emit_volume(dg_strbuf *b, dg_codegen_target tg, const dg_element_ops *el,
                         const dg_physics *ph, const deriv_table *dtab,
-                        const dg_kernel_config *cfg, int is_float, int uses_x) {
-  gen_state st = {dtab, el->dim};
+                        const dg_kernel_config *cfg, int is_float, int uses_x, int uses_fx) {
+  gen_state st = {dtab, el->dim, tg == DG_CODEGEN_CUDA};
   dg_emit_ctx ctx;
   init_ctx(&ctx, ph, el->dim, is_float);
   ctx.field = vol_field;
   ctx.derivative = vol_derivative;
   ctx.user = &st;
   int ng = dtab->ng;
-  int nfnfp = el->Nfaces * el->Nfp;
   dg_strbuf_append(b, "/* dg_volume: volume terms, sources and lifting, one node per thread\n"
                       " * (cuda: NP x EPB threads per block, EPB elements per block). */\n");
   if (tg == DG_CODEGEN_CUDA) {
-    dg_strbuf_appendf(b, "#define EPB %d\n", cfg->elements_per_block);
-    dg_strbuf_append(b, volume_signature_cuda);
-    b->indent = 2;
-    dg_strbuf_line(b, "extern __shared__ double smem_raw[];");
-    dg_strbuf_line(b, "real *smem = (real *)smem_raw;");
-    dg_strbuf_line(b, "(void)vx; (void)t; (void)rhs; (void)res; (void)rk_a; (void)rk_b; (void)dt;");
-    const char *mp = "";
-    int off = 0;
-    if (cfg->matrices == DG_MATRIX_SHARED) {
-      /* Stage D and LIFT in shared memory once per block. */
-      static const char *dn[3] = {"Dr", "Ds", "Dt"};
-      for (int d = 0; d < el->dim; d++) {
-        dg_strbuf_line(b, "real *s_c_%s = smem + %d;", dn[d], off);
-        off += el->Np * el->Np;
-      }
-      dg_strbuf_line(b, "real *s_c_LIFT = smem + %d;", off);
-      off += el->Np * nfnfp;
-      dg_strbuf_line(b, "for (int z = threadIdx.y * NP + threadIdx.x; z < NP * NP; z += NP * EPB) {");
-      for (int d = 0; d < el->dim; d++)
-        dg_strbuf_line(b, "  s_c_%s[z] = c_%s[z];", dn[d], dn[d]);
-      dg_strbuf_line(b, "}");
-      dg_strbuf_line(b, "for (int z = threadIdx.y * NP + threadIdx.x; z < NP * NFNFP; z += NP * EPB)");
-      dg_strbuf_line(b, "  s_c_LIFT[z] = c_LIFT[z];");
-      mp = "s_";
-    }
-    dg_strbuf_line(b, "real *s_g = smem + %d; /* [EPB][NG][NP] */", off);
-    dg_strbuf_line(b, "const int i = threadIdx.x, e = threadIdx.y;");
-    dg_strbuf_line(b, "const long long k = (long long)blockIdx.x * EPB + e;");
-    dg_strbuf_line(b, "const int active = k < K;");
-    dg_strbuf_line(b, "real u[NC];");
-    dg_strbuf_line(b, "if (active) {");
-    b->indent = 4;
-    dg_strbuf_line(b, "for (int c = 0; c < NC; ++c) u[c] = q[BASE(k, i) + c * CSTRIDE(K)];");
-    char fmt[64];
-    snprintf(fmt, sizeof fmt, "s_g[(e * %d + %%d) * NP + i]", ng > 0 ? ng : 1);
-    emit_gvalues(b, dtab, &ctx, fmt);
-    b->indent = 2;
-    dg_strbuf_line(b, "}");
-    dg_strbuf_line(b, "__syncthreads();");
-    dg_strbuf_line(b, "if (!active) return;");
-    if (uses_x) {
-      dg_strbuf_line(b, "real X[DIM];");
-      dg_strbuf_line(b, "for (int d = 0; d < DIM; ++d) X[d] = vx[((long long)d * K + k) * NP_PAD + i];");
-    }
-    char gref[64];
-    snprintf(gref, sizeof gref, "s_g[(e * %d + %%d) * NP + j]", ng > 0 ? ng : 1);
-    emit_volume_node(b, el, ph, dtab, cfg, &ctx, gref, mp);
-    b->indent = 0;
-    dg_strbuf_append(b, "}\n\n");
+    emit_volume_cuda(b, el, ph, dtab, cfg, &ctx, uses_x, uses_fx, is_float);
   } else {
     dg_strbuf_append(b, volume_signature_c);
     b->indent = 2;
@@ -547,7 +862,7 @@ static dg_error emit_volume(dg_strbuf *b, dg_codegen_target tg, const dg_element
     b->indent = 6;
     emit_load_node(b, 0);
     dg_strbuf_line(b, "(void)u;");
-    emit_gvalues(b, dtab, &ctx, "g_all[%d][i]");
+    emit_gvalues(b, dtab, &ctx, "g_all[%d][i]", 0);
     b->indent = 4;
     dg_strbuf_line(b, "}");
     dg_strbuf_line(b, "for (int i = 0; i < NP; ++i) {");
@@ -614,6 +929,48 @@ static void emit_updates(dg_strbuf *b, dg_codegen_target tg) {
   }
 }
 
+/* ---- initial condition ------------------------------------------------------ */
+
+static dg_error emit_initial(dg_strbuf *b, dg_codegen_target tg, const dg_physics *ph,
+                             int dim, int is_float) {
+  dg_emit_ctx ctx;
+  init_ctx(&ctx, ph, dim, is_float);
+  ctx.field = vol_field; /* an initial condition reads no fields (checked) */
+  dg_strbuf_append(b, "/* dg_initial: the initial condition at every volume node */\n");
+  if (tg == DG_CODEGEN_CUDA) {
+    dg_strbuf_append(b, "KERNEL void dg_initial(real *__restrict__ q, const real *__restrict__ vx,\n"
+                        "    real t, long long K) {\n");
+    b->indent = 2;
+    dg_strbuf_line(b, "const long long gid = (long long)blockIdx.x * blockDim.x + threadIdx.x;");
+    dg_strbuf_line(b, "if (gid >= K * NP) return;");
+    dg_strbuf_line(b, "const long long k = gid / NP;");
+    dg_strbuf_line(b, "const int i = (int)(gid - k * NP);");
+  } else {
+    dg_strbuf_append(b, "KERNEL void dg_initial(void **args, int64_t first, int64_t count) {\n"
+                        "  real *restrict q = *(real **)args[0];\n"
+                        "  const real *restrict vx = *(const real **)args[1];\n"
+                        "  const real t = *(const real *)args[2];\n"
+                        "  const long long K = *(const long long *)args[3];\n"
+                        "  for (long long k = first; k < first + count; ++k)\n"
+                        "  for (int i = 0; i < NP; ++i) {\n");
+    b->indent = 4;
+  }
+  dg_strbuf_line(b, "(void)t;");
+  dg_strbuf_line(b, "real X[DIM];");
+  dg_strbuf_line(b, "for (int d = 0; d < DIM; ++d) X[d] = vx[((long long)d * K + k) * NP_PAD + i];");
+  dg_strbuf_line(b, "(void)X;");
+  for (int f = 0; f < ph->nfields; f++)
+    for (int c = 0; c < ph->field_size[f]; c++) {
+      dg_strbuf_indent(b);
+      dg_strbuf_appendf(b, "q[BASE(k, i) + (long long)%d * CSTRIDE(K)] = ", ph->field_offset[f] + c);
+      dg_emit_expr(&ctx, b, ph->initial[f], c);
+      dg_strbuf_append(b, ";\n");
+    }
+  b->indent = 0;
+  dg_strbuf_append(b, tg == DG_CODEGEN_CUDA ? "}\n\n" : "  }\n}\n\n");
+  return dg_emit_status(&ctx);
+}
+
 dg_error dg_codegen_generate(dg_codegen_target target, const dg_element_ops *el,
                              const dg_physics *ph, int precision_float,
                              const dg_kernel_config *cfg, dg_generated *out) {
@@ -622,6 +979,7 @@ dg_error dg_codegen_generate(dg_codegen_target target, const dg_element_ops *el,
   DG_CALL(dg_kernel_config_check(cfg, el->Np));
   deriv_table *dtab = calloc(1, sizeof *dtab);
   DG_CHECK(dtab, DG_ERR_MEMORY, "out of memory");
+  dtab->dim = el->dim;
   dg_error err = DG_OK;
   for (int f = 0; f < ph->nfields && err == DG_OK; f++)
     err = collect_derivs(ph->rhs[f], dtab);
@@ -644,10 +1002,7 @@ dg_error dg_codegen_generate(dg_codegen_target target, const dg_element_ops *el,
   int is_float = precision_float != 0;
   size_t rs = is_float ? 4 : 8;
   size_t nfnfp = (size_t)el->Nfaces * el->Nfp;
-  size_t shared = (size_t)cfg->elements_per_block * (size_t)(dtab->ng > 0 ? dtab->ng : 1) *
-                  (size_t)el->Np * rs;
-  if (cfg->matrices == DG_MATRIX_SHARED)
-    shared += ((size_t)el->dim * el->Np * el->Np + (size_t)el->Np * nfnfp) * rs;
+  size_t shared = volume_shared_reals(el, dtab->ng, ph->ncomp, cfg) * rs;
   size_t matrix_bytes = ((size_t)el->dim * el->Np * el->Np + (size_t)el->Np * nfnfp) * rs;
   if (target == DG_CODEGEN_CUDA) {
     DG_CHECK_GOTO(err, done, shared <= 227 * 1024, DG_ERR_INPUT,
@@ -662,8 +1017,13 @@ dg_error dg_codegen_generate(dg_codegen_target target, const dg_element_ops *el,
   dg_strbuf_init(&b);
   emit_prelude(&b, target, el, ph, cfg, is_float, np_pad, ngeo);
   DG_CALL_GOTO(err, fail_buf, emit_surface(&b, target, el, ph, is_float, uses_fx));
-  DG_CALL_GOTO(err, fail_buf, emit_volume(&b, target, el, ph, dtab, cfg, is_float, uses_vx));
+  DG_CALL_GOTO(err, fail_buf, emit_volume(&b, target, el, ph, dtab, cfg, is_float, uses_vx, uses_fx));
   emit_updates(&b, target);
+  int has_initial = ph->initial != NULL;
+  for (int f = 0; f < ph->nfields && has_initial; f++)
+    has_initial = ph->initial[f] != NULL;
+  if (has_initial)
+    DG_CALL_GOTO(err, fail_buf, emit_initial(&b, target, ph, el->dim, is_float));
   DG_CALL_GOTO(err, fail_buf, dg_strbuf_finish(&b, &out->source));
   out->np_pad = np_pad;
   out->ngeo = ngeo;
@@ -671,6 +1031,7 @@ dg_error dg_codegen_generate(dg_codegen_target target, const dg_element_ops *el,
   out->uses_face_x = uses_fx;
   out->uses_volume_x = uses_vx;
   out->volume_shared_bytes = (unsigned)shared;
+  out->has_initial = has_initial;
   free(dtab);
   return DG_OK;
 fail_buf:

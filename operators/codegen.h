@@ -11,7 +11,9 @@
  *               derivative term, D_r/D_s/D_t applied with the geometric
  *               factors, the remaining pointwise terms, sources, + LIFT*fl;
  *               optionally fused with the LSERK stage update
- * and one update kernel per scheme (dg_update_lserk, dg_update_ssp).
+ * and one update kernel per scheme (dg_update_lserk, dg_update_ssp), and
+ * dg_initial, the initial condition at every node straight into the device
+ * layout (no host evaluation: time to first step).
  *
  * Device data layout (built by dg/opdata.h for the same configuration):
  *   state    q[base(k,i) + c*cstride], base/cstride from the field layout:
@@ -19,7 +21,8 @@
  *              element-major base = k*NC*NP_PAD + i,     cstride = NP_PAD
  *   fl       fl[(c*K + k)*NFNFP + m], m = f*NFP + j (face f, face node j)
  *   egeo     egeo[k*NGEO + g]: dr/dx, dr/dy, (dr/dz), ds/dx, ..., J (affine)
- *   fgeo     fgeo[(k*NFNFP + m)*(DIM+1) + d]: n_0..n_{DIM-1}, Fscale
+ *   fgeo     fgeo[(k*NFACES + f)*(DIM+1) + d]: n_0..n_{DIM-1}, Fscale, once per
+ *            face (affine elements; dg/face_geometry.h builds it from opdata)
  *   mapM/P   int32 base(k,i) of the interior / exterior volume node
  *   fbc      int32 per face k*NFACES+f: -1 (neighbour) or boundary index
  *   fx       fx[(k*NFNFP + m)*DIM + d] face-node coordinates (if used)
@@ -27,9 +30,12 @@
  *
  * Kernel arguments (args[i] points at the value, both backends):
  *   dg_surface (q, fl, mapM, mapP, fbc, fgeo, fx, t, K)
- *   dg_volume  (q, rhs, fl, egeo, vx, t, K, res, rk_a, rk_b, dt)
+ *   dg_volume  (q, rhs, fl, egeo, vx, t, K, res, rk_a, rk_b, dt,
+ *               q_out, mapM, mapP, fbc, fgeo, fx)   (the last six: fuse_surface)
  *   dg_update_lserk (q, res, rhs, rk_a, rk_b, dt, n):  res = a*res + dt*rhs; q += b*res
  *   dg_update_ssp   (q, q0, rhs, alpha, beta, dt, n):  q = alpha*q0 + beta*(q + dt*rhs)
+ *   dg_initial      (q, vx, t, K):  q = initial state at the volume nodes (cuda: one
+ *                   thread per node, K*NP threads; padding entries left alone)
  * with pointers to real, t/rk_a/rk_b/dt/alpha/beta real, K and n long long.
  * A fused dg_volume (config.fuse_update) skips rhs and applies the LSERK
  * update to q and res itself. */
@@ -44,6 +50,12 @@
 typedef enum { DG_CODEGEN_CUDA = 0, DG_CODEGEN_C = 1 } dg_codegen_target;
 typedef enum { DG_MATRIX_GLOBAL = 0, DG_MATRIX_CONSTANT = 1, DG_MATRIX_SHARED = 2 } dg_matrix_place;
 typedef enum { DG_LAYOUT_FIELD_MAJOR = 0, DG_LAYOUT_ELEMENT_MAJOR = 1 } dg_field_layout;
+/* How a cuda dg_volume thread covers work_per_thread elements (the seed
+ * paper's loop slicing): parallel = one element per thread (W = 1);
+ * sequence = W passes over EPB elements each, one after the other (block
+ * set-up and shared matrices amortised); inline = W elements at once, each
+ * matrix entry loaded once and applied to W register sets. */
+typedef enum { DG_WORK_PARALLEL = 0, DG_WORK_SEQUENCE = 1, DG_WORK_INLINE = 2 } dg_work_mode;
 
 /* The tuning knobs (DESIGN.md: loop slicing and memory layout). */
 typedef struct dg_kernel_config {
@@ -54,7 +66,21 @@ typedef struct dg_kernel_config {
   dg_field_layout layout;   /* state field interleaving */
   int fuse_update;          /* dg_volume applies the LSERK update itself */
   int cpu_chunk;            /* cpu backend: elements per chunk (<= 0: automatic) */
+  dg_work_mode work_mode;   /* cuda dg_volume loop slicing, see dg_work_mode */
+  int work_per_thread;      /* elements per thread W (1 for parallel, 1..8) */
+  int prefetch;             /* cuda dg_volume: stage the block's state and face fluxes
+                               in shared memory with coalesced loads first */
+  int fuse_surface;         /* cuda: dg_volume computes its elements' face fluxes into
+                               shared memory itself (no dg_surface, no fl round trip);
+                               with fuse_update it reads q and writes q_out */
 } dg_kernel_config;
+
+/* The generator version (part of kernel-cache and tuning-database keys). */
+int dg_codegen_version(void);
+/* Knob names for messages, tables and the tuning database. */
+const char *dg_matrix_place_name(dg_matrix_place p);
+const char *dg_work_mode_name(dg_work_mode m);
+const char *dg_field_layout_name(dg_field_layout l);
 
 /* The defaults a run uses before tuning. */
 dg_kernel_config dg_kernel_config_default(void);
@@ -71,6 +97,8 @@ typedef struct dg_physics {
   const dg_flux_node *const *flux;    /* per field: numerical flux */
   const dg_flux_node *const *surface; /* per field: surface form of V */
   const dg_flux_node *const *source;  /* per field, entries may be NULL; array may be NULL */
+  const dg_flux_node *const *initial; /* per field initial condition (x, t, params); array
+                                         may be NULL: no dg_initial kernel */
   int nboundaries;
   const dg_flux_node *const *bc_ext;  /* [b*nfields + f]: exterior state of field f */
   const dg_flux_node *const *lets;
@@ -94,6 +122,7 @@ typedef struct dg_generated {
   int uses_face_x;        /* dg_surface reads fx */
   int uses_volume_x;      /* dg_volume reads vx */
   unsigned volume_shared_bytes; /* cuda: dynamic shared memory of dg_volume */
+  int has_initial;        /* the module has dg_initial */
 } dg_generated;
 
 /* Generate the module.  precision_float selects float reals. */

@@ -4,7 +4,7 @@
 
 struct dg_physics_tables {
   int *field_offset, *field_size;
-  const dg_flux_node **rhs, **flux, **surface, **source, **bc_ext, **lets;
+  const dg_flux_node **rhs, **flux, **surface, **source, **bc_ext, **lets, **initial;
   double *params;
 };
 
@@ -18,6 +18,7 @@ void dg_physics_tables_destroy(dg_physics_tables **tp) {
   free(t->flux);
   free(t->surface);
   free(t->source);
+  free(t->initial);
   free(t->bc_ext);
   free(t->lets);
   free(t->params);
@@ -39,11 +40,12 @@ dg_error dg_physics_from_program(const dg_flux_program *prog, dg_physics *ph,
   t->flux = calloc((size_t)nf + 1, sizeof(void *));
   t->surface = calloc((size_t)nf + 1, sizeof(void *));
   t->source = calloc((size_t)nf + 1, sizeof(void *));
+  t->initial = calloc((size_t)nf + 1, sizeof(void *));
   t->bc_ext = calloc((size_t)nb * nf + 1, sizeof(void *));
   t->lets = calloc((size_t)nl + 1, sizeof(void *));
   t->params = calloc((size_t)np + 1, sizeof(double));
   if (!t->field_offset || !t->field_size || !t->rhs || !t->flux || !t->surface ||
-      !t->source || !t->bc_ext || !t->lets || !t->params) {
+      !t->source || !t->initial || !t->bc_ext || !t->lets || !t->params) {
     dg_physics_tables_destroy(&t);
     DG_RAISE(DG_ERR_MEMORY, "out of memory");
   }
@@ -55,6 +57,7 @@ dg_error dg_physics_from_program(const dg_flux_program *prog, dg_physics *ph,
     t->flux[f] = fi->flux;
     t->surface[f] = fi->surface;
     t->source[f] = fi->source;
+    t->initial[f] = fi->initial;
   }
   for (int b = 0; b < nb; b++) {
     const dg_flux_boundary_info *bi = dg_flux_boundary(prog, b);
@@ -73,6 +76,7 @@ dg_error dg_physics_from_program(const dg_flux_program *prog, dg_physics *ph,
   ph->flux = t->flux;
   ph->surface = t->surface;
   ph->source = t->source;
+  ph->initial = t->initial;
   ph->nboundaries = nb;
   ph->bc_ext = t->bc_ext;
   ph->lets = t->lets;

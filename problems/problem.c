@@ -66,7 +66,8 @@ const dg_config_key dg_problem_schema[] = {
     {"backend", "device", DG_CONFIG_ENUM, "auto|cuda|cpu", "auto",
      "compute backend: auto picks cuda when a GPU is usable"},
     {"backend", "tuning", DG_CONFIG_ENUM, "off|auto|full", "off",
-     "kernel variant choice: off uses the knobs below (the autotuner is not built yet)"},
+     "kernel variant choice: off uses the knobs below; auto looks the variant up in the "
+     "tuning database (tuning it once when missing); full re-tunes over every variant"},
     {"backend", "elements_per_block", DG_CONFIG_INT, NULL, "4",
      "cuda volume kernel: elements per thread block"},
     {"backend", "face_threads", DG_CONFIG_INT, NULL, "256",
@@ -78,6 +79,14 @@ const dg_config_key dg_problem_schema[] = {
      "state field interleaving"},
     {"backend", "fuse_update", DG_CONFIG_BOOL, NULL, "false",
      "volume kernel applies the Runge-Kutta update (saves a pass)"},
+    {"backend", "work_mode", DG_CONFIG_ENUM, "parallel|sequence|inline", "parallel",
+     "cuda volume kernel: how a thread covers work_per_thread elements"},
+    {"backend", "work_per_thread", DG_CONFIG_INT, NULL, "1",
+     "cuda volume kernel: elements per thread (1 with work_mode = parallel)"},
+    {"backend", "prefetch", DG_CONFIG_BOOL, NULL, "false",
+     "cuda volume kernel: stage state and face fluxes in shared memory first"},
+    {"backend", "fuse_surface", DG_CONFIG_BOOL, NULL, "false",
+     "cuda volume kernel computes the face fluxes itself (no surface kernel)"},
     {"backend", "cpu_chunk", DG_CONFIG_INT, NULL, "0",
      "cpu backend: elements per chunk (0: automatic)"},
     {"backend", "nan_check_steps", DG_CONFIG_INT, NULL, "20",
@@ -371,10 +380,7 @@ static dg_error load(dg_problem *p, const char *const *overrides, int noverrides
   }
   int tuning = 0;
   DG_CALL(dg_config_get_enum(cfg, "backend", "tuning", "off|auto|full", 0, &tuning));
-  DG_CHECK(tuning == 0, DG_ERR_UNSUPPORTED,
-           "%s: [backend] tuning = %s: the autotuner is not part of this version yet; use "
-           "tuning = off and the [backend] kernel knobs",
-           dg_config_name(cfg), tuning == 1 ? "auto" : "full");
+  p->tuning = tuning;
   int dev = 0;
   DG_CALL(dg_config_get_enum(cfg, "backend", "device", "auto|cuda|cpu", 0, &dev));
   p->device = dev == 0 ? "auto" : dev == 1 ? "cuda" : "cpu";
@@ -395,6 +401,12 @@ static dg_error load(dg_problem *p, const char *const *overrides, int noverrides
   DG_CALL(dg_config_get_enum(cfg, "backend", "layout", "field-major|element-major", 0, &e));
   kc->layout = (dg_field_layout)e;
   DG_CALL(dg_config_get_bool(cfg, "backend", "fuse_update", 0, &kc->fuse_update));
+  DG_CALL(dg_config_get_enum(cfg, "backend", "work_mode", "parallel|sequence|inline", 0, &e));
+  kc->work_mode = (dg_work_mode)e;
+  DG_CALL(dg_config_get_int(cfg, "backend", "work_per_thread", 1, &v));
+  kc->work_per_thread = (int)(v > 0 && v <= 64 ? v : 0);
+  DG_CALL(dg_config_get_bool(cfg, "backend", "prefetch", 0, &kc->prefetch));
+  DG_CALL(dg_config_get_bool(cfg, "backend", "fuse_surface", 0, &kc->fuse_surface));
   DG_CALL(dg_kernel_config_check(kc, 1));
   DG_CALL(dg_config_get_int(cfg, "backend", "nan_check_steps", 20, &p->nan_check_steps));
   DG_CHECK(p->nan_check_steps >= 1, DG_ERR_INPUT,

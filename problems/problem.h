@@ -46,6 +46,7 @@ typedef struct dg_problem {
   int *output_field;          /* per flux-file field: 1 if written to snapshots */
   const char *device;         /* auto | cuda | cpu */
   dg_kernel_config kernels;
+  int tuning; /* [backend] tuning: 0 off, 1 auto, 2 full */
   int64_t nan_check_steps;
 } dg_problem;
 

@@ -1,4 +1,5 @@
 #include "problems/run.h"
+#include "problems/autotune.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -40,6 +41,7 @@ typedef struct run_state {
   double *u_global; /* rank 0 of a partitioned run: all elements, for output */
   char **comp_names;
   int ncomp;
+  double t_entry; /* dg_run entry, for the time-to-first-step line */
 } run_state;
 
 static void run_state_free(run_state *r) {
@@ -62,22 +64,6 @@ static void run_state_free(run_state *r) {
 static void node_x(const dg_discretization *d, int64_t k, int i, double *x) {
   for (int a = 0; a < d->dim; a++)
     x[a] = d->X[a][k * d->Np + i];
-}
-
-static dg_error initial_state(run_state *r) {
-  const dg_discretization *d = r->disc;
-  int nc = r->ncomp;
-  double ux[64];
-  DG_CHECK(nc <= 64, DG_ERR_UNSUPPORTED, "more than 64 state components");
-  for (int64_t k = 0; k < d->K; k++)
-    for (int i = 0; i < d->Np; i++) {
-      double x[3];
-      node_x(d, k, i, x);
-      DG_CALL(dg_flux_eval_initial_state(r->prob->program, x, 0.0, ux));
-      for (int c = 0; c < nc; c++)
-        r->u[((int64_t)c * d->K + k) * d->Np + i] = ux[c];
-    }
-  return DG_OK;
 }
 
 /* Error norms per field against the exact solution at time t:
@@ -380,10 +366,14 @@ static dg_error run_loop(const dg_run_options *opt, run_state *r, dg_run_result 
       DG_CALL(dg_snapshot_writer_resume(r->writer, step)); /* rank 0 */
     dg_info("restarting from %s at t = %.9g (step %lld)", opt->restart, t, (long long)step);
   } else {
-    DG_CALL(initial_state(r));
+    /* evaluated on the device by a generated kernel (time to first step);
+     * the host copy serves the checks, norms and snapshots */
+    DG_CALL(dg_solver_set_initial(r->solver, t));
+    DG_CALL(dg_solver_get_state(r->solver, r->u));
   }
   DG_CALL(check_finite(r, t, step));
-  DG_CALL(dg_solver_set_state(r->solver, r->u));
+  if (opt->restart)
+    DG_CALL(dg_solver_set_state(r->solver, r->u));
   if (!opt->restart && p->output_enabled && p->output_interval > 0) {
     DG_CALL(error_norms(r, t, res));
     DG_CALL(write_snapshot(r, t, step, res));
@@ -419,10 +409,20 @@ static dg_error run_loop(const dg_run_options *opt, run_state *r, dg_run_result 
       DG_CALL(dg_parallel_test_fault(r->par, step));
       DG_CALL(dg_solver_step(r->solver, &p->scheme, t, dt));
       step++;
+      if (step == steps_at_start + 1) { /* time to first step: set-up + one step */
+        DG_CALL(dg_device_synchronize(r->dev));
+        if (!opt->quiet)
+          dg_info("first step done %.2f s after start", now_seconds() - r->t_entry);
+      }
       t = s + 1 == n ? stop : t0 + (double)(s + 1) * dt;
       if (step % p->nan_check_steps == 0) {
-        DG_CALL(dg_solver_get_state(r->solver, r->u));
-        DG_CALL(check_finite(r, t, step));
+        /* decided on the device; the state comes down only to say where */
+        int finite = 1;
+        DG_CALL(dg_solver_state_finite(r->solver, &finite));
+        if (!finite) {
+          DG_CALL(dg_solver_get_state(r->solver, r->u));
+          DG_CALL(check_finite(r, t, step));
+        }
       }
       double nowt = now_seconds();
       if (nowt - last_print > (tty ? 0.2 : 5.0)) {
@@ -456,7 +456,6 @@ static dg_error run_loop(const dg_run_options *opt, run_state *r, dg_run_result 
   res->halo_wait_seconds = dg_solver_get_timings(r->solver).halo.wait_seconds;
   res->halo_exchanges = dg_solver_get_timings(r->solver).halo.exchanges;
   progress(opt, tty, step, total, t, dt, wall, res->dof_updates_per_second, 1);
-  (void)steps_at_start;
   DG_CALL(error_norms(r, t, res));
   if (p->checkpoint_interval > 0)
     DG_CALL(write_checkpoint(r, t, dt, step));
@@ -541,7 +540,19 @@ static dg_error setup(const dg_run_options *opt, run_state *r) {
     DG_CALL(probe_output_dir(p->output_dir));
   if (p->output_enabled)
     DG_CALL(create_writer(r));
-  dg_solver_options so = {p->kernels, opt->dump_kernels};
+  /* Under mpirun every rank tunes its own part (the parts are alike; the
+   * database entry is shared by key). */
+  dg_kernel_config kc = p->kernels;
+  if (p->tuning != DG_TUNE_OFF || opt->tune_only) {
+    dg_autotune_request tq = {r->dev, r->disc, &r->phys, r->par->tag_to_bc, NULL,
+                              opt->tune_only && p->tuning == DG_TUNE_OFF ? DG_TUNE_FULL
+                                                                          : (dg_tune_mode)p->tuning,
+                              p->kernels, opt->tune_only ? stdout : NULL, NULL, 0};
+    dg_autotune_outcome to;
+    DG_CALL(dg_parallel_agree(opt->comm, dg_autotune(&tq, &to)));
+    kc = to.cfg;
+  }
+  dg_solver_options so = {kc, opt->dump_kernels};
   DG_CALL(dg_parallel_agree(
       opt->comm, dg_solver_create_partitioned(r->dev, r->disc, &r->phys, r->par->tag_to_bc, &so,
                                               r->par->size > 1 ? &r->par->halo : NULL,
@@ -557,10 +568,11 @@ static dg_error setup(const dg_run_options *opt, run_state *r) {
 dg_error dg_run(const dg_run_options *opt, dg_run_result *result) {
   run_state r;
   memset(&r, 0, sizeof r);
+  r.t_entry = now_seconds();
   dg_run_result res;
   memset(&res, 0, sizeof res);
   dg_error err = setup(opt, &r);
-  if (err == DG_OK)
+  if (err == DG_OK && !opt->tune_only)
     err = run_loop(opt, &r, &res);
   if (err == DG_OK && res.halo_exchanges > 0 && !opt->quiet)
     dg_info("halo (rank 0): %lld exchanges, %.3f s blocked waiting for them (%.1f%% of the "

@@ -5,6 +5,9 @@
 #include <string.h>
 
 #include "core/fsutil.h"
+#include "core/log.h"
+#include "core/reduction.h"
+#include "dg/face_geometry.h"
 
 struct dg_solver {
   dg_device *dev;
@@ -19,9 +22,15 @@ struct dg_solver {
   size_t rs;       /* real size */
   /* device arrays */
   void *q, *res, *rhs, *q0, *fl;
+  void *q_alt; /* fused surface + update: the volume kernel writes here, then swap */
   void *egeo, *fgeo, *fx, *vx, *mapM, *mapP, *fbc;
   dg_halo *halo; /* partitioned runs */
   dg_solver_timings timings;
+  dg_reduction *finite; /* created on first use */
+  dg_element_ops el;
+  const dg_physics *physics;
+  dg_codegen_target target;
+  const char *dump_dir;
 };
 
 static dg_error upload_new(dg_device *dev, const void *host, size_t bytes, void **out) {
@@ -63,6 +72,48 @@ static dg_error dump_source(const char *dir, const char *name, const char *src) 
   return err;
 }
 
+/* The second state buffer of a fused surface + update, zero padding included. */
+static dg_error ensure_alt_state(dg_solver *s) {
+  if (s->q_alt || !(s->target == DG_CODEGEN_CUDA && s->cfg.fuse_surface && s->cfg.fuse_update))
+    return DG_OK;
+  DG_CALL(zeros_new(s->dev, (size_t)s->n_state * s->rs, &s->q_alt));
+  return DG_OK;
+}
+
+/* Generate, compile (kernel cache) and look up the kernels for cfg. */
+static dg_error load_kernels(dg_solver *s, const dg_kernel_config *cfg) {
+  int is_float = s->disc->precision == DG_PRECISION_FLOAT;
+  dg_generated gen;
+  DG_CALL(dg_codegen_generate(s->target, &s->el, s->physics, is_float, cfg, &gen));
+  dg_error err = DG_OK;
+  dg_module *mod = NULL;
+  if (s->dump_dir)
+    DG_CALL_GOTO(err, fail, dump_source(s->dump_dir,
+                                         s->target == DG_CODEGEN_CUDA ? "dg_operators.cu"
+                                                                      : "dg_operators.c",
+                                         gen.source));
+  DG_CALL_GOTO(err, fail, dg_device_compile(s->dev, "dg_operators", gen.source, NULL, 0, &mod));
+  dg_kernel *ks, *kv, *kl, *kp;
+  DG_CALL_GOTO(err, fail, dg_module_get_kernel(mod, "dg_surface", &ks));
+  DG_CALL_GOTO(err, fail, dg_module_get_kernel(mod, "dg_volume", &kv));
+  DG_CALL_GOTO(err, fail, dg_module_get_kernel(mod, "dg_update_lserk", &kl));
+  DG_CALL_GOTO(err, fail, dg_module_get_kernel(mod, "dg_update_ssp", &kp));
+  dg_module_destroy(&s->mod);
+  dg_generated_free(&s->gen);
+  s->mod = mod;
+  s->gen = gen;
+  s->cfg = *cfg;
+  s->k_surface = ks;
+  s->k_volume = kv;
+  s->k_lserk = kl;
+  s->k_ssp = kp;
+  return DG_OK;
+fail:
+  dg_module_destroy(&mod);
+  dg_generated_free(&gen);
+  return err;
+}
+
 dg_error dg_solver_create(dg_device *dev, const dg_discretization *disc,
                           const dg_physics *physics, const int *tag_to_bc,
                           const dg_solver_options *opt, dg_solver **out) {
@@ -86,23 +137,19 @@ dg_error dg_solver_create_partitioned(dg_device *dev, const dg_discretization *d
   const dg_refelem *re = disc->re;
   dg_element_ops el = {disc->dim, disc->N, disc->Np, disc->Nfp, disc->Nfaces,
                        re->Dr, re->Ds, re->Dt, re->LIFT};
-  int is_float = disc->precision == DG_PRECISION_FLOAT;
-  dg_codegen_target tg = dg_device_get_info(dev)->backend == DG_BACKEND_CUDA
-                             ? DG_CODEGEN_CUDA
-                             : DG_CODEGEN_C;
-  DG_CALL_GOTO(err, fail, dg_codegen_generate(tg, &el, physics, is_float, &s->cfg, &s->gen));
-  if (opt && opt->dump_dir)
-    DG_CALL_GOTO(err, fail, dump_source(opt->dump_dir,
-                                         tg == DG_CODEGEN_CUDA ? "dg_operators.cu"
-                                                               : "dg_operators.c",
-                                         s->gen.source));
-  DG_CALL_GOTO(err, fail, dg_device_compile(dev, "dg_operators", s->gen.source, NULL, 0,
-                                            &s->mod));
-  DG_CALL_GOTO(err, fail, dg_module_get_kernel(s->mod, "dg_surface", &s->k_surface));
-  DG_CALL_GOTO(err, fail, dg_module_get_kernel(s->mod, "dg_volume", &s->k_volume));
-  DG_CALL_GOTO(err, fail, dg_module_get_kernel(s->mod, "dg_update_lserk", &s->k_lserk));
-  DG_CALL_GOTO(err, fail, dg_module_get_kernel(s->mod, "dg_update_ssp", &s->k_ssp));
-
+  s->el = el;
+  s->physics = physics;
+  s->target = dg_device_get_info(dev)->backend == DG_BACKEND_CUDA ? DG_CODEGEN_CUDA
+                                                                   : DG_CODEGEN_C;
+  s->dump_dir = opt ? opt->dump_dir : NULL;
+  if (halo && s->cfg.fuse_surface) {
+    /* the fused surface reads neighbours by absolute offset within one
+     * launch over all elements: no room for the halo overlap */
+    dg_warn("fuse_surface is not available in partitioned runs: using separate surface and "
+            "volume kernels");
+    s->cfg.fuse_surface = 0;
+  }
+  DG_CALL_GOTO(err, fail, load_kernels(s, &s->cfg));
   DG_CALL_GOTO(err, fail, dg_opdata_create(disc, s->gen.np_pad,
                                            s->cfg.layout == DG_LAYOUT_ELEMENT_MAJOR,
                                            s->ncomp, tag_to_bc, &s->od));
@@ -113,8 +160,9 @@ dg_error dg_solver_create_partitioned(dg_device *dev, const dg_discretization *d
     /* Slack after the ghost slots: cuda launches over an element range
      * round up to whole blocks, and the extra threads must stay in bounds. */
     int64_t slack = 0;
-    if (tg == DG_CODEGEN_CUDA)
-      slack = (s->cfg.face_threads + s->od->nfnfp - 1) / s->od->nfnfp + s->cfg.elements_per_block;
+    if (s->target == DG_CODEGEN_CUDA)
+      slack = (s->cfg.face_threads + s->od->nfnfp - 1) / s->od->nfnfp +
+              (int64_t)s->cfg.elements_per_block * s->cfg.work_per_thread;
     DG_CALL_GOTO(err, fail, dg_halo_create(dev, halo, disc, s->od, slack, &s->halo));
   }
   const dg_opdata *od = s->od;
@@ -128,14 +176,23 @@ dg_error dg_solver_create_partitioned(dg_device *dev, const dg_discretization *d
   DG_CALL_GOTO(err, fail, zeros_new(dev, state_bytes, &s->q0));
   DG_CALL_GOTO(err, fail, zeros_new(dev, (size_t)s->ncomp * nfn * s->rs, &s->fl));
   DG_CALL_GOTO(err, fail, upload_new(dev, od->egeo, (size_t)od->K * od->ngeo * s->rs, &s->egeo));
-  DG_CALL_GOTO(err, fail, upload_new(dev, od->fgeo, nfn * (od->dim + 1) * s->rs, &s->fgeo));
-  DG_CALL_GOTO(err, fail, upload_new(dev, od->fx, nfn * od->dim * s->rs, &s->fx));
+  {
+    void *pf = NULL; /* normals and Fscale once per face (affine elements) */
+    size_t pf_bytes = 0;
+    DG_CALL_GOTO(err, fail, dg_face_geometry_per_face(od, &pf, &pf_bytes));
+    err = upload_new(dev, pf, pf_bytes, &s->fgeo);
+    free(pf);
+    DG_CALL_GOTO(err, fail, err);
+  }
+  if (s->gen.uses_face_x) /* face coordinates only for x-dependent fluxes / BCs */
+    DG_CALL_GOTO(err, fail, upload_new(dev, od->fx, nfn * od->dim * s->rs, &s->fx));
   DG_CALL_GOTO(err, fail, upload_new(dev, od->vx,
                                      (size_t)od->dim * od->K * od->np_pad * s->rs, &s->vx));
   DG_CALL_GOTO(err, fail, upload_new(dev, od->mapM, nfn * sizeof(int32_t), &s->mapM));
   DG_CALL_GOTO(err, fail, upload_new(dev, od->mapP, nfn * sizeof(int32_t), &s->mapP));
   DG_CALL_GOTO(err, fail, upload_new(dev, od->fbc,
                                      (size_t)od->K * od->Nfaces * sizeof(int32_t), &s->fbc));
+  DG_CALL_GOTO(err, fail, ensure_alt_state(s));
   *out = s;
   return DG_OK;
 fail:
@@ -149,13 +206,14 @@ void dg_solver_destroy(dg_solver **sp) {
   if (!sp || !*sp)
     return;
   dg_solver *s = *sp;
-  void **bufs[] = {&s->q, &s->res, &s->rhs, &s->q0, &s->fl, &s->egeo, &s->fgeo,
+  void **bufs[] = {&s->q, &s->q_alt, &s->res, &s->rhs, &s->q0, &s->fl, &s->egeo, &s->fgeo,
                    &s->fx, &s->vx, &s->mapM, &s->mapP, &s->fbc};
   for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
     if (*bufs[i])
       dg_device_free(s->dev, *bufs[i]);
   dg_halo_destroy(&s->halo);
   dg_module_destroy(&s->mod);
+  dg_reduction_destroy(&s->finite);
   dg_opdata_destroy(&s->od);
   dg_generated_free(&s->gen);
   free(s);
@@ -208,23 +266,6 @@ static dg_error transfer_state(dg_solver *s, void *dev_buf, double *u, int to_de
   return DG_OK;
 }
 
-dg_error dg_solver_set_state(dg_solver *s, const double *u) {
-  DG_CALL(transfer_state(s, s->q, (double *)u, 1));
-  /* A fresh state starts a fresh LSERK register. */
-  size_t bytes = (size_t)s->n_state * s->rs;
-  void *z = calloc(1, bytes ? bytes : 1);
-  DG_CHECK(z, DG_ERR_MEMORY, "out of host memory");
-  dg_error err = dg_device_upload(s->dev, s->res, z, bytes);
-  free(z);
-  DG_CALL(err);
-  return DG_OK;
-}
-
-dg_error dg_solver_get_state(dg_solver *s, double *u) {
-  DG_CALL(transfer_state(s, s->q, u, 0));
-  return DG_OK;
-}
-
 /* Scalars passed to kernels in the device precision. */
 typedef union {
   double d;
@@ -240,10 +281,61 @@ static real_arg mkreal(const dg_solver *s, double v) {
   return r;
 }
 
+/* A fresh state starts a fresh LSERK register. */
+static dg_error zero_residual(dg_solver *s) {
+  size_t bytes = (size_t)s->n_state * s->rs;
+  void *z = calloc(1, bytes ? bytes : 1);
+  DG_CHECK(z, DG_ERR_MEMORY, "out of host memory");
+  dg_error err = dg_device_upload(s->dev, s->res, z, bytes);
+  free(z);
+  DG_CALL(err);
+  return DG_OK;
+}
+
+dg_error dg_solver_set_state(dg_solver *s, const double *u) {
+  DG_CALL(transfer_state(s, s->q, (double *)u, 1));
+  DG_CALL(zero_residual(s));
+  return DG_OK;
+}
+
+dg_error dg_solver_set_initial(dg_solver *s, double t) {
+  DG_CHECK(s->gen.has_initial, DG_ERR_ARG, "the physics has no initial condition");
+  dg_kernel *k = NULL;
+  DG_CALL(dg_module_get_kernel(s->mod, "dg_initial", &k));
+  long long K = s->od->K;
+  real_arg rt = mkreal(s, t);
+  void *args[] = {&s->q, &s->vx, &rt, &K};
+  dg_launch l;
+  memset(&l, 0, sizeof l);
+  long long total = K * s->od->Np;
+  l.grid[0] = (unsigned)((total + 255) / 256);
+  l.grid[1] = l.grid[2] = 1;
+  l.block[0] = 256;
+  l.block[1] = l.block[2] = 1;
+  l.items = K;
+  l.chunk = s->cfg.cpu_chunk;
+  if (total > 0)
+    DG_CALL(dg_kernel_launch(k, &l, args, NULL));
+  DG_CALL(zero_residual(s));
+  return DG_OK;
+}
+
+dg_error dg_solver_get_state(dg_solver *s, double *u) {
+  DG_CALL(transfer_state(s, s->q, u, 0));
+  return DG_OK;
+}
+
+/* cuda with fuse_surface: dg_volume computes the face fluxes itself */
+static int fused_surface(const dg_solver *s) {
+  return s->target == DG_CODEGEN_CUDA && s->cfg.fuse_surface;
+}
+
 /* Kernels over the element range [first, first + n): the per-element arrays
  * are passed from element `first` on, K stays the array stride (the
  * generated kernels index k relative to the pointers they get). */
 static dg_error launch_surface(dg_solver *s, double t, int64_t first, int64_t n) {
+  if (fused_surface(s))
+    return DG_OK;
   const dg_opdata *od = s->od;
   long long K = od->K;
   real_arg rt = mkreal(s, t);
@@ -252,7 +344,7 @@ static dg_error launch_surface(dg_solver *s, double t, int64_t first, int64_t n)
   void *mapM = dg_device_offset(s->mapM, nf * sizeof(int32_t));
   void *mapP = dg_device_offset(s->mapP, nf * sizeof(int32_t));
   void *fbc = dg_device_offset(s->fbc, (size_t)first * od->Nfaces * sizeof(int32_t));
-  void *fgeo = dg_device_offset(s->fgeo, nf * (od->dim + 1) * s->rs);
+  void *fgeo = dg_device_offset(s->fgeo, (size_t)first * od->Nfaces * (od->dim + 1) * s->rs);
   void *fx = dg_device_offset(s->fx, nf * od->dim * s->rs);
   void *args[] = {&s->q, &fl, &mapM, &mapP, &fbc, &fgeo, &fx, &rt, &K};
   dg_launch l;
@@ -282,11 +374,23 @@ static dg_error launch_volume_range(dg_solver *s, double t, double a, double b, 
   void *fl = dg_device_offset(s->fl, (size_t)first * od->nfnfp * s->rs);
   void *egeo = dg_device_offset(s->egeo, (size_t)first * od->ngeo * s->rs);
   void *vx = dg_device_offset(s->vx, (size_t)first * od->np_pad * s->rs);
-  void *args[] = {&q, &rhs, &fl, &egeo, &vx, &rt, &K, &res, &ra, &rb, &rdt};
+  /* fused surface: other blocks read this element's face values while it is
+   * updated, so the update goes to a second state buffer (swapped below).
+   * The fused surface reads neighbours through absolute offsets, so it runs
+   * only over the whole element range (never in partitioned runs). */
+  int swap = fused_surface(s) && s->cfg.fuse_update;
+  DG_CHECK(!fused_surface(s) || (first == 0 && n == od->K_owned), DG_ERR_ARG,
+           "the fused-surface volume kernel runs over all elements at once");
+  void *q_out = swap ? s->q_alt : q;
+  void *args[] = {&q,       &rhs,     &fl,      &egeo,    &vx,      &rt,
+                  &K,       &res,     &ra,      &rb,      &rdt,     &q_out,
+                  &s->mapM, &s->mapP, &s->fbc,  &s->fgeo, &s->fx};
   dg_launch l;
   memset(&l, 0, sizeof l);
   unsigned epb = (unsigned)s->cfg.elements_per_block;
-  l.grid[0] = (unsigned)((n + epb - 1) / epb);
+  /* a block covers EPB x work_per_thread elements in every work mode */
+  unsigned per_block = epb * (unsigned)s->cfg.work_per_thread;
+  l.grid[0] = (unsigned)((n + per_block - 1) / per_block);
   l.grid[1] = l.grid[2] = 1;
   l.block[0] = (unsigned)od->Np;
   l.block[1] = epb;
@@ -297,6 +401,10 @@ static dg_error launch_volume_range(dg_solver *s, double t, double a, double b, 
   if (n == 0)
     return DG_OK;
   DG_CALL(dg_kernel_launch(s->k_volume, &l, args, NULL));
+  if (swap) {
+    s->q_alt = s->q;
+    s->q = q_out;
+  }
   return DG_OK;
 }
 
@@ -395,5 +503,58 @@ dg_error dg_solver_step(dg_solver *s, const dg_rk_scheme *rk, double t, double d
     }
     s->timings.rhs_evaluations++;
   }
+  return DG_OK;
+}
+
+dg_error dg_solver_launch_kernel(dg_solver *s, dg_solver_kernel_id which, double t) {
+  switch (which) {
+  case DG_SOLVER_SURFACE:
+    DG_CALL(launch_surface(s, t, 0, s->od->K_owned));
+    break;
+  case DG_SOLVER_VOLUME:
+    DG_CALL(launch_volume_range(s, t, 0.0, 0.0, 0.0, 0, s->od->K_owned));
+    break;
+  case DG_SOLVER_UPDATE:
+    if (!s->cfg.fuse_update)
+      DG_CALL(launch_update(s, s->k_lserk, &s->res, &s->rhs, 0.0, 0.0, 0.0));
+    break;
+  default:
+    DG_RAISE(DG_ERR_ARG, "unknown solver kernel %d", (int)which);
+  }
+  return DG_OK;
+}
+
+dg_error dg_solver_kernel_attributes(const dg_solver *s, dg_solver_kernel_id which,
+                                     dg_kernel_attributes *out, unsigned *dynamic_shared) {
+  const dg_kernel *k = which == DG_SOLVER_SURFACE  ? s->k_surface
+                       : which == DG_SOLVER_VOLUME ? s->k_volume
+                                                   : s->k_lserk;
+  DG_CALL(dg_kernel_get_attributes(k, out));
+  if (dynamic_shared)
+    *dynamic_shared = which == DG_SOLVER_VOLUME ? s->gen.volume_shared_bytes : 0;
+  return DG_OK;
+}
+
+dg_error dg_solver_set_kernels(dg_solver *s, const dg_kernel_config *cfg) {
+  DG_CHECK(cfg->np_align == s->cfg.np_align && cfg->layout == s->cfg.layout, DG_ERR_ARG,
+           "dg_solver_set_kernels cannot change the data layout (np_align, layout)");
+  DG_CALL(load_kernels(s, cfg));
+  DG_CALL(ensure_alt_state(s));
+  return DG_OK;
+}
+
+const dg_kernel_config *dg_solver_kernels(const dg_solver *s) { return &s->cfg; }
+dg_device *dg_solver_device(const dg_solver *s) { return s->dev; }
+
+dg_error dg_solver_state_finite(dg_solver *s, int *finite) {
+  if (!s->finite) {
+    /* x*0 is 0 for finite x and NaN for NaN or +-Inf: the sum says it all */
+    DG_CALL(dg_reduction_create(s->dev, s->rs == 4 ? "state_finite_float" : "state_finite_double",
+                                s->rs == 4 ? "const float *x" : "const double *x",
+                                "(double)x[i] * 0.0", DG_REDUCE_SUM, 0.0, &s->finite));
+  }
+  double sum = 0;
+  DG_CALL(dg_reduction_call(s->finite, s->n_state, (dg_arg[]){DG_ARG_POINTER(s->q)}, &sum));
+  *finite = sum == 0.0;
   return DG_OK;
 }

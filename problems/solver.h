@@ -44,12 +44,39 @@ const dg_generated *dg_solver_generated(const dg_solver *s);
 /* Host state in logical order, ncomp*K*Np doubles. */
 dg_error dg_solver_set_state(dg_solver *s, const double *u);
 dg_error dg_solver_get_state(dg_solver *s, double *u);
+/* q = the physics' initial condition at time t, evaluated by the generated
+ * dg_initial kernel on the device (no host evaluation, no upload). */
+dg_error dg_solver_set_initial(dg_solver *s, double t);
 
 /* rhs = L(q) at time t, returned in logical order (testing, benchmarks). */
 dg_error dg_solver_rhs(dg_solver *s, double t, double *rhs_out);
 
 /* One step of the scheme from t to t + dt. */
 dg_error dg_solver_step(dg_solver *s, const dg_rk_scheme *rk, double t, double dt);
+
+/* ---- kernel selection (tuner, benchmarks) ---------------------------------- */
+
+typedef enum {
+  DG_SOLVER_SURFACE = 0, /* dg_surface */
+  DG_SOLVER_VOLUME = 1,  /* dg_volume (fused or not, as configured) */
+  DG_SOLVER_UPDATE = 2   /* dg_update_lserk (nothing when the update is fused) */
+} dg_solver_kernel_id;
+
+/* Launch one kernel of a LSERK stage on the current state, asynchronously
+ * (the same work as in dg_solver_step; the fused volume kernel runs with
+ * a = b = dt = 0, which rewrites q and res unchanged). */
+dg_error dg_solver_launch_kernel(dg_solver *s, dg_solver_kernel_id which, double t);
+/* Registers, spills, static shared memory (zero on cpu) and dynamic shared. */
+dg_error dg_solver_kernel_attributes(const dg_solver *s, dg_solver_kernel_id which,
+                                     dg_kernel_attributes *out, unsigned *dynamic_shared);
+/* Regenerate and reload the kernels for cfg, which must keep the data
+ * layout (np_align, layout) of the solver's: the tuner's slicing search. */
+dg_error dg_solver_set_kernels(dg_solver *s, const dg_kernel_config *cfg);
+const dg_kernel_config *dg_solver_kernels(const dg_solver *s);
+dg_device *dg_solver_device(const dg_solver *s);
+/* *finite = whether every state value is finite, decided on the device
+ * (one reduction, no state download). */
+dg_error dg_solver_state_finite(dg_solver *s, int *finite);
 
 /* Work done so far: right-hand-side evaluations (for DOF-updates/s). */
 typedef struct dg_solver_timings {

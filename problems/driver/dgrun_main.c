@@ -1,7 +1,10 @@
 /* dgrun: the driver.
  *
  *   dgrun problem.cfg [section.key=value ...] [--quiet] [--restart ckpt.h5]
- *                     [--dump-kernels DIR]
+ *                     [--dump-kernels DIR] [--tune=off|auto|full]
+ *   dgrun tune problem.cfg [section.key=value ...] [--tune=auto|full]
+ *                            tune (full search unless --tune=auto), print the
+ *                            candidate table and the choice, record it
  *   dgrun --devices          backends and devices this build can use
  *   dgrun --help-config      every problem.cfg key, with type and default
  *
@@ -62,7 +65,8 @@ static void parallel_fail(dg_comm *comm) {
 static void usage(FILE *out) {
   fprintf(out,
           "usage: dgrun problem.cfg [section.key=value ...] [--quiet] [--restart ckpt.h5]\n"
-          "                         [--dump-kernels DIR]\n"
+          "                         [--dump-kernels DIR] [--tune=off|auto|full]\n"
+          "       dgrun tune problem.cfg [section.key=value ...] [--tune=auto|full]\n"
           "       dgrun import mesh.msh mesh.h5 [--parts P]\n"
           "       dgrun --devices\n"
           "       dgrun --help-config [--markdown]\n");
@@ -113,7 +117,7 @@ int main(int argc, char **argv) {
   }
   dg_run_options opt;
   memset(&opt, 0, sizeof opt);
-  const char **overrides = calloc((size_t)argc, sizeof *overrides);
+  const char **overrides = calloc((size_t)argc + 1, sizeof *overrides);
   if (!overrides) {
     fprintf(stderr, "dgrun: out of memory\n");
     return 1;
@@ -122,6 +126,13 @@ int main(int argc, char **argv) {
     const char *a = argv[i];
     if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
       opt.quiet = 1;
+    } else if (i == 1 && strcmp(a, "tune") == 0) {
+      opt.tune_only = 1;
+    } else if (strcmp(a, "--tune=off") == 0 || strcmp(a, "--tune=auto") == 0 ||
+               strcmp(a, "--tune=full") == 0) {
+      static char tune_ov[32];
+      snprintf(tune_ov, sizeof tune_ov, "backend.tuning=%s", a + 7);
+      overrides[opt.noverrides++] = tune_ov;
     } else if ((strcmp(a, "--restart") == 0 || strcmp(a, "--dump-kernels") == 0) &&
                i + 1 < argc) {
       if (a[2] == 'r')

@@ -1,5 +1,7 @@
 /* operators.codegen_nvrtc / operators.codegen_cc: every shipped flux file,
- * for orders 1, 3, 5 and every knob combination below, generates CUDA source
+ * for orders 1, 3, 5 and every knob combination below (matrix placement,
+ * layout, padding, fused update, work per thread in parallel / sequence /
+ * inline, shared prefetch, fused surface), generates CUDA source
  * that NVRTC compiles for sm_90 (no GPU needed) or C source that the cpu
  * backend compiles; the generator output is byte-identical when repeated.
  * usage: test_codegen_compile nvrtc|cc file.flux... */
@@ -45,14 +47,25 @@ int main(int argc, char **argv) {
         return 1;
       dg_element_ops el = {dim, re->N, re->Np, re->Nfp, re->Nfaces, re->Dr, re->Ds, re->Dt,
                            re->LIFT};
-      for (int v = 0; v < 6; v++) {
+      for (int v = 0; v < 10; v++) {
         dg_kernel_config c = dg_kernel_config_default();
         c.elements_per_block = v % 3 == 0 ? 1 : v % 3 == 1 ? 2 : 4;
         c.matrices = (dg_matrix_place)(v % 3);
         c.layout = (dg_field_layout)(v % 2);
         c.fuse_update = v >= 3;
         c.np_align = v == 4 ? 8 : 1;
-        int is_float = v == 5;
+        int is_float = v == 5 || v == 8;
+        /* loop slicing and shared prefetch (issue 4 knobs) */
+        /* the cuda-only knobs: NVRTC at N = 3 (the C target ignores them) */
+        if (v >= 6 && (!nvrtc || orders[o] != 3))
+          continue;
+        if (v >= 6) {
+          c.work_mode = v == 7 ? DG_WORK_SEQUENCE : v == 9 ? DG_WORK_PARALLEL : DG_WORK_INLINE;
+          c.work_per_thread = v == 9 ? 1 : v == 8 ? 4 : 2;
+          c.prefetch = v != 7;
+          c.elements_per_block = v == 8 ? 1 : 2;
+          c.fuse_surface = v == 6 || v == 8;
+        }
         if ((long)c.elements_per_block * re->Np > 1024)
           c.elements_per_block = 1;
         dg_generated g1, g2;

@@ -57,6 +57,11 @@ int main(int argc, char **argv) {
       {"backend.elements_per_block=2", "backend.matrices=constant", "backend.np_align=8", NULL},
       {"backend.layout=element-major", "backend.fuse_update=true", NULL},
       {"time.scheme=ssprk3", NULL},
+      {"backend.work_mode=inline", "backend.work_per_thread=2", "backend.prefetch=true", NULL},
+      {"backend.work_mode=sequence", "backend.work_per_thread=3", "backend.matrices=shared",
+       NULL},
+      {"backend.work_mode=inline", "backend.work_per_thread=4", "backend.fuse_update=true",
+       "backend.elements_per_block=1", NULL},
   };
   int failures = 0;
   for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {

@@ -1,0 +1,209 @@
+#include "problems/autotune.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/hash.h"
+#include "core/log.h"
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+dg_error dg_autotune_time_kernels(dg_solver *s, int repeats, double cutoff_ms, int score_mask,
+                                  double ms[3], int *stopped) {
+  dg_device *dev = dg_solver_device(s);
+  enum { MAXR = 64 };
+  if (repeats < 1)
+    repeats = 1;
+  if (repeats > MAXR)
+    repeats = MAXR;
+  *stopped = 0;
+  dg_event *ev[4] = {NULL, NULL, NULL, NULL};
+  double samples[3][MAXR];
+  dg_error err = DG_OK;
+  for (int i = 0; i < 4; i++)
+    DG_CALL_GOTO(err, done, dg_event_create(dev, &ev[i]));
+  for (int k = 0; k < 3; k++) /* warm-up (and first-launch set-up) */
+    DG_CALL_GOTO(err, done, dg_solver_launch_kernel(s, (dg_solver_kernel_id)k, 0.0));
+  int done_r = 0;
+  for (int r = 0; r < repeats; r++) {
+    DG_CALL_GOTO(err, done, dg_event_record(ev[0], NULL));
+    for (int k = 0; k < 3; k++) {
+      DG_CALL_GOTO(err, done, dg_solver_launch_kernel(s, (dg_solver_kernel_id)k, 0.0));
+      DG_CALL_GOTO(err, done, dg_event_record(ev[k + 1], NULL));
+    }
+    DG_CALL_GOTO(err, done, dg_event_synchronize(ev[3]));
+    double sum = 0;
+    for (int k = 0; k < 3; k++) {
+      float e = 0;
+      DG_CALL_GOTO(err, done, dg_event_elapsed_ms(ev[k], ev[k + 1], &e));
+      samples[k][r] = e;
+      if (score_mask & (1 << k))
+        sum += e;
+    }
+    done_r = r + 1;
+    if (r == 0 && cutoff_ms > 0 && sum > cutoff_ms) {
+      *stopped = 1;
+      break;
+    }
+  }
+  for (int k = 0; k < 3; k++) {
+    qsort(samples[k], (size_t)done_r, sizeof(double), cmp_double);
+    ms[k] = samples[k][done_r / 2];
+  }
+done:
+  for (int i = 0; i < 4; i++)
+    dg_event_destroy(&ev[i]);
+  return err;
+}
+
+typedef struct tune_ctx {
+  const dg_autotune_request *req;
+  dg_solver *s;
+  int repeats;
+} tune_ctx;
+
+static int same_layout(const dg_kernel_config *a, const dg_kernel_config *b) {
+  return a->np_align == b->np_align && a->layout == b->layout;
+}
+
+static dg_error measure(void *vctx, const dg_kernel_config *cfg, int phase, double cutoff,
+                        dg_tune_timing *out) {
+  tune_ctx *c = vctx;
+  const dg_autotune_request *q = c->req;
+  memset(out, 0, sizeof *out);
+  dg_error e;
+  if (!c->s || !same_layout(dg_solver_kernels(c->s), cfg)) {
+    dg_solver_destroy(&c->s);
+    dg_solver_options so = {*cfg, NULL};
+    e = dg_solver_create(q->dev, q->disc, q->physics, q->tag_to_bc, &so, &c->s);
+    if (e == DG_OK && q->u)
+      e = dg_solver_set_state(c->s, q->u);
+  } else {
+    e = dg_solver_set_kernels(c->s, cfg);
+  }
+  if (e == DG_ERR_INPUT) { /* the generator refuses this combination for this size */
+    out->status = 3;
+    snprintf(out->why, sizeof out->why, "%s", dg_error_message());
+    dg_error_clear();
+    if (!c->s)
+      return DG_OK;
+    return DG_OK;
+  }
+  DG_CALL(e);
+  const dg_device_info *info = dg_device_get_info(q->dev);
+  for (int k = 0; k < 2; k++) {
+    dg_kernel_attributes a;
+    unsigned dyn = 0;
+    DG_CALL(dg_solver_kernel_attributes(c->s, (dg_solver_kernel_id)k, &a, &dyn));
+    unsigned threads = k == 0 ? (unsigned)cfg->face_threads
+                              : (unsigned)(cfg->elements_per_block * q->disc->Np);
+    if (info->backend == DG_BACKEND_CUDA &&
+        dg_tune_prune(&a, threads, dyn, info, out->why, sizeof out->why)) {
+      out->status = 1;
+      return DG_OK;
+    }
+  }
+  double ms[3];
+  int stopped = 0;
+  /* the cutoff is on the phase's score: the surface kernel alone in phase 3 */
+  DG_CALL(dg_autotune_time_kernels(c->s, c->repeats, cutoff, phase == 3 ? 1 : 7, ms,
+                                   &stopped));
+  out->surface_ms = ms[0];
+  out->volume_ms = ms[1];
+  out->update_ms = ms[2];
+  if (stopped) {
+    out->status = 2;
+    snprintf(out->why, sizeof out->why, "first repeat over 2x the best (%.4f ms)",
+             phase == 3 ? ms[0] : ms[0] + ms[1] + ms[2]);
+  }
+  return DG_OK;
+}
+
+/* The operator identity: a digest of the module generated with the default
+ * knobs (physics, dim, N, fields, precision and generator version in one). */
+static dg_error op_digest(const dg_autotune_request *q, char hex[65]) {
+  const dg_discretization *d = q->disc;
+  const dg_refelem *re = d->re;
+  dg_element_ops el = {d->dim, d->N, d->Np, d->Nfp, d->Nfaces, re->Dr, re->Ds, re->Dt,
+                       re->LIFT};
+  dg_kernel_config c = dg_kernel_config_default();
+  dg_generated g;
+  DG_CALL(dg_codegen_generate(DG_CODEGEN_C, &el, q->physics,
+                              d->precision == DG_PRECISION_FLOAT, &c, &g));
+  unsigned char dig[DG_HASH_SIZE];
+  dg_hash_buffer(g.source, strlen(g.source), dig);
+  dg_hash_hex(dig, 32, hex);
+  dg_generated_free(&g);
+  return DG_OK;
+}
+
+dg_error dg_autotune(const dg_autotune_request *q, dg_autotune_outcome *out) {
+  memset(out, 0, sizeof *out);
+  out->cfg = q->base;
+  if (q->mode == DG_TUNE_OFF)
+    return DG_OK;
+  const dg_device_info *info = dg_device_get_info(q->dev);
+  char hex[65];
+  DG_CALL(op_digest(q, hex));
+  dg_tune_key key;
+  dg_tune_key_make(info, hex, q->disc->dim, q->disc->N, q->physics->ncomp,
+                   q->disc->precision == DG_PRECISION_FLOAT, &key);
+  char *dir = NULL;
+  if (q->db_dir) {
+    dir = strdup(q->db_dir);
+    DG_CHECK(dir, DG_ERR_MEMORY, "out of memory");
+  } else {
+    DG_CALL(dg_tune_db_default_dir(&dir));
+  }
+  dg_error err = DG_OK;
+  int found = 0;
+  if (q->mode == DG_TUNE_AUTO) {
+    DG_CALL_GOTO(err, done, dg_tune_db_get(dir, &key, 0, &out->cfg, &out->rhs_ms, &found));
+    if (!found) {
+      DG_CALL_GOTO(err, done, dg_tune_db_get(dg_tune_defaults_dir(), &key, 1, &out->cfg,
+                                             &out->rhs_ms, &found));
+      out->from_defaults = found;
+    }
+    if (found) {
+      char cs[200];
+      dg_tune_config_string(&out->cfg, cs, sizeof cs);
+      dg_info("tuning: %s variant %s", out->from_defaults ? "shipped default" : "database",
+              cs);
+      goto done;
+    }
+  }
+  {
+    dg_tune_space sp;
+    DG_CALL_GOTO(err, done,
+                 dg_tune_space_create(info->backend == DG_BACKEND_CUDA, q->mode, q->disc->Np,
+                                      q->disc->Nfaces * q->disc->Nfp, &sp));
+    tune_ctx c = {q, NULL, q->repeats > 0 ? q->repeats : 7};
+    dg_tune_result res;
+    dg_info("tuning: searching %d layouts, %d volume and %d surface variants",
+            sp.nlayouts, sp.nvolume, sp.nface);
+    err = dg_tune_search(&sp, &q->base, measure, &c, &res);
+    dg_solver_destroy(&c.s);
+    dg_tune_space_free(&sp);
+    if (err != DG_OK)
+      goto done;
+    if (q->table)
+      dg_tune_print(q->table, &res);
+    out->cfg = res.best;
+    out->rhs_ms = res.rhs_ms;
+    out->tuned = 1;
+    dg_tune_result_free(&res);
+    if (dg_tune_db_put(dir, &key, &out->cfg, out->rhs_ms) != DG_OK) {
+      /* a read-only cache costs a re-tune next time, not this run */
+      dg_warn("tuning: cannot record the choice in %s: %s", dir, dg_error_message());
+      dg_error_clear();
+    }
+  }
+done:
+  free(dir);
+  if (err != DG_OK)
+    return dg_error_push(err, __FILE__, __LINE__, __func__);
+  return DG_OK;
+}

@@ -1,0 +1,42 @@
+/* The autotuner wired to the solver: the measure callback of tuning/tuner.h
+ * (build the variant as a dg_solver, prune on its kernel attributes, time
+ * its kernels with device events on the problem's own mesh) and the
+ * database lookups of `[backend] tuning = auto|full`. */
+#ifndef DG_PROBLEMS_AUTOTUNE_H
+#define DG_PROBLEMS_AUTOTUNE_H
+
+#include <stdio.h>
+
+#include "problems/solver.h"
+#include "tuning/tuner.h"
+
+typedef struct dg_autotune_request {
+  dg_device *dev;
+  const dg_discretization *disc;
+  const dg_physics *physics;
+  const int *tag_to_bc;
+  const double *u; /* a state to time on (logical order), or NULL for zeros */
+  dg_tune_mode mode;
+  dg_kernel_config base; /* the [backend] knobs: the start of the search */
+  FILE *table;           /* print the candidate table there (NULL: no) */
+  const char *db_dir;    /* NULL: dg_tune_db_default_dir */
+  int repeats;           /* timed repeats per candidate (<= 0: 7) */
+} dg_autotune_request;
+
+typedef struct dg_autotune_outcome {
+  dg_kernel_config cfg;
+  int tuned;        /* 1: a search ran; 0: the database or shipped defaults answered */
+  int from_defaults;
+  double rhs_ms;    /* recorded RHS time of the choice */
+} dg_autotune_outcome;
+
+dg_error dg_autotune(const dg_autotune_request *req, dg_autotune_outcome *out);
+
+/* Median time of each kernel of one LSERK stage (surface, volume, update)
+ * over repeats, after one warm-up; stops after the first repeat when the
+ * sum of the kernels in score_mask (bit k: kernel k) exceeds cutoff_ms > 0
+ * (*stopped = 1).  Used by the tuner and by dgbench rhs. */
+dg_error dg_autotune_time_kernels(dg_solver *s, int repeats, double cutoff_ms, int score_mask,
+                                  double ms[3], int *stopped);
+
+#endif

@@ -1,0 +1,266 @@
+/* operators.cuda_emulate_*: the generated CUDA kernels, run on the CPU, give
+ * the cpu backend's right-hand side to round-off for every loop slicing
+ * (work per thread parallel / sequence / inline), shared prefetch, matrix
+ * placement, layout, the fused update and the fused surface flux — without a GPU.
+ *
+ * The CUDA module is compiled as C by the cpu backend with a small shim:
+ * thread blocks run one after the other, the threads of a block as an
+ * OpenMP team (threadIdx is threadprivate, __syncthreads is an OpenMP
+ * barrier, shared memory one static buffer).  That executes exactly the
+ * generated indexing, barriers and shared-memory traffic of the kernels.
+ *
+ * usage: test_cuda_emulate problem.cfg [section.key=value ...] */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/device.h"
+#include "core/error.h"
+#include "core/log.h"
+#include "core/strbuf.h"
+#include "dg/face_geometry.h"
+#include "dg/opdata.h"
+#include "operators/physics.h"
+#include "problems/problem.h"
+
+static const char *SHIM =
+    "#include <math.h>\n#include <stdint.h>\n#include <omp.h>\n"
+    "#define __global__\n#define __device__\n#define __constant__\n#define __shared__\n"
+    "#define __restrict__ restrict\n#define __launch_bounds__(n)\n"
+    "#define __syncthreads() _Pragma(\"omp barrier\")\n"
+    "typedef struct { unsigned x, y, z; } emu_dim3;\n"
+    "static emu_dim3 threadIdx, blockIdx, blockDim, gridDim;\n"
+    "#pragma omp threadprivate(threadIdx)\n"
+    "static double smem_raw[SMEM_DOUBLES];\n";
+
+static const char *WRAPPERS =
+    "void emu_surface(void **a, int64_t first, int64_t count) {\n"
+    "  (void)first; (void)count;\n"
+    "  const long long K = *(const long long *)a[8];\n"
+    "  const int nt = *(const int *)a[9];\n"
+    "  const long long nb = (K * NFNFP + nt - 1) / nt;\n"
+    "  blockDim.x = nt; blockDim.y = blockDim.z = 1;\n"
+    "  for (long long b = 0; b < nb; ++b) {\n"
+    "    blockIdx.x = (unsigned)b;\n"
+    "    for (int t = 0; t < nt; ++t) { /* no barriers in dg_surface */\n"
+    "      threadIdx.x = t; threadIdx.y = threadIdx.z = 0;\n"
+    "      dg_surface(*(real **)a[0], *(real **)a[1], *(int **)a[2], *(int **)a[3],\n"
+    "                 *(int **)a[4], *(real **)a[5], *(real **)a[6], *(real *)a[7], K);\n"
+    "    }\n"
+    "  }\n"
+    "}\n"
+    "void emu_volume(void **a, int64_t first, int64_t count) {\n"
+    "  (void)first; (void)count;\n"
+    "  const long long K = *(const long long *)a[6];\n"
+    "  const int epb = *(const int *)a[11], per_block = *(const int *)a[12];\n"
+    "  int *bad = *(int **)a[13];\n"
+    "  const long long nb = (K + per_block - 1) / per_block;\n"
+    "  blockDim.x = NP; blockDim.y = epb; blockDim.z = 1;\n"
+    "  omp_set_dynamic(0);\n"
+    "  for (long long b = 0; b < nb; ++b) {\n"
+    "    blockIdx.x = (unsigned)b;\n"
+    "#pragma omp parallel num_threads(NP * epb)\n"
+    "    {\n"
+    "      const int t = omp_get_thread_num();\n"
+    "      if (omp_get_num_threads() != NP * epb) {\n"
+    "#pragma omp atomic write\n"
+    "        *bad = 1;\n"
+    "      }\n"
+    "      threadIdx.x = t % NP; threadIdx.y = t / NP; threadIdx.z = 0;\n"
+    "      dg_volume(*(real **)a[0], *(real **)a[1], *(real **)a[2], *(real **)a[3],\n"
+    "                *(real **)a[4], *(real *)a[5], K, *(real **)a[7], *(real *)a[8],\n"
+    "                *(real *)a[9], *(real *)a[10], *(real **)a[14], *(int **)a[15],\n"
+    "                *(int **)a[16], *(int **)a[17], *(real **)a[18], *(real **)a[19]);\n"
+    "    }\n"
+    "  }\n"
+    "}\n";
+
+/* The CUDA module made compilable as C with the shim. */
+static char *emulated_source(const char *cuda, unsigned shared_bytes) {
+  const char *key = "#define KERNEL extern \"C\" __global__\n";
+  const char *at = strstr(cuda, key);
+  if (!at)
+    return NULL;
+  dg_strbuf b;
+  dg_strbuf_init(&b);
+  dg_strbuf_appendf(&b, "#define SMEM_DOUBLES %u\n", shared_bytes / 8 + 1);
+  dg_strbuf_append(&b, SHIM);
+  dg_strbuf_appendf(&b, "%.*s", (int)(at - cuda), cuda);
+  dg_strbuf_append(&b, "#define KERNEL\n");
+  dg_strbuf_append(&b, at + strlen(key));
+  dg_strbuf_append(&b, WRAPPERS);
+  char *s = NULL;
+  if (dg_strbuf_finish(&b, &s) != DG_OK)
+    return NULL;
+  return s;
+}
+
+#define MUST(x)                                                                            \
+  do {                                                                                     \
+    if ((x) != DG_OK) {                                                                    \
+      dg_error_print(stderr);                                                              \
+      exit(1);                                                                             \
+    }                                                                                      \
+  } while (0)
+
+typedef struct run_out {
+  double *r; /* rhs in logical order */
+} run_out;
+
+/* Surface + volume of one module on the given data; returns the rhs in
+ * logical order [(c*K + k)*Np + i]. */
+static void run_module(dg_device *dev, const dg_discretization *d, const dg_opdata *od,
+                       int nc, const dg_kernel_config *cfg, const char *src, int emulated,
+                       const double *u, double *out) {
+  dg_module *mod = NULL;
+  MUST(dg_device_compile(dev, emulated ? "emu_operators" : "dg_operators", src, NULL, 0, &mod));
+  dg_kernel *ks, *kv;
+  MUST(dg_module_get_kernel(mod, emulated ? "emu_surface" : "dg_surface", &ks));
+  MUST(dg_module_get_kernel(mod, emulated ? "emu_volume" : "dg_volume", &kv));
+  int64_t n = dg_opdata_state_length(od);
+  double *q = calloc((size_t)n, sizeof *q), *rhs = calloc((size_t)n, sizeof *rhs);
+  double *res = calloc((size_t)n, sizeof *res), *qo = calloc((size_t)n, sizeof *qo);
+  double *fl = calloc((size_t)nc * od->K * od->nfnfp + 1, sizeof *fl);
+  for (int c = 0; c < nc; c++)
+    for (int64_t k = 0; k < od->K; k++)
+      for (int i = 0; i < d->Np; i++)
+        q[dg_opdata_offset(od, k, i, c)] = u[((int64_t)c * od->K + k) * d->Np + i];
+  long long K = od->K;
+  double t = 0.125, a = 0, b = 0, dt = cfg->fuse_update ? 1.0 : 0.0;
+  int nt = cfg->face_threads, epb = cfg->elements_per_block;
+  int per_block = epb * cfg->work_per_thread, bad = 0;
+  int *badp = &bad;
+  void *fgeo = NULL;
+  size_t fgeo_bytes = 0;
+  MUST(dg_face_geometry_per_face(od, &fgeo, &fgeo_bytes));
+  void *egeo = od->egeo, *fx = od->fx, *vx = od->vx;
+  void *mapM = od->mapM, *mapP = od->mapP, *fbc = od->fbc;
+  void *sa[] = {&q, &fl, &mapM, &mapP, &fbc, &fgeo, &fx, &t, &K, &nt};
+  void *va[] = {&q,    &rhs,  &fl,  &egeo, &vx,   &t,  &K,        &res,  &a,    &b,
+                &dt,   &epb,  &per_block, &badp, &qo, &mapM, &mapP, &fbc, &fgeo, &fx};
+  dg_launch l;
+  memset(&l, 0, sizeof l);
+  l.items = emulated ? 1 : K;
+  l.chunk = emulated ? 1 : 0;
+  if (!(emulated && cfg->fuse_surface)) /* fused: fl stays zero, unused */
+    MUST(dg_kernel_launch(ks, &l, sa, NULL));
+  MUST(dg_kernel_launch(kv, &l, va, NULL));
+  if (bad) {
+    printf("OpenMP did not give a full thread block: cannot emulate\n");
+    exit(1);
+  }
+  const double *r = cfg->fuse_update ? res : rhs;
+  for (int c = 0; c < nc; c++)
+    for (int64_t k = 0; k < od->K; k++)
+      for (int i = 0; i < d->Np; i++)
+        out[((int64_t)c * od->K + k) * d->Np + i] = r[dg_opdata_offset(od, k, i, c)];
+  free(q);
+  free(rhs);
+  free(res);
+  free(qo);
+  free(fl);
+  free(fgeo);
+  dg_module_destroy(&mod);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2)
+    return 2;
+  dg_log_set_level(DG_LOG_WARN);
+  dg_problem *p = NULL;
+  MUST(dg_problem_load(argv[1], (const char *const *)argv + 2, argc - 2, &p));
+  dg_device *dev = NULL;
+  MUST(dg_device_create("cpu", 0, &dev));
+  dg_physics ph;
+  dg_physics_tables *tab = NULL;
+  MUST(dg_physics_from_program(p->program, &ph, &tab));
+  int nc = ph.ncomp, failures = 0, checked = 0;
+  const int orders[] = {1, 3};
+  for (int o = 0; o < 2; o++) {
+    dg_discretization *d = NULL;
+    MUST(dg_discretization_create(p->mesh, orders[o], DG_PRECISION_DOUBLE, &d));
+    const dg_refelem *re = d->re;
+    dg_element_ops el = {d->dim, d->N, d->Np, d->Nfp, d->Nfaces, re->Dr, re->Ds, re->Dt,
+                         re->LIFT};
+    int64_t nlog = (int64_t)nc * d->K * d->Np;
+    double *u = malloc((size_t)nlog * sizeof *u), *ref = malloc((size_t)nlog * sizeof *ref);
+    double *got = malloc((size_t)nlog * sizeof *got);
+    srand(7);
+    for (int c = 0; c < nc; c++) /* positive density and energy for Euler-like systems */
+      for (int64_t z = 0; z < d->K * d->Np; z++) {
+        double r = (double)rand() / RAND_MAX;
+        u[(int64_t)c * d->K * d->Np + z] =
+            c == 0 ? 1 + 0.2 * r : c == nc - 1 ? 2.5 + 0.2 * r : 0.2 * (r - 0.5);
+      }
+    for (int v = 0; v < 11; v++) {
+      dg_kernel_config c = dg_kernel_config_default();
+      c.face_threads = 64;
+      switch (v) {
+      case 0: c.elements_per_block = 1; break;
+      case 1: c.elements_per_block = 3; c.prefetch = 1; break;
+      case 2: c.work_mode = DG_WORK_INLINE; c.work_per_thread = 2; c.prefetch = 1; break;
+      case 3: c.work_mode = DG_WORK_SEQUENCE; c.work_per_thread = 3; c.matrices = DG_MATRIX_SHARED; break;
+      case 4: c.work_mode = DG_WORK_INLINE; c.work_per_thread = 4; c.fuse_update = 1; c.elements_per_block = 1; break;
+      case 5: c.matrices = DG_MATRIX_CONSTANT; c.layout = DG_LAYOUT_ELEMENT_MAJOR; c.elements_per_block = 2; break;
+      case 6: c.np_align = 4; c.work_mode = DG_WORK_SEQUENCE; c.work_per_thread = 2; c.prefetch = 1; c.fuse_update = 1; break;
+      case 8: c.fuse_surface = 1; c.elements_per_block = 2; break;
+      case 9: c.fuse_surface = 1; c.fuse_update = 1; c.work_mode = DG_WORK_INLINE; c.work_per_thread = 2; c.prefetch = 1; break;
+      case 10: c.fuse_surface = 1; c.fuse_update = 1; c.work_mode = DG_WORK_SEQUENCE; c.work_per_thread = 2; c.layout = DG_LAYOUT_ELEMENT_MAJOR; c.matrices = DG_MATRIX_SHARED; break;
+      default: c.np_align = 8; c.layout = DG_LAYOUT_ELEMENT_MAJOR; c.work_mode = DG_WORK_INLINE; c.work_per_thread = 3; c.prefetch = 1; c.matrices = DG_MATRIX_SHARED; break;
+      }
+      if ((long)c.elements_per_block * d->Np > 256)
+        c.elements_per_block = 1;
+      dg_generated gc, gg;
+      dg_kernel_config cc = dg_kernel_config_default();
+      cc.np_align = c.np_align;
+      cc.layout = c.layout;
+      dg_error e = dg_codegen_generate(DG_CODEGEN_CUDA, &el, &ph, 0, &c, &gg);
+      if (e == DG_ERR_INPUT) { /* illegal for this size (constant memory): skip */
+        dg_error_clear();
+        continue;
+      }
+      MUST(e);
+      MUST(dg_codegen_generate(DG_CODEGEN_C, &el, &ph, 0, &cc, &gc));
+      dg_opdata *od = NULL;
+      MUST(dg_opdata_create(d, gg.np_pad, c.layout == DG_LAYOUT_ELEMENT_MAJOR, nc,
+                            p->tag_to_bc, &od));
+      char *emu = emulated_source(gg.source, gg.volume_shared_bytes);
+      if (!emu) {
+        printf("cannot build the emulated source\n");
+        return 1;
+      }
+      run_module(dev, d, od, nc, &cc, gc.source, 0, u, ref);
+      run_module(dev, d, od, nc, &c, emu, 1, u, got);
+      double num = 0, den = 0;
+      for (int64_t z = 0; z < nlog; z++) {
+        num = fmax(num, fabs(got[z] - ref[z]));
+        den = fmax(den, fabs(ref[z]));
+      }
+      double rel = num / fmax(den, 1e-300);
+      int ok = rel < 1e-12 && den > 0; /* a zero reference would prove nothing */
+      char buf[200];
+      snprintf(buf, sizeof buf, "epb %d work %s*%d prefetch %d matrices %s align %d %s fuse %d%s",
+               c.elements_per_block, dg_work_mode_name(c.work_mode), c.work_per_thread,
+               c.prefetch, dg_matrix_place_name(c.matrices), c.np_align,
+               dg_field_layout_name(c.layout), c.fuse_update,
+               c.fuse_surface ? " fused surface" : "");
+      printf("N=%d %-90s max rel diff %.2e %s\n", d->N, buf, rel, ok ? "ok" : "FAIL");
+      failures += !ok;
+      checked++;
+      free(emu);
+      dg_opdata_destroy(&od);
+      dg_generated_free(&gc);
+      dg_generated_free(&gg);
+    }
+    free(u);
+    free(ref);
+    free(got);
+    dg_discretization_destroy(&d);
+  }
+  dg_physics_tables_destroy(&tab);
+  dg_device_destroy(&dev);
+  dg_problem_destroy(&p);
+  printf("%d variants checked, %d failures\n", checked, failures);
+  return failures || checked == 0 ? 1 : 0;
+}

@@ -1,0 +1,80 @@
+/* tuning.search: the candidate space holds only legal configurations;
+ * pruning rejects spills, register-file and shared-memory overflows; the
+ * search finds the minimum of a synthetic cost model phase by phase and
+ * stops timing candidates over 2x the best after one repeat. */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/log.h"
+#include "tuning/tuner.h"
+
+#include "tests/tuning/tune_test.h"
+
+static int measured, stopped_early;
+
+/* cost model: the best variant is inline x 2, 4 elements per block, fused
+ * surface (prefetch or fused: the same saving), np_align 4, 128 face
+ * threads; epb 1 is very slow (stopped after one repeat) */
+static dg_error model(void *ctx, const dg_kernel_config *c, int phase, double cutoff,
+                      dg_tune_timing *t) {
+  (void)ctx;
+  measured++;
+  t->surface_ms = 1.0 + (c->face_threads == 128 ? 0 : 0.5);
+  t->volume_ms = 2.0 + (c->work_mode == DG_WORK_INLINE && c->work_per_thread == 2 ? 0 : 1) +
+                 (c->elements_per_block == 4 ? 0 : 0.5) +
+                 (c->prefetch || c->fuse_surface ? 0 : 0.25) +
+                 (c->elements_per_block == 1 ? 20 : 0);
+  t->update_ms = c->fuse_update ? 0 : 0.5;
+  if (c->fuse_surface) /* the fused surface saves the fl round trip */
+    t->volume_ms -= 0.3;
+  if (c->np_align != 4)
+    t->volume_ms += 0.1;
+  double score = phase == 3 ? t->surface_ms : t->surface_ms + t->volume_ms + t->update_ms;
+  if (cutoff > 0 && score > cutoff) {
+    t->status = 2;
+    stopped_early++;
+  }
+  return DG_OK;
+}
+
+int main(void) {
+  dg_log_set_level(DG_LOG_WARN);
+  for (int mode = 1; mode <= 2; mode++) {
+    dg_tune_space sp;
+    EXPECT(dg_tune_space_create(1, (dg_tune_mode)mode, 10, 12, &sp) == DG_OK);
+    EXPECT(sp.nlayouts >= 2 && sp.nvolume >= 10 && sp.nface >= 2);
+    for (int i = 0; i < sp.nvolume; i++)
+      EXPECT(dg_kernel_config_check(&sp.volume[i], 10) == DG_OK);
+    dg_kernel_config base = dg_kernel_config_default();
+    dg_tune_result r;
+    measured = stopped_early = 0;
+    EXPECT(dg_tune_search(&sp, &base, model, NULL, &r) == DG_OK);
+    EXPECT(r.best.work_mode == DG_WORK_INLINE && r.best.work_per_thread == 2);
+    EXPECT(r.best.elements_per_block == 4);
+    EXPECT(r.best.np_align == 4 && r.best.face_threads == 128 && r.best.fuse_update == 1);
+    EXPECT(r.best.fuse_surface == 1);
+    EXPECT(measured == sp.nlayouts + sp.nvolume + sp.nface && r.nrows == measured);
+    EXPECT(stopped_early > 0); /* the epb = 1 variants */
+    dg_tune_result_free(&r);
+    dg_tune_space_free(&sp);
+  }
+  /* cpu: the chunk is the knob */
+  dg_tune_space cs;
+  EXPECT(dg_tune_space_create(0, DG_TUNE_AUTO, 20, 40, &cs) == DG_OK);
+  EXPECT(cs.nvolume >= 3 && cs.volume[1].cpu_chunk != cs.volume[2].cpu_chunk);
+  dg_tune_space_free(&cs);
+  /* pruning */
+  dg_device_info info;
+  memset(&info, 0, sizeof info);
+  info.backend = DG_BACKEND_CUDA;
+  info.max_shared_per_block_optin = 227 * 1024;
+  char why[128];
+  dg_kernel_attributes ok = {64, 0, 0, 1024}, spill = {255, 0, 48, 1024},
+                       regs = {128, 0, 0, 1024}, big = {32, 1024, 0, 1024};
+  EXPECT(!dg_tune_prune(&ok, 256, 1000, &info, why, sizeof why));
+  EXPECT(dg_tune_prune(&spill, 256, 0, &info, why, sizeof why) && strstr(why, "spill"));
+  EXPECT(dg_tune_prune(&regs, 1024, 0, &info, why, sizeof why) && strstr(why, "register"));
+  EXPECT(dg_tune_prune(&big, 128, 227 * 1024, &info, why, sizeof why) && strstr(why, "shared"));
+  printf("%d failures\n", failures);
+  return failures ? 1 : 0;
+}

@@ -1,0 +1,426 @@
+#include "tuning/tuner.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/fsutil.h"
+#include "core/hash.h"
+#include "core/kernel_cache.h"
+#include "core/log.h"
+
+#ifndef DGRUN_TUNING_DEFAULTS_DIR
+#define DGRUN_TUNING_DEFAULTS_DIR "tuning/defaults"
+#endif
+
+/* ---- candidates --------------------------------------------------------- */
+
+static int push_volume(dg_tune_space *s, int cap, int epb, dg_work_mode mode, int w,
+                       dg_matrix_place mat, int prefetch, int fuse, int fuse_surface, int Np) {
+  if ((long)epb * Np > 1024 || s->nvolume >= cap)
+    return 0;
+  dg_kernel_config c = dg_kernel_config_default();
+  c.elements_per_block = epb;
+  c.work_mode = mode;
+  c.work_per_thread = w;
+  c.matrices = mat;
+  c.prefetch = prefetch;
+  c.fuse_update = fuse;
+  c.fuse_surface = fuse_surface;
+  s->volume[s->nvolume++] = c;
+  return 1;
+}
+
+dg_error dg_tune_space_create(int cuda, dg_tune_mode mode, int Np, int nfnfp,
+                              dg_tune_space *out) {
+  memset(out, 0, sizeof *out);
+  (void)nfnfp;
+  const int cap = 512;
+  out->layouts = calloc(4, sizeof *out->layouts);
+  out->volume = calloc(cap, sizeof *out->volume);
+  out->face_threads = calloc(8, sizeof *out->face_threads);
+  DG_CHECK(out->layouts && out->volume && out->face_threads, DG_ERR_MEMORY, "out of memory");
+  /* layouts: field-major unpadded, padded to 4 (32-byte rows in double);
+   * element-major only in full mode (it strides the face gathers) */
+  int aligns[2] = {1, 4};
+  for (int a = 0; a < 2; a++) {
+    if (aligns[a] > 1 && Np % aligns[a] == 0)
+      continue; /* same as unpadded */
+    dg_kernel_config c = dg_kernel_config_default();
+    c.np_align = aligns[a];
+    out->layouts[out->nlayouts++] = c;
+  }
+  if (mode == DG_TUNE_FULL) {
+    dg_kernel_config c = dg_kernel_config_default();
+    c.layout = DG_LAYOUT_ELEMENT_MAJOR;
+    out->layouts[out->nlayouts++] = c;
+  }
+  if (!cuda) {
+    /* cpu: elements per chunk of the OpenMP loop (0: automatic) */
+    int chunks[] = {0, 4, 16, 64, 256};
+    for (int i = 0; i < 5; i++) {
+      dg_kernel_config c = dg_kernel_config_default();
+      c.cpu_chunk = chunks[i];
+      out->volume[out->nvolume++] = c;
+    }
+    out->face_threads[out->nface++] = 256;
+    return DG_OK;
+  }
+  const int epbs[] = {1, 2, 4, 8, 16};
+  if (mode == DG_TUNE_FULL) {
+    for (int fs = 1; fs >= 0; fs--)
+      for (int fuse = 1; fuse >= 0; fuse--)
+        for (int e = 0; e < 5; e++)
+          for (int mat = 0; mat < 3; mat++)
+            for (int pf = 0; pf < 2; pf++) {
+              dg_matrix_place m = (dg_matrix_place)mat;
+              push_volume(out, cap, epbs[e], DG_WORK_PARALLEL, 1, m, pf, fuse, fs, Np);
+              for (int w = 2; w <= 4; w += 2) {
+                push_volume(out, cap, epbs[e], DG_WORK_INLINE, w, m, pf, fuse, fs, Np);
+                push_volume(out, cap, epbs[e], DG_WORK_SEQUENCE, w, m, pf, fuse, fs, Np);
+              }
+            }
+  } else {
+    /* auto: fused update, global matrices (column-major reads are
+     * coalesced and L1-resident), 1..8 elements per block; separate
+     * surface kernel with and without prefetch, or the fused surface; one
+     * or 2/4 elements per thread inline; shared matrices and sequence mode
+     * for the middle sizes only */
+    const dg_matrix_place G = DG_MATRIX_GLOBAL;
+    for (int e = 0; e < 4; e++) {
+      push_volume(out, cap, epbs[e], DG_WORK_PARALLEL, 1, G, 0, 1, 0, Np);
+      push_volume(out, cap, epbs[e], DG_WORK_PARALLEL, 1, G, 1, 1, 0, Np);
+      push_volume(out, cap, epbs[e], DG_WORK_INLINE, 2, G, 1, 1, 0, Np);
+      push_volume(out, cap, epbs[e], DG_WORK_PARALLEL, 1, G, 0, 1, 1, Np);
+      push_volume(out, cap, epbs[e], DG_WORK_INLINE, 2, G, 0, 1, 1, Np);
+      push_volume(out, cap, epbs[e], DG_WORK_INLINE, 4, G, 0, 1, 1, Np);
+    }
+    for (int e = 1; e < 3; e++) {
+      push_volume(out, cap, epbs[e], DG_WORK_PARALLEL, 1, DG_MATRIX_SHARED, 0, 1, 1, Np);
+      push_volume(out, cap, epbs[e], DG_WORK_SEQUENCE, 2, DG_MATRIX_SHARED, 0, 1, 1, Np);
+    }
+  }
+  const int fts[] = {128, 256, 512};
+  for (int i = 0; i < 3; i++)
+    out->face_threads[out->nface++] = fts[i];
+  return DG_OK;
+}
+
+void dg_tune_space_free(dg_tune_space *s) {
+  free(s->layouts);
+  free(s->volume);
+  free(s->face_threads);
+  memset(s, 0, sizeof *s);
+}
+
+void dg_tune_apply_layout(dg_kernel_config *c, const dg_kernel_config *l) {
+  c->np_align = l->np_align;
+  c->layout = l->layout;
+}
+
+void dg_tune_apply_volume(dg_kernel_config *c, const dg_kernel_config *v) {
+  c->elements_per_block = v->elements_per_block;
+  c->work_mode = v->work_mode;
+  c->work_per_thread = v->work_per_thread;
+  c->matrices = v->matrices;
+  c->prefetch = v->prefetch;
+  c->fuse_update = v->fuse_update;
+  c->fuse_surface = v->fuse_surface;
+  c->cpu_chunk = v->cpu_chunk;
+}
+
+/* ---- pruning ------------------------------------------------------------ */
+
+int dg_tune_prune(const dg_kernel_attributes *a, unsigned threads, unsigned dynamic_shared,
+                  const dg_device_info *info, char *why, size_t n) {
+  if (a->local_bytes > 0) {
+    snprintf(why, n, "spills: %d bytes of local memory per thread", a->local_bytes);
+    return 1;
+  }
+  if (a->max_threads_per_block > 0 && threads > (unsigned)a->max_threads_per_block) {
+    snprintf(why, n, "%u threads per block > %d allowed with %d registers", threads,
+             a->max_threads_per_block, a->num_regs);
+    return 1;
+  }
+  /* 64K 32-bit registers per SM on every GPU since Kepler */
+  if ((long)a->num_regs * threads > 65536) {
+    snprintf(why, n, "%d registers x %u threads exceed the register file", a->num_regs,
+             threads);
+    return 1;
+  }
+  int limit = info->max_shared_per_block_optin > 0 ? info->max_shared_per_block_optin
+                                                    : info->max_shared_per_block;
+  if (info->backend == DG_BACKEND_CUDA && limit > 0 &&
+      (long)a->shared_bytes_static + dynamic_shared > limit) {
+    snprintf(why, n, "%u + %d bytes of shared memory > %d", dynamic_shared,
+             a->shared_bytes_static, limit);
+    return 1;
+  }
+  return 0;
+}
+
+/* ---- search ------------------------------------------------------------- */
+
+/* Layout and volume slicing are scored by the whole RHS (the volume knobs
+ * include fusing the surface and the update away); the surface kernel's
+ * threads by its own time. */
+static double phase_score(int phase, const dg_tune_timing *t) {
+  if (phase == 3)
+    return t->surface_ms;
+  return t->surface_ms + t->volume_ms + t->update_ms;
+}
+
+static dg_error add_row(dg_tune_result *r, int phase, const dg_kernel_config *c,
+                        const dg_tune_timing *t) {
+  dg_tune_row *rows = realloc(r->rows, (size_t)(r->nrows + 1) * sizeof *rows);
+  DG_CHECK(rows, DG_ERR_MEMORY, "out of memory");
+  r->rows = rows;
+  dg_tune_row *row = &rows[r->nrows++];
+  row->phase = phase;
+  row->cfg = *c;
+  row->t = *t;
+  row->score_ms = t->status == 0 ? phase_score(phase, t) : 0;
+  return DG_OK;
+}
+
+/* Time every candidate of a phase, keep the best in *best. */
+static dg_error run_phase(int phase, const dg_kernel_config *cands, int n,
+                          dg_kernel_config *best, dg_tune_timing *best_t,
+                          dg_tune_measure_fn measure, void *ctx, dg_tune_result *r) {
+  double best_score = best_t->status == 0 ? phase_score(phase, best_t) : 0;
+  int have = best_t->status == 0;
+  for (int i = 0; i < n; i++) {
+    dg_tune_timing t;
+    memset(&t, 0, sizeof t);
+    double cutoff = have ? 2.0 * best_score : 0;
+    DG_CALL(measure(ctx, &cands[i], phase, cutoff, &t));
+    DG_CALL(add_row(r, phase, &cands[i], &t));
+    if (t.status != 0)
+      continue;
+    double sc = phase_score(phase, &t);
+    if (!have || sc < best_score) {
+      have = 1;
+      best_score = sc;
+      *best = cands[i];
+      *best_t = t;
+    }
+  }
+  DG_CHECK(have, DG_ERR_UNSUPPORTED, "autotuner: no variant of phase %d could be timed",
+           phase);
+  return DG_OK;
+}
+
+dg_error dg_tune_search(const dg_tune_space *sp, const dg_kernel_config *base,
+                        dg_tune_measure_fn measure, void *ctx, dg_tune_result *out) {
+  memset(out, 0, sizeof *out);
+  dg_error err = DG_OK;
+  int nmax = sp->nlayouts > sp->nvolume ? sp->nlayouts : sp->nvolume;
+  if (sp->nface > nmax)
+    nmax = sp->nface;
+  dg_kernel_config *c = calloc((size_t)nmax + 1, sizeof *c);
+  DG_CHECK(c, DG_ERR_MEMORY, "out of memory");
+  dg_kernel_config best = *base;
+  dg_tune_timing bt;
+  memset(&bt, 0, sizeof bt);
+  bt.status = 1; /* nothing timed yet */
+  for (int i = 0; i < sp->nlayouts; i++) {
+    c[i] = best;
+    dg_tune_apply_layout(&c[i], &sp->layouts[i]);
+  }
+  DG_CALL_GOTO(err, fail, run_phase(1, c, sp->nlayouts, &best, &bt, measure, ctx, out));
+  for (int i = 0; i < sp->nvolume; i++) {
+    c[i] = best;
+    dg_tune_apply_volume(&c[i], &sp->volume[i]);
+  }
+  DG_CALL_GOTO(err, fail, run_phase(2, c, sp->nvolume, &best, &bt, measure, ctx, out));
+  for (int i = 0; i < sp->nface; i++) {
+    c[i] = best;
+    c[i].face_threads = sp->face_threads[i];
+  }
+  DG_CALL_GOTO(err, fail, run_phase(3, c, sp->nface, &best, &bt, measure, ctx, out));
+  out->best = best;
+  out->rhs_ms = bt.surface_ms + bt.volume_ms + bt.update_ms;
+  free(c);
+  return DG_OK;
+fail:
+  free(c);
+  dg_tune_result_free(out);
+  return err;
+}
+
+void dg_tune_result_free(dg_tune_result *r) {
+  free(r->rows);
+  memset(r, 0, sizeof *r);
+}
+
+void dg_tune_config_string(const dg_kernel_config *c, char *buf, size_t n) {
+  snprintf(buf, n,
+           "epb=%d ft=%d mat=%s align=%d layout=%s fuse=%d fsurf=%d work=%s*%d pf=%d chunk=%d",
+           c->elements_per_block, c->face_threads, dg_matrix_place_name(c->matrices),
+           c->np_align, dg_field_layout_name(c->layout), c->fuse_update, c->fuse_surface,
+           dg_work_mode_name(c->work_mode), c->work_per_thread, c->prefetch, c->cpu_chunk);
+}
+
+void dg_tune_print(FILE *f, const dg_tune_result *r) {
+  static const char *phases[] = {"", "layout", "volume", "surface"};
+  static const char *status[] = {"", "pruned", "stopped", "illegal"};
+  fprintf(f, "%-7s %-96s %9s %9s %9s %9s\n", "phase", "variant", "surf ms", "vol ms",
+          "upd ms", "score");
+  for (int i = 0; i < r->nrows; i++) {
+    const dg_tune_row *w = &r->rows[i];
+    char cs[160];
+    dg_tune_config_string(&w->cfg, cs, sizeof cs);
+    if (w->t.status == 0)
+      fprintf(f, "%-7s %-96s %9.4f %9.4f %9.4f %9.4f\n", phases[w->phase], cs,
+              w->t.surface_ms, w->t.volume_ms, w->t.update_ms, w->score_ms);
+    else
+      fprintf(f, "%-7s %-96s %s: %s\n", phases[w->phase], cs, status[w->t.status], w->t.why);
+  }
+  char cs[160];
+  dg_tune_config_string(&r->best, cs, sizeof cs);
+  fprintf(f, "chosen: %s  (RHS %.4f ms)\n", cs, r->rhs_ms);
+}
+
+/* ---- keys and the database ---------------------------------------------- */
+
+void dg_tune_key_make(const dg_device_info *info, const char *op_digest, int dim, int N,
+                      int ncomp, int is_float, dg_tune_key *k) {
+  memset(k, 0, sizeof *k);
+  snprintf(k->device_model, sizeof k->device_model, "%s|cc%d%d|%s", info->name,
+           info->cc_major, info->cc_minor, info->backend_name);
+  snprintf(k->device, sizeof k->device, "%s|drv%d|%s", k->device_model, info->driver_version,
+           info->compiler_identity);
+  snprintf(k->op, sizeof k->op, "%.32s|dim%d|N%d|nc%d|%s|gen%d", op_digest, dim, N, ncomp,
+           is_float ? "float" : "double", dg_codegen_version());
+}
+
+static char *entry_path(const char *dir, const dg_tune_key *k) {
+  dg_hash h;
+  dg_hash_init(&h);
+  dg_hash_update_field(&h, k->device_model);
+  dg_hash_update_field(&h, k->op);
+  unsigned char d[DG_HASH_SIZE];
+  dg_hash_final(&h, d);
+  char name[2 * DG_HASH_SIZE + 8];
+  dg_hash_hex(d, 16, name);
+  strcat(name, ".tune");
+  return dg_fsutil_join(dir, name);
+}
+
+static const char *MAGIC = "dgrun-tuning 1\n";
+
+/* Parse one entry; 0 on success. */
+static int parse_entry(const char *text, const dg_tune_key *k, int model_only,
+                       dg_kernel_config *c, double *ms) {
+  size_t ml = strlen(MAGIC);
+  if (strncmp(text, MAGIC, ml) != 0)
+    return -1;
+  const char *p = text + ml;
+  char dev[700], model[400], op[200], mat[32], lay[32], work[32];
+  int n = 0;
+  *c = dg_kernel_config_default();
+  if (sscanf(p,
+             "device %699[^\n]\nmodel %399[^\n]\nop %199[^\n]\nelements_per_block %d\n"
+             "face_threads %d\nmatrices %31s\nnp_align %d\nlayout %31s\nfuse_update %d\n"
+             "work_mode %31s\nwork_per_thread %d\nprefetch %d\nfuse_surface %d\n"
+             "cpu_chunk %d\nrhs_ms %lf\n%n",
+             dev, model, op, &c->elements_per_block, &c->face_threads, mat, &c->np_align, lay,
+             &c->fuse_update, work, &c->work_per_thread, &c->prefetch, &c->fuse_surface,
+             &c->cpu_chunk, ms, &n) != 15 ||
+      n == 0 || strcmp(p + n, "end\n") != 0)
+    return -1;
+  if (strcmp(model, k->device_model) != 0 || strcmp(op, k->op) != 0)
+    return 1; /* another key with the same digest prefix: not ours */
+  if (!model_only && strcmp(dev, k->device) != 0)
+    return 1; /* driver or compiler changed: tune again */
+  int m = -1, l = -1, w = -1;
+  for (int i = 0; i < 3; i++) {
+    if (strcmp(mat, dg_matrix_place_name((dg_matrix_place)i)) == 0)
+      m = i;
+    if (strcmp(work, dg_work_mode_name((dg_work_mode)i)) == 0)
+      w = i;
+    if (i < 2 && strcmp(lay, dg_field_layout_name((dg_field_layout)i)) == 0)
+      l = i;
+  }
+  if (m < 0 || l < 0 || w < 0)
+    return -1;
+  c->matrices = (dg_matrix_place)m;
+  c->layout = (dg_field_layout)l;
+  c->work_mode = (dg_work_mode)w;
+  if (dg_kernel_config_check(c, 1) != DG_OK) {
+    dg_error_clear();
+    return -1;
+  }
+  return 0;
+}
+
+dg_error dg_tune_db_get(const char *dir, const dg_tune_key *k, int model_only,
+                        dg_kernel_config *cfg, double *rhs_ms, int *found) {
+  *found = 0;
+  char *path = entry_path(dir, k);
+  DG_CHECK(path, DG_ERR_MEMORY, "out of memory");
+  void *data = NULL;
+  size_t n = 0;
+  if (dg_fsutil_read_file(path, &data, &n) != DG_OK) {
+    dg_error_clear();
+    free(path);
+    return DG_OK;
+  }
+  char *text = realloc(data, n + 1);
+  if (!text) {
+    free(data);
+    free(path);
+    DG_RAISE(DG_ERR_MEMORY, "out of memory");
+  }
+  text[n] = '\0';
+  double ms = 0;
+  int rc = memchr(text, '\0', n) ? -1 : parse_entry(text, k, model_only, cfg, &ms);
+  if (rc < 0)
+    dg_warn("tuning database entry %s is corrupt: ignored (it is rewritten after tuning)",
+            path);
+  if (rc == 0) {
+    *found = 1;
+    if (rhs_ms)
+      *rhs_ms = ms;
+  }
+  free(text);
+  free(path);
+  return DG_OK;
+}
+
+dg_error dg_tune_db_put(const char *dir, const dg_tune_key *k, const dg_kernel_config *c,
+                        double rhs_ms) {
+  DG_CALL(dg_fsutil_mkdir_p(dir, 0755));
+  char buf[2048];
+  int n = snprintf(buf, sizeof buf,
+                   "%sdevice %s\nmodel %s\nop %s\nelements_per_block %d\nface_threads %d\n"
+                   "matrices %s\nnp_align %d\nlayout %s\nfuse_update %d\nwork_mode %s\n"
+                   "work_per_thread %d\nprefetch %d\nfuse_surface %d\ncpu_chunk %d\n"
+                   "rhs_ms %.6f\nend\n",
+                   MAGIC, k->device, k->device_model, k->op, c->elements_per_block,
+                   c->face_threads, dg_matrix_place_name(c->matrices), c->np_align,
+                   dg_field_layout_name(c->layout), c->fuse_update,
+                   dg_work_mode_name(c->work_mode), c->work_per_thread, c->prefetch,
+                   c->fuse_surface, c->cpu_chunk, rhs_ms);
+  DG_CHECK(n > 0 && (size_t)n < sizeof buf, DG_ERR_INTERNAL, "tuning entry too long");
+  char *path = entry_path(dir, k);
+  DG_CHECK(path, DG_ERR_MEMORY, "out of memory");
+  dg_error err = dg_fsutil_write_atomic(path, buf, (size_t)n, 0644);
+  free(path);
+  DG_CALL(err);
+  return DG_OK;
+}
+
+dg_error dg_tune_db_default_dir(char **dir) {
+  char *cache = NULL;
+  DG_CALL(dg_kernel_cache_default_dir(&cache));
+  *dir = dg_fsutil_join(cache, "tuning");
+  free(cache);
+  DG_CHECK(*dir, DG_ERR_MEMORY, "out of memory");
+  return DG_OK;
+}
+
+const char *dg_tune_defaults_dir(void) {
+  const char *env = getenv("DGRUN_TUNING_DEFAULTS");
+  return env && *env ? env : DGRUN_TUNING_DEFAULTS_DIR;
+}

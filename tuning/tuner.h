@@ -1,0 +1,128 @@
+/* The autotuner: which kernel variants to try, which to reject before
+ * timing, the search order, and the on-disk database of choices.
+ *
+ * The tuner does not launch anything itself (DESIGN.md: tuning/ asks
+ * operators/ for the legal variants and core/ to time them): the caller
+ * passes a measure callback that builds the variant, reads its attributes
+ * (dg_tune_prune) and times it with device events.
+ *
+ * Search (the seed paper's order): 1. the data layout (np_align, field
+ * interleaving) jointly for the operator set, scored by the summed time of
+ * one right-hand side (surface + volume + update) under the base slicing;
+ * 2. the volume kernel's slicing (elements per block, work per thread and
+ * its mode, matrix placement, shared prefetch, fused update) under that
+ * layout, scored by volume + update time; 3. the surface kernel's threads
+ * per block, scored by its own time.  A candidate whose first timing is
+ * already 2x the best of its phase is not timed further.
+ *
+ * The cpu backend has one knob that matters, the elements per chunk of the
+ * OpenMP loops (cpu_chunk); layout is searched as on cuda.  The loop order
+ * inside an element is fixed by the generator (node loop outside, the
+ * matrix row contiguous) so it is not a knob there. */
+#ifndef DG_TUNING_TUNER_H
+#define DG_TUNING_TUNER_H
+
+#include <stdio.h>
+
+#include "core/device.h"
+#include "core/error.h"
+#include "operators/codegen.h"
+
+typedef enum { DG_TUNE_OFF = 0, DG_TUNE_AUTO = 1, DG_TUNE_FULL = 2 } dg_tune_mode;
+
+/* ---- candidates --------------------------------------------------------- */
+
+typedef struct dg_tune_space {
+  dg_kernel_config *layouts; /* only np_align and layout matter */
+  int nlayouts;
+  dg_kernel_config *volume;  /* only the volume knobs matter */
+  int nvolume;
+  int *face_threads;
+  int nface;
+} dg_tune_space;
+
+/* The candidates for a backend (cuda: 1, cpu: 0) and an element size.
+ * DG_TUNE_AUTO: a reduced set (a tuning run within a minute); FULL: all. */
+dg_error dg_tune_space_create(int cuda, dg_tune_mode mode, int Np, int nfnfp,
+                              dg_tune_space *out);
+void dg_tune_space_free(dg_tune_space *s);
+
+/* Apply the knobs of one phase's candidate to a configuration. */
+void dg_tune_apply_layout(dg_kernel_config *c, const dg_kernel_config *layout);
+void dg_tune_apply_volume(dg_kernel_config *c, const dg_kernel_config *volume);
+
+/* ---- pruning ------------------------------------------------------------ */
+
+/* Whether a compiled variant may be timed: no register spills (local
+ * memory), registers x threads within the SM's file, threads within the
+ * kernel's limit, shared memory within the opt-in limit.  why gets the
+ * reason when rejected (>= 96 chars). */
+int dg_tune_prune(const dg_kernel_attributes *a, unsigned threads_per_block,
+                  unsigned dynamic_shared, const dg_device_info *info, char *why,
+                  size_t why_size);
+
+/* ---- measuring ---------------------------------------------------------- */
+
+typedef struct dg_tune_timing {
+  double surface_ms, volume_ms, update_ms; /* medians */
+  int status;     /* 0 timed, 1 pruned, 2 stopped (2x slower than the best), 3 illegal */
+  char why[128];
+} dg_tune_timing;
+
+/* Build and time cfg.  cutoff_ms: stop after the first repeat when the
+ * phase score already exceeds it (status 2).  Set status 1 / 3 with a reason
+ * for variants that cannot be timed; return an error only for real failures. */
+typedef dg_error (*dg_tune_measure_fn)(void *ctx, const dg_kernel_config *cfg, int phase,
+                                       double cutoff_ms, dg_tune_timing *out);
+
+/* One table row. */
+typedef struct dg_tune_row {
+  int phase; /* 1 layout, 2 volume slicing, 3 surface */
+  dg_kernel_config cfg;
+  dg_tune_timing t;
+  double score_ms;
+} dg_tune_row;
+
+typedef struct dg_tune_result {
+  dg_kernel_config best;
+  double rhs_ms; /* surface + volume + update of the best */
+  dg_tune_row *rows;
+  int nrows;
+} dg_tune_result;
+
+dg_error dg_tune_search(const dg_tune_space *space, const dg_kernel_config *base,
+                        dg_tune_measure_fn measure, void *ctx, dg_tune_result *out);
+void dg_tune_result_free(dg_tune_result *r);
+/* The candidate table and the choice, human-readable. */
+void dg_tune_print(FILE *f, const dg_tune_result *r);
+/* "epb=4 ft=256 mat=global align=1 layout=field-major fuse=0 work=inline*2 pf=1 chunk=0" */
+void dg_tune_config_string(const dg_kernel_config *c, char *buf, size_t size);
+
+/* ---- the database ------------------------------------------------------- */
+
+/* A key: the device identity (name, compute capability, driver, compiler)
+ * plus the operator identity (a digest of the problem's generated source
+ * under the default knobs, which covers physics, dim, N, fields, precision
+ * and generator version) and those fields in readable form. */
+typedef struct dg_tune_key {
+  char device[640];   /* "NVIDIA H100 80GB HBM3|cc90|drv12040|nvrtc 12.4 sm_90" */
+  char device_model[360]; /* name + cc only: shipped defaults match on this */
+  char op[128];       /* operator digest + "|dim3|N3|nc5|double|gen2" */
+} dg_tune_key;
+
+void dg_tune_key_make(const dg_device_info *info, const char *op_digest, int dim, int N,
+                      int ncomp, int is_float, dg_tune_key *out);
+
+/* Entries are files <dir>/<sha256(key)>.tune written atomically.  A missing
+ * or unreadable/corrupt entry is "not found" (*found = 0) and will be
+ * rewritten by the next put; a corrupt one is reported with dg_warn. */
+dg_error dg_tune_db_get(const char *dir, const dg_tune_key *key, int match_model_only,
+                        dg_kernel_config *cfg, double *rhs_ms, int *found);
+dg_error dg_tune_db_put(const char *dir, const dg_tune_key *key, const dg_kernel_config *cfg,
+                        double rhs_ms);
+/* The database folder next to the kernel cache (DGRUN_CACHE_DIR/tuning). */
+dg_error dg_tune_db_default_dir(char **dir);
+/* The shipped defaults folder of the source tree (tuning/defaults). */
+const char *dg_tune_defaults_dir(void);
+
+#endif
