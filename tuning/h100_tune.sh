@@ -8,7 +8,8 @@
 set -uo pipefail
 OUT=${OUT:-gpu-out}
 mkdir -p "$OUT"
-exec > >(tee "$L/h100.log") 2>&1   # one log file comes back
+L=/tmp/dglogs; mkdir -p $L
+exec > >(tee "$OUT/h100.log") 2>&1   # one log file comes back
 B=/tmp/dgrun-build
 export DGRUN_CACHE_DIR=/tmp/dgrun-cache
 export DGRUN_TUNING_DEFAULTS=/nonexistent   # tune for real, do not read the shipped defaults
@@ -25,7 +26,6 @@ if [ "${1:-}" = sweep ]; then
   exit 0
 fi
 T() { timeout "$@"; }
-L=/tmp/dglogs; mkdir -p $L
 echo "== gpu numerics: cuda vs cpu for the kernel variants (backend_match)"
 T 100 ctest --test-dir $B -R "backend_match_(maxwell3d|euler3d_float|euler2d)" --output-on-failure -j3 > $L/ctest1.log 2>&1
 grep -E "variant|tests passed|Failed|\*\*\*" $L/ctest1.log | head -60
