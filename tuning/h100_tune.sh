@@ -33,13 +33,13 @@ grep -E "variant|tests passed|Failed|\*\*\*" $L/ctest1.log | head -60
 for c in "3 35" "1 60" "5 35"; do
   set -- $c
   echo "== tune euler3d N=$1 cells=$2"
-  /usr/bin/time -f "tune wall %e s" T 110 $B/problems/dgrun tune $E --tune=auto discretization.order=$1 "mesh.cells=$2 $2 $2" > "$L/tune_euler_N$1.txt" 2>&1
+  /usr/bin/time -f "tune wall %e s" timeout 110 $B/problems/dgrun tune $E --tune=auto discretization.order=$1 "mesh.cells=$2 $2 $2" > "$L/tune_euler_N$1.txt" 2>&1
   grep -E "chosen|wall|error" "$L/tune_euler_N$1.txt"
   T 120 $B/core/dgbench rhs $E discretization.order=$1 "mesh.cells=$2 $2 $2" --tune=auto > "$L/bench_euler_N$1.txt" 2>&1
   cat "$L/bench_euler_N$1.txt"
 done
 echo "== time to first step (warm cache, tuned): euler N=3 35^3, one step"
-/usr/bin/time -f "first-step wall %e s" T 120 $B/problems/dgrun $E --tune=auto discretization.order=3 "mesh.cells=35 35 35" output.enabled=false time.final=0.001 2>&1 | grep -E "first step|wall|DOFs|rror" | tee "$L/first_step.txt"
+/usr/bin/time -f "first-step wall %e s" timeout 120 $B/problems/dgrun $E --tune=auto discretization.order=3 "mesh.cells=35 35 35" output.enabled=false time.final=0.001 2>&1 | grep -E "first step|wall|DOFs|rror" | tee "$L/first_step.txt"
 echo "== dgrun euler N=3 35^3 (loop DOF-updates/s)"
 T 60 $B/problems/dgrun $E --tune=auto discretization.order=3 "mesh.cells=35 35 35" output.enabled=false time.final=0.05 2>&1 | tail -4 | tee "$L/run_euler_N3.txt"
 echo "== maxwell N=3 / 5"
