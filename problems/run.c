@@ -16,6 +16,7 @@
 #include "operators/physics.h"
 #include "problems/checkpoint.h"
 #include "problems/problem.h"
+#include "problems/signals.h"
 #include "problems/snapshot.h"
 #include "problems/solver.h"
 
@@ -190,6 +191,12 @@ static dg_error checkpoint_info(run_state *r, dg_checkpoint_info *info) {
   return DG_OK;
 }
 
+static char *checkpoint_path(const run_state *r, int64_t step) {
+  char name[512];
+  snprintf(name, sizeof name, "%s_checkpoint_%06lld.h5", r->prob->name, (long long)step);
+  return dg_fsutil_join(r->prob->output_dir, name);
+}
+
 static dg_error write_checkpoint(run_state *r, double t, double dt, int64_t step) {
   dg_checkpoint_info info;
   DG_CALL(checkpoint_info(r, &info));
@@ -200,9 +207,7 @@ static dg_error write_checkpoint(run_state *r, double t, double dt, int64_t step
   const void *fields[64];
   for (int c = 0; c < r->ncomp; c++)
     fields[c] = r->u + (int64_t)c * d->K * d->Np;
-  char name[512];
-  snprintf(name, sizeof name, "%s_checkpoint_%06lld.h5", r->prob->name, (long long)step);
-  char *path = dg_fsutil_join(r->prob->output_dir, name);
+  char *path = checkpoint_path(r, step);
   DG_CHECK(path, DG_ERR_MEMORY, "out of memory");
   dg_error err = dg_checkpoint_write(path, &info, fields);
   if (err == DG_OK)
@@ -210,6 +215,25 @@ static dg_error write_checkpoint(run_state *r, double t, double dt, int64_t step
   free(path);
   DG_CALL(err);
   return DG_OK;
+}
+
+/* SIGINT/SIGTERM arrived (problems/signals.h): checkpoint the state at the
+ * end of the step just taken and stop with DG_ERR_INTERRUPTED. */
+static dg_error stop_on_signal(const dg_run_options *opt, run_state *r, double t, double dt,
+                               int64_t step, dg_run_result *res) {
+  res->interrupted_by = dg_signals_pending();
+  DG_CALL(dg_solver_get_state(r->solver, r->u));
+  DG_CALL(check_finite(r, t, step));
+  DG_CALL(write_checkpoint(r, t, dt, step));
+  char *path = checkpoint_path(r, step);
+  DG_CHECK(path, DG_ERR_MEMORY, "out of memory");
+  dg_error e = dg_error_raise(DG_ERR_INTERRUPTED, __FILE__, __LINE__, __func__,
+                              "%s: stopped at t = %.9g (step %lld) after writing checkpoint %s; "
+                              "continue with: dgrun %s [the same overrides] --restart %s",
+                              dg_signals_name(res->interrupted_by), t, (long long)step, path,
+                              opt->cfg_path, path);
+  free(path);
+  return e;
 }
 
 /* Fail before the time loop, not after hours of it, when the output
@@ -330,6 +354,8 @@ static dg_error run_loop(const dg_run_options *opt, run_state *r, dg_run_result 
       DG_CALL(dg_solver_step(r->solver, &p->scheme, t, dt));
       step++;
       t = s + 1 == n ? stop : t0 + (double)(s + 1) * dt;
+      if (dg_signals_pending())
+        DG_CALL(stop_on_signal(opt, r, t, dt, step, res));
       if (step % p->nan_check_steps == 0) {
         DG_CALL(dg_solver_get_state(r->solver, r->u));
         DG_CALL(check_finite(r, t, step));
@@ -420,8 +446,11 @@ dg_error dg_run(const dg_run_options *opt, dg_run_result *result) {
   dg_run_result res;
   memset(&res, 0, sizeof res);
   dg_error err = setup(opt, &r);
-  if (err == DG_OK)
+  if (err == DG_OK) {
+    dg_signals_install();
     err = run_loop(opt, &r, &res);
+    dg_signals_restore();
+  }
   if (err == DG_OK && res.have_norms && !opt->quiet)
     for (int f = 0; f < dg_flux_field_count(r.prob->program) && f < 16; f++)
       dg_info("final t = %.6g  %s: L2 error %.6e  max error %.6e", res.t_final,

@@ -26,6 +26,7 @@ typedef struct dg_run_result {
   int nfields;
   double l2[16], maxerr[16];     /* per field, when the flux file gives exact solutions */
   int have_norms;
+  int interrupted_by;            /* SIGINT/SIGTERM that stopped the run (DG_ERR_INTERRUPTED) */
 } dg_run_result;
 
 dg_error dg_run(const dg_run_options *opt, dg_run_result *result);

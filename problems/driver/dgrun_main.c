@@ -6,7 +6,8 @@
  *   dgrun --help-config      every problem.cfg key, with type and default
  *
  * Exit status: 0 when the run completed, 1 on any error (printed with its
- * trace), 2 on a usage error. */
+ * trace), 2 on a usage error, 128 + N when signal N (SIGINT: 130, SIGTERM:
+ * 143) stopped the run after writing a checkpoint (problems/signals.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,6 +115,10 @@ int main(int argc, char **argv) {
   dg_run_result res;
   dg_error err = dg_run(&opt, &res);
   free(overrides);
+  if (err == DG_ERR_INTERRUPTED && res.interrupted_by > 0) {
+    fprintf(stderr, "\ndgrun: %s\n", dg_error_message());
+    return 128 + res.interrupted_by;
+  }
   if (err != DG_OK) {
     dg_error_print(stderr);
     return 1;
