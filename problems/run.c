@@ -38,6 +38,7 @@ typedef struct run_state {
   double *u; /* host state, logical order */
   char **comp_names;
   int ncomp;
+  char *created_dir; /* topmost output directory this run created, or NULL */
 } run_state;
 
 static void run_state_free(run_state *r) {
@@ -45,6 +46,7 @@ static void run_state_free(run_state *r) {
     for (int c = 0; c < r->ncomp; c++)
       free(r->comp_names[c]);
   free(r->comp_names);
+  free(r->created_dir);
   free(r->u);
   dg_snapshot_writer_destroy(&r->writer);
   dg_solver_destroy(&r->solver);
@@ -237,8 +239,15 @@ static dg_error stop_on_signal(const dg_run_options *opt, run_state *r, double t
 }
 
 /* Fail before the time loop, not after hours of it, when the output
- * directory cannot be written. */
-static dg_error probe_output_dir(const char *dir) {
+ * directory cannot be written or its file system cannot hold what the run
+ * will write: every snapshot (output fields + node coordinates) and every
+ * checkpoint (the whole state) counted from t = 0, plus 64 KiB of metadata
+ * each.  The directories it creates are noted so that a run failing before
+ * it wrote anything removes them again (dg_run). */
+static dg_error probe_output_dir(run_state *r) {
+  const dg_problem *p = r->prob;
+  const char *dir = p->output_dir;
+  r->created_dir = dg_fsutil_missing_top(dir);
   DG_CALL(dg_fsutil_mkdir_p(dir, 0755));
   char *probe = dg_fsutil_join(dir, ".dgrun_write_probe");
   DG_CHECK(probe, DG_ERR_MEMORY, "out of memory");
@@ -246,6 +255,21 @@ static dg_error probe_output_dir(const char *dir) {
   unlink(probe);
   free(probe);
   DG_CALL(err);
+  double values = (double)r->disc->K * r->disc->Np, nout = r->disc->dim;
+  for (int f = 0; f < dg_flux_field_count(p->program); f++)
+    if (p->output_field[f])
+      nout += dg_flux_field(p->program, f)->ncomp;
+  double nsnap = !p->output_enabled ? 0
+                 : p->output_interval > 0 ? floor(p->t_final / p->output_interval) + 2 : 1;
+  double nckpt = p->checkpoint_interval > 0 ? floor(p->t_final / p->checkpoint_interval) + 1 : 0;
+  double need = nsnap * (nout * values * 8 + 65536) + nckpt * (r->ncomp * values * 8 + 65536);
+  unsigned long long avail;
+  DG_CALL(dg_fsutil_free_space(dir, &avail));
+  DG_CHECK(need <= (double)avail, DG_ERR_IO,
+           "output directory '%s' has %.3g MB free, but this run writes about %.3g MB "
+           "(%.0f snapshots, %.0f checkpoints): free space, or raise [output] interval / "
+           "checkpoint_interval",
+           dir, (double)avail / 1e6, need / 1e6, nsnap, nckpt);
   return DG_OK;
 }
 
@@ -425,7 +449,7 @@ static dg_error setup(const dg_run_options *opt, run_state *r) {
   r->u = calloc((size_t)n + 1, sizeof(double));
   DG_CHECK(r->u, DG_ERR_MEMORY, "out of host memory for %lld values", (long long)n);
   if (p->output_enabled || p->checkpoint_interval > 0)
-    DG_CALL(probe_output_dir(p->output_dir));
+    DG_CALL(probe_output_dir(r));
   if (p->output_enabled) {
     dg_snapshot_mesh sm = {r->disc->dim, r->disc->N, r->disc->Np, r->disc->K,
                            r->disc->x,   r->disc->y, r->disc->z};
@@ -457,6 +481,8 @@ dg_error dg_run(const dg_run_options *opt, dg_run_result *result) {
               dg_flux_field(r.prob->program, f)->name, res.l2[f], res.maxerr[f]);
   if (r.prob)
     res.nfields = dg_flux_field_count(r.prob->program);
+  if (err != DG_OK && r.created_dir)
+    dg_fsutil_remove_created(r.prob->output_dir, r.created_dir);
   run_state_free(&r);
   if (result)
     *result = res;

@@ -4,7 +4,7 @@
 # from it completes with the same final error as an uninterrupted run.
 # usage: interrupt.sh DGRUN CFG OUTDIR INT|TERM
 dgrun=$1; cfg=$2; out=$3; sig=$4
-set -- "$cfg" "mesh.cells=4 4" discretization.order=2 time.final=40 output.interval=0 \
+set -- "$cfg" "mesh.cells=2 2" discretization.order=1 time.final=40 output.interval=0 \
   "output.directory=$out"
 rm -rf "$out"; mkdir -p "$out"
 "$dgrun" "$@" > "$out/log" 2>&1 &
