@@ -1,5 +1,6 @@
 #include "core/fsutil.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -318,4 +319,33 @@ dg_error dg_fsutil_free_space(const char *path, unsigned long long *bytes) {
            strerror(errno));
   *bytes = (unsigned long long)sv.f_bavail * (unsigned long long)sv.f_frsize;
   return DG_OK;
+}
+
+char *dg_fsutil_keep_source(const char *name, const char *ext, const char *source) {
+  char prefix[80];
+  int k = snprintf(prefix, sizeof prefix, "dgrun-failed-");
+  for (const char *c = name; *c && k < 60; c++)
+    prefix[k++] = isalnum((unsigned char)*c) ? *c : '_';
+  prefix[k++] = '-';
+  prefix[k] = '\0';
+  char *tmp = NULL;
+  if (dg_fsutil_write_temp(prefix, source, strlen(source), &tmp) != DG_OK) {
+    dg_error_clear();
+    return NULL;
+  }
+  size_t n = strlen(tmp) + strlen(ext) + 1;
+  char *path = malloc(n);
+  if (path) {
+    snprintf(path, n, "%s%s", tmp, ext);
+    if (link(tmp, path) != 0) { /* link, not rename: never replaces a file */
+      free(path);
+      path = tmp;
+      tmp = NULL;
+    }
+  }
+  if (tmp) {
+    unlink(tmp);
+    free(tmp);
+  }
+  return path;
 }

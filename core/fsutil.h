@@ -55,6 +55,12 @@ char *dg_fsutil_missing_top(const char *path);
  * first one that is not empty (so nothing but empty directories goes). */
 void dg_fsutil_remove_created(const char *path, const char *top);
 
+/* Keep the source of a failed compile of generated code for the reader
+ * of the error: written to "$TMPDIR/dgrun-failed-<name>-XXXXXX<ext>" (name
+ * reduced to [A-Za-z0-9_]); returns the malloc'ed path, or NULL when it
+ * cannot be written (the error is cleared: the compile error matters). */
+char *dg_fsutil_keep_source(const char *name, const char *ext, const char *source);
+
 /* Bytes available to this user on the file system holding path (statvfs). */
 dg_error dg_fsutil_free_space(const char *path, unsigned long long *bytes);
 

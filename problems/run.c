@@ -421,6 +421,23 @@ static dg_error run_loop(const dg_run_options *opt, run_state *r, dg_run_result 
   return DG_OK;
 }
 
+/* Refuse a run whose arrays cannot fit, before allocating them: per node
+ * the coordinates and geometric factors (dim + dim^2 + 1 values) and per
+ * state component four copies (host state, device state, RK register,
+ * right-hand side), in double. */
+static dg_error check_memory(const dg_problem *p, const dg_device_info *info) {
+  int N = p->order, d = p->mesh->dim, ncomp = 0;
+  double Np = d == 1 ? N + 1 : d == 2 ? (N + 1) * (N + 2) / 2.0 : (N + 1) * (N + 2) * (N + 3) / 6.0;
+  for (int f = 0; f < dg_flux_field_count(p->program); f++)
+    ncomp += dg_flux_field(p->program, f)->ncomp;
+  double need = (double)p->mesh->K * Np * 8 * (d + d * d + 1 + 4.0 * ncomp);
+  DG_CHECK(info->total_memory == 0 || need <= (double)info->total_memory, DG_ERR_MEMORY,
+           "%lld elements of order %d need about %.3g GB of memory; %s has %.3g GB "
+           "(use a coarser mesh, a lower order, or more MPI ranks)",
+           (long long)p->mesh->K, N, need / 1e9, info->name, (double)info->total_memory / 1e9);
+  return DG_OK;
+}
+
 static dg_error setup(const dg_run_options *opt, run_state *r) {
   DG_CALL(dg_problem_load(opt->cfg_path, opt->overrides, opt->noverrides, &r->prob));
   dg_problem *p = r->prob;
@@ -428,6 +445,7 @@ static dg_error setup(const dg_run_options *opt, run_state *r) {
   const dg_device_info *info = dg_device_get_info(r->dev);
   if (!opt->quiet)
     dg_info("backend %s: %s", info->backend_name, info->name);
+  DG_CALL(check_memory(p, info));
   DG_CALL(dg_discretization_create(p->mesh, p->order, p->precision, &r->disc));
   DG_CALL(dg_physics_from_program(p->program, &r->phys, &r->tables));
   r->ncomp = r->phys.ncomp;
