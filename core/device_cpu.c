@@ -356,6 +356,15 @@ static void append(char *buf, size_t cap, size_t *len, size_t limit,
  * the generated source around each line the log points at ("stem.c:LINE:"),
  * numbered, the bad line marked with '>'.  The error trace holds at most
  * ~2 KiB, so each part is capped; the whole log goes to the debug log. */
+/* The first line number the compiler log gives for "<stem>.c:N:" (1 if none). */
+static int first_error_line(const char *log, const char *stem) {
+  size_t stemlen = strlen(stem);
+  for (const char *p = strstr(log, stem); p; p = strstr(p + 1, stem))
+    if (strncmp(p + stemlen, ".c:", 3) == 0 && atoi(p + stemlen + 3) > 0)
+      return atoi(p + stemlen + 3);
+  return 1;
+}
+
 static void compile_report(const char *log, const char *stem,
                            const char *source, char *out, size_t cap) {
   size_t len = 0;
@@ -502,9 +511,17 @@ static dg_error cpu_compile(void *state, const char *name, const char *source,
              text ? (char *)text : "");
     char report[1800];
     compile_report(text ? text : "", stem, source, report, sizeof report);
+    /* A generator bug: keep the source so path:line can be opened. */
+    char *kept = dg_fsutil_keep_source(name, ".c", source);
+    int line = first_error_line(text ? text : "", stem);
+    char where[600] = "";
+    if (kept)
+      snprintf(where, sizeof where, "\nthe generated source is kept as %s; first error at %s:%d",
+               kept, kept, line);
+    free(kept);
     DG_CHECK_GOTO(err, done, 0, DG_ERR_COMPILE,
                   "C compiler failed on generated module '%s' (exit status "
-                  "%d):\n%s", name, status, report);
+                  "%d)%s:\n%s", name, status, where, report);
   }
   if (text && ((char *)text)[0])
     dg_debug("compiler output for module '%s':\n%s", name, (char *)text);

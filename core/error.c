@@ -34,6 +34,7 @@ const char *dg_error_name(dg_error code) {
   case DG_ERR_NUMERIC: return "numerical error";
   case DG_ERR_MPI: return "MPI error";
   case DG_ERR_INTERNAL: return "internal error";
+  case DG_ERR_INTERRUPTED: return "interrupted";
   }
   return "unknown error";
 }

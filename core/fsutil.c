@@ -1,5 +1,6 @@
 #include "core/fsutil.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -7,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -277,4 +279,73 @@ dg_error dg_fsutil_remove_tree(const char *path) {
   DG_CHECK(unlink(path) == 0 || errno == ENOENT, DG_ERR_IO,
            "cannot remove '%s': %s", path, strerror(errno));
   return DG_OK;
+}
+
+char *dg_fsutil_missing_top(const char *path) {
+  struct stat st;
+  char *d = strdup(path), *top = NULL;
+  while (d && stat(d, &st) != 0) {
+    free(top);
+    top = strdup(d);
+    char *slash = strrchr(d, '/');
+    while (slash && slash > d && slash[1] == '\0') { /* trailing slashes */
+      *slash = '\0';
+      slash = strrchr(d, '/');
+    }
+    if (!slash || slash == d)
+      break;
+    *slash = '\0';
+  }
+  free(d);
+  return top;
+}
+
+void dg_fsutil_remove_created(const char *path, const char *top) {
+  if (!path || !top)
+    return;
+  char *d = strdup(path);
+  while (d && rmdir(d) == 0 && strcmp(d, top) != 0) {
+    char *slash = strrchr(d, '/');
+    if (!slash || slash == d)
+      break;
+    *slash = '\0';
+  }
+  free(d);
+}
+
+dg_error dg_fsutil_free_space(const char *path, unsigned long long *bytes) {
+  struct statvfs sv;
+  DG_CHECK(statvfs(path, &sv) == 0, DG_ERR_IO, "cannot query free space of '%s': %s", path,
+           strerror(errno));
+  *bytes = (unsigned long long)sv.f_bavail * (unsigned long long)sv.f_frsize;
+  return DG_OK;
+}
+
+char *dg_fsutil_keep_source(const char *name, const char *ext, const char *source) {
+  char prefix[80];
+  int k = snprintf(prefix, sizeof prefix, "dgrun-failed-");
+  for (const char *c = name; *c && k < 60; c++)
+    prefix[k++] = isalnum((unsigned char)*c) ? *c : '_';
+  prefix[k++] = '-';
+  prefix[k] = '\0';
+  char *tmp = NULL;
+  if (dg_fsutil_write_temp(prefix, source, strlen(source), &tmp) != DG_OK) {
+    dg_error_clear();
+    return NULL;
+  }
+  size_t n = strlen(tmp) + strlen(ext) + 1;
+  char *path = malloc(n);
+  if (path) {
+    snprintf(path, n, "%s%s", tmp, ext);
+    if (link(tmp, path) != 0) { /* link, not rename: never replaces a file */
+      free(path);
+      path = tmp;
+      tmp = NULL;
+    }
+  }
+  if (tmp) {
+    unlink(tmp);
+    free(tmp);
+  }
+  return path;
 }

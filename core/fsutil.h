@@ -45,6 +45,25 @@ dg_error dg_fsutil_write_temp(const char *prefix, const void *data, size_t n,
  * is not an error. */
 dg_error dg_fsutil_remove_tree(const char *path);
 
+/* The topmost directory of path that does not exist yet (malloc'ed), i.e.
+ * what dg_fsutil_mkdir_p(path) would create first; NULL when path exists
+ * (or out of memory).  With dg_fsutil_remove_created, a run that fails
+ * before writing anything leaves no empty output directories behind. */
+char *dg_fsutil_missing_top(const char *path);
+
+/* rmdir path, then its parents up to and including top, stopping at the
+ * first one that is not empty (so nothing but empty directories goes). */
+void dg_fsutil_remove_created(const char *path, const char *top);
+
+/* Keep the source of a failed compile of generated code for the reader
+ * of the error: written to "$TMPDIR/dgrun-failed-<name>-XXXXXX<ext>" (name
+ * reduced to [A-Za-z0-9_]); returns the malloc'ed path, or NULL when it
+ * cannot be written (the error is cleared: the compile error matters). */
+char *dg_fsutil_keep_source(const char *name, const char *ext, const char *source);
+
+/* Bytes available to this user on the file system holding path (statvfs). */
+dg_error dg_fsutil_free_space(const char *path, unsigned long long *bytes);
+
 /* Join a directory and a name into a malloc'ed "dir/name" (NULL if out of
  * memory). */
 char *dg_fsutil_join(const char *dir, const char *name);

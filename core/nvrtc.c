@@ -105,6 +105,7 @@ dg_error dg_nvrtc_check_cubin(const void *blob, size_t blob_size) {
 #if defined(DGRUN_HAVE_CUDA)
 
 #include "core/cuda_loader.h"
+#include "core/fsutil.h"
 #include "core/log.h"
 
 dg_error dg_nvrtc_version(int *major, int *minor) {
@@ -264,9 +265,16 @@ static dg_error raise_compile_error(const dg_cuda_nvrtc *rtc, const char *name,
   while (loglen > 0 && isspace((unsigned char)log[loglen - 1]))
     loglen--;
   int shown = loglen > LOG_BUDGET ? LOG_BUDGET : (int)loglen;
+  /* A generator bug: keep the source so path:line can be opened. */
+  char *kept = dg_fsutil_keep_source(name, ".cu", source);
+  char where[600] = "";
+  if (kept)
+    snprintf(where, sizeof where, "\nthe generated source is kept as %s; first error at %s:%ld",
+             kept, kept, n > 0 ? lines[0] : 1L);
+  free(kept);
   DG_RAISE(DG_ERR_COMPILE,
-           "NVRTC %d.%d could not compile '%s' for %s (%s):\n%.*s%s%s%s",
-           rtc->major, rtc->minor, name, arch, rtc->nvrtcGetErrorString(r),
+           "NVRTC %d.%d could not compile '%s' for %s (%s)%s:\n%.*s%s%s%s",
+           rtc->major, rtc->minor, name, arch, rtc->nvrtcGetErrorString(r), where,
            shown, log,
            loglen > LOG_BUDGET ? "\n[log truncated; the whole log is printed "
                                  "at log level debug]"

@@ -415,12 +415,57 @@ static int ends_with(const char *s, const char *suffix) {
   return n >= k && strcmp(s + n - k, suffix) == 0;
 }
 
+/* Gmsh sizes its arrays from the counts a .msh file declares before it
+ * reads the entries, so a damaged or hostile count makes it allocate (and
+ * touch) absurd amounts of memory.  In an ASCII .msh every declared node,
+ * element or entity block takes at least two bytes of the file, and tags
+ * are dense enough that their range stays within 64 per byte: larger
+ * counts are refused here, before Gmsh sees the file. */
+static dg_error check_msh_counts(const char *path, FILE *f) {
+  if (fseek(f, 0, SEEK_END) != 0)
+    return DG_OK;
+  double size = (double)ftell(f);
+  rewind(f);
+  char line[512];
+  int binary = 0, in_counts = 0;
+  while (fgets(line, sizeof line, f)) {
+    if (strncmp(line, "$MeshFormat", 11) == 0 && fgets(line, sizeof line, f)) {
+      double version;
+      sscanf(line, "%lf %d", &version, &binary);
+      if (binary)
+        return DG_OK; /* binary counts are not text; Gmsh checks those */
+      continue;
+    }
+    if (strncmp(line, "$Nodes", 6) == 0 || strncmp(line, "$Elements", 9) == 0) {
+      in_counts = 1;
+      continue;
+    }
+    if (!in_counts)
+      continue;
+    in_counts = 0;
+    double c[4] = {0, 0, 0, 0};
+    int n = sscanf(line, "%lf %lf %lf %lf", &c[0], &c[1], &c[2], &c[3]);
+    int ok = 1;
+    for (int i = 0; i < n && i < 2; i++)
+      ok = ok && c[i] >= 0 && 2 * c[i] <= size + 2;
+    if (n == 4)
+      ok = ok && c[3] - c[2] <= 64 * size;
+    DG_CHECK(ok, DG_ERR_INPUT,
+             "mesh file '%s' is corrupt: it declares %.0f entries (tags up to %.0f) in %.0f "
+             "bytes",
+             path, n > 1 ? c[1] : c[0], n == 4 ? c[3] : c[0], size);
+  }
+  return DG_OK;
+}
+
 dg_error dg_mesh_read_gmsh(const char *path, double geo_size, dg_mesh **out) {
   DG_CHECK(path && out, DG_ERR_ARG, "dg_mesh_read_gmsh: NULL argument");
   *out = NULL;
   FILE *f = fopen(path, "rb");
   DG_CHECK(f != NULL, DG_ERR_IO, "cannot open mesh file '%s': %s", path, strerror(errno));
+  dg_error cerr = ends_with(path, ".msh") ? check_msh_counts(path, f) : DG_OK;
   fclose(f);
+  DG_CALL(cerr);
 
   reader rd = {path, NULL, 0}, *r = &rd;
   dg_error err = DG_OK;

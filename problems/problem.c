@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/log.h"
 #include "meshes/builtin.h"
@@ -231,6 +232,15 @@ static dg_error build_mesh(dg_problem *p) {
   DG_CHECK(total <= 5e8, DG_ERR_INPUT,
            "%s: [mesh] cells = '%s' gives %.3g cells, more than this build handles (5e8)",
            dg_config_name(cfg), cells, total);
+  /* The mesh alone holds about 100 bytes per simplex (vertex ids, face
+   * tags, connectivity): refuse what cannot fit in this machine's memory
+   * before allocating any of it (rather than being killed half way). */
+  double simplices = total * (p->dim == 1 ? 1 : p->dim == 2 ? 2 : 6);
+  double phys = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+  DG_CHECK(phys <= 0 || simplices * 100 <= phys, DG_ERR_MEMORY,
+           "%s: [mesh] cells = '%s' gives %.3g elements; the mesh alone needs about %.3g GB "
+           "of memory, this machine has %.3g GB",
+           dg_config_name(cfg), cells, simplices, simplices * 100 / 1e9, phys / 1e9);
   if (strcmp(periodic, "none") != 0) {
     for (const char *c = periodic; *c; c++) {
       if (isspace((unsigned char)*c) || *c == ',')

@@ -18,6 +18,7 @@
 #include "problems/checkpoint.h"
 #include "problems/parallel.h"
 #include "problems/problem.h"
+#include "problems/signals.h"
 #include "problems/snapshot.h"
 #include "problems/solver.h"
 
@@ -42,6 +43,7 @@ typedef struct run_state {
   char **comp_names;
   int ncomp;
   double t_entry; /* dg_run entry, for the time-to-first-step line */
+  char *created_dir; /* topmost output directory this run created, or NULL */
 } run_state;
 
 static void run_state_free(run_state *r) {
@@ -49,6 +51,7 @@ static void run_state_free(run_state *r) {
     for (int c = 0; c < r->ncomp; c++)
       free(r->comp_names[c]);
   free(r->comp_names);
+  free(r->created_dir);
   free(r->u);
   free(r->u_global);
   dg_snapshot_writer_destroy(&r->writer);
@@ -208,6 +211,12 @@ static dg_error checkpoint_info(run_state *r, dg_checkpoint_info *info) {
 
 static dg_error write_checkpoint_file(run_state *r, dg_checkpoint_info *info, const double *u);
 
+static char *checkpoint_path(const run_state *r, int64_t step) {
+  char name[512];
+  snprintf(name, sizeof name, "%s_checkpoint_%06lld.h5", r->prob->name, (long long)step);
+  return dg_fsutil_join(r->prob->output_dir, name);
+}
+
 static dg_error write_checkpoint(run_state *r, double t, double dt, int64_t step) {
   dg_checkpoint_info info;
   DG_CALL(checkpoint_info(r, &info));
@@ -236,9 +245,7 @@ static dg_error write_checkpoint_file(run_state *r, dg_checkpoint_info *info, co
   const void *fields[64];
   for (int c = 0; c < r->ncomp; c++)
     fields[c] = u + (int64_t)c * r->par->K_global * d->Np;
-  char name[512];
-  snprintf(name, sizeof name, "%s_checkpoint_%06lld.h5", r->prob->name, (long long)step);
-  char *path = dg_fsutil_join(r->prob->output_dir, name);
+  char *path = checkpoint_path(r, step);
   DG_CHECK(path, DG_ERR_MEMORY, "out of memory");
   dg_error err = dg_checkpoint_write(path, info, fields);
   if (err == DG_OK)
@@ -257,9 +264,37 @@ static dg_error check_finite(run_state *r, double t, int64_t step) {
   return DG_OK;
 }
 
+/* SIGINT/SIGTERM arrived (problems/signals.h): checkpoint the state at the
+ * end of the step just taken and stop with DG_ERR_INTERRUPTED. */
+static dg_error stop_on_signal(const dg_run_options *opt, run_state *r, int sig, double t,
+                               double dt, int64_t step, dg_run_result *res) {
+  res->interrupted_by = sig;
+  DG_CALL(dg_solver_get_state(r->solver, r->u));
+  DG_CALL(check_finite(r, t, step));
+  /* (a run without output or checkpoints has not created the directory) */
+  DG_CALL(dg_fsutil_mkdir_p(r->prob->output_dir, 0755));
+  DG_CALL(write_checkpoint(r, t, dt, step));
+  char *path = checkpoint_path(r, step);
+  DG_CHECK(path, DG_ERR_MEMORY, "out of memory");
+  dg_error e = dg_error_raise(DG_ERR_INTERRUPTED, __FILE__, __LINE__, __func__,
+                              "%s: stopped at t = %.9g (step %lld) after writing checkpoint %s; "
+                              "continue with: dgrun %s [the same overrides] --restart %s",
+                              dg_signals_name(res->interrupted_by), t, (long long)step, path,
+                              opt->cfg_path, path);
+  free(path);
+  return e;
+}
+
 /* Fail before the time loop, not after hours of it, when the output
- * directory cannot be written. */
-static dg_error probe_output_dir(const char *dir) {
+ * directory cannot be written or its file system cannot hold what the run
+ * will write: every snapshot (output fields + node coordinates) and every
+ * checkpoint (the whole state) counted from t = 0, plus 64 KiB of metadata
+ * each.  The directories it creates are noted so that a run failing before
+ * it wrote anything removes them again (dg_run). */
+static dg_error probe_output_dir(run_state *r) {
+  const dg_problem *p = r->prob;
+  const char *dir = p->output_dir;
+  r->created_dir = dg_fsutil_missing_top(dir);
   DG_CALL(dg_fsutil_mkdir_p(dir, 0755));
   char *probe = dg_fsutil_join(dir, ".dgrun_write_probe");
   DG_CHECK(probe, DG_ERR_MEMORY, "out of memory");
@@ -267,6 +302,21 @@ static dg_error probe_output_dir(const char *dir) {
   unlink(probe);
   free(probe);
   DG_CALL(err);
+  double values = (double)r->disc->K * r->disc->Np, nout = r->disc->dim;
+  for (int f = 0; f < dg_flux_field_count(p->program); f++)
+    if (p->output_field[f])
+      nout += dg_flux_field(p->program, f)->ncomp;
+  double nsnap = !p->output_enabled ? 0
+                 : p->output_interval > 0 ? floor(p->t_final / p->output_interval) + 2 : 1;
+  double nckpt = p->checkpoint_interval > 0 ? floor(p->t_final / p->checkpoint_interval) + 1 : 0;
+  double need = nsnap * (nout * values * 8 + 65536) + nckpt * (r->ncomp * values * 8 + 65536);
+  unsigned long long avail;
+  DG_CALL(dg_fsutil_free_space(dir, &avail));
+  DG_CHECK(need <= (double)avail, DG_ERR_IO,
+           "output directory '%s' has %.3g MB free, but this run writes about %.3g MB "
+           "(%.0f snapshots, %.0f checkpoints): free space, or raise [output] interval / "
+           "checkpoint_interval",
+           dir, (double)avail / 1e6, need / 1e6, nsnap, nckpt);
   return DG_OK;
 }
 
@@ -415,6 +465,15 @@ static dg_error run_loop(const dg_run_options *opt, run_state *r, dg_run_result 
           dg_info("first step done %.2f s after start", now_seconds() - r->t_entry);
       }
       t = s + 1 == n ? stop : t0 + (double)(s + 1) * dt;
+      /* every rank stops at the same step: the checkpoint is collective */
+      int sig = dg_signals_pending();
+      if (r->par->size > 1) {
+        double v = sig;
+        DG_CALL(dg_comm_allreduce_max(r->par->comm, &v, 1));
+        sig = (int)v;
+      }
+      if (sig)
+        DG_CALL(stop_on_signal(opt, r, sig, t, dt, step, res));
       if (step % p->nan_check_steps == 0) {
         /* decided on the device; the state comes down only to say where */
         int finite = 1;
@@ -497,6 +556,24 @@ done:
   return DG_OK;
 }
 
+/* Refuse a run whose arrays cannot fit, before allocating them: per node
+ * the coordinates and geometric factors (dim + dim^2 + 1 values) and per
+ * state component four copies (host state, device state, RK register,
+ * right-hand side), in double. */
+static dg_error check_memory(const dg_problem *p, const dg_device_info *info, int nranks) {
+  int N = p->order, d = p->mesh->dim, ncomp = 0;
+  double Np = d == 1 ? N + 1 : d == 2 ? (N + 1) * (N + 2) / 2.0 : (N + 1) * (N + 2) * (N + 3) / 6.0;
+  for (int f = 0; f < dg_flux_field_count(p->program); f++)
+    ncomp += dg_flux_field(p->program, f)->ncomp;
+  /* each of the nranks devices holds about K / nranks elements */
+  double need = (double)p->mesh->K / nranks * Np * 8 * (d + d * d + 1 + 4.0 * ncomp);
+  DG_CHECK(info->total_memory == 0 || need <= (double)info->total_memory, DG_ERR_MEMORY,
+           "%lld elements of order %d need about %.3g GB of memory; %s has %.3g GB "
+           "(use a coarser mesh, a lower order, or more MPI ranks)",
+           (long long)p->mesh->K, N, need / 1e9, info->name, (double)info->total_memory / 1e9);
+  return DG_OK;
+}
+
 static dg_error setup(const dg_run_options *opt, run_state *r) {
   /* Bad input fails on every rank alike: reported once, by rank 0. */
   DG_CALL(dg_parallel_agree(opt->comm,
@@ -511,6 +588,7 @@ static dg_error setup(const dg_run_options *opt, run_state *r) {
   if (!opt->quiet)
     dg_info("backend %s: %s%s", info->backend_name, info->name,
             r->par->size > 1 ? " (rank 0; one device per rank)" : "");
+  DG_CALL(dg_parallel_agree(opt->comm, check_memory(p, info, r->par->size)));
   DG_CALL(dg_parallel_agree(opt->comm, dg_discretization_create(r->par->mesh, p->order,
                                                                  p->precision, &r->disc)));
   DG_CALL(dg_physics_from_program(p->program, &r->phys, &r->tables));
@@ -537,7 +615,7 @@ static dg_error setup(const dg_run_options *opt, run_state *r) {
     DG_CHECK(r->u_global, DG_ERR_MEMORY, "out of host memory");
   }
   if (r->par->rank == 0 && (p->output_enabled || p->checkpoint_interval > 0))
-    DG_CALL(probe_output_dir(p->output_dir));
+    DG_CALL(probe_output_dir(r));
   if (p->output_enabled)
     DG_CALL(create_writer(r));
   /* Under mpirun every rank tunes its own part (the parts are alike; the
@@ -572,8 +650,11 @@ dg_error dg_run(const dg_run_options *opt, dg_run_result *result) {
   dg_run_result res;
   memset(&res, 0, sizeof res);
   dg_error err = setup(opt, &r);
-  if (err == DG_OK && !opt->tune_only)
+  if (err == DG_OK && !opt->tune_only) {
+    dg_signals_install();
     err = run_loop(opt, &r, &res);
+    dg_signals_restore();
+  }
   if (err == DG_OK && res.halo_exchanges > 0 && !opt->quiet)
     dg_info("halo (rank 0): %lld exchanges, %.3f s blocked waiting for them (%.1f%% of the "
             "time loop)",
@@ -585,6 +666,8 @@ dg_error dg_run(const dg_run_options *opt, dg_run_result *result) {
               dg_flux_field(r.prob->program, f)->name, res.l2[f], res.maxerr[f]);
   if (r.prob)
     res.nfields = dg_flux_field_count(r.prob->program);
+  if (err != DG_OK && r.created_dir)
+    dg_fsutil_remove_created(r.prob->output_dir, r.created_dir);
   run_state_free(&r);
   if (result)
     *result = res;

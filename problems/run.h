@@ -36,6 +36,7 @@ typedef struct dg_run_result {
    * order, u[(c*K + k)*Np + i] (malloc'd: the caller frees it). */
   double *state;
   int64_t state_length;
+  int interrupted_by;            /* SIGINT/SIGTERM that stopped the run (DG_ERR_INTERRUPTED) */
 } dg_run_result;
 
 dg_error dg_run(const dg_run_options *opt, dg_run_result *result);

@@ -9,7 +9,8 @@
  *   dgrun --help-config      every problem.cfg key, with type and default
  *
  * Exit status: 0 when the run completed, 1 on any error (printed with its
- * trace), 2 on a usage error.
+ * trace), 2 on a usage error, 128 + N when signal N (SIGINT: 130, SIGTERM:
+ * 143) stopped the run after writing a checkpoint (problems/signals.h).
  *
  * Under mpirun (detected from the launcher's environment) every rank runs
  * its part of the mesh (problems/parallel.h); rank 0 alone prints progress.
@@ -178,6 +179,8 @@ int main(int argc, char **argv) {
   if (opt.quiet)
     dg_log_set_level(DG_LOG_WARN);
   dg_error err;
+  dg_run_result res;
+  memset(&res, 0, sizeof res);
   if (poisson) {
     /* [problem] kind = poisson: one elliptic solve, no time loop. */
     if (opt.restart)
@@ -185,10 +188,13 @@ int main(int argc, char **argv) {
     dg_poisson_result pres;
     err = dg_poisson_run(&opt, &pres);
   } else {
-    dg_run_result res;
     err = dg_run(&opt, &res);
   }
   free(overrides);
+  if (err == DG_ERR_INTERRUPTED && res.interrupted_by > 0) {
+    fprintf(stderr, "\ndgrun: %s\n", dg_error_message());
+    return 128 + res.interrupted_by;
+  }
   if (err != DG_OK && world && dg_parallel_error_agreed()) {
     /* Every rank stopped at the same point: rank 0 reports, all exit. */
     if (dg_comm_rank(world) == 0) {

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/error.h"
 #include "tests/cuda/expect.h"
@@ -215,9 +216,25 @@ static void test_broken_source(void) {
   EXPECT(strstr(msg, "      5 |   if (i < n)"), "context line 5 missing");
   EXPECT(!strstr(msg, "      1 | // line 1"),
          "line 1 is not near an error but was shown:\n%s", msg);
+  /* The source is kept as a file, and path:line names the first error. */
+  const char *kept = strstr(msg, "the generated source is kept as ");
+  char path[512] = "", at[600];
+  EXPECT(kept && sscanf(kept + strlen("the generated source is kept as "), "%511[^;]",
+                        path) == 1,
+         "message does not say where the source is kept:\n%s", msg);
+  snprintf(at, sizeof at, "first error at %s:6", path);
+  EXPECT(strstr(msg, at), "message lacks '%s'", at);
+  FILE *f = fopen(path, "r");
+  char back[1024] = "";
+  size_t nb = f ? fread(back, 1, sizeof back - 1, f) : 0;
+  back[nb] = '\0';
+  if (f)
+    fclose(f);
+  EXPECT(strcmp(back, src) == 0, "kept file '%s' does not hold the source", path);
   printf("--- compile error as reported ---\n");
   dg_error_print(stdout);
   dg_error_clear();
+  unlink(path);
 }
 
 static void test_bad_arch(void) {

@@ -2,6 +2,7 @@
  * DG_ERR_COMPILE whose message holds the compiler's diagnostic and the bad
  * source line with its number; nothing is cached, nothing is counted. */
 #include <string.h>
+#include <unistd.h>
 
 #include "devtest.h"
 
@@ -34,8 +35,25 @@ int main(void) {
         "message lacks the numbered, marked bad source line");
   CHECK(strstr(msg, "      5 |   for (int64_t i"),
         "message lacks the line before");
-  CHECK(!strstr(msg, "/tmp/") && !strstr(msg, "dgrun-cc-"),
-        "message leaks the temporary directory");
+  CHECK(!strstr(msg, "dgrun-cc-"), "message leaks the temporary directory");
+  /* The source is kept for the reader: its path, and path:line of the
+   * first error, holding exactly the generated text. */
+  const char *kept = strstr(msg, "the generated source is kept as ");
+  CHECK(kept, "message does not say where the generated source is kept");
+  char path[512];
+  CHECK(sscanf(kept + strlen("the generated source is kept as "), "%511[^;]", path) == 1,
+        "no path after 'kept as'");
+  char at[600];
+  snprintf(at, sizeof at, "first error at %s:6", path);
+  CHECK(strstr(msg, at), "message lacks '%s'", at);
+  FILE *f = fopen(path, "r");
+  char back[512] = "";
+  size_t nb = f ? fread(back, 1, sizeof back - 1, f) : 0;
+  back[nb] = '\0';
+  if (f)
+    fclose(f);
+  CHECK(strcmp(back, src) == 0, "kept file %s does not hold the generated source", path);
+  unlink(path);
   dg_error_clear();
 
   dg_device_stats s = dg_device_get_stats(dev);

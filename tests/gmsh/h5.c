@@ -224,7 +224,7 @@ int main(int argc, char **argv) {
     printf("flipped bytes: %d rejected, %d harmless (same mesh): ok\n", rejected, harmless);
     CHECK(rejected > 0, "no flipped byte was noticed");
     mt_write(bad, "this is not an HDF5 file\n");
-    EXPECT_ERROR(dg_mesh_h5_read(bad, &back, &q), DG_ERR_INPUT, "not an HDF5 file", bad);
+    EXPECT_ERROR(dg_mesh_h5_read(bad, &back, &q), DG_ERR_INPUT, "not a dgrun HDF5 mesh file", bad);
     EXPECT_ERROR(dg_mesh_h5_read("/nonexistent/mesh.h5", &back, &q), DG_ERR_IO,
                  "/nonexistent/mesh.h5");
     free(data);

@@ -1,0 +1,26 @@
+/* SIGINT and SIGTERM during a run (Ctrl-C, a batch system's time limit):
+ * the handler only records the signal; the time loop polls it after every
+ * step, writes a checkpoint of the state at the end of that step and stops
+ * with DG_ERR_INTERRUPTED, and the driver exits 128 + the signal number
+ * (130 for SIGINT, 143 for SIGTERM) naming the checkpoint to --restart from.
+ * A second signal while the first is being handled kills the process the
+ * default way (a user who presses Ctrl-C twice means it).
+ *
+ * Under MPI every rank must stop at the same step: the caller combines the
+ * flag over ranks before acting on it. */
+#ifndef DG_PROBLEMS_SIGNALS_H
+#define DG_PROBLEMS_SIGNALS_H
+
+/* Install the handlers (the previous ones are kept for restore). */
+void dg_signals_install(void);
+
+/* Put the previous handlers back; pending signals are forgotten. */
+void dg_signals_restore(void);
+
+/* The signal number received since install (SIGINT or SIGTERM), or 0. */
+int dg_signals_pending(void);
+
+/* "SIGINT", "SIGTERM" or "signal N". */
+const char *dg_signals_name(int sig);
+
+#endif

@@ -1,0 +1,1 @@
+# expect: flux_empty.flux

@@ -1,0 +1,9 @@
+# expect: flux_type_error.flux:
+dim 2
+fields u
+params ax = 1, ay = 0.5
+let a = [ax, ay]
+rhs u = -div(a*u) + a
+flux u = -(dot(a, n)*avg(u) + abs(dot(a, n))/2*jump(u))
+boundary inflow { u = 0 }
+initial u = sin(2*pi*x[0])
