@@ -1,1 +1,1 @@
-# expect: flux_empty.flux
+# expect: flux_empty.flux:1:1: error: empty file
