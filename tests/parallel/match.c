@@ -179,7 +179,9 @@ int main(int argc, char **argv) {
   }
   dg_run_result par, ser;
   memset(&ser, 0, sizeof ser);
-  dg_error err = run(cfg, dir, restart, size > 1 ? world : NULL, argc - first, argv + first, &par);
+  /* always through the communicator: on one rank that is the partitioned
+   * path with no neighbours, compared with the serial one below */
+  dg_error err = run(cfg, dir, restart, world, argc - first, argv + first, &par);
   if (err != DG_OK)
     dg_error_print(stderr);
   err = dg_comm_agree(world, err);
