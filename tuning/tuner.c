@@ -17,8 +17,10 @@
 
 static int push_volume(dg_tune_space *s, int cap, int epb, dg_work_mode mode, int w,
                        dg_matrix_place mat, int prefetch, int fuse, int fuse_surface, int Np) {
-  if ((long)epb * Np > 1024 || s->nvolume >= cap)
+  if ((long)epb * Np > 1024)
     return 0;
+  if (s->nvolume >= cap) /* the caller sized cap for its loops: a bug if reached */
+    abort();
   dg_kernel_config c = dg_kernel_config_default();
   c.elements_per_block = epb;
   c.work_mode = mode;
@@ -35,11 +37,16 @@ dg_error dg_tune_space_create(int cuda, dg_tune_mode mode, int Np, int nfnfp,
                               dg_tune_space *out) {
   memset(out, 0, sizeof *out);
   (void)nfnfp;
-  const int cap = 512;
+  /* full mode: 2 fuse_surface x 2 fuse_update x 5 epb x 3 matrices x 2
+   * prefetch x (1 parallel + 2 inline + 2 sequence) = 600 at the most */
+  const int cap = 600;
   out->layouts = calloc(4, sizeof *out->layouts);
   out->volume = calloc(cap, sizeof *out->volume);
   out->face_threads = calloc(8, sizeof *out->face_threads);
-  DG_CHECK(out->layouts && out->volume && out->face_threads, DG_ERR_MEMORY, "out of memory");
+  if (!out->layouts || !out->volume || !out->face_threads) {
+    dg_tune_space_free(out);
+    DG_RAISE(DG_ERR_MEMORY, "out of memory");
+  }
   /* layouts: field-major unpadded, padded to 4 (32-byte rows in double);
    * element-major only in full mode (it strides the face gathers) */
   int aligns[2] = {1, 4};
@@ -119,14 +126,12 @@ void dg_tune_apply_layout(dg_kernel_config *c, const dg_kernel_config *l) {
 }
 
 void dg_tune_apply_volume(dg_kernel_config *c, const dg_kernel_config *v) {
-  c->elements_per_block = v->elements_per_block;
-  c->work_mode = v->work_mode;
-  c->work_per_thread = v->work_per_thread;
-  c->matrices = v->matrices;
-  c->prefetch = v->prefetch;
-  c->fuse_update = v->fuse_update;
-  c->fuse_surface = v->fuse_surface;
-  c->cpu_chunk = v->cpu_chunk;
+  /* everything but the layout (chosen before) and the surface slicing (after) */
+  dg_kernel_config keep = *c;
+  *c = *v;
+  c->np_align = keep.np_align;
+  c->layout = keep.layout;
+  c->face_threads = keep.face_threads;
 }
 
 /* ---- pruning ------------------------------------------------------------ */
