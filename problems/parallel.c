@@ -285,15 +285,20 @@ fail:
 }
 
 dg_error dg_parallel_device(const dg_parallel *par, const dg_problem *p, dg_device **out) {
+  DG_CALL(dg_parallel_device_for(par->size > 1 ? par->comm : NULL, p, out));
+  return DG_OK;
+}
+
+dg_error dg_parallel_device_for(dg_comm *comm, const dg_problem *p, dg_device **out) {
   *out = NULL;
-  if (par->size == 1 || dg_device_env_index_set()) {
+  if (!comm || dg_comm_size(comm) == 1 || dg_device_env_index_set()) {
     DG_CALL(dg_device_create(p->device, -1, out));
     return DG_OK;
   }
   int n = 0;
   DG_CALL(dg_device_count(p->device, &n));
   DG_CHECK(n > 0, DG_ERR_DEVICE, "backend %s has no device", p->device);
-  int node_rank = dg_comm_node_rank(par->comm), node_size = dg_comm_node_size(par->comm);
+  int node_rank = dg_comm_node_rank(comm), node_size = dg_comm_node_size(comm);
   int share;
   DG_CALL(dg_config_get_bool(p->cfg, "parallel", "gpu_oversubscribe", 0, &share));
   /* The cpu backend has one "device" that every rank may use. */

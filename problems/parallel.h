@@ -48,6 +48,9 @@ void dg_parallel_destroy(dg_parallel **par);
  * GPUs is DG_ERR_INPUT unless [parallel] gpu_oversubscribe (the cpu backend
  * always shares). */
 dg_error dg_parallel_device(const dg_parallel *par, const dg_problem *p, dg_device **out);
+/* The same rule for any communicator (NULL: this process alone), e.g. the
+ * Poisson solve, which partitions its own way. */
+dg_error dg_parallel_device_for(dg_comm *comm, const dg_problem *p, dg_device **out);
 /* The rule: device node_rank (node_rank % ndevices when sharing is
  * allowed), -1 when the node has more ranks than devices and may not share. */
 int dg_parallel_pick_device(int node_rank, int node_size, int ndevices, int share);

@@ -17,6 +17,7 @@
 #include "meshes/partition.h"
 #include "meshes/submesh.h"
 #include "operators/flux_eval.h"
+#include "problems/parallel.h"
 #include "problems/problem.h"
 #include "problems/snapshot.h"
 
@@ -172,17 +173,6 @@ static dg_error allreduce_long(dg_comm *comm, double *v, int64_t n) {
   return DG_OK;
 }
 
-static dg_error open_device(dg_comm *comm, const char *backend, dg_device **dev) {
-  /* One rank per GPU: rank i of a node takes GPU i unless DGRUN_DEVICE
-   * pins one; more ranks than GPUs share GPU 0. */
-  int index = dg_comm_size(comm) > 1 && !getenv("DGRUN_DEVICE") ? dg_comm_node_rank(comm) : -1;
-  if (dg_device_create(backend, index, dev) == DG_OK)
-    return DG_OK;
-  dg_error_clear();
-  DG_CALL(dg_device_create(backend, -1, dev));
-  return DG_OK;
-}
-
 /* [poisson] matrix_file: the assembled matrix for other tools (spbench). */
 static dg_error write_matrix(dg_comm *comm, const dg_config *cfg, const dg_csr *A) {
   const char *path = NULL;
@@ -276,7 +266,7 @@ static dg_error setup(dg_comm *comm, const dg_run_options *opt, pstate *s) {
   /* The discretization of the local elements and their neighbours only. */
   DG_CALL(dg_mesh_submesh(m, s->gE, s->gF, s->gS, s->nsel, s->sel, "(halo)", &s->sub));
   DG_CALL(dg_discretization_create(s->sub, p->order, p->precision, &s->disc));
-  DG_CALL(open_device(comm, p->device, &s->dev));
+  DG_CALL(dg_parallel_device_for(comm, p, &s->dev)); /* one rank per GPU, as dgrun runs */
   return DG_OK;
 }
 

@@ -536,6 +536,9 @@ dg_error dg_solver_kernel_attributes(const dg_solver *s, dg_solver_kernel_id whi
 }
 
 dg_error dg_solver_set_kernels(dg_solver *s, const dg_kernel_config *cfg) {
+  /* the ghost slack for rounded-up launches and the fused-surface choice
+   * are fixed when a partitioned solver is created */
+  DG_CHECK(!s->halo, DG_ERR_ARG, "dg_solver_set_kernels: not on a partitioned solver");
   DG_CHECK(cfg->np_align == s->cfg.np_align && cfg->layout == s->cfg.layout, DG_ERR_ARG,
            "dg_solver_set_kernels cannot change the data layout (np_align, layout)");
   DG_CALL(load_kernels(s, cfg));
