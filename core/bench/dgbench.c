@@ -227,16 +227,9 @@ done:
   return err;
 }
 
-#ifdef DGBENCH_HAVE_RHS
-/* problems/bench/rhsbench.c, linked in by problems/CMakeLists.txt */
-int dg_rhsbench_main(int argc, char **argv);
-#endif
-
-int main(int argc, char **argv) {
-#ifdef DGBENCH_HAVE_RHS
-  if (argc > 1 && strcmp(argv[1], "rhs") == 0)
-    return dg_rhsbench_main(argc - 2, argv + 2);
-#endif
+/* The array benchmark; `dgbench` (problems/bench/dgbench_main.c) runs it
+ * unless its first argument names another benchmark. */
+int dg_arraybench_main(int argc, char **argv) {
   options o = {.backend = "auto", .n = (int64_t)1 << 26, .repeats = 20};
   for (int k = 1; k < argc; k++) {
     if (strcmp(argv[k], "--backend") == 0 && k + 1 < argc)
