@@ -355,20 +355,13 @@ static void append(char *buf, size_t cap, size_t *len, size_t limit,
 /* Build the report of a failed compile: the compiler's error lines, then
  * the generated source around each line the log points at ("stem.c:LINE:"),
  * numbered, the bad line marked with '>'.  The error trace holds at most
- * ~2 KiB, so each part is capped; the whole log goes to the debug log. */
-/* The first line number the compiler log gives for "<stem>.c:N:" (1 if none). */
-static int first_error_line(const char *log, const char *stem) {
-  size_t stemlen = strlen(stem);
-  for (const char *p = strstr(log, stem); p; p = strstr(p + 1, stem))
-    if (strncmp(p + stemlen, ".c:", 3) == 0 && atoi(p + stemlen + 3) > 0)
-      return atoi(p + stemlen + 3);
-  return 1;
-}
-
-static void compile_report(const char *log, const char *stem,
-                           const char *source, char *out, size_t cap) {
+ * ~2 KiB, so each part is capped; the whole log goes to the debug log.
+ * *first_line: the first source line the log points at (1 if none). */
+static void compile_report(const char *log, const char *stem, const char *source, char *out,
+                           size_t cap, int *first_line) {
   size_t len = 0;
   out[0] = '\0';
+  *first_line = 1;
   /* Compiler lines that carry a diagnostic, else the head of the log. */
   size_t errs_start = len;
   for (const char *l = log; *l;) {
@@ -404,6 +397,7 @@ static void compile_report(const char *log, const char *stem,
   }
   if (nlines == 0)
     return;
+  *first_line = lines[0];
   append(out, cap, &len, 64, "%s", "generated source:\n", -1);
   for (int i = 0; i < nlines; i++) {
     int from = lines[i] - 2 < 1 ? 1 : lines[i] - 2, to = lines[i] + 2;
@@ -510,10 +504,10 @@ static dg_error cpu_compile(void *state, const char *name, const char *source,
     dg_debug("compiler output for module '%s':\n%s", name,
              text ? (char *)text : "");
     char report[1800];
-    compile_report(text ? text : "", stem, source, report, sizeof report);
+    int line = 1;
+    compile_report(text ? text : "", stem, source, report, sizeof report, &line);
     /* A generator bug: keep the source so path:line can be opened. */
     char *kept = dg_fsutil_keep_source(name, ".c", source);
-    int line = first_error_line(text ? text : "", stem);
     char where[600] = "";
     if (kept)
       snprintf(where, sizeof where, "\nthe generated source is kept as %s; first error at %s:%d",
