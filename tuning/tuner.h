@@ -113,7 +113,10 @@ typedef struct dg_tune_key {
 void dg_tune_key_make(const dg_device_info *info, const char *op_digest, int dim, int N,
                       int ncomp, int is_float, dg_tune_key *out);
 
-/* Entries are files <dir>/<sha256(key)>.tune written atomically.  A missing
+/* Entries are files <dir>/<hex of the first 16 bytes of SHA-256 over the
+ * device model and the operator>.tune (so a model's entries can be shipped
+ * as they are), written atomically; the full device identity is checked
+ * inside the entry unless match_model_only.  A missing
  * or unreadable/corrupt entry is "not found" (*found = 0) and will be
  * rewritten by the next put; a corrupt one is reported with dg_warn. */
 dg_error dg_tune_db_get(const char *dir, const dg_tune_key *key, int match_model_only,
