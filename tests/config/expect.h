@@ -7,16 +7,8 @@
 #include <string.h>
 
 #include "core/config.h"
+#include "tests/expect.h"
 
-static int failures;
-
-#define EXPECT(cond)                                                          \
-  do {                                                                        \
-    if (!(cond)) {                                                            \
-      printf("%s:%d: expected %s\n", __FILE__, __LINE__, #cond);              \
-      failures++;                                                             \
-    }                                                                         \
-  } while (0)
 
 /* err must be DG_OK; otherwise print the recorded message. */
 #define EXPECT_OK(expr)                                                       \

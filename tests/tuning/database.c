@@ -10,7 +10,7 @@
 #include "core/log.h"
 #include "tuning/tuner.h"
 
-#include "tests/tuning/tune_test.h"
+#include "tests/expect.h"
 
 
 static dg_device_info h100(int driver) {

@@ -8,7 +8,7 @@
 #include "core/log.h"
 #include "tuning/tuner.h"
 
-#include "tests/tuning/tune_test.h"
+#include "tests/expect.h"
 
 static int measured, stopped_early;
 
