@@ -32,8 +32,10 @@ int main(int argc, char **argv) {
   dg_log_set_level(DG_LOG_WARN);
   dg_poisson_result r1, rp;
   double *u1 = NULL, *up = NULL;
+  /* the ranks may share one GPU here (one rank per GPU is the rule) */
+  const char *share[] = {"parallel.gpu_oversubscribe=true"};
   if (pt_solve(self, cfg, dim, N, cells, backend, NULL, 0, &r1, &u1) != DG_OK ||
-      pt_solve(world, cfg, dim, N, cells, backend, NULL, 0, &rp, &up) != DG_OK) {
+      pt_solve(world, cfg, dim, N, cells, backend, share, 1, &rp, &up) != DG_OK) {
     dg_error_print(stderr);
     dg_comm_abort(world, 1);
   }
