@@ -5,12 +5,11 @@
 #include <string.h>
 
 #include "core/strbuf.h"
+#include "operators/codegen_internal.h"
 #include "operators/emit_expr.h"
 
 /* Bumped whenever generated code changes meaning; part of tuning keys. */
 #define GENERATOR_VERSION 3
-
-enum { MAX_DERIVS = 256 };
 
 dg_kernel_config dg_kernel_config_default(void) {
   dg_kernel_config c;
@@ -34,7 +33,10 @@ const char *dg_matrix_place_name(dg_matrix_place p) {
   return p == DG_MATRIX_GLOBAL ? "global" : p == DG_MATRIX_CONSTANT ? "constant" : "shared";
 }
 const char *dg_work_mode_name(dg_work_mode m) {
-  return m == DG_WORK_PARALLEL ? "parallel" : m == DG_WORK_SEQUENCE ? "sequence" : "inline";
+  return m == DG_WORK_PARALLEL ? "parallel"
+         : m == DG_WORK_SEQUENCE ? "sequence"
+         : m == DG_WORK_INLINE   ? "inline"
+                                 : "gemm";
 }
 const char *dg_field_layout_name(dg_field_layout l) {
   return l == DG_LAYOUT_FIELD_MAJOR ? "field-major" : "element-major";
@@ -55,7 +57,7 @@ dg_error dg_kernel_config_check(const dg_kernel_config *c, int Np) {
            "unknown matrix placement %d", (int)c->matrices);
   DG_CHECK(c->layout == DG_LAYOUT_FIELD_MAJOR || c->layout == DG_LAYOUT_ELEMENT_MAJOR,
            DG_ERR_INPUT, "unknown field layout %d", (int)c->layout);
-  DG_CHECK(c->work_mode >= DG_WORK_PARALLEL && c->work_mode <= DG_WORK_INLINE, DG_ERR_INPUT,
+  DG_CHECK(c->work_mode >= DG_WORK_PARALLEL && c->work_mode <= DG_WORK_GEMM, DG_ERR_INPUT,
            "unknown work mode %d", (int)c->work_mode);
   DG_CHECK(c->work_per_thread >= 1 && c->work_per_thread <= 8, DG_ERR_INPUT,
            "work_per_thread %d must be in 1..8", c->work_per_thread);
@@ -64,28 +66,16 @@ dg_error dg_kernel_config_check(const dg_kernel_config *c, int Np) {
            "per thread)", c->work_per_thread);
   DG_CHECK(c->prefetch == 0 || c->prefetch == 1, DG_ERR_INPUT, "prefetch %d must be 0 or 1",
            c->prefetch);
+  DG_CHECK(c->work_mode != DG_WORK_GEMM || (c->work_per_thread == 1 && !c->prefetch),
+           DG_ERR_INPUT,
+           "work_mode gemm takes work_per_thread 1 and no prefetch (it stages its own "
+           "shared data)");
   DG_CHECK(c->fuse_surface == 0 || c->fuse_surface == 1, DG_ERR_INPUT,
            "fuse_surface %d must be 0 or 1", c->fuse_surface);
   return DG_OK;
 }
 
 /* ---- derivative table: every distinct D(g) of the volume terms ---------- */
-
-typedef struct {
-  const dg_flux_node *node;
-  int gbase; /* first differentiated scalar of g */
-  int div;   /* a divergence (vector of DIM, or matrix with DIM columns) */
-  int rows;  /* divergence: rows of g (1 for a vector) */
-  int dbase; /* divergence: first accumulator DV[] */
-} deriv_entry;
-
-typedef struct {
-  deriv_entry d[MAX_DERIVS];
-  int n;
-  int ng; /* differentiated scalars in all */
-  int nd; /* divergence accumulators in all */
-  int dim;
-} deriv_table;
 
 static dg_error collect_derivs(const dg_flux_node *n, deriv_table *t) {
   if (!n)
@@ -143,18 +133,12 @@ static int uses_op(const dg_flux_node *n, dg_flux_op op, const dg_physics *ph, i
 
 /* ---- leaf naming for the two contexts ------------------------------------ */
 
-typedef struct {
-  const deriv_table *derivs;
-  int dim;
-  int contravariant; /* cuda: divergences come from DV[] (see emit_volume_cuda) */
-} gen_state;
-
 static void vol_field(const dg_emit_ctx *c, dg_strbuf *b, int comp, dg_flux_side side) {
   (void)c;
   (void)side; /* volume terms read the node's own value */
   dg_strbuf_appendf(b, "u[%d]", comp);
 }
-static void face_field(const dg_emit_ctx *c, dg_strbuf *b, int comp, dg_flux_side side) {
+void dg_cg_face_field(const dg_emit_ctx *c, dg_strbuf *b, int comp, dg_flux_side side) {
   (void)c;
   dg_strbuf_appendf(b, side == DG_FLUX_SIDE_EXT ? "uP[%d]" : "uM[%d]", comp);
 }
@@ -162,7 +146,7 @@ static void any_position(const dg_emit_ctx *c, dg_strbuf *b, int d) {
   (void)c;
   dg_strbuf_appendf(b, "X[%d]", d);
 }
-static void face_normal(const dg_emit_ctx *c, dg_strbuf *b, int d) {
+void dg_cg_face_normal(const dg_emit_ctx *c, dg_strbuf *b, int d) {
   (void)c;
   dg_strbuf_appendf(b, "nrm[%d]", d);
 }
@@ -233,7 +217,7 @@ static void vol_derivative(const dg_emit_ctx *c, dg_strbuf *b, const dg_flux_nod
   dg_strbuf_append(b, ")");
 }
 
-static void init_ctx(dg_emit_ctx *c, const dg_physics *ph, int dim, int is_float) {
+void dg_cg_init_ctx(dg_emit_ctx *c, const dg_physics *ph, int dim, int is_float) {
   memset(c, 0, sizeof *c);
   c->real = is_float ? DG_EMIT_FLOAT : DG_EMIT_DOUBLE;
   c->dim = dim;
@@ -305,6 +289,8 @@ static void emit_prelude(dg_strbuf *b, dg_codegen_target tg, const dg_element_op
     dg_strbuf_append(b, "/* element-major state: components of one element adjacent */\n"
                         "#define CSTRIDE(K) ((long long)NP_PAD)\n"
                         "#define BASE(k, i) ((long long)(k) * NC * NP_PAD + (i))\n\n");
+  if (tg == DG_CODEGEN_CUDA && cfg->work_mode == DG_WORK_GEMM)
+    return; /* its dg_volume reads its own transposed table (codegen_gemm.c) */
   const char *names[3] = {"c_Dr", "c_Ds", "c_Dt"};
   const double *mats[3] = {el->Dr, el->Ds, el->Dt};
   for (int d = 0; d < el->dim; d++)
@@ -316,7 +302,7 @@ static void emit_prelude(dg_strbuf *b, dg_codegen_target tg, const dg_element_op
 /* ---- dg_surface ------------------------------------------------------------ */
 
 /* dst: where component %d of the scaled flux of (k, m) goes. */
-static void emit_surface_body(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
+void dg_cg_emit_surface_body(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
                               int is_float, int uses_x, dg_emit_ctx *ctx, const char *dst) {
   /* Expects k, m (face node of element k) and the kernel arguments. */
   dg_strbuf_line(b, "const long long idx = k * NFNFP + m;");
@@ -377,9 +363,9 @@ static void emit_surface_body(dg_strbuf *b, const dg_element_ops *el, const dg_p
 static dg_error emit_surface(dg_strbuf *b, dg_codegen_target tg, const dg_element_ops *el,
                          const dg_physics *ph, int is_float, int uses_x) {
   dg_emit_ctx ctx;
-  init_ctx(&ctx, ph, el->dim, is_float);
-  ctx.field = face_field;
-  ctx.normal = face_normal;
+  dg_cg_init_ctx(&ctx, ph, el->dim, is_float);
+  ctx.field = dg_cg_face_field;
+  ctx.normal = dg_cg_face_normal;
   dg_strbuf_append(b, "/* dg_surface: one face node per iteration (thread). */\n");
   dg_strbuf_append(b,
                    tg == DG_CODEGEN_CUDA
@@ -405,12 +391,12 @@ static dg_error emit_surface(dg_strbuf *b, dg_codegen_target tg, const dg_elemen
     dg_strbuf_line(b, "const long long k = gid / NFNFP;");
     dg_strbuf_line(b, "const int m = (int)(gid - k * NFNFP);");
     dg_strbuf_line(b, "(void)fx; (void)t;");
-    emit_surface_body(b, el, ph, is_float, uses_x, &ctx, "fl[((long long)%d * K + k) * NFNFP + m]");
+    dg_cg_emit_surface_body(b, el, ph, is_float, uses_x, &ctx, "fl[((long long)%d * K + k) * NFNFP + m]");
   } else {
     dg_strbuf_line(b, "for (long long k = first; k < first + count; ++k) {");
     dg_strbuf_line(b, "  for (int m = 0; m < NFNFP; ++m) {");
     b->indent = 6;
-    emit_surface_body(b, el, ph, is_float, uses_x, &ctx, "fl[((long long)%d * K + k) * NFNFP + m]");
+    dg_cg_emit_surface_body(b, el, ph, is_float, uses_x, &ctx, "fl[((long long)%d * K + k) * NFNFP + m]");
     b->indent = 2;
     dg_strbuf_line(b, "  }");
     dg_strbuf_line(b, "}");
@@ -424,7 +410,7 @@ static dg_error emit_surface(dg_strbuf *b, dg_codegen_target tg, const dg_elemen
 
 /* r = volume terms + sources + the lifted flux (lift_fmt names component
  * %d of it), then the store or the fused LSERK update; expects u, k, i. */
-static void emit_rhs_store(dg_strbuf *b, const dg_physics *ph, const dg_kernel_config *cfg,
+void dg_cg_emit_rhs_store(dg_strbuf *b, const dg_physics *ph, const dg_kernel_config *cfg,
                            dg_emit_ctx *ctx, const char *lift_fmt) {
   dg_strbuf_line(b, "/* right-hand side: volume terms + sources + LIFT * fl */");
   dg_strbuf_line(b, "real r[NC];");
@@ -495,7 +481,7 @@ static void emit_volume_node(dg_strbuf *b, const dg_element_ops *el, const dg_ph
   dg_strbuf_line(b, "  const real L = %sc_LIFT[i * NFNFP + mm];", mat_prefix);
   dg_strbuf_line(b, "  for (int c = 0; c < NC; ++c) rl[c] += L * fl[((long long)c * K + k) * NFNFP + mm];");
   dg_strbuf_line(b, "}");
-  emit_rhs_store(b, ph, cfg, ctx, "rl[%d]");
+  dg_cg_emit_rhs_store(b, ph, cfg, ctx, "rl[%d]");
 }
 
 static void emit_load_node(dg_strbuf *b, int uses_x) {
@@ -510,7 +496,7 @@ static void emit_load_node(dg_strbuf *b, int uses_x) {
 /* contravariant: store a divergence's flux rows in reference directions,
  * ghat_a = sum_d dr_a/dx_d g_d (geometric factors in G[]), so that
  * div g = sum_a D_a ghat_a needs one accumulator per row instead of DIM^2. */
-static void emit_gvalues(dg_strbuf *b, const deriv_table *dt, dg_emit_ctx *ctx,
+void dg_cg_emit_gvalues(dg_strbuf *b, const deriv_table *dt, dg_emit_ctx *ctx,
                          const char *dst_fmt, int contravariant) {
   int dim = dt->dim;
   for (int e = 0; e < dt->n; e++) {
@@ -547,7 +533,7 @@ static void emit_gvalues(dg_strbuf *b, const deriv_table *dt, dg_emit_ctx *ctx,
   }
 }
 
-static const char *volume_signature_cuda =
+const char *const dg_cg_volume_signature_cuda =
     "KERNEL void __launch_bounds__(NP * EPB) dg_volume(real *__restrict__ q,\n"
     "    real *__restrict__ rhs, const real *__restrict__ fl, const real *__restrict__ egeo,\n"
     "    const real *__restrict__ vx, real t, long long K, real *__restrict__ res,\n"
@@ -623,7 +609,7 @@ static void emit_volume_cuda(dg_strbuf *b, const dg_element_ops *el, const dg_ph
   dg_strbuf_appendf(b, "#define EPB %d\n#define WI %d\n#define SLOTS %d\n#define PASSES %d\n",
                     cfg->elements_per_block, wi, slots, passes);
   dg_strbuf_appendf(b, "#define QOUT %s\n", cfg->fuse_surface ? "q_out" : "q");
-  dg_strbuf_append(b, volume_signature_cuda);
+  dg_strbuf_append(b, dg_cg_volume_signature_cuda);
   b->indent = 2;
   dg_strbuf_line(b, "extern __shared__ double smem_raw[];");
   dg_strbuf_line(b, "real *smem = (real *)smem_raw;");
@@ -677,16 +663,16 @@ static void emit_volume_cuda(dg_strbuf *b, const dg_element_ops *el, const dg_ph
   if (cfg->fuse_surface) {
     /* the face fluxes of the pass's elements, straight into shared memory */
     dg_emit_ctx fctx;
-    init_ctx(&fctx, ph, el->dim, is_float);
-    fctx.field = face_field;
-    fctx.normal = face_normal;
+    dg_cg_init_ctx(&fctx, ph, el->dim, is_float);
+    fctx.field = dg_cg_face_field;
+    fctx.normal = dg_cg_face_normal;
     dg_strbuf_line(b, "/* fused surface: scaled face fluxes of the pass's elements into s_fl */");
     dg_strbuf_line(b, "for (int z = tid; z < SLOTS * NFNFP; z += NP * EPB) {");
     dg_strbuf_line(b, "  const int s = z / NFNFP, m = z - s * NFNFP;");
     dg_strbuf_line(b, "  const long long k = k0 + s;");
     dg_strbuf_line(b, "  if (k < K) {");
     b->indent += 4;
-    emit_surface_body(b, el, ph, is_float, uses_fx, &fctx,
+    dg_cg_emit_surface_body(b, el, ph, is_float, uses_fx, &fctx,
                       "s_fl[(%d * SLOTS + s) * NFNFP + m]");
     b->indent -= 4;
     dg_strbuf_line(b, "  }");
@@ -710,7 +696,7 @@ static void emit_volume_cuda(dg_strbuf *b, const dg_element_ops *el, const dg_ph
   }
   char fmt[64];
   snprintf(fmt, sizeof fmt, "s_g[(s * %d + %%d) * NP + i]", ngs);
-  emit_gvalues(b, dtab, ctx, fmt, 1);
+  dg_cg_emit_gvalues(b, dtab, ctx, fmt, 1);
   b->indent = 4;
   dg_strbuf_line(b, "  }");
   dg_strbuf_line(b, "}");
@@ -825,7 +811,7 @@ static void emit_volume_cuda(dg_strbuf *b, const dg_element_ops *el, const dg_ph
         }
     }
   }
-  emit_rhs_store(b, ph, cfg, ctx, "rl[w][%d]");
+  dg_cg_emit_rhs_store(b, ph, cfg, ctx, "rl[w][%d]");
   b->indent = 4;
   dg_strbuf_line(b, "  }");
   dg_strbuf_line(b, "}");
@@ -842,14 +828,16 @@ static dg_error emit_volume(dg_strbuf *b, dg_codegen_target tg, const dg_element
                         const dg_kernel_config *cfg, int is_float, int uses_x, int uses_fx) {
   gen_state st = {dtab, el->dim, tg == DG_CODEGEN_CUDA};
   dg_emit_ctx ctx;
-  init_ctx(&ctx, ph, el->dim, is_float);
+  dg_cg_init_ctx(&ctx, ph, el->dim, is_float);
   ctx.field = vol_field;
   ctx.derivative = vol_derivative;
   ctx.user = &st;
   int ng = dtab->ng;
   dg_strbuf_append(b, "/* dg_volume: volume terms, sources and lifting, one node per thread\n"
                       " * (cuda: NP x EPB threads per block, EPB elements per block). */\n");
-  if (tg == DG_CODEGEN_CUDA) {
+  if (tg == DG_CODEGEN_CUDA && cfg->work_mode == DG_WORK_GEMM) {
+    dg_cg_emit_volume_gemm(b, el, ph, dtab, cfg, &ctx, uses_x, uses_fx, is_float);
+  } else if (tg == DG_CODEGEN_CUDA) {
     emit_volume_cuda(b, el, ph, dtab, cfg, &ctx, uses_x, uses_fx, is_float);
   } else {
     dg_strbuf_append(b, volume_signature_c);
@@ -862,7 +850,7 @@ static dg_error emit_volume(dg_strbuf *b, dg_codegen_target tg, const dg_element
     b->indent = 6;
     emit_load_node(b, 0);
     dg_strbuf_line(b, "(void)u;");
-    emit_gvalues(b, dtab, &ctx, "g_all[%d][i]", 0);
+    dg_cg_emit_gvalues(b, dtab, &ctx, "g_all[%d][i]", 0);
     b->indent = 4;
     dg_strbuf_line(b, "}");
     dg_strbuf_line(b, "for (int i = 0; i < NP; ++i) {");
@@ -934,7 +922,7 @@ static void emit_updates(dg_strbuf *b, dg_codegen_target tg) {
 static dg_error emit_initial(dg_strbuf *b, dg_codegen_target tg, const dg_physics *ph,
                              int dim, int is_float) {
   dg_emit_ctx ctx;
-  init_ctx(&ctx, ph, dim, is_float);
+  dg_cg_init_ctx(&ctx, ph, dim, is_float);
   ctx.field = vol_field; /* an initial condition reads no fields (checked) */
   dg_strbuf_append(b, "/* dg_initial: the initial condition at every volume node */\n");
   if (tg == DG_CODEGEN_CUDA) {
@@ -1004,6 +992,11 @@ dg_error dg_codegen_generate(dg_codegen_target target, const dg_element_ops *el,
   size_t nfnfp = (size_t)el->Nfaces * el->Nfp;
   size_t shared = volume_shared_reals(el, dtab->ng, ph->ncomp, cfg) * rs;
   size_t matrix_bytes = ((size_t)el->dim * el->Np * el->Np + (size_t)el->Np * nfnfp) * rs;
+  if (cfg->work_mode == DG_WORK_GEMM) { /* its own table of transposed matrices */
+    size_t mt = 0;
+    shared = dg_cg_gemm_shared_reals(el, dtab, ph->ncomp, cfg, &mt) * rs;
+    matrix_bytes = mt * rs;
+  }
   if (target == DG_CODEGEN_CUDA) {
     DG_CHECK_GOTO(err, done, shared <= 227 * 1024, DG_ERR_INPUT,
                   "dg_volume needs %zu bytes of shared memory (> 227 KiB): fewer "

@@ -54,8 +54,18 @@ typedef enum { DG_LAYOUT_FIELD_MAJOR = 0, DG_LAYOUT_ELEMENT_MAJOR = 1 } dg_field
  * paper's loop slicing): parallel = one element per thread (W = 1);
  * sequence = W passes over EPB elements each, one after the other (block
  * set-up and shared matrices amortised); inline = W elements at once, each
- * matrix entry loaded once and applied to W register sets. */
-typedef enum { DG_WORK_PARALLEL = 0, DG_WORK_SEQUENCE = 1, DG_WORK_INLINE = 2 } dg_work_mode;
+ * matrix entry loaded once and applied to W register sets; gemm = one
+ * element per thread for the pointwise work, the derivative and lifting
+ * products of the block done as a small matrix product (several rows of one
+ * output column per thread). */
+typedef enum {
+  DG_WORK_PARALLEL = 0,
+  DG_WORK_SEQUENCE = 1,
+  DG_WORK_INLINE = 2,
+  DG_WORK_GEMM = 3 /* the block's products as one matrix product, rows per thread
+                      (codegen_gemm.c); work_per_thread 1, no prefetch */
+} dg_work_mode;
+enum { DG_WORK_MODES = 4 };
 
 /* The tuning knobs (DESIGN.md: loop slicing and memory layout). */
 typedef struct dg_kernel_config {

@@ -38,8 +38,9 @@ dg_error dg_tune_space_create(int cuda, dg_tune_mode mode, int Np, int nfnfp,
   memset(out, 0, sizeof *out);
   (void)nfnfp;
   /* full mode: 2 fuse_surface x 2 fuse_update x 5 epb x 3 matrices x 2
-   * prefetch x (1 parallel + 2 inline + 2 sequence) = 600 at the most */
-  const int cap = 600;
+   * prefetch x (1 parallel + 2 inline + 2 sequence) = 600, plus gemm:
+   * 2 fuse_surface x 2 fuse_update x 6 epb x 3 matrices = 72 at the most */
+  const int cap = 672;
   out->layouts = calloc(4, sizeof *out->layouts);
   out->volume = calloc(cap, sizeof *out->volume);
   out->face_threads = calloc(8, sizeof *out->face_threads);
@@ -74,7 +75,15 @@ dg_error dg_tune_space_create(int cuda, dg_tune_mode mode, int Np, int nfnfp,
     return DG_OK;
   }
   const int epbs[] = {1, 2, 4, 8, 16};
+  /* gemm wants whole warps of elements for its products (lane = element) */
+  const int gemm_epbs[] = {1, 2, 4, 8, 16, 32};
   if (mode == DG_TUNE_FULL) {
+    for (int fs = 1; fs >= 0; fs--)
+      for (int fuse = 1; fuse >= 0; fuse--)
+        for (int e = 0; e < 6; e++)
+          for (int mat = 0; mat < 3; mat++)
+            push_volume(out, cap, gemm_epbs[e], DG_WORK_GEMM, 1, (dg_matrix_place)mat, 0, fuse,
+                        fs, Np);
     for (int fs = 1; fs >= 0; fs--)
       for (int fuse = 1; fuse >= 0; fuse--)
         for (int e = 0; e < 5; e++)
@@ -106,6 +115,9 @@ dg_error dg_tune_space_create(int cuda, dg_tune_mode mode, int Np, int nfnfp,
       push_volume(out, cap, epbs[e], DG_WORK_PARALLEL, 1, DG_MATRIX_SHARED, 0, 1, 1, Np);
       push_volume(out, cap, epbs[e], DG_WORK_SEQUENCE, 2, DG_MATRIX_SHARED, 0, 1, 1, Np);
     }
+    /* gemm is in full mode only: on the H100 it lost to the node-per-thread
+     * kernels at N = 1, 3, 5 (Euler and Maxwell 3D, tuning/RESULTS.md), and
+     * each candidate costs auto mode's 60 s budget a compile */
   }
   const int fts[] = {128, 256, 512};
   for (int i = 0; i < 3; i++)
@@ -339,8 +351,8 @@ static int parse_entry(const char *text, const dg_tune_key *k, int model_only,
   if (!model_only && strcmp(dev, k->device) != 0)
     return 1; /* driver or compiler changed: tune again */
   int m = -1, l = -1, w = -1;
-  for (int i = 0; i < 3; i++) {
-    if (strcmp(mat, dg_matrix_place_name((dg_matrix_place)i)) == 0)
+  for (int i = 0; i < DG_WORK_MODES; i++) {
+    if (i < 3 && strcmp(mat, dg_matrix_place_name((dg_matrix_place)i)) == 0)
       m = i;
     if (strcmp(work, dg_work_mode_name((dg_work_mode)i)) == 0)
       w = i;

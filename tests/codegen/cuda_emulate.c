@@ -1,6 +1,6 @@
 /* operators.cuda_emulate_*: the generated CUDA kernels, run on the CPU, give
  * the cpu backend's right-hand side to round-off for every loop slicing
- * (work per thread parallel / sequence / inline), shared prefetch, matrix
+ * (work per thread parallel / sequence / inline, gemm), shared prefetch, matrix
  * placement, layout, the fused update and the fused surface flux — without a GPU.
  *
  * The CUDA module is compiled as C by the cpu backend with a small shim:
@@ -28,11 +28,13 @@ static const char *SHIM =
     "#include <math.h>\n#include <stdint.h>\n#include <omp.h>\n"
     "#define __global__\n#define __device__\n#define __constant__\n#define __shared__\n"
     "#define __restrict__ restrict\n#define __launch_bounds__(n)\n"
+    "#define __align__(n) __attribute__((aligned(n)))\n"
+    "typedef struct { double x, y; } double2;\ntypedef struct { float x, y; } float2;\n"
     "#define __syncthreads() _Pragma(\"omp barrier\")\n"
     "typedef struct { unsigned x, y, z; } emu_dim3;\n"
     "static emu_dim3 threadIdx, blockIdx, blockDim, gridDim;\n"
     "#pragma omp threadprivate(threadIdx)\n"
-    "static double smem_raw[SMEM_DOUBLES];\n";
+    "static double smem_raw[SMEM_DOUBLES] __attribute__((aligned(16)));\n";
 
 static const char *WRAPPERS =
     "void emu_surface(void **a, int64_t first, int64_t count) {\n"
@@ -193,7 +195,7 @@ int main(int argc, char **argv) {
         u[(int64_t)c * d->K * d->Np + z] =
             c == 0 ? 1 + 0.2 * r : c == nc - 1 ? 2.5 + 0.2 * r : 0.2 * (r - 0.5);
       }
-    for (int v = 0; v < 11; v++) {
+    for (int v = 0; v < 15; v++) {
       dg_kernel_config c = dg_kernel_config_default();
       c.face_threads = 64;
       switch (v) {
@@ -206,6 +208,10 @@ int main(int argc, char **argv) {
       case 6: c.np_align = 4; c.work_mode = DG_WORK_SEQUENCE; c.work_per_thread = 2; c.prefetch = 1; c.fuse_update = 1; break;
       case 8: c.fuse_surface = 1; c.elements_per_block = 2; break;
       case 9: c.fuse_surface = 1; c.fuse_update = 1; c.work_mode = DG_WORK_INLINE; c.work_per_thread = 2; c.prefetch = 1; break;
+      case 11: c.work_mode = DG_WORK_GEMM; c.elements_per_block = 2; c.fuse_surface = 1; c.fuse_update = 1; break;
+      case 12: c.work_mode = DG_WORK_GEMM; c.elements_per_block = 3; c.matrices = DG_MATRIX_SHARED; break;
+      case 13: c.work_mode = DG_WORK_GEMM; c.elements_per_block = 4; c.matrices = DG_MATRIX_CONSTANT; c.layout = DG_LAYOUT_ELEMENT_MAJOR; c.np_align = 4; c.fuse_surface = 1; break;
+      case 14: c.work_mode = DG_WORK_GEMM; c.elements_per_block = 1; c.fuse_update = 1; c.layout = DG_LAYOUT_ELEMENT_MAJOR; break;
       case 10: c.fuse_surface = 1; c.fuse_update = 1; c.work_mode = DG_WORK_SEQUENCE; c.work_per_thread = 2; c.layout = DG_LAYOUT_ELEMENT_MAJOR; c.matrices = DG_MATRIX_SHARED; break;
       default: c.np_align = 8; c.layout = DG_LAYOUT_ELEMENT_MAJOR; c.work_mode = DG_WORK_INLINE; c.work_per_thread = 3; c.prefetch = 1; c.matrices = DG_MATRIX_SHARED; break;
       }

@@ -62,6 +62,10 @@ int main(int argc, char **argv) {
        NULL},
       {"backend.work_mode=inline", "backend.work_per_thread=4", "backend.fuse_update=true",
        "backend.elements_per_block=1", NULL},
+      {"backend.work_mode=gemm", "backend.elements_per_block=8", "backend.fuse_surface=true",
+       "backend.fuse_update=true", NULL},
+      {"backend.work_mode=gemm", "backend.elements_per_block=3", "backend.matrices=shared",
+       NULL},
   };
   int failures = 0;
   for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {

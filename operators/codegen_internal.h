@@ -1,0 +1,68 @@
+/* Pieces of the kernel generator shared by its emitters (codegen.c: the
+ * surface, node-per-thread volume, update and initial-condition kernels;
+ * codegen_gemm.c: the matrix-product volume kernel).  Not a public API. */
+#ifndef DG_OPERATORS_CODEGEN_INTERNAL_H
+#define DG_OPERATORS_CODEGEN_INTERNAL_H
+
+#include <stddef.h>
+
+#include "core/strbuf.h"
+#include "operators/codegen.h"
+#include "operators/emit_expr.h"
+
+enum { MAX_DERIVS = 256 };
+
+/* One distinct derivative term D(g) of the volume terms. */
+typedef struct {
+  const dg_flux_node *node;
+  int gbase; /* first differentiated scalar of g */
+  int div;   /* a divergence (vector of DIM, or matrix with DIM columns) */
+  int rows;  /* divergence: rows of g (1 for a vector) */
+  int dbase; /* divergence: first accumulator DV[] */
+} deriv_entry;
+
+typedef struct {
+  deriv_entry d[MAX_DERIVS];
+  int n;
+  int ng; /* differentiated scalars in all */
+  int nd; /* divergence accumulators in all */
+  int dim;
+} deriv_table;
+
+/* The emit context's user data for volume terms. */
+typedef struct {
+  const deriv_table *derivs;
+  int dim;
+  int contravariant; /* cuda: divergences come from DV[] (see emit_volume_cuda) */
+} gen_state;
+
+void dg_cg_init_ctx(dg_emit_ctx *c, const dg_physics *ph, int dim, int is_float);
+/* Face leaves: uM[c] / uP[c] and nrm[d]. */
+void dg_cg_face_field(const dg_emit_ctx *c, dg_strbuf *b, int comp, dg_flux_side side);
+void dg_cg_face_normal(const dg_emit_ctx *c, dg_strbuf *b, int d);
+
+/* The scaled face flux of face node (k, m) into dst (a format with one %d
+ * for the component); expects k, m and the kernel arguments. */
+void dg_cg_emit_surface_body(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
+                             int is_float, int uses_x, dg_emit_ctx *ctx, const char *dst);
+/* The flux quantities g(u) of one node into dst_fmt (one %d: quantity);
+ * contravariant: divergence rows in reference directions (needs G[]). */
+void dg_cg_emit_gvalues(dg_strbuf *b, const deriv_table *dt, dg_emit_ctx *ctx,
+                        const char *dst_fmt, int contravariant);
+/* r = volume terms + sources + lifted flux, then the store or the fused
+ * LSERK update; expects u, k, i (and DV/P as the terms need). */
+void dg_cg_emit_rhs_store(dg_strbuf *b, const dg_physics *ph, const dg_kernel_config *cfg,
+                          dg_emit_ctx *ctx, const char *lift_fmt);
+
+/* The cuda dg_volume signature (all work modes). */
+extern const char *const dg_cg_volume_signature_cuda;
+
+/* work_mode gemm (codegen_gemm.c): shared memory in reals (and in
+ * *matrix_reals the size of its transposed operator table), and the kernel. */
+size_t dg_cg_gemm_shared_reals(const dg_element_ops *el, const deriv_table *dt, int ncomp,
+                               const dg_kernel_config *cfg, size_t *matrix_reals);
+void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
+                            const deriv_table *dt, const dg_kernel_config *cfg,
+                            dg_emit_ctx *ctx, int uses_x, int uses_fx, int is_float);
+
+#endif
