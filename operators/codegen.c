@@ -36,7 +36,8 @@ const char *dg_work_mode_name(dg_work_mode m) {
   return m == DG_WORK_PARALLEL ? "parallel"
          : m == DG_WORK_SEQUENCE ? "sequence"
          : m == DG_WORK_INLINE   ? "inline"
-                                 : "gemm";
+         : m == DG_WORK_GEMM     ? "gemm"
+                                 : "mma";
 }
 const char *dg_field_layout_name(dg_field_layout l) {
   return l == DG_LAYOUT_FIELD_MAJOR ? "field-major" : "element-major";
@@ -57,7 +58,7 @@ dg_error dg_kernel_config_check(const dg_kernel_config *c, int Np) {
            "unknown matrix placement %d", (int)c->matrices);
   DG_CHECK(c->layout == DG_LAYOUT_FIELD_MAJOR || c->layout == DG_LAYOUT_ELEMENT_MAJOR,
            DG_ERR_INPUT, "unknown field layout %d", (int)c->layout);
-  DG_CHECK(c->work_mode >= DG_WORK_PARALLEL && c->work_mode <= DG_WORK_GEMM, DG_ERR_INPUT,
+  DG_CHECK(c->work_mode >= DG_WORK_PARALLEL && c->work_mode <= DG_WORK_MMA, DG_ERR_INPUT,
            "unknown work mode %d", (int)c->work_mode);
   DG_CHECK(c->work_per_thread >= 1 && c->work_per_thread <= 8, DG_ERR_INPUT,
            "work_per_thread %d must be in 1..8", c->work_per_thread);
@@ -66,10 +67,16 @@ dg_error dg_kernel_config_check(const dg_kernel_config *c, int Np) {
            "per thread)", c->work_per_thread);
   DG_CHECK(c->prefetch == 0 || c->prefetch == 1, DG_ERR_INPUT, "prefetch %d must be 0 or 1",
            c->prefetch);
-  DG_CHECK(c->work_mode != DG_WORK_GEMM || (c->work_per_thread == 1 && !c->prefetch),
+  int gemm = c->work_mode == DG_WORK_GEMM || c->work_mode == DG_WORK_MMA;
+  DG_CHECK(!gemm || (c->work_per_thread == 1 && !c->prefetch), DG_ERR_INPUT,
+           "work_mode %s takes work_per_thread 1 and no prefetch (it stages its own "
+           "shared data)", dg_work_mode_name(c->work_mode));
+  DG_CHECK(c->work_mode != DG_WORK_MMA ||
+               (c->elements_per_block % 8 == 0 && c->matrices == DG_MATRIX_GLOBAL),
            DG_ERR_INPUT,
-           "work_mode gemm takes work_per_thread 1 and no prefetch (it stages its own "
-           "shared data)");
+           "work_mode mma takes elements_per_block a multiple of 8 (the tensor-core tile "
+           "is 8 elements wide) and matrices = global, not %d and %s",
+           c->elements_per_block, dg_matrix_place_name(c->matrices));
   DG_CHECK(c->fuse_surface == 0 || c->fuse_surface == 1, DG_ERR_INPUT,
            "fuse_surface %d must be 0 or 1", c->fuse_surface);
   return DG_OK;
@@ -289,7 +296,7 @@ static void emit_prelude(dg_strbuf *b, dg_codegen_target tg, const dg_element_op
     dg_strbuf_append(b, "/* element-major state: components of one element adjacent */\n"
                         "#define CSTRIDE(K) ((long long)NP_PAD)\n"
                         "#define BASE(k, i) ((long long)(k) * NC * NP_PAD + (i))\n\n");
-  if (tg == DG_CODEGEN_CUDA && cfg->work_mode == DG_WORK_GEMM)
+  if (tg == DG_CODEGEN_CUDA && (cfg->work_mode == DG_WORK_GEMM || cfg->work_mode == DG_WORK_MMA))
     return; /* its dg_volume reads its own transposed table (codegen_gemm.c) */
   const char *names[3] = {"c_Dr", "c_Ds", "c_Dt"};
   const double *mats[3] = {el->Dr, el->Ds, el->Dt};
@@ -835,7 +842,7 @@ static dg_error emit_volume(dg_strbuf *b, dg_codegen_target tg, const dg_element
   int ng = dtab->ng;
   dg_strbuf_append(b, "/* dg_volume: volume terms, sources and lifting, one node per thread\n"
                       " * (cuda: NP x EPB threads per block, EPB elements per block). */\n");
-  if (tg == DG_CODEGEN_CUDA && cfg->work_mode == DG_WORK_GEMM) {
+  if (tg == DG_CODEGEN_CUDA && (cfg->work_mode == DG_WORK_GEMM || cfg->work_mode == DG_WORK_MMA)) {
     dg_cg_emit_volume_gemm(b, el, ph, dtab, cfg, &ctx, uses_x, uses_fx, is_float);
   } else if (tg == DG_CODEGEN_CUDA) {
     emit_volume_cuda(b, el, ph, dtab, cfg, &ctx, uses_x, uses_fx, is_float);
@@ -992,7 +999,15 @@ dg_error dg_codegen_generate(dg_codegen_target target, const dg_element_ops *el,
   size_t nfnfp = (size_t)el->Nfaces * el->Nfp;
   size_t shared = volume_shared_reals(el, dtab->ng, ph->ncomp, cfg) * rs;
   size_t matrix_bytes = ((size_t)el->dim * el->Np * el->Np + (size_t)el->Np * nfnfp) * rs;
-  if (cfg->work_mode == DG_WORK_GEMM) { /* its own table of transposed matrices */
+  if (target == DG_CODEGEN_CUDA && cfg->work_mode == DG_WORK_MMA) {
+    DG_CHECK_GOTO(err, done, !is_float, DG_ERR_INPUT,
+                  "work_mode mma runs on the fp64 tensor cores: double precision only");
+    DG_CHECK_GOTO(err, done, cfg->elements_per_block * el->Np >= 32, DG_ERR_INPUT,
+                  "work_mode mma needs a whole warp: elements_per_block %d x Np %d < 32",
+                  cfg->elements_per_block, el->Np);
+  }
+  if (cfg->work_mode == DG_WORK_GEMM || cfg->work_mode == DG_WORK_MMA) {
+    /* its own table of (transposed or fragment-ordered) matrices */
     size_t mt = 0;
     shared = dg_cg_gemm_shared_reals(el, dtab, ph->ncomp, cfg, &mt) * rs;
     matrix_bytes = mt * rs;

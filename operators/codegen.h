@@ -62,10 +62,13 @@ typedef enum {
   DG_WORK_PARALLEL = 0,
   DG_WORK_SEQUENCE = 1,
   DG_WORK_INLINE = 2,
-  DG_WORK_GEMM = 3 /* the block's products as one matrix product, rows per thread
-                      (codegen_gemm.c); work_per_thread 1, no prefetch */
+  DG_WORK_GEMM = 3, /* the block's products as one matrix product, rows per thread
+                       (codegen_gemm.c); work_per_thread 1, no prefetch */
+  DG_WORK_MMA = 4   /* gemm with the products on the fp64 tensor cores (DMMA
+                       m8n8k4): double, elements_per_block a multiple of 8,
+                       global matrices */
 } dg_work_mode;
-enum { DG_WORK_MODES = 4 };
+enum { DG_WORK_MODES = 5 };
 
 /* The tuning knobs (DESIGN.md: loop slicing and memory layout). */
 typedef struct dg_kernel_config {

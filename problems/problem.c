@@ -80,11 +80,12 @@ const dg_config_key dg_problem_schema[] = {
      "state field interleaving"},
     {"backend", "fuse_update", DG_CONFIG_BOOL, NULL, "false",
      "volume kernel applies the Runge-Kutta update (saves a pass)"},
-    {"backend", "work_mode", DG_CONFIG_ENUM, "parallel|sequence|inline|gemm", "parallel",
+    {"backend", "work_mode", DG_CONFIG_ENUM, "parallel|sequence|inline|gemm|mma", "parallel",
      "cuda volume kernel: how a thread covers work_per_thread elements (gemm: the block's "
-     "derivative and lifting products as one small matrix product)"},
+     "derivative and lifting products as one small matrix product; mma: the same on the "
+     "fp64 tensor cores, double only, elements_per_block a multiple of 8)"},
     {"backend", "work_per_thread", DG_CONFIG_INT, NULL, "1",
-     "cuda volume kernel: elements per thread (1 with work_mode = parallel or gemm)"},
+     "cuda volume kernel: elements per thread (1 with work_mode = parallel, gemm or mma)"},
     {"backend", "prefetch", DG_CONFIG_BOOL, NULL, "false",
      "cuda volume kernel: stage state and face fluxes in shared memory first"},
     {"backend", "fuse_surface", DG_CONFIG_BOOL, NULL, "false",
@@ -412,7 +413,7 @@ static dg_error load(dg_problem *p, const char *const *overrides, int noverrides
   DG_CALL(dg_config_get_enum(cfg, "backend", "layout", "field-major|element-major", 0, &e));
   kc->layout = (dg_field_layout)e;
   DG_CALL(dg_config_get_bool(cfg, "backend", "fuse_update", 0, &kc->fuse_update));
-  DG_CALL(dg_config_get_enum(cfg, "backend", "work_mode", "parallel|sequence|inline|gemm", 0, &e));
+  DG_CALL(dg_config_get_enum(cfg, "backend", "work_mode", "parallel|sequence|inline|gemm|mma", 0, &e));
   kc->work_mode = (dg_work_mode)e;
   DG_CALL(dg_config_get_int(cfg, "backend", "work_per_thread", 1, &v));
   kc->work_per_thread = (int)(v > 0 && v <= 64 ? v : 0);

@@ -2,7 +2,7 @@
 # One device call: build (Release, Gmsh off), check the gemm volume kernel
 # against the cpu backend (backend_match), then time explicit kernel
 # variants with `dgbench rhs --tune=off` on the PyFR comparison cases and
-# Maxwell 3D (no tuning: each row is the knobs given).  Logs go to $OUT.
+# Maxwell 3D (no tuning: each row is the knobs given); gemm/mma kernels.  Logs go to $OUT.
 # usage (GPU machine, repo root): bash tuning/h100_variants.sh
 set -uo pipefail
 OUT=${OUT:-gpu-out}
@@ -17,7 +17,7 @@ if [ -z "${SKIP_BUILD:-}" ]; then
 fi
 if [ -z "${SKIP_TESTS:-}" ]; then
   timeout 150 ctest --test-dir $B -R "backend_match_(maxwell3d|euler3d_float|euler2d)" -j3 > /tmp/ctest.log 2>&1
-  grep -E "variant (8|9) |tests passed|Failed|\*\*\*" /tmp/ctest.log | head -40
+  grep -E "variant (8|9|10|11) |tests passed|Failed|\*\*\*" /tmp/ctest.log | head -40
 fi
 E=problems/euler3d_vortex/euler3d_vortex.cfg
 M=problems/maxwell3d/maxwell3d.cfg
@@ -29,15 +29,16 @@ bench() { # title, then dgbench arguments
 }
 for N in 3 5 1; do
   cells=35; [ $N = 1 ] && cells=60
-  case $N in 3) V="8 16 32";; 5) V="4 8 16";; 1) V="16 32";; esac
   bench "euler N=$N old best" $E discretization.order=$N "mesh.cells=$cells $cells $cells" $F backend.elements_per_block=$([ $N = 5 ] && echo 2 || echo 8) $([ $N = 5 ] && echo backend.work_mode=inline backend.work_per_thread=2)
+  case $N in 5) V="8";; *) V="8 16 32";; esac
   for epb in $V; do
-    bench "euler N=$N gemm epb=$epb" $E discretization.order=$N "mesh.cells=$cells $cells $cells" $F backend.work_mode=gemm backend.elements_per_block=$epb
+    bench "euler N=$N mma epb=$epb" $E discretization.order=$N "mesh.cells=$cells $cells $cells" $F backend.work_mode=mma backend.elements_per_block=$epb
   done
-  bench "euler N=$N gemm epb=8 shared" $E discretization.order=$N "mesh.cells=$cells $cells $cells" $F backend.work_mode=gemm backend.elements_per_block=8 backend.matrices=shared
+  bench "euler N=$N mma epb=8 unfused surface" $E discretization.order=$N "mesh.cells=$cells $cells $cells" backend.fuse_update=true backend.work_mode=mma backend.elements_per_block=8
 done
-bench "euler N=3 gemm epb=16 unfused surface" $E discretization.order=3 "mesh.cells=35 35 35" backend.fuse_update=true backend.work_mode=gemm backend.elements_per_block=16
 bench "maxwell N=3 old best" $M discretization.order=3 "mesh.cells=40 40 40" $F backend.elements_per_block=8
-for epb in 8 16 32; do
-  bench "maxwell N=3 gemm epb=$epb" $M discretization.order=3 "mesh.cells=40 40 40" $F backend.work_mode=gemm backend.elements_per_block=$epb
+for epb in 8 16; do
+  bench "maxwell N=3 mma epb=$epb" $M discretization.order=3 "mesh.cells=40 40 40" $F backend.work_mode=mma backend.elements_per_block=$epb
 done
+bench "maxwell N=5 old best" $M discretization.order=5 "mesh.cells=24 24 24" $F backend.elements_per_block=2
+bench "maxwell N=5 mma epb=8" $M discretization.order=5 "mesh.cells=24 24 24" $F backend.work_mode=mma backend.elements_per_block=8

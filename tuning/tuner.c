@@ -39,8 +39,9 @@ dg_error dg_tune_space_create(int cuda, dg_tune_mode mode, int Np, int nfnfp,
   (void)nfnfp;
   /* full mode: 2 fuse_surface x 2 fuse_update x 5 epb x 3 matrices x 2
    * prefetch x (1 parallel + 2 inline + 2 sequence) = 600, plus gemm:
-   * 2 fuse_surface x 2 fuse_update x 6 epb x 3 matrices = 72 at the most */
-  const int cap = 672;
+   * 2 fuse_surface x 2 fuse_update x 6 epb x 3 matrices = 72, plus mma:
+   * 2 x 2 x 3 epb = 12 at the most */
+  const int cap = 684;
   out->layouts = calloc(4, sizeof *out->layouts);
   out->volume = calloc(cap, sizeof *out->volume);
   out->face_threads = calloc(8, sizeof *out->face_threads);
@@ -84,6 +85,10 @@ dg_error dg_tune_space_create(int cuda, dg_tune_mode mode, int Np, int nfnfp,
           for (int mat = 0; mat < 3; mat++)
             push_volume(out, cap, gemm_epbs[e], DG_WORK_GEMM, 1, (dg_matrix_place)mat, 0, fuse,
                         fs, Np);
+    for (int fs = 1; fs >= 0; fs--) /* mma: whole tensor-core tiles of 8 elements */
+      for (int fuse = 1; fuse >= 0; fuse--)
+        for (int e = 3; e < 6; e++)
+          push_volume(out, cap, gemm_epbs[e], DG_WORK_MMA, 1, DG_MATRIX_GLOBAL, 0, fuse, fs, Np);
     for (int fs = 1; fs >= 0; fs--)
       for (int fuse = 1; fuse >= 0; fuse--)
         for (int e = 0; e < 5; e++)
@@ -117,7 +122,13 @@ dg_error dg_tune_space_create(int cuda, dg_tune_mode mode, int Np, int nfnfp,
     }
     /* gemm is in full mode only: on the H100 it lost to the node-per-thread
      * kernels at N = 1, 3, 5 (Euler and Maxwell 3D, tuning/RESULTS.md), and
-     * each candidate costs auto mode's 60 s budget a compile */
+     * each candidate costs auto mode's 60 s budget a compile.  mma (fp64
+     * tensor cores) beside dg_surface won at Euler 3D N = 5 (4.21 against
+     * 4.38 ms): tried from Np >= 35 on (double only; float refuses it) */
+    if (Np >= 35) {
+      push_volume(out, cap, 8, DG_WORK_MMA, 1, G, 0, 1, 0, Np);
+      push_volume(out, cap, 8, DG_WORK_MMA, 1, G, 0, 1, 1, Np);
+    }
   }
   const int fts[] = {128, 256, 512};
   for (int i = 0; i < 3; i++)

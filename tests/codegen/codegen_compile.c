@@ -47,7 +47,7 @@ int main(int argc, char **argv) {
         return 1;
       dg_element_ops el = {dim, re->N, re->Np, re->Nfp, re->Nfaces, re->Dr, re->Ds, re->Dt,
                            re->LIFT};
-      for (int v = 0; v < 12; v++) {
+      for (int v = 0; v < 13; v++) {
         dg_kernel_config c = dg_kernel_config_default();
         c.elements_per_block = v % 3 == 0 ? 1 : v % 3 == 1 ? 2 : 4;
         c.matrices = (dg_matrix_place)(v % 3);
@@ -57,9 +57,15 @@ int main(int argc, char **argv) {
         int is_float = v == 5 || v == 8;
         /* loop slicing and shared prefetch (issue 4 knobs) */
         /* the cuda-only knobs: NVRTC at N = 3 (the C target ignores them) */
-        if (v >= 6 && (!nvrtc || orders[o] != (v == 10 ? 5 : 3)))
+        if (v >= 6 && (!nvrtc || orders[o] != (v == 10 || v == 12 ? 5 : 3)))
           continue;
-        if (v >= 10) { /* work_mode gemm: fused double at N = 5, float at N = 3 */
+        if (v == 12) { /* work_mode mma (fp64 tensor cores), beside dg_surface */
+          c.work_mode = DG_WORK_MMA;
+          c.elements_per_block = 8;
+          c.matrices = DG_MATRIX_GLOBAL;
+          c.fuse_surface = 0;
+          is_float = 0;
+        } else if (v >= 10) { /* work_mode gemm: fused double at N = 5, float at N = 3 */
           c.work_mode = DG_WORK_GEMM;
           c.elements_per_block = v == 10 ? 4 : 8;
           c.fuse_surface = v == 10;

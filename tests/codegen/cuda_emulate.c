@@ -1,6 +1,6 @@
 /* operators.cuda_emulate_*: the generated CUDA kernels, run on the CPU, give
  * the cpu backend's right-hand side to round-off for every loop slicing
- * (work per thread parallel / sequence / inline, gemm), shared prefetch, matrix
+ * (work per thread parallel / sequence / inline, gemm, mma), shared prefetch, matrix
  * placement, layout, the fused update and the fused surface flux — without a GPU.
  *
  * The CUDA module is compiled as C by the cpu backend with a small shim:
@@ -34,7 +34,35 @@ static const char *SHIM =
     "typedef struct { unsigned x, y, z; } emu_dim3;\n"
     "static emu_dim3 threadIdx, blockIdx, blockDim, gridDim;\n"
     "#pragma omp threadprivate(threadIdx)\n"
-    "static double smem_raw[SMEM_DOUBLES] __attribute__((aligned(16)));\n";
+    "static double smem_raw[SMEM_DOUBLES] __attribute__((aligned(16)));\n"
+    /* the fp64 tensor-core step of work_mode mma, warp-collective: the 32
+     * lanes (OpenMP threads) meet at a per-warp barrier, each computes its
+     * two entries of D += A B from the exchanged fragments */
+    "#include <sched.h>\n#include <stdatomic.h>\n"
+    "static double emu_fa[32][32], emu_fb[32][32];\n"
+    "static atomic_int emu_count[32], emu_gen[32];\n"
+    "static void emu_warp_barrier(int w) {\n"
+    "  const int g = atomic_load(&emu_gen[w]);\n"
+    "  if (atomic_fetch_add(&emu_count[w], 1) == 31) {\n"
+    "    atomic_store(&emu_count[w], 0);\n"
+    "    atomic_fetch_add(&emu_gen[w], 1);\n"
+    "  } else {\n"
+    "    while (atomic_load(&emu_gen[w]) == g) sched_yield();\n"
+    "  }\n"
+    "}\n"
+    "static void emu_dmma(double *d0, double *d1, double a, double b) {\n"
+    "  const int t = (int)(threadIdx.y * blockDim.x + threadIdx.x), w = t >> 5, l = t & 31;\n"
+    "  emu_fa[w][l] = a; emu_fb[w][l] = b;\n"
+    "  emu_warp_barrier(w);\n"
+    "  const int row = l >> 2;\n"
+    "  for (int h = 0; h < 2; ++h) {\n"
+    "    const int col = (l & 3) * 2 + h; double s = h ? *d1 : *d0;\n"
+    "    for (int k = 0; k < 4; ++k) s += emu_fa[w][row * 4 + k] * emu_fb[w][col * 4 + k];\n"
+    "    if (h) *d1 = s; else *d0 = s;\n"
+    "  }\n"
+    "  emu_warp_barrier(w);\n"
+    "}\n"
+    "#define DG_DMMA(d0, d1, a, b) emu_dmma(&(d0), &(d1), (a), (b))\n";
 
 static const char *WRAPPERS =
     "void emu_surface(void **a, int64_t first, int64_t count) {\n"
@@ -195,7 +223,7 @@ int main(int argc, char **argv) {
         u[(int64_t)c * d->K * d->Np + z] =
             c == 0 ? 1 + 0.2 * r : c == nc - 1 ? 2.5 + 0.2 * r : 0.2 * (r - 0.5);
       }
-    for (int v = 0; v < 15; v++) {
+    for (int v = 0; v < 17; v++) {
       dg_kernel_config c = dg_kernel_config_default();
       c.face_threads = 64;
       switch (v) {
@@ -212,10 +240,12 @@ int main(int argc, char **argv) {
       case 12: c.work_mode = DG_WORK_GEMM; c.elements_per_block = 3; c.matrices = DG_MATRIX_SHARED; break;
       case 13: c.work_mode = DG_WORK_GEMM; c.elements_per_block = 4; c.matrices = DG_MATRIX_CONSTANT; c.layout = DG_LAYOUT_ELEMENT_MAJOR; c.np_align = 4; c.fuse_surface = 1; break;
       case 14: c.work_mode = DG_WORK_GEMM; c.elements_per_block = 1; c.fuse_update = 1; c.layout = DG_LAYOUT_ELEMENT_MAJOR; break;
+      case 15: c.work_mode = DG_WORK_MMA; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; break;
+      case 16: c.work_mode = DG_WORK_MMA; c.elements_per_block = 16; c.layout = DG_LAYOUT_ELEMENT_MAJOR; c.np_align = 4; break;
       case 10: c.fuse_surface = 1; c.fuse_update = 1; c.work_mode = DG_WORK_SEQUENCE; c.work_per_thread = 2; c.layout = DG_LAYOUT_ELEMENT_MAJOR; c.matrices = DG_MATRIX_SHARED; break;
       default: c.np_align = 8; c.layout = DG_LAYOUT_ELEMENT_MAJOR; c.work_mode = DG_WORK_INLINE; c.work_per_thread = 3; c.prefetch = 1; c.matrices = DG_MATRIX_SHARED; break;
       }
-      if ((long)c.elements_per_block * d->Np > 256)
+      if ((long)c.elements_per_block * d->Np > 256 && c.work_mode != DG_WORK_MMA)
         c.elements_per_block = 1;
       dg_generated gc, gg;
       dg_kernel_config cc = dg_kernel_config_default();

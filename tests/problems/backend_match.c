@@ -66,6 +66,11 @@ int main(int argc, char **argv) {
        "backend.fuse_update=true", NULL},
       {"backend.work_mode=gemm", "backend.elements_per_block=3", "backend.matrices=shared",
        NULL},
+      /* the fp64 tensor cores: double only */
+      {"backend.work_mode=mma", "backend.elements_per_block=8", "backend.fuse_surface=true",
+       "backend.fuse_update=true", NULL},
+      {"backend.work_mode=mma", "backend.elements_per_block=16", "backend.layout=element-major",
+       NULL},
   };
   int failures = 0;
   for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
@@ -73,6 +78,8 @@ int main(int argc, char **argv) {
     while (variants[v][nk])
       nk++;
     int ssp = strcmp(variants[v][0], "time.scheme=ssprk3") == 0;
+    if (is_float && strcmp(variants[v][0], "backend.work_mode=mma") == 0)
+      continue;
     dg_run_result cpu = ref, gpu;
     if (ssp && run(argv[1], "cpu", variants[v], nk, argv + 2, argc - 2, &cpu))
       return 1;
