@@ -31,7 +31,9 @@ if [ "${1:-1}" = 1 ]; then
            "euler3d_vortex|backend.work_mode=inline backend.work_per_thread=2 backend.prefetch=true backend.elements_per_block=2" \
            "euler3d_vortex|discretization.precision=float backend.fuse_surface=true backend.fuse_update=true" \
            "euler3d_vortex|backend.work_mode=gemm backend.elements_per_block=8 backend.fuse_surface=true backend.fuse_update=true" \
-           "maxwell3d|backend.work_mode=gemm backend.elements_per_block=3 backend.matrices=shared"; do
+           "maxwell3d|backend.work_mode=gemm backend.elements_per_block=3 backend.matrices=shared" \
+           "euler3d_vortex|backend.work_mode=mma backend.elements_per_block=8 backend.fuse_surface=true backend.fuse_update=true" \
+           "maxwell3d|backend.work_mode=mma backend.elements_per_block=16"; do
     prob=${v%%|*}; knobs=${v#*|}
     for tool in memcheck racecheck; do
       timeout 120 $CS --tool $tool --error-exitcode 9 $D problems/$prob/$prob.cfg "${small[@]}" \
