@@ -7,6 +7,7 @@
 #include "core/strbuf.h"
 #include "operators/codegen_internal.h"
 #include "operators/emit_expr.h"
+#include "operators/kernel_knobs.h"
 
 /* Bumped whenever generated code changes meaning; part of tuning keys. */
 #define GENERATOR_VERSION 3
@@ -28,20 +29,6 @@ dg_kernel_config dg_kernel_config_default(void) {
 }
 
 int dg_codegen_version(void) { return GENERATOR_VERSION; }
-
-const char *dg_matrix_place_name(dg_matrix_place p) {
-  return p == DG_MATRIX_GLOBAL ? "global" : p == DG_MATRIX_CONSTANT ? "constant" : "shared";
-}
-const char *dg_work_mode_name(dg_work_mode m) {
-  return m == DG_WORK_PARALLEL ? "parallel"
-         : m == DG_WORK_SEQUENCE ? "sequence"
-         : m == DG_WORK_INLINE   ? "inline"
-         : m == DG_WORK_GEMM     ? "gemm"
-                                 : "mma";
-}
-const char *dg_field_layout_name(dg_field_layout l) {
-  return l == DG_LAYOUT_FIELD_MAJOR ? "field-major" : "element-major";
-}
 
 dg_error dg_kernel_config_check(const dg_kernel_config *c, int Np) {
   DG_CHECK(c->elements_per_block >= 1 && c->elements_per_block <= 64, DG_ERR_INPUT,
@@ -264,20 +251,14 @@ static void emit_matrix(dg_strbuf *b, dg_codegen_target tg, dg_matrix_place plac
 static void emit_prelude(dg_strbuf *b, dg_codegen_target tg, const dg_element_ops *el,
                          const dg_physics *ph, const dg_kernel_config *cfg, int is_float,
                          int np_pad, int ngeo) {
+  char knobs[512];
+  dg_kernel_config_describe(cfg, knobs, sizeof knobs);
   dg_strbuf_appendf(b,
                     "/* dgrun generated DG operators (generator version %d)\n"
                     " * target %s, precision %s, dim %d, order N = %d\n"
-                    " * knobs: elements_per_block %d, face_threads %d, matrices %s,\n"
-                    " *        np_align %d (NP_PAD %d), layout %s, fuse_update %d,\n"
-                    " *        work %s x %d, prefetch %d, fuse_surface %d */\n",
+                    " * knobs: %s (NP_PAD %d) */\n",
                     GENERATOR_VERSION, tg == DG_CODEGEN_CUDA ? "cuda" : "c",
-                    is_float ? "float" : "double", el->dim, el->N, cfg->elements_per_block,
-                    cfg->face_threads,
-                    dg_matrix_place_name(cfg->matrices),
-                    cfg->np_align, np_pad,
-                    dg_field_layout_name(cfg->layout), cfg->fuse_update,
-                    dg_work_mode_name(cfg->work_mode), cfg->work_per_thread, cfg->prefetch,
-                    cfg->fuse_surface);
+                    is_float ? "float" : "double", el->dim, el->N, knobs, np_pad);
   if (tg == DG_CODEGEN_C)
     dg_strbuf_append(b, "#include <math.h>\n#include <stdint.h>\n#define KERNEL\n");
   else

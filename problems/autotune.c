@@ -5,6 +5,7 @@
 
 #include "core/hash.h"
 #include "core/log.h"
+#include "operators/kernel_knobs.h"
 
 static int cmp_double(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
@@ -167,7 +168,7 @@ dg_error dg_autotune(const dg_autotune_request *q, dg_autotune_outcome *out) {
     }
     if (found) {
       char cs[200];
-      dg_tune_config_string(&out->cfg, cs, sizeof cs);
+      dg_kernel_config_describe(&out->cfg, cs, sizeof cs);
       dg_info("tuning: %s variant %s", out->from_defaults ? "shipped default" : "database",
               cs);
       goto done;

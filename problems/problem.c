@@ -10,8 +10,11 @@
 #include "meshes/gmsh_reader.h"
 #include "meshes/mesh_h5.h"
 #include "meshes/mesh_validate.h"
+#include "operators/kernel_knobs.h"
 
-const dg_config_key dg_problem_schema[] = {
+/* The schema without the kernel knobs, which dg_problem_schema() inserts
+ * from operators/kernel_knobs.h after [backend] tuning. */
+static const dg_config_key schema_base[] = {
     {"problem", "flux", DG_CONFIG_PATH, NULL, NULL,
      "the .flux file with fields, volume terms, fluxes, boundary conditions"},
     {"problem", "name", DG_CONFIG_STRING, NULL, "",
@@ -69,29 +72,6 @@ const dg_config_key dg_problem_schema[] = {
     {"backend", "tuning", DG_CONFIG_ENUM, "off|auto|full", "off",
      "kernel variant choice: off uses the knobs below; auto looks the variant up in the "
      "tuning database (tuning it once when missing); full re-tunes over every variant"},
-    {"backend", "elements_per_block", DG_CONFIG_INT, NULL, "4",
-     "cuda volume kernel: elements per thread block"},
-    {"backend", "face_threads", DG_CONFIG_INT, NULL, "256",
-     "cuda surface kernel: threads per block"},
-    {"backend", "matrices", DG_CONFIG_ENUM, "global|constant|shared", "global",
-     "where the operator matrices live on the GPU"},
-    {"backend", "np_align", DG_CONFIG_INT, NULL, "1", "pad the element stride to a multiple"},
-    {"backend", "layout", DG_CONFIG_ENUM, "field-major|element-major", "field-major",
-     "state field interleaving"},
-    {"backend", "fuse_update", DG_CONFIG_BOOL, NULL, "false",
-     "volume kernel applies the Runge-Kutta update (saves a pass)"},
-    {"backend", "work_mode", DG_CONFIG_ENUM, "parallel|sequence|inline|gemm|mma", "parallel",
-     "cuda volume kernel: how a thread covers work_per_thread elements (gemm: the block's "
-     "derivative and lifting products as one small matrix product; mma: the same on the "
-     "fp64 tensor cores, double only, elements_per_block a multiple of 8)"},
-    {"backend", "work_per_thread", DG_CONFIG_INT, NULL, "1",
-     "cuda volume kernel: elements per thread (1 with work_mode = parallel, gemm or mma)"},
-    {"backend", "prefetch", DG_CONFIG_BOOL, NULL, "false",
-     "cuda volume kernel: stage state and face fluxes in shared memory first"},
-    {"backend", "fuse_surface", DG_CONFIG_BOOL, NULL, "false",
-     "cuda volume kernel computes the face fluxes itself (no surface kernel)"},
-    {"backend", "cpu_chunk", DG_CONFIG_INT, NULL, "0",
-     "cpu backend: elements per chunk (0: automatic)"},
     {"backend", "nan_check_steps", DG_CONFIG_INT, NULL, "20",
      "check the state for NaN/Inf every this many steps"},
     {"poisson", "neumann", DG_CONFIG_STRING, NULL, "",
@@ -124,7 +104,33 @@ const dg_config_key dg_problem_schema[] = {
      "mpirun: run the interior kernels while the halo exchange is in flight (false: wait "
      "first; for timing the overlap)"},
 };
-const size_t dg_problem_schema_size = sizeof dg_problem_schema / sizeof dg_problem_schema[0];
+enum { SCHEMA_BASE = sizeof schema_base / sizeof schema_base[0], MAX_KNOBS = 32 };
+
+const dg_config_key *dg_problem_schema(size_t *n) {
+  static dg_config_key all[SCHEMA_BASE + MAX_KNOBS];
+  static char choices[MAX_KNOBS][256], defaults[MAX_KNOBS][32];
+  static size_t count;
+  if (count == 0) {
+    static const dg_config_type types[] = {DG_CONFIG_INT, DG_CONFIG_ENUM, DG_CONFIG_BOOL};
+    dg_kernel_config def = dg_kernel_config_default();
+    for (size_t i = 0; i < SCHEMA_BASE; i++) {
+      all[count++] = schema_base[i];
+      if (strcmp(schema_base[i].section, "backend") != 0 || !schema_base[i].key ||
+          strcmp(schema_base[i].key, "tuning") != 0)
+        continue;
+      for (int k = 0; k < dg_kernel_nknobs && k < MAX_KNOBS; k++) {
+        const dg_kernel_knob *kn = &dg_kernel_knobs[k];
+        dg_kernel_knob_choices(kn, choices[k], sizeof choices[k]);
+        dg_kernel_knob_text(&def, kn, 1, defaults[k], sizeof defaults[k]);
+        all[count++] = (dg_config_key){"backend", kn->key, types[kn->kind],
+                                       kn->kind == DG_KNOB_ENUM ? choices[k] : NULL,
+                                       defaults[k], kn->help};
+      }
+    }
+  }
+  *n = count;
+  return all;
+}
 
 /* Parse up to max numbers from a whitespace-separated list. */
 static dg_error parse_list(const dg_config *cfg, const char *key, const char *text, int want,
@@ -288,7 +294,9 @@ static dg_error load(dg_problem *p, const char *const *overrides, int noverrides
   dg_config *cfg = p->cfg;
   for (int i = 0; i < noverrides; i++)
     DG_CALL(dg_config_apply_override(cfg, overrides[i]));
-  DG_CALL(dg_config_validate(cfg, dg_problem_schema, dg_problem_schema_size));
+  size_t nschema = 0;
+  const dg_config_key *schema = dg_problem_schema(&nschema);
+  DG_CALL(dg_config_validate(cfg, schema, nschema));
 
   const char *name = NULL;
   DG_CALL(dg_config_get_string(cfg, "problem", "name", "", &name));
@@ -398,27 +406,22 @@ static dg_error load(dg_problem *p, const char *const *overrides, int noverrides
   p->device = dev == 0 ? "auto" : dev == 1 ? "cuda" : "cpu";
   dg_kernel_config *kc = &p->kernels;
   *kc = dg_kernel_config_default();
-  int64_t v;
-  DG_CALL(dg_config_get_int(cfg, "backend", "elements_per_block", 4, &v));
-  kc->elements_per_block = (int)(v > 0 && v < 1024 ? v : 0);
-  DG_CALL(dg_config_get_int(cfg, "backend", "face_threads", 256, &v));
-  kc->face_threads = (int)(v > 0 && v <= 1024 ? v : 0);
-  DG_CALL(dg_config_get_int(cfg, "backend", "np_align", 1, &v));
-  kc->np_align = (int)(v > 0 && v <= 128 ? v : 0);
-  DG_CALL(dg_config_get_int(cfg, "backend", "cpu_chunk", 0, &v));
-  kc->cpu_chunk = (int)(v >= 0 && v < (1 << 30) ? v : 0);
-  int e = 0;
-  DG_CALL(dg_config_get_enum(cfg, "backend", "matrices", "global|constant|shared", 0, &e));
-  kc->matrices = (dg_matrix_place)e;
-  DG_CALL(dg_config_get_enum(cfg, "backend", "layout", "field-major|element-major", 0, &e));
-  kc->layout = (dg_field_layout)e;
-  DG_CALL(dg_config_get_bool(cfg, "backend", "fuse_update", 0, &kc->fuse_update));
-  DG_CALL(dg_config_get_enum(cfg, "backend", "work_mode", "parallel|sequence|inline|gemm|mma", 0, &e));
-  kc->work_mode = (dg_work_mode)e;
-  DG_CALL(dg_config_get_int(cfg, "backend", "work_per_thread", 1, &v));
-  kc->work_per_thread = (int)(v > 0 && v <= 64 ? v : 0);
-  DG_CALL(dg_config_get_bool(cfg, "backend", "prefetch", 0, &kc->prefetch));
-  DG_CALL(dg_config_get_bool(cfg, "backend", "fuse_surface", 0, &kc->fuse_surface));
+  for (int k = 0; k < dg_kernel_nknobs; k++) { /* read as the schema typed them */
+    const dg_kernel_knob *kn = &dg_kernel_knobs[k];
+    int v = dg_kernel_knob_get(kc, kn);
+    if (kn->kind == DG_KNOB_ENUM) {
+      char choices[256];
+      dg_kernel_knob_choices(kn, choices, sizeof choices);
+      DG_CALL(dg_config_get_enum(cfg, "backend", kn->key, choices, v, &v));
+    } else if (kn->kind == DG_KNOB_BOOL) {
+      DG_CALL(dg_config_get_bool(cfg, "backend", kn->key, v, &v));
+    } else {
+      int64_t x;
+      DG_CALL(dg_config_get_int(cfg, "backend", kn->key, v, &x));
+      v = x < -1 || x > (1 << 30) ? -1 : (int)x; /* out of range: the check below says so */
+    }
+    dg_kernel_knob_put(kc, kn, v);
+  }
   DG_CALL(dg_kernel_config_check(kc, 1));
   DG_CALL(dg_config_get_int(cfg, "backend", "nan_check_steps", 20, &p->nan_check_steps));
   DG_CHECK(p->nan_check_steps >= 1, DG_ERR_INPUT,

@@ -18,9 +18,9 @@
 #include "operators/codegen.h"
 #include "operators/flux.h"
 
-/* The schema of problem.cfg. */
-extern const dg_config_key dg_problem_schema[];
-extern const size_t dg_problem_schema_size;
+/* The schema of problem.cfg (*n entries; the kernel knobs come from
+ * operators/kernel_knobs.h). */
+const dg_config_key *dg_problem_schema(size_t *n);
 
 typedef struct dg_problem {
   dg_config *cfg;             /* owned */

@@ -8,6 +8,7 @@
 #include "core/hash.h"
 #include "core/kernel_cache.h"
 #include "core/log.h"
+#include "operators/kernel_knobs.h"
 
 #ifndef DGRUN_TUNING_DEFAULTS_DIR
 #define DGRUN_TUNING_DEFAULTS_DIR "tuning/defaults"
@@ -281,13 +282,6 @@ void dg_tune_result_free(dg_tune_result *r) {
   memset(r, 0, sizeof *r);
 }
 
-void dg_tune_config_string(const dg_kernel_config *c, char *buf, size_t n) {
-  snprintf(buf, n,
-           "epb=%d ft=%d mat=%s align=%d layout=%s fuse=%d fsurf=%d work=%s*%d pf=%d chunk=%d",
-           c->elements_per_block, c->face_threads, dg_matrix_place_name(c->matrices),
-           c->np_align, dg_field_layout_name(c->layout), c->fuse_update, c->fuse_surface,
-           dg_work_mode_name(c->work_mode), c->work_per_thread, c->prefetch, c->cpu_chunk);
-}
 
 void dg_tune_print(FILE *f, const dg_tune_result *r) {
   static const char *phases[] = {"", "layout", "volume", "surface"};
@@ -297,7 +291,7 @@ void dg_tune_print(FILE *f, const dg_tune_result *r) {
   for (int i = 0; i < r->nrows; i++) {
     const dg_tune_row *w = &r->rows[i];
     char cs[160];
-    dg_tune_config_string(&w->cfg, cs, sizeof cs);
+    dg_kernel_config_describe(&w->cfg, cs, sizeof cs);
     if (w->t.status == 0)
       fprintf(f, "%-7s %-96s %9.4f %9.4f %9.4f %9.4f\n", phases[w->phase], cs,
               w->t.surface_ms, w->t.volume_ms, w->t.update_ms, w->score_ms);
@@ -305,7 +299,7 @@ void dg_tune_print(FILE *f, const dg_tune_result *r) {
       fprintf(f, "%-7s %-96s %s: %s\n", phases[w->phase], cs, status[w->t.status], w->t.why);
   }
   char cs[160];
-  dg_tune_config_string(&r->best, cs, sizeof cs);
+  dg_kernel_config_describe(&r->best, cs, sizeof cs);
   fprintf(f, "chosen: %s  (RHS %.4f ms)\n", cs, r->rhs_ms);
 }
 
@@ -337,44 +331,65 @@ static char *entry_path(const char *dir, const dg_tune_key *k) {
 
 static const char *MAGIC = "dgrun-tuning 1\n";
 
-/* Parse one entry; 0 on success. */
+/* Copy the rest of the line at *p (after "name ") into out; advance *p past
+ * the newline.  0 when the line does not start with name. */
+static int take_line(const char **p, const char *name, char *out, size_t n) {
+  size_t l = strlen(name);
+  if (strncmp(*p, name, l) != 0 || (*p)[l] != ' ')
+    return 0;
+  const char *v = *p + l + 1, *e = strchr(v, '\n');
+  if (!e || (size_t)(e - v) >= n)
+    return 0;
+  memcpy(out, v, (size_t)(e - v));
+  out[e - v] = '\0';
+  *p = e + 1;
+  return 1;
+}
+
+/* Parse one entry; 0 on success, 1 when it is another key's, -1 when damaged.
+ * After device, model and op, one line per knob (operators/kernel_knobs.h,
+ * in any order; knobs absent keep their defaults), rhs_ms, end. */
 static int parse_entry(const char *text, const dg_tune_key *k, int model_only,
                        dg_kernel_config *c, double *ms) {
   size_t ml = strlen(MAGIC);
   if (strncmp(text, MAGIC, ml) != 0)
     return -1;
   const char *p = text + ml;
-  char dev[700], model[400], op[200], mat[32], lay[32], work[32];
-  int n = 0;
+  char dev[700], model[400], op[200], val[64];
+  if (!take_line(&p, "device", dev, sizeof dev) || !take_line(&p, "model", model, sizeof model) ||
+      !take_line(&p, "op", op, sizeof op))
+    return -1;
   *c = dg_kernel_config_default();
-  if (sscanf(p,
-             "device %699[^\n]\nmodel %399[^\n]\nop %199[^\n]\nelements_per_block %d\n"
-             "face_threads %d\nmatrices %31s\nnp_align %d\nlayout %31s\nfuse_update %d\n"
-             "work_mode %31s\nwork_per_thread %d\nprefetch %d\nfuse_surface %d\n"
-             "cpu_chunk %d\nrhs_ms %lf\n%n",
-             dev, model, op, &c->elements_per_block, &c->face_threads, mat, &c->np_align, lay,
-             &c->fuse_update, work, &c->work_per_thread, &c->prefetch, &c->fuse_surface,
-             &c->cpu_chunk, ms, &n) != 15 ||
-      n == 0 || strcmp(p + n, "end\n") != 0)
+  for (;;) {
+    char name[64];
+    size_t l = strcspn(p, " \n");
+    if (l == 0 || l >= sizeof name || p[l] != ' ')
+      return -1;
+    memcpy(name, p, l);
+    name[l] = '\0';
+    if (!take_line(&p, name, val, sizeof val))
+      return -1;
+    if (strcmp(name, "rhs_ms") == 0) {
+      char *e = NULL;
+      *ms = strtod(val, &e);
+      if (e == val || *e != '\0')
+        return -1;
+      break;
+    }
+    const dg_kernel_knob *kn = dg_kernel_knob_find(name);
+    int v = 0;
+    if (!kn || dg_kernel_knob_parse(kn, val, &v) != DG_OK) {
+      dg_error_clear();
+      return -1;
+    }
+    dg_kernel_knob_put(c, kn, v);
+  }
+  if (strcmp(p, "end\n") != 0)
     return -1;
   if (strcmp(model, k->device_model) != 0 || strcmp(op, k->op) != 0)
     return 1; /* another key with the same digest prefix: not ours */
   if (!model_only && strcmp(dev, k->device) != 0)
     return 1; /* driver or compiler changed: tune again */
-  int m = -1, l = -1, w = -1;
-  for (int i = 0; i < DG_WORK_MODES; i++) {
-    if (i < 3 && strcmp(mat, dg_matrix_place_name((dg_matrix_place)i)) == 0)
-      m = i;
-    if (strcmp(work, dg_work_mode_name((dg_work_mode)i)) == 0)
-      w = i;
-    if (i < 2 && strcmp(lay, dg_field_layout_name((dg_field_layout)i)) == 0)
-      l = i;
-  }
-  if (m < 0 || l < 0 || w < 0)
-    return -1;
-  c->matrices = (dg_matrix_place)m;
-  c->layout = (dg_field_layout)l;
-  c->work_mode = (dg_work_mode)w;
   if (dg_kernel_config_check(c, 1) != DG_OK) {
     dg_error_clear();
     return -1;
@@ -420,16 +435,15 @@ dg_error dg_tune_db_put(const char *dir, const dg_tune_key *k, const dg_kernel_c
                         double rhs_ms) {
   DG_CALL(dg_fsutil_mkdir_p(dir, 0755));
   char buf[2048];
-  int n = snprintf(buf, sizeof buf,
-                   "%sdevice %s\nmodel %s\nop %s\nelements_per_block %d\nface_threads %d\n"
-                   "matrices %s\nnp_align %d\nlayout %s\nfuse_update %d\nwork_mode %s\n"
-                   "work_per_thread %d\nprefetch %d\nfuse_surface %d\ncpu_chunk %d\n"
-                   "rhs_ms %.6f\nend\n",
-                   MAGIC, k->device, k->device_model, k->op, c->elements_per_block,
-                   c->face_threads, dg_matrix_place_name(c->matrices), c->np_align,
-                   dg_field_layout_name(c->layout), c->fuse_update,
-                   dg_work_mode_name(c->work_mode), c->work_per_thread, c->prefetch,
-                   c->fuse_surface, c->cpu_chunk, rhs_ms);
+  int n = snprintf(buf, sizeof buf, "%sdevice %s\nmodel %s\nop %s\n", MAGIC, k->device,
+                   k->device_model, k->op);
+  for (int i = 0; i < dg_kernel_nknobs && n > 0 && (size_t)n < sizeof buf; i++) {
+    char v[64];
+    dg_kernel_knob_text(c, &dg_kernel_knobs[i], 0, v, sizeof v);
+    n += snprintf(buf + n, sizeof buf - (size_t)n, "%s %s\n", dg_kernel_knobs[i].key, v);
+  }
+  if (n > 0 && (size_t)n < sizeof buf)
+    n += snprintf(buf + n, sizeof buf - (size_t)n, "rhs_ms %.6f\nend\n", rhs_ms);
   DG_CHECK(n > 0 && (size_t)n < sizeof buf, DG_ERR_INTERNAL, "tuning entry too long");
   char *path = entry_path(dir, k);
   DG_CHECK(path, DG_ERR_MEMORY, "out of memory");

@@ -95,8 +95,6 @@ dg_error dg_tune_search(const dg_tune_space *space, const dg_kernel_config *base
 void dg_tune_result_free(dg_tune_result *r);
 /* The candidate table and the choice, human-readable. */
 void dg_tune_print(FILE *f, const dg_tune_result *r);
-/* "epb=4 ft=256 mat=global align=1 layout=field-major fuse=0 work=inline*2 pf=1 chunk=0" */
-void dg_tune_config_string(const dg_kernel_config *c, char *buf, size_t size);
 
 /* ---- the database ------------------------------------------------------- */
 

@@ -37,6 +37,7 @@
 #include "core/device.h"
 #include "core/error.h"
 #include "core/log.h"
+#include "operators/kernel_knobs.h"
 #include "operators/physics.h"
 #include "problems/autotune.h"
 #include "problems/problem.h"
@@ -155,7 +156,7 @@ static dg_error bench_one(const char *cfg, const bench_opts *o, bench_row *row, 
   row->rhs_ms = row->ms[0] + row->ms[1] + row->ms[2];
   counts(disc, dg_solver_generated(s), ph.ncomp, kc.fuse_update,
          kc.fuse_surface && dg_device_get_info(dev)->backend == DG_BACKEND_CUDA, row);
-  dg_tune_config_string(&kc, row->variant, sizeof row->variant);
+  dg_kernel_config_describe(&kc, row->variant, sizeof row->variant);
   if (out) {
     const dg_device_info *info = dg_device_get_info(dev);
     fprintf(out, "%s: %s, %dD N=%d %s, K=%lld, %lld DOFs\n", cfg, info->name, row->dim,

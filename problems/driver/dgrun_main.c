@@ -112,8 +112,9 @@ int main(int argc, char **argv) {
   }
   if (strcmp(argv[1], "--help-config") == 0) {
     int md = argc > 2 && strcmp(argv[2], "--markdown") == 0;
-    dg_config_print_schema(stdout, dg_problem_schema, dg_problem_schema_size,
-                           md ? DG_CONFIG_DOC_MARKDOWN : DG_CONFIG_DOC_TEXT);
+    size_t nschema = 0;
+    const dg_config_key *schema = dg_problem_schema(&nschema);
+    dg_config_print_schema(stdout, schema, nschema, md ? DG_CONFIG_DOC_MARKDOWN : DG_CONFIG_DOC_TEXT);
     return 0;
   }
   dg_run_options opt;

@@ -1,0 +1,137 @@
+#include "operators/kernel_knobs.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define KNOB(field) offsetof(dg_kernel_config, field)
+
+/* Enum value names, in the order of the enums of codegen.h. */
+static const char *const matrix_names[] = {"global", "constant", "shared", NULL};
+static const char *const layout_names[] = {"field-major", "element-major", NULL};
+static const char *const work_names[] = {"parallel", "sequence", "inline", "gemm", "mma", NULL};
+
+const char *dg_matrix_place_name(dg_matrix_place p) {
+  return p >= 0 && p < 3 ? matrix_names[p] : "?";
+}
+const char *dg_field_layout_name(dg_field_layout l) {
+  return l >= 0 && l < 2 ? layout_names[l] : "?";
+}
+const char *dg_work_mode_name(dg_work_mode m) {
+  return (int)m >= 0 && (int)m < (int)DG_WORK_MODES ? work_names[m] : "?";
+}
+
+/* The order is the order of problem.cfg's reference and of database entries. */
+const dg_kernel_knob dg_kernel_knobs[] = {
+    {"elements_per_block", "epb", DG_KNOB_INT, NULL, KNOB(elements_per_block),
+     "cuda volume kernel: elements per thread block"},
+    {"face_threads", "ft", DG_KNOB_INT, NULL, KNOB(face_threads),
+     "cuda surface kernel: threads per block"},
+    {"matrices", "mat", DG_KNOB_ENUM, matrix_names, KNOB(matrices),
+     "where the operator matrices live on the GPU"},
+    {"np_align", "align", DG_KNOB_INT, NULL, KNOB(np_align),
+     "pad the element stride to a multiple"},
+    {"layout", "layout", DG_KNOB_ENUM, layout_names, KNOB(layout),
+     "state field interleaving"},
+    {"fuse_update", "fuse", DG_KNOB_BOOL, NULL, KNOB(fuse_update),
+     "volume kernel applies the Runge-Kutta update (saves a pass)"},
+    {"work_mode", "work", DG_KNOB_ENUM, work_names, KNOB(work_mode),
+     "cuda volume kernel: how a thread covers work_per_thread elements (gemm: the block's "
+     "derivative and lifting products as one small matrix product; mma: the same on the "
+     "fp64 tensor cores, double only, elements_per_block a multiple of 8)"},
+    {"work_per_thread", "wpt", DG_KNOB_INT, NULL, KNOB(work_per_thread),
+     "cuda volume kernel: elements per thread (1 with work_mode = parallel, gemm or mma)"},
+    {"prefetch", "pf", DG_KNOB_BOOL, NULL, KNOB(prefetch),
+     "cuda volume kernel: stage state and face fluxes in shared memory first"},
+    {"fuse_surface", "fsurf", DG_KNOB_BOOL, NULL, KNOB(fuse_surface),
+     "cuda volume kernel computes the face fluxes itself (no surface kernel)"},
+    {"cpu_chunk", "chunk", DG_KNOB_INT, NULL, KNOB(cpu_chunk),
+     "cpu backend: elements per chunk (0: automatic)"},
+};
+const int dg_kernel_nknobs = (int)(sizeof dg_kernel_knobs / sizeof dg_kernel_knobs[0]);
+
+const dg_kernel_knob *dg_kernel_knob_find(const char *key) {
+  for (int i = 0; i < dg_kernel_nknobs; i++)
+    if (strcmp(dg_kernel_knobs[i].key, key) == 0)
+      return &dg_kernel_knobs[i];
+  return NULL;
+}
+
+/* Every knob field is an int or an enum stored as one (codegen.h). */
+int dg_kernel_knob_get(const dg_kernel_config *c, const dg_kernel_knob *k) {
+  int v;
+  memcpy(&v, (const char *)c + k->offset, sizeof v);
+  return v;
+}
+
+void dg_kernel_knob_put(dg_kernel_config *c, const dg_kernel_knob *k, int v) {
+  memcpy((char *)c + k->offset, &v, sizeof v);
+}
+
+const char *dg_kernel_knob_choice(const dg_kernel_knob *k, int v) {
+  for (int i = 0; k->names && k->names[i]; i++)
+    if (i == v)
+      return k->names[i];
+  return "?";
+}
+
+void dg_kernel_knob_choices(const dg_kernel_knob *k, char *buf, size_t n) {
+  size_t used = 0;
+  buf[0] = '\0';
+  for (int i = 0; k->names && k->names[i] && used < n; i++) {
+    int w = snprintf(buf + used, n - used, "%s%s", i ? "|" : "", k->names[i]);
+    if (w < 0)
+      break;
+    used += (size_t)w;
+  }
+}
+
+dg_error dg_kernel_knob_parse(const dg_kernel_knob *k, const char *text, int *v) {
+  if (k->kind == DG_KNOB_ENUM) {
+    for (int i = 0; k->names[i]; i++)
+      if (strcmp(k->names[i], text) == 0) {
+        *v = i;
+        return DG_OK;
+      }
+    char all[256];
+    dg_kernel_knob_choices(k, all, sizeof all);
+    DG_RAISE(DG_ERR_INPUT, "%s = %s: not one of %s", k->key, text, all);
+  }
+  if (k->kind == DG_KNOB_BOOL) {
+    int t = strcmp(text, "true") == 0 || strcmp(text, "1") == 0;
+    int f = strcmp(text, "false") == 0 || strcmp(text, "0") == 0;
+    DG_CHECK(t || f, DG_ERR_INPUT, "%s = %s: not true or false", k->key, text);
+    *v = t;
+    return DG_OK;
+  }
+  char *end = NULL;
+  long x = strtol(text, &end, 10);
+  DG_CHECK(end != text && *end == '\0' && x >= -(1L << 30) && x <= (1L << 30), DG_ERR_INPUT,
+           "%s = %s: not an integer", k->key, text);
+  *v = (int)x;
+  return DG_OK;
+}
+
+void dg_kernel_knob_text(const dg_kernel_config *c, const dg_kernel_knob *k, int as_cfg,
+                         char *buf, size_t n) {
+  int v = dg_kernel_knob_get(c, k);
+  if (k->kind == DG_KNOB_ENUM)
+    snprintf(buf, n, "%s", dg_kernel_knob_choice(k, v));
+  else if (k->kind == DG_KNOB_BOOL && as_cfg)
+    snprintf(buf, n, "%s", v ? "true" : "false");
+  else
+    snprintf(buf, n, "%d", v);
+}
+
+void dg_kernel_config_describe(const dg_kernel_config *c, char *buf, size_t n) {
+  size_t used = 0;
+  buf[0] = '\0';
+  for (int i = 0; i < dg_kernel_nknobs && used < n; i++) {
+    char v[64];
+    dg_kernel_knob_text(c, &dg_kernel_knobs[i], 0, v, sizeof v);
+    int w = snprintf(buf + used, n - used, "%s%s=%s", i ? " " : "", dg_kernel_knobs[i].abbrev, v);
+    if (w < 0)
+      break;
+    used += (size_t)w;
+  }
+}

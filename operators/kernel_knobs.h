@@ -1,0 +1,45 @@
+/* The kernel tuning knobs as one table: the [backend] keys of problem.cfg,
+ * the lines of a tuning-database entry and the one-line variant
+ * descriptions of `dgrun tune` / `dgbench rhs` are all made from it, so a
+ * new knob is one row here (plus its meaning in the generator). */
+#ifndef DG_OPERATORS_KERNEL_KNOBS_H
+#define DG_OPERATORS_KERNEL_KNOBS_H
+
+#include <stddef.h>
+
+#include "core/error.h"
+#include "operators/codegen.h"
+
+typedef enum { DG_KNOB_INT = 0, DG_KNOB_ENUM = 1, DG_KNOB_BOOL = 2 } dg_knob_kind;
+
+typedef struct dg_kernel_knob {
+  const char *key;     /* [backend] key and tuning-database line name */
+  const char *abbrev;  /* name in one-line descriptions */
+  dg_knob_kind kind;
+  const char *const *names; /* DG_KNOB_ENUM: value names, NULL-terminated */
+  size_t offset;       /* of its int-sized field in dg_kernel_config */
+  const char *help;    /* one line, for the problem.cfg reference */
+} dg_kernel_knob;
+
+extern const dg_kernel_knob dg_kernel_knobs[];
+extern const int dg_kernel_nknobs;
+
+/* The knob called key, or NULL. */
+const dg_kernel_knob *dg_kernel_knob_find(const char *key);
+int dg_kernel_knob_get(const dg_kernel_config *c, const dg_kernel_knob *k);
+void dg_kernel_knob_put(dg_kernel_config *c, const dg_kernel_knob *k, int v);
+/* Name number v of an enum knob ("?" when out of range), and all of them
+ * '|'-separated (the problem.cfg schema's form). */
+const char *dg_kernel_knob_choice(const dg_kernel_knob *k, int v);
+void dg_kernel_knob_choices(const dg_kernel_knob *k, char *buf, size_t n);
+/* Value text -> number: enum names, true/false/1/0 for bools, integers.
+ * DG_ERR_INPUT naming the knob when the text is none of them. */
+dg_error dg_kernel_knob_parse(const dg_kernel_knob *k, const char *text, int *v);
+/* The value as text (enum name, 0/1, integer); as_cfg writes bools as
+ * true/false (problem.cfg) rather than 0/1 (tuning database). */
+void dg_kernel_knob_text(const dg_kernel_config *c, const dg_kernel_knob *k, int as_cfg,
+                         char *buf, size_t n);
+/* "epb=8 ft=256 mat=global ..." over every knob. */
+void dg_kernel_config_describe(const dg_kernel_config *c, char *buf, size_t n);
+
+#endif
