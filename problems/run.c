@@ -156,7 +156,19 @@ static dg_error check_finite_local(run_state *r, double t, int64_t step) {
   return DG_OK;
 }
 
+static dg_error write_snapshot_file(run_state *r, double t, int64_t step, dg_run_result *res);
+
+/* A snapshot, collectively or by rank 0; every rank learns of a failure
+ * (all stop with one report instead of an abort). */
 static dg_error write_snapshot(run_state *r, double t, int64_t step, dg_run_result *res) {
+  dg_error err = write_snapshot_file(r, t, step, res);
+  if (r->par->size > 1)
+    err = dg_parallel_agree(r->par->comm, err);
+  DG_CALL(err);
+  return DG_OK;
+}
+
+static dg_error write_snapshot_file(run_state *r, double t, int64_t step, dg_run_result *res) {
   const dg_discretization *d = r->disc;
   const double *u = r->u;
   int64_t K = d->K;
