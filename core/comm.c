@@ -207,6 +207,18 @@ dg_error dg_comm_allreduce_max(dg_comm *comm, double *values, int n) {
   return DG_OK;
 }
 
+dg_error dg_comm_allreduce_sum_u64(dg_comm *comm, uint64_t *values, int n) {
+  DG_CHECK(n >= 0 && (values || n == 0), DG_ERR_ARG,
+           "allreduce of %d values at %p", n, (void *)values);
+  if (n == 0)
+    return DG_OK;
+  /* unsigned C addition: wraps modulo 2^64 */
+  MPI_TRY(MPI_Allreduce(MPI_IN_PLACE, values, n, MPI_UINT64_T, MPI_SUM, comm->mpi));
+  return DG_OK;
+}
+
+const void *dg_comm_mpi_handle(const dg_comm *comm) { return comm ? &comm->mpi : NULL; }
+
 void dg_comm_abort(dg_comm *comm, int code) {
   int initialized = 0, finalized = 0;
   MPI_Initialized(&initialized);
@@ -372,6 +384,18 @@ dg_error dg_comm_allreduce_sum(dg_comm *comm, double *values, int n) {
 dg_error dg_comm_allreduce_max(dg_comm *comm, double *values, int n) {
   DG_CALL(dg_comm_allreduce_sum(comm, values, n));
   return DG_OK;
+}
+
+dg_error dg_comm_allreduce_sum_u64(dg_comm *comm, uint64_t *values, int n) {
+  (void)comm;
+  DG_CHECK(n >= 0 && (values || n == 0), DG_ERR_ARG,
+           "allreduce of %d values at %p", n, (void *)values);
+  return DG_OK;
+}
+
+const void *dg_comm_mpi_handle(const dg_comm *comm) {
+  (void)comm;
+  return NULL;
 }
 
 void dg_comm_abort(dg_comm *comm, int code) {

@@ -77,10 +77,19 @@ dg_error dg_comm_barrier(dg_comm *comm);
 dg_error dg_comm_allreduce_sum(dg_comm *comm, double *values, int n);
 dg_error dg_comm_allreduce_max(dg_comm *comm, double *values, int n);
 
+/* In-place elementwise sum modulo 2^64 of n unsigned 64-bit integers over
+ * all ranks (hashes that add up: a rank's share of a checksum). */
+dg_error dg_comm_allreduce_sum_u64(dg_comm *comm, uint64_t *values, int n);
+
 /* Collective error agreement (see above): returns DG_OK when err is DG_OK
  * on every rank; otherwise err on the ranks where it failed and DG_ERR_MPI
  * ("rank r failed first") on the others. */
 dg_error dg_comm_agree(dg_comm *comm, dg_error err);
+
+/* The MPI communicator (a pointer to its MPI_Comm) for the core module that
+ * hands it to an MPI-aware library (core/comm_h5.c: parallel HDF5); NULL in a
+ * build without MPI. */
+const void *dg_comm_mpi_handle(const dg_comm *comm);
 
 /* End every rank of the job now (MPI_Abort with code; exit(code) without
  * MPI).  For the driver after an unrecoverable error, never for library

@@ -39,45 +39,69 @@ static const char format_name[] = "dgrun-checkpoint";
 
 static const char *precision_name(int real_size) { return real_size == 4 ? "float" : "double"; }
 
-static dg_error write_body(hid_t file, const char *path, const dg_checkpoint_info *in,
-                           const void *const *fields) {
-  DG_CALL(dg_h5io_attr_put_str(file, "format", format_name, path));
-  DG_CALL(dg_h5io_attr_put_i64(file, "format_version", DG_CHECKPOINT_FORMAT_VERSION, path));
-  DG_CALL(dg_h5io_attr_put_str(file, "dgrun_version", DGRUN_VERSION, path));
-  DG_CALL(dg_h5io_attr_put_f64(file, "time", in->time, path));
-  DG_CALL(dg_h5io_attr_put_i64(file, "step", in->step, path));
-  DG_CALL(dg_h5io_attr_put_f64(file, "dt", in->dt, path));
-  DG_CALL(dg_h5io_attr_put_str(file, "scheme", in->scheme, path));
-  DG_CALL(dg_h5io_attr_put_i64(file, "order", in->N, path));
-  DG_CALL(dg_h5io_attr_put_i64(file, "dim", in->dim, path));
-  DG_CALL(dg_h5io_attr_put_i64(file, "num_elements", in->K, path));
-  DG_CALL(dg_h5io_attr_put_i64(file, "nodes_per_element", in->Np, path));
-  DG_CALL(dg_h5io_attr_put_str(file, "precision", precision_name(in->real_size), path));
-  DG_CALL(dg_h5io_attr_put_str(file, "problem_id", in->problem_id, path));
-  DG_CALL(dg_h5io_attr_put_i64(file, "num_fields", in->nfields, path));
+/* Checksum share of n elements of `bytes` bytes each with global ids gid
+ * (NULL: 0..n-1), format version 2 (checkpoint.h). */
+static uint64_t elem_hash_sum(const unsigned char *data, int64_t n, size_t bytes,
+                              const int64_t *gid) {
+  uint64_t sum = 0;
+  for (int64_t j = 0; j < n; j++) {
+    uint64_t g = (uint64_t)(gid ? gid[j] : j);
+    unsigned char le[8];
+    for (int b = 0; b < 8; b++)
+      le[b] = (unsigned char)(g >> (8 * b));
+    sum += dg_h5io_fnv1a_more(dg_h5io_fnv1a(le, 8), data + (size_t)j * bytes, bytes);
+  }
+  return sum;
+}
+
+/* The file's content: attributes, then each field (all of it, or with part
+ * this rank's share, packed into buf) and its checksum hash[i].  With a
+ * collective file every step ends in an agreement on errors. */
+static dg_error write_body(dg_h5io_out *o, const char *path, const dg_checkpoint_info *in,
+                           const void *const *fields, const dg_h5part *part, void *buf,
+                           const uint64_t *hash) {
+  hid_t file = o->file;
+  dg_error err = DG_OK;
+  DG_CALL_GOTO(err, attrs, dg_h5io_attr_put_str(file, "format", format_name, path));
+  DG_CALL_GOTO(err, attrs,
+               dg_h5io_attr_put_i64(file, "format_version", DG_CHECKPOINT_FORMAT_VERSION, path));
+  DG_CALL_GOTO(err, attrs, dg_h5io_attr_put_str(file, "dgrun_version", DGRUN_VERSION, path));
+  DG_CALL_GOTO(err, attrs, dg_h5io_attr_put_f64(file, "time", in->time, path));
+  DG_CALL_GOTO(err, attrs, dg_h5io_attr_put_i64(file, "step", in->step, path));
+  DG_CALL_GOTO(err, attrs, dg_h5io_attr_put_f64(file, "dt", in->dt, path));
+  DG_CALL_GOTO(err, attrs, dg_h5io_attr_put_str(file, "scheme", in->scheme, path));
+  DG_CALL_GOTO(err, attrs, dg_h5io_attr_put_i64(file, "order", in->N, path));
+  DG_CALL_GOTO(err, attrs, dg_h5io_attr_put_i64(file, "dim", in->dim, path));
+  DG_CALL_GOTO(err, attrs, dg_h5io_attr_put_i64(file, "num_elements", in->K, path));
+  DG_CALL_GOTO(err, attrs, dg_h5io_attr_put_i64(file, "nodes_per_element", in->Np, path));
+  DG_CALL_GOTO(err, attrs,
+               dg_h5io_attr_put_str(file, "precision", precision_name(in->real_size), path));
+  DG_CALL_GOTO(err, attrs, dg_h5io_attr_put_str(file, "problem_id", in->problem_id, path));
+  DG_CALL_GOTO(err, attrs, dg_h5io_attr_put_i64(file, "num_fields", in->nfields, path));
+attrs:
+  DG_CALL(dg_h5io_agree(o, err));
   hid_t g = H5Gcreate2(file, "fields", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
   if (g < 0)
-    return DG_H5_RAISE(DG_ERR_IO, "cannot create group /fields in '%s'", path);
+    err = DG_H5_RAISE(DG_ERR_IO, "cannot create group /fields in '%s'", path);
+  DG_CALL(dg_h5io_agree(o, err));
   hid_t mt = in->real_size == 4 ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE;
   uint64_t n = (uint64_t)(in->K * in->Np);
-  dg_error err = DG_OK;
   for (int i = 0; i < in->nfields && err == DG_OK; ++i) {
-    if (!fields[i]) {
-      err = dg_error_raise(DG_ERR_ARG, __FILE__, __LINE__, __func__,
-                           "checkpoint '%s': field '%s' is NULL", path, in->field_names[i]);
-      break;
+    const char *name = in->field_names[i];
+    if (part) {
+      dg_h5part_pack(part, (size_t)in->Np * (size_t)in->real_size, fields[i], buf);
+      err = dg_h5part_write(part, g, name, mt, in->Np, 0, buf, o->dxpl, path);
+    } else {
+      err = dg_h5io_write(g, name, mt, 1, &n, fields[i], path);
     }
-    err = dg_h5io_write(g, in->field_names[i], mt, 1, &n, fields[i], path);
-    if (err != DG_OK)
-      break;
-    hid_t d = H5Dopen2(g, in->field_names[i], H5P_DEFAULT);
-    if (d < 0) {
-      err = DG_H5_RAISE(DG_ERR_IO, "cannot reopen field '%s' in '%s'", in->field_names[i], path);
-      break;
-    }
-    err = dg_h5io_attr_put_u64(d, "fnv1a64",
-                               dg_h5io_fnv1a(fields[i], (size_t)n * (size_t)in->real_size), path);
-    H5Dclose(d);
+    hid_t d = err == DG_OK ? H5Dopen2(g, name, H5P_DEFAULT) : H5I_INVALID_HID;
+    if (err == DG_OK && d < 0)
+      err = DG_H5_RAISE(DG_ERR_IO, "cannot reopen field '%s' in '%s'", name, path);
+    if (err == DG_OK)
+      err = dg_h5io_attr_put_u64(d, "elem_fnv1a_sum", hash[i], path);
+    if (d >= 0)
+      H5Dclose(d);
+    err = dg_h5io_agree(o, err);
   }
   H5Gclose(g);
   if (err != DG_OK)
@@ -89,9 +113,17 @@ dg_error dg_checkpoint_write(const char *path, const dg_checkpoint_info *info,
                              const void *const *fields) {
   DG_CALL(check_info(path, info));
   DG_CHECK(fields != NULL, DG_ERR_ARG, "checkpoint '%s': NULL fields", path);
+  uint64_t hash[64];
+  DG_CHECK(info->nfields <= 64, DG_ERR_ARG, "checkpoint '%s': %d fields (at most 64)", path,
+           info->nfields);
+  for (int i = 0; i < info->nfields; ++i) {
+    DG_CHECK(fields[i] != NULL, DG_ERR_ARG, "checkpoint '%s': field '%s' is NULL", path,
+             info->field_names[i]);
+    hash[i] = elem_hash_sum(fields[i], info->K, (size_t)info->Np * (size_t)info->real_size, NULL);
+  }
   dg_h5io_out o;
   DG_CALL(dg_h5io_create(path, &o));
-  dg_error err = write_body(o.file, path, info, fields);
+  dg_error err = write_body(&o, path, info, fields, NULL, NULL, hash);
   if (err != DG_OK) {
     dg_h5io_abandon(&o);
     return dg_error_push(err, __FILE__, __LINE__, __func__);
@@ -99,6 +131,63 @@ dg_error dg_checkpoint_write(const char *path, const dg_checkpoint_info *info,
   DG_CALL(dg_h5io_finish(&o));
   return DG_OK;
 }
+
+#if defined(DGRUN_HAVE_PARALLEL_HDF5)
+dg_error dg_checkpoint_write_part(const char *path, const dg_checkpoint_info *info,
+                                  const void *const *fields, dg_comm *comm,
+                                  const dg_h5part *part) {
+  /* Local checks first, agreed on: every rank then enters the collective
+   * calls, or none does. */
+  dg_error err = check_info(path, info);
+  uint64_t hash[64] = {0};
+  size_t bytes = info ? (size_t)info->Np * (size_t)info->real_size : 0;
+  void *buf = NULL;
+  if (err == DG_OK && (!fields || !part || !comm || info->nfields > 64 || part->K_global != info->K))
+    err = dg_error_raise(DG_ERR_ARG, __FILE__, __LINE__, __func__,
+                         "checkpoint '%s': bad fields, part or communicator", path);
+  if (err == DG_OK) {
+    buf = malloc(bytes * (size_t)part->K + 1);
+    if (!buf)
+      err = dg_error_raise(DG_ERR_MEMORY, __FILE__, __LINE__, __func__,
+                           "out of memory for checkpoint '%s'", path);
+  }
+  for (int i = 0; err == DG_OK && i < info->nfields; ++i) {
+    if (!fields[i]) {
+      err = dg_error_raise(DG_ERR_ARG, __FILE__, __LINE__, __func__,
+                           "checkpoint '%s': field '%s' is NULL", path, info->field_names[i]);
+      break;
+    }
+    dg_h5part_pack(part, bytes, fields[i], buf);
+    hash[i] = elem_hash_sum(buf, part->K, bytes, part->gid);
+  }
+  err = dg_comm_agree(comm, err);
+  if (err == DG_OK)
+    err = dg_comm_allreduce_sum_u64(comm, hash, info->nfields);
+  dg_h5io_out o;
+  if (err == DG_OK)
+    err = dg_h5io_create_coll(path, comm, &o);
+  if (err == DG_OK) {
+    err = write_body(&o, path, info, fields, part, buf, hash);
+    if (err != DG_OK)
+      dg_h5io_abandon(&o);
+    else
+      err = dg_h5io_finish(&o);
+  }
+  free(buf);
+  if (err != DG_OK)
+    return dg_error_push(err, __FILE__, __LINE__, __func__);
+  return DG_OK;
+}
+#else
+dg_error dg_checkpoint_write_part(const char *path, const dg_checkpoint_info *info,
+                                  const void *const *fields, dg_comm *comm,
+                                  const dg_h5part *part) {
+  (void)info, (void)fields, (void)comm, (void)part;
+  DG_RAISE(DG_ERR_UNSUPPORTED,
+           "cannot write checkpoint '%s' collectively: this dgrun was built with serial HDF5",
+           path);
+}
+#endif
 
 /* Compare a stored integer with this run's value. */
 static dg_error expect_int(hid_t file, const char *path, const char *attr, const char *what,
@@ -123,7 +212,7 @@ static dg_error expect_str(hid_t file, const char *path, const char *attr, const
 /* Read one field: it must exist, be K*Np floating-point values of this run's
  * size, and hash to the stored FNV-1a value. */
 static dg_error read_field(hid_t g, const char *path, const dg_checkpoint_info *in,
-                           const char *name, void *out) {
+                           int64_t version, const char *name, void *out) {
   htri_t ex = H5Lexists(g, name, H5P_DEFAULT);
   if (ex <= 0) {
     H5Eclear2(H5E_DEFAULT);
@@ -157,9 +246,15 @@ static dg_error read_field(hid_t g, const char *path, const dg_checkpoint_info *
                       name, path);
     goto done;
   }
-  uint64_t want;
-  DG_CALL_GOTO(err, done, dg_h5io_attr_get_u64(d, "fnv1a64", &want, path));
-  if (dg_h5io_fnv1a(out, (size_t)n * (size_t)in->real_size) != want)
+  uint64_t want, got;
+  if (version == 1) {
+    DG_CALL_GOTO(err, done, dg_h5io_attr_get_u64(d, "fnv1a64", &want, path));
+    got = dg_h5io_fnv1a(out, (size_t)n * (size_t)in->real_size);
+  } else {
+    DG_CALL_GOTO(err, done, dg_h5io_attr_get_u64(d, "elem_fnv1a_sum", &want, path));
+    got = elem_hash_sum(out, in->K, (size_t)in->Np * (size_t)in->real_size, NULL);
+  }
+  if (got != want)
     err = dg_error_raise(DG_ERR_INPUT, __FILE__, __LINE__, __func__,
                          "field '%s' in checkpoint '%s' is corrupt (checksum mismatch)", name,
                          path);
@@ -178,9 +273,9 @@ static dg_error read_body(hid_t file, const char *path, dg_checkpoint_info *in,
   }
   int64_t version;
   DG_CALL(dg_h5io_attr_get_i64(file, "format_version", &version, path));
-  DG_CHECK(version == DG_CHECKPOINT_FORMAT_VERSION, DG_ERR_INPUT,
-           "checkpoint '%s' has format version %lld; this dgrun reads version %d only%s", path,
-           (long long)version, DG_CHECKPOINT_FORMAT_VERSION,
+  DG_CHECK(version >= 1 && version <= DG_CHECKPOINT_FORMAT_VERSION, DG_ERR_INPUT,
+           "checkpoint '%s' has format version %lld; this dgrun reads versions 1 to %d only%s",
+           path, (long long)version, DG_CHECKPOINT_FORMAT_VERSION,
            version > DG_CHECKPOINT_FORMAT_VERSION ? " (written by a newer dgrun)" : "");
   DG_CALL(expect_int(file, path, "dim", "dimension", in->dim));
   DG_CALL(expect_int(file, path, "order", "order", in->N));
@@ -202,7 +297,7 @@ static dg_error read_body(hid_t file, const char *path, dg_checkpoint_info *in,
     DG_RAISE(DG_ERR_INPUT, "checkpoint '%s' has no /fields group (corrupt file?)", path);
   }
   for (int i = 0; i < in->nfields && err == DG_OK; ++i)
-    err = read_field(g, path, in, in->field_names[i], fields[i]);
+    err = read_field(g, path, in, version, in->field_names[i], fields[i]);
   H5Gclose(g);
   if (err != DG_OK)
     return dg_error_push(err, __FILE__, __LINE__, __func__);
@@ -237,6 +332,14 @@ dg_error dg_checkpoint_write(const char *path, const dg_checkpoint_info *info,
   DG_RAISE(DG_ERR_UNSUPPORTED,
            "cannot write checkpoint '%s': this dgrun was built without HDF5 "
            "(install libhdf5-dev and rebuild)",
+           path);
+}
+
+dg_error dg_checkpoint_write_part(const char *path, const dg_checkpoint_info *info,
+                                  const void *const *fields, dg_comm *comm,
+                                  const dg_h5part *part) {
+  (void)info, (void)fields, (void)comm, (void)part;
+  DG_RAISE(DG_ERR_UNSUPPORTED, "cannot write checkpoint '%s': this dgrun was built without HDF5",
            path);
 }
 

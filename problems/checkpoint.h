@@ -2,7 +2,11 @@
  *
  * One HDF5 file holding every field bit for bit (as the solver stores it,
  * float or double) plus what a restart needs and must agree on:
- *   /fields/<name>   K*Np values (attribute fnv1a64: FNV-1a hash of the raw bytes)
+ *   /fields/<name>   K*Np values, all elements in global order (attribute
+ *                    elem_fnv1a_sum: the sum modulo 2^64 over the elements k of
+ *                    the FNV-1a hash of k (8 bytes, little-endian) followed by
+ *                    element k's raw bytes; format version 1 had fnv1a64, the
+ *                    FNV-1a hash of the whole array, and is still read)
  *   root attributes  format ("dgrun-checkpoint"), format_version, dgrun_version,
  *                    time, step, dt, scheme, order, dim, num_elements,
  *                    nodes_per_element, precision ("float"|"double"), problem_id,
@@ -11,7 +15,13 @@
  * steps besides the solution, so (fields, time, step, dt) is the whole state
  * and a restarted run repeats the uninterrupted one exactly.
  * Written atomically (see h5io.h): an interrupted write leaves the previous
- * checkpoint untouched and no half file under the final name. */
+ * checkpoint untouched and no half file under the final name.
+ *
+ * Under mpirun with parallel HDF5 the ranks write one checkpoint together
+ * (dg_checkpoint_write_part): the same file as the one written from the
+ * gathered state, the checksum summed over the ranks' shares (which is why
+ * version 2 sums per-element hashes: FNV-1a of a whole array cannot be
+ * split).  Any number of ranks reads it back (dg_checkpoint_read). */
 #ifndef DG_PROBLEMS_CHECKPOINT_H
 #define DG_PROBLEMS_CHECKPOINT_H
 
@@ -19,7 +29,10 @@
 
 #include "core/error.h"
 
-enum { DG_CHECKPOINT_FORMAT_VERSION = 1 };
+#include "core/comm.h"
+#include "problems/h5part.h"
+
+enum { DG_CHECKPOINT_FORMAT_VERSION = 2 };
 
 typedef struct dg_checkpoint_info {
   /* identity: written, and on read compared with the stored values */
@@ -40,6 +53,17 @@ typedef struct dg_checkpoint_info {
  * file), DG_ERR_UNSUPPORTED (built without HDF5). */
 dg_error dg_checkpoint_write(const char *path, const dg_checkpoint_info *info,
                              const void *const *fields);
+
+/* Collective over comm (parallel HDF5 builds): every rank writes its part
+ * (elements part->gid, this rank's K = part->K of them, in its own local
+ * order part->order) of the state, fields[i] holding part->K*Np values;
+ * info->K is the global element count.  The file equals the one
+ * dg_checkpoint_write makes of the gathered state.  Errors as there, on
+ * every rank alike (the failing rank's own, DG_ERR_MPI on the others);
+ * DG_ERR_UNSUPPORTED in a build without parallel HDF5. */
+dg_error dg_checkpoint_write_part(const char *path, const dg_checkpoint_info *info,
+                                  const void *const *fields, dg_comm *comm,
+                                  const dg_h5part *part);
 
 /* Read path into fields[0..nfields) after checking that every identity
  * member of *info matches the file (e.g. "checkpoint 'c.h5' was written with

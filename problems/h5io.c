@@ -1,6 +1,8 @@
 /* Atomic file writes and HDF5 error translation (see h5io.h). */
 #include "problems/h5io.h"
 
+#include "core/comm_h5.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -139,8 +141,11 @@ int dg_h5io_plain_name(const char *s) {
 
 uint64_t dg_h5io_fnv1a(const void *data, size_t n) {
   /* Fowler-Noll-Vo 1a, 64-bit: offset basis and prime from the reference. */
+  return dg_h5io_fnv1a_more(14695981039346656037ull, data, n);
+}
+
+uint64_t dg_h5io_fnv1a_more(uint64_t h, const void *data, size_t n) {
   const unsigned char *p = data;
-  uint64_t h = 14695981039346656037ull;
   for (size_t i = 0; i < n; ++i) {
     h ^= p[i];
     h *= 1099511628211ull;
@@ -182,6 +187,9 @@ dg_error dg_h5io_raise(dg_error code, const char *src, int line, const char *fun
 dg_error dg_h5io_create(const char *path, dg_h5io_out *out) {
   dg_h5io_silence();
   out->file = H5I_INVALID_HID;
+  out->dxpl = H5P_DEFAULT;
+  out->comm = NULL;
+  out->rank = 0;
   out->path = path;
   DG_CALL(dg_h5io_temp_path(path, &out->tmp));
   /* STRONG close: closing the file closes anything still open in it, so an
@@ -205,17 +213,85 @@ dg_error dg_h5io_create(const char *path, dg_h5io_out *out) {
   return DG_OK;
 }
 
-dg_error dg_h5io_finish(dg_h5io_out *out) {
+dg_error dg_h5io_agree(const dg_h5io_out *out, dg_error err) {
+  if (!out->comm)
+    return err;
+  return dg_comm_agree(out->comm, err);
+}
+
+#if defined(DGRUN_HAVE_PARALLEL_HDF5)
+dg_error dg_h5io_create_coll(const char *path, dg_comm *comm, dg_h5io_out *out) {
+  dg_h5io_silence();
+  out->file = H5I_INVALID_HID;
+  out->dxpl = H5I_INVALID_HID;
+  out->tmp = NULL;
+  out->path = path;
+  out->comm = comm;
+  out->rank = dg_comm_rank(comm);
+  /* one temp name for all ranks: rank 0's pid */
+  double pid = out->rank == 0 ? (double)getpid() : 0.0;
+  DG_CALL(dg_comm_allreduce_max(comm, &pid, 1));
+  size_t n = strlen(path) + 32;
+  out->tmp = malloc(n);
+  dg_error err = out->tmp ? DG_OK
+                          : dg_error_raise(DG_ERR_MEMORY, __FILE__, __LINE__, __func__,
+                                           "out of memory for a temp name of '%s'", path);
+  if (out->tmp)
+    snprintf(out->tmp, n, "%s.tmp.%ld", path, (long)pid);
+  hid_t fapl = err == DG_OK ? H5Pcreate(H5P_FILE_ACCESS) : H5I_INVALID_HID;
+  if (err == DG_OK && fapl < 0)
+    err = DG_H5_RAISE(DG_ERR_IO, "cannot make a file-access list for '%s'", path);
+  if (err == DG_OK)
+    err = dg_comm_h5_fapl(comm, fapl);
+  if (err == DG_OK) {
+    out->file = H5Fcreate(out->tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+    if (out->file < 0)
+      err = DG_H5_RAISE(DG_ERR_IO, "cannot create '%s' (for '%s') with MPI-IO", out->tmp, path);
+  }
+  if (fapl >= 0)
+    H5Pclose(fapl);
+  if (err == DG_OK) {
+    out->dxpl = H5Pcreate(H5P_DATASET_XFER);
+    if (out->dxpl < 0 || H5Pset_dxpl_mpio(out->dxpl, H5FD_MPIO_COLLECTIVE) < 0)
+      err = DG_H5_RAISE(DG_ERR_IO, "cannot make a collective transfer list for '%s'", path);
+  }
+  err = dg_comm_agree(comm, err);
+  if (err != DG_OK) {
+    dg_h5io_abandon(out);
+    return dg_error_push(err, __FILE__, __LINE__, __func__);
+  }
+  return DG_OK;
+}
+#endif
+
+/* Close the file and (collective) its transfer list; DG_ERR_IO when the
+ * data did not reach the file. */
+static dg_error close_file(dg_h5io_out *out) {
   dg_error err = DG_OK;
   if (H5Fflush(out->file, H5F_SCOPE_GLOBAL) < 0)
     err = DG_H5_RAISE(DG_ERR_IO, "cannot flush '%s'", out->tmp);
   if (H5Fclose(out->file) < 0 && err == DG_OK)
     err = DG_H5_RAISE(DG_ERR_IO, "cannot close '%s'", out->tmp);
   out->file = H5I_INVALID_HID;
-  if (err == DG_OK)
-    err = dg_h5io_commit(out->tmp, out->path);
-  else
-    unlink(out->tmp);
+  if (out->dxpl >= 0 && out->dxpl != H5P_DEFAULT)
+    H5Pclose(out->dxpl);
+  out->dxpl = H5P_DEFAULT;
+  return err;
+}
+
+dg_error dg_h5io_finish(dg_h5io_out *out) {
+  dg_error err = close_file(out);
+  /* a collective file is whole once every rank has closed it */
+  err = dg_h5io_agree(out, err);
+  if (out->rank == 0) {
+    if (err == DG_OK)
+      err = dg_h5io_commit(out->tmp, out->path);
+    else
+      unlink(out->tmp);
+  }
+  /* every rank learns whether rank 0's rename worked */
+  if (out->comm)
+    err = dg_comm_agree(out->comm, err);
   free(out->tmp);
   out->tmp = NULL;
   if (err != DG_OK)
@@ -227,8 +303,14 @@ void dg_h5io_abandon(dg_h5io_out *out) {
   if (out->file >= 0)
     H5Fclose(out->file);
   out->file = H5I_INVALID_HID;
+  if (out->dxpl >= 0 && out->dxpl != H5P_DEFAULT)
+    H5Pclose(out->dxpl);
+  out->dxpl = H5P_DEFAULT;
   H5Eclear2(H5E_DEFAULT);
-  if (out->tmp)
+  /* (a collective file: every rank has closed it; rank 0 removes it) */
+  if (out->comm)
+    dg_comm_barrier(out->comm);
+  if (out->tmp && out->rank == 0)
     unlink(out->tmp);
   free(out->tmp);
   out->tmp = NULL;

@@ -6,13 +6,22 @@
  * Atomicity: a reader (ParaView, a restart) sees either the old file or the
  * complete new one, never a half-written file under the final name, even if
  * the run is killed; rename(2) within one directory is atomic on POSIX.
- * On any error the temp file is removed. */
+ * On any error the temp file is removed.
+ *
+ * Collective files (parallel HDF5, dg_h5io_create_coll): every rank of a
+ * communicator opens the same temp file (named after rank 0's pid) through
+ * MPI-IO, calls every metadata operation alike and writes its own part of
+ * each dataset (problems/h5part.h); after all ranks closed it, rank 0 alone
+ * makes it durable and renames it.  Each collective step is followed by an
+ * agreement on errors, so a failure on one rank takes every rank down the
+ * same path (close, remove the temp) instead of leaving one waiting. */
 #ifndef DG_PROBLEMS_H5IO_H
 #define DG_PROBLEMS_H5IO_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/comm.h"
 #include "core/error.h"
 
 /* "<path>.tmp.<pid>" in *out (malloc'd; the caller frees).  Errors: DG_ERR_MEMORY. */
@@ -36,6 +45,8 @@ int dg_h5io_plain_name(const char *s);
 
 /* FNV-1a 64-bit hash of n bytes (checkpoint data integrity). */
 uint64_t dg_h5io_fnv1a(const void *data, size_t n);
+/* The same, continuing from the hash h of the bytes before. */
+uint64_t dg_h5io_fnv1a_more(uint64_t h, const void *data, size_t n);
 
 #if defined(DGRUN_HAVE_HDF5)
 #include <hdf5.h>
@@ -43,8 +54,11 @@ uint64_t dg_h5io_fnv1a(const void *data, size_t n);
 /* An HDF5 file being written under a temp name. */
 typedef struct dg_h5io_out {
   hid_t file;
+  hid_t dxpl;       /* raw-data transfer: H5P_DEFAULT, or collective MPI-IO */
   char *tmp;        /* temp path (owned) */
   const char *path; /* final path (borrowed) */
+  dg_comm *comm;    /* NULL: this process alone; else all its ranks write (borrowed) */
+  int rank;         /* in comm (0 without) */
 } dg_h5io_out;
 
 /* Turn off HDF5's printing of its error stack (dgrun reports errors itself). */
@@ -52,10 +66,22 @@ void dg_h5io_silence(void);
 
 /* Create the temp file for path.  Errors: DG_ERR_IO. */
 dg_error dg_h5io_create(const char *path, dg_h5io_out *out);
-/* Close and commit under the final name.  On failure the temp is removed. */
+#if defined(DGRUN_HAVE_PARALLEL_HDF5)
+/* Collective over comm: create the temp file for path on every rank
+ * through MPI-IO, with collective raw-data transfers (out->dxpl).  Errors
+ * (on every rank alike): DG_ERR_IO. */
+dg_error dg_h5io_create_coll(const char *path, dg_comm *comm, dg_h5io_out *out);
+#endif
+/* Close and commit under the final name (collective for a collective file:
+ * rank 0 renames once every rank has closed).  On failure the temp is
+ * removed. */
 dg_error dg_h5io_finish(dg_h5io_out *out);
-/* Close (ignoring errors) and remove the temp file after an error. */
+/* Close (ignoring errors) and remove the temp file after an error (on every
+ * rank of a collective file, after the error was agreed on). */
 void dg_h5io_abandon(dg_h5io_out *out);
+/* For collective files: dg_comm_agree over out's ranks (err unchanged
+ * without a communicator).  Use after each collective step. */
+dg_error dg_h5io_agree(const dg_h5io_out *out, dg_error err);
 
 /* Open path read-only.  Errors: DG_ERR_INPUT (missing, not HDF5, truncated),
  * naming `what` ("checkpoint") and the file. */

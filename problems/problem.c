@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/comm_h5.h"
 #include "core/log.h"
 #include "meshes/builtin.h"
 #include "meshes/gmsh_reader.h"
@@ -67,6 +68,10 @@ static const dg_config_key schema_base[] = {
      "fields written to snapshots: all, or field names separated by spaces or commas"},
     {"output", "checkpoint_interval", DG_CONFIG_DOUBLE, NULL, "0",
      "time between checkpoints (0: none)"},
+    {"output", "parallel_io", DG_CONFIG_ENUM, "auto|collective|gather", "auto",
+     "under mpirun: collective writes each snapshot and checkpoint as one file from every "
+     "rank (parallel HDF5), gather has rank 0 collect and write it; auto is collective when "
+     "dgrun was built with parallel HDF5"},
     {"backend", "device", DG_CONFIG_ENUM, "auto|cuda|cpu", "auto",
      "compute backend: auto picks cuda when a GPU is usable"},
     {"backend", "tuning", DG_CONFIG_ENUM, "off|auto|full", "off",
@@ -370,6 +375,16 @@ static dg_error load(dg_problem *p, const char *const *overrides, int noverrides
   DG_CHECK(p->output_interval >= 0 && p->checkpoint_interval >= 0, DG_ERR_INPUT,
            "%s: [output] intervals must not be negative", dg_config_name(cfg));
   DG_CALL(dg_config_get_bool(cfg, "output", "enabled", 1, &p->output_enabled));
+  int pio = 0;
+  DG_CALL(dg_config_get_enum(cfg, "output", "parallel_io", "auto|collective|gather", 0, &pio));
+  DG_CHECK(pio != 1 || dg_comm_h5_parallel(), DG_ERR_INPUT,
+           "%s: [output] parallel_io = collective needs a dgrun built with parallel HDF5 "
+           "(install libhdf5-openmpi-dev and configure with -DDGRUN_PARALLEL_HDF5=ON); this "
+           "build has serial HDF5: use parallel_io = gather (rank 0 writes) or auto",
+           dg_config_name(cfg));
+  p->parallel_io = pio == 0 ? (dg_comm_h5_parallel() ? DG_IO_COLLECTIVE : DG_IO_GATHER)
+                            : pio == 1 ? DG_IO_COLLECTIVE
+                                       : DG_IO_GATHER;
 
   const char *fields = NULL;
   DG_CALL(dg_config_get_string(cfg, "output", "fields", "all", &fields));

@@ -22,6 +22,10 @@
  * operators/kernel_knobs.h). */
 const dg_config_key *dg_problem_schema(size_t *n);
 
+/* How a partitioned run writes snapshots and checkpoints: every rank its
+ * part of one file (parallel HDF5), or rank 0 all of it after a gather. */
+typedef enum { DG_IO_COLLECTIVE, DG_IO_GATHER } dg_parallel_io;
+
 typedef struct dg_problem {
   dg_config *cfg;             /* owned */
   char *name;                 /* [problem] name, default the cfg's base name */
@@ -43,6 +47,7 @@ typedef struct dg_problem {
   double output_interval;     /* 0: final time only */
   double checkpoint_interval; /* 0: none */
   int output_enabled;
+  dg_parallel_io parallel_io; /* [output] parallel_io, auto resolved for this build */
   int *output_field;          /* per flux-file field: 1 if written to snapshots */
   const char *device;         /* auto | cuda | cpu */
   dg_kernel_config kernels;

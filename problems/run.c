@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/comm_h5.h"
 #include "core/device.h"
 #include "core/fsutil.h"
 #include "core/log.h"
@@ -39,7 +40,9 @@ typedef struct run_state {
   dg_snapshot_writer *writer;
   dg_parallel *par;
   double *u;        /* host state, logical order (this rank's elements) */
-  double *u_global; /* rank 0 of a partitioned run: all elements, for output */
+  double *u_global; /* rank 0 of a gathering partitioned run: all elements, for output */
+  int collective;   /* a partitioned run writing with parallel HDF5 */
+  dg_h5part *part;  /* with collective: this rank's elements in the files */
   char **comp_names;
   int ncomp;
   double t_entry; /* dg_run entry, for the time-to-first-step line */
@@ -55,6 +58,7 @@ static void run_state_free(run_state *r) {
   free(r->u);
   free(r->u_global);
   dg_snapshot_writer_destroy(&r->writer);
+  dg_h5part_destroy(&r->part);
   dg_solver_destroy(&r->solver);
   dg_physics_tables_destroy(&r->tables);
   dg_discretization_destroy(&r->disc);
@@ -152,11 +156,23 @@ static dg_error check_finite_local(run_state *r, double t, int64_t step) {
   return DG_OK;
 }
 
+static dg_error write_snapshot_file(run_state *r, double t, int64_t step, dg_run_result *res);
+
+/* A snapshot, collectively or by rank 0; every rank learns of a failure
+ * (all stop with one report instead of an abort). */
 static dg_error write_snapshot(run_state *r, double t, int64_t step, dg_run_result *res) {
+  dg_error err = write_snapshot_file(r, t, step, res);
+  if (r->par->size > 1)
+    err = dg_parallel_agree(r->par->comm, err);
+  DG_CALL(err);
+  return DG_OK;
+}
+
+static dg_error write_snapshot_file(run_state *r, double t, int64_t step, dg_run_result *res) {
   const dg_discretization *d = r->disc;
   const double *u = r->u;
   int64_t K = d->K;
-  if (r->par->size > 1) {
+  if (r->par->size > 1 && !r->collective) {
     /* Serial HDF5: rank 0 gathers the fields and writes the file. */
     DG_CALL(dg_parallel_gather(r->par, r->ncomp, d->Np, r->u, r->u_global));
     if (r->par->rank != 0)
@@ -225,6 +241,20 @@ static dg_error write_checkpoint(run_state *r, double t, double dt, int64_t step
   info.step = step;
   const dg_discretization *d = r->disc;
   const double *u = r->u;
+  if (r->collective) {
+    /* every rank writes its elements into the one file */
+    const void *fields[64];
+    for (int c = 0; c < r->ncomp; c++)
+      fields[c] = r->u + (int64_t)c * d->K * d->Np;
+    char *path = checkpoint_path(r, step);
+    DG_CHECK(path, DG_ERR_MEMORY, "out of memory");
+    dg_error err = dg_checkpoint_write_part(path, &info, fields, r->par->comm, r->part);
+    if (err == DG_OK && r->par->rank == 0)
+      dg_info("checkpoint %s (t = %.6g)", path, t);
+    free(path);
+    DG_CALL(dg_parallel_agree(r->par->comm, err));
+    return DG_OK;
+  }
   if (r->par->size > 1) {
     DG_CALL(dg_parallel_gather(r->par, r->ncomp, d->Np, r->u, r->u_global));
     u = r->u_global;
@@ -413,7 +443,7 @@ static dg_error run_loop(const dg_run_options *opt, run_state *r, dg_run_result 
     t = info.time;
     step = info.step;
     if (r->writer)
-      DG_CALL(dg_snapshot_writer_resume(r->writer, step)); /* rank 0 */
+      DG_CALL(dg_snapshot_writer_resume(r->writer, step)); /* rank 0, or all collectively */
     dg_info("restarting from %s at t = %.9g (step %lld)", opt->restart, t, (long long)step);
   } else {
     /* evaluated on the device by a generated kernel (time to first step);
@@ -523,16 +553,20 @@ static dg_error run_loop(const dg_run_options *opt, run_state *r, dg_run_result 
   return DG_OK;
 }
 
-/* The snapshot writer (rank 0): the node coordinates of all elements. */
+/* The snapshot writer: of all elements (one rank), of this rank's
+ * elements (collective), or on rank 0 of all elements gathered there. */
 static dg_error create_writer(run_state *r) {
   const dg_discretization *d = r->disc;
-  if (r->par->size == 1) {
+  if (r->par->size == 1 || r->collective) {
     dg_snapshot_mesh sm = {d->dim, d->N, d->Np, d->K, d->x, d->y, d->z};
-    DG_CALL(dg_snapshot_writer_create(r->prob->output_dir, r->prob->name, &sm, &r->writer));
+    if (r->collective)
+      DG_CALL(dg_parallel_agree(
+          r->par->comm, dg_snapshot_writer_create_part(r->prob->output_dir, r->prob->name, &sm,
+                                                       r->par->comm, r->part, &r->writer)));
+    else
+      DG_CALL(dg_snapshot_writer_create(r->prob->output_dir, r->prob->name, &sm, &r->writer));
     return DG_OK;
   }
-  if (r->par->rank == 0)
-    dg_info("serial HDF5 build: rank 0 gathers every snapshot and checkpoint and writes it");
   double *xl = malloc(sizeof(double) * (size_t)(d->dim * d->K * d->Np + 1));
   double *xg = r->par->rank == 0
                    ? malloc(sizeof(double) * (size_t)(d->dim * r->par->K_global * d->Np + 1))
@@ -610,7 +644,20 @@ static dg_error setup(const dg_run_options *opt, run_state *r) {
   int64_t n = (int64_t)r->ncomp * r->disc->K * r->disc->Np;
   r->u = calloc((size_t)n + 1, sizeof(double));
   DG_CHECK(r->u, DG_ERR_MEMORY, "out of host memory for %lld values", (long long)n);
-  if (r->par->size > 1 && r->par->rank == 0) {
+  /* Partitioned output: every rank writes its part of each file
+   * (parallel HDF5), or rank 0 gathers and writes. */
+  r->collective = r->par->size > 1 && p->parallel_io == DG_IO_COLLECTIVE;
+  if (r->par->size > 1 && r->collective)
+    dg_info("parallel HDF5: all %d ranks write each snapshot and checkpoint collectively",
+            r->par->size);
+  else if (r->par->size > 1)
+    dg_info("rank 0 gathers every snapshot and checkpoint of the %d ranks and writes it (%s)",
+            r->par->size,
+            dg_comm_h5_parallel() ? "[output] parallel_io = gather" : "serial HDF5 build");
+  if (r->collective)
+    DG_CALL(dg_parallel_agree(opt->comm, dg_h5part_create(r->par->gk, r->par->K,
+                                                          r->par->K_global, &r->part)));
+  if (r->par->size > 1 && r->par->rank == 0 && !r->collective) {
     r->u_global = calloc((size_t)(r->ncomp * r->par->K_global * r->disc->Np) + 1, sizeof(double));
     DG_CHECK(r->u_global, DG_ERR_MEMORY, "out of host memory");
   }

@@ -24,9 +24,13 @@ typedef struct entry {
 struct dg_snapshot_writer {
   char *dir, *prefix;
   int dim, N, Np, nsub;
-  int64_t K;
-  double *xyz;    /* K*Np x 3 */
-  int64_t *conn;  /* K*nsub x (dim+1), global node ids */
+  int64_t K;      /* elements in the files (all ranks') */
+  int64_t Kloc;   /* elements this writer writes (K, or its part's) */
+  const dg_h5part *part; /* partitioned (collective) writer, else NULL */
+  dg_comm *comm;  /* with part */
+  int rank;       /* in comm: rank 0 writes the XDMF files */
+  double *xyz;    /* Kloc*Np x 3, in increasing global element id */
+  int64_t *conn;  /* Kloc*nsub x (dim+1), global node ids */
   entry *entries; /* sorted by step */
   int nentries;
   char *last_path;
@@ -85,8 +89,18 @@ static int np_of(int dim, int N) {
   return dim == 1 ? N + 1 : dim == 2 ? (N + 1) * (N + 2) / 2 : (N + 1) * (N + 2) * (N + 3) / 6;
 }
 
-dg_error dg_snapshot_writer_create(const char *dir, const char *prefix,
-                                   const dg_snapshot_mesh *m, dg_snapshot_writer **out) {
+/* Every rank learns of an error on any rank of a collective writer. */
+static dg_error agree(const dg_snapshot_writer *w, dg_error err) {
+  return w->comm ? dg_comm_agree(w->comm, err) : err;
+}
+
+/* Local element of the j-th element this writer writes. */
+static int64_t local_elem(const dg_snapshot_writer *w, int64_t j) {
+  return w->part ? w->part->order[j] : j;
+}
+
+static dg_error writer_init(const char *dir, const char *prefix, const dg_snapshot_mesh *m,
+                            const dg_h5part *part, dg_snapshot_writer **out) {
   DG_CHECK(out != NULL && m != NULL && dir != NULL, DG_ERR_ARG, "snapshot writer: NULL argument");
   *out = NULL;
   DG_CHECK(dg_h5io_plain_name(prefix), DG_ERR_ARG,
@@ -95,6 +109,8 @@ dg_error dg_snapshot_writer_create(const char *dir, const char *prefix,
   DG_CHECK(m->N >= 1 && m->Np == np_of(m->dim, m->N), DG_ERR_ARG,
            "snapshot mesh: Np %d does not match dim %d, order %d", m->Np, m->dim, m->N);
   DG_CHECK(m->K >= 1, DG_ERR_ARG, "snapshot mesh: %lld elements", (long long)m->K);
+  DG_CHECK(!part || part->K == m->K, DG_ERR_ARG, "snapshot mesh: %lld elements, its part %lld",
+           (long long)m->K, (long long)part->K);
   DG_CHECK(m->x && (m->dim < 2 || m->y) && (m->dim < 3 || m->z), DG_ERR_ARG,
            "snapshot mesh: missing coordinates for dimension %d", m->dim);
   DG_CALL(dg_h5io_mkdirs(dir));
@@ -104,7 +120,9 @@ dg_error dg_snapshot_writer_create(const char *dir, const char *prefix,
   w->dim = m->dim;
   w->N = m->N;
   w->Np = m->Np;
-  w->K = m->K;
+  w->K = part ? part->K_global : m->K;
+  w->Kloc = m->K;
+  w->part = part;
   w->nsub = dg_subcells_count(m->dim, m->N);
   int nv = m->dim + 1;
   int64_t nn = m->K * m->Np;
@@ -119,15 +137,19 @@ dg_error dg_snapshot_writer_create(const char *dir, const char *prefix,
                          "out of memory for the snapshot mesh (%lld nodes)", (long long)nn);
     goto fail;
   }
-  for (int64_t n = 0; n < nn; ++n) {
-    w->xyz[3 * n] = m->x[n];
-    w->xyz[3 * n + 1] = m->dim >= 2 ? m->y[n] : 0.0;
-    w->xyz[3 * n + 2] = m->dim >= 3 ? m->z[n] : 0.0;
-  }
+  for (int64_t j = 0; j < m->K; ++j)
+    for (int i = 0; i < m->Np; ++i) {
+      int64_t n = j * m->Np + i, s = local_elem(w, j) * m->Np + i;
+      w->xyz[3 * n] = m->x[s];
+      w->xyz[3 * n + 1] = m->dim >= 2 ? m->y[s] : 0.0;
+      w->xyz[3 * n + 2] = m->dim >= 3 ? m->z[s] : 0.0;
+    }
   DG_CALL_GOTO(err, fail, dg_subcells_build(m->dim, m->N, local));
-  for (int64_t k = 0; k < m->K; ++k)
+  for (int64_t j = 0; j < m->K; ++j) {
+    int64_t g = part ? part->gid[j] : j;
     for (int c = 0; c < w->nsub * nv; ++c)
-      w->conn[k * w->nsub * nv + c] = k * m->Np + local[c];
+      w->conn[j * w->nsub * nv + c] = g * m->Np + local[c];
+  }
   free(local);
   *out = w;
   return DG_OK;
@@ -136,6 +158,42 @@ fail:
   dg_snapshot_writer_destroy(&w);
   return err;
 }
+
+dg_error dg_snapshot_writer_create(const char *dir, const char *prefix,
+                                   const dg_snapshot_mesh *m, dg_snapshot_writer **out) {
+  DG_CALL(writer_init(dir, prefix, m, NULL, out));
+  return DG_OK;
+}
+
+#if defined(DGRUN_HAVE_PARALLEL_HDF5)
+dg_error dg_snapshot_writer_create_part(const char *dir, const char *prefix,
+                                        const dg_snapshot_mesh *m, dg_comm *comm,
+                                        const dg_h5part *part, dg_snapshot_writer **out) {
+  dg_error err = comm && part ? writer_init(dir, prefix, m, part, out)
+                              : dg_error_raise(DG_ERR_ARG, __FILE__, __LINE__, __func__,
+                                               "snapshot writer: NULL communicator or part");
+  err = dg_comm_agree(comm, err);
+  if (err != DG_OK) {
+    if (out)
+      dg_snapshot_writer_destroy(out);
+    return dg_error_push(err, __FILE__, __LINE__, __func__);
+  }
+  (*out)->comm = comm;
+  (*out)->rank = dg_comm_rank(comm);
+  return DG_OK;
+}
+#else
+dg_error dg_snapshot_writer_create_part(const char *dir, const char *prefix,
+                                        const dg_snapshot_mesh *m, dg_comm *comm,
+                                        const dg_h5part *part, dg_snapshot_writer **out) {
+  (void)prefix, (void)m, (void)comm, (void)part;
+  if (out)
+    *out = NULL;
+  DG_RAISE(DG_ERR_UNSUPPORTED,
+           "cannot write snapshots to '%s' collectively: this dgrun was built with serial HDF5",
+           dir ? dir : "");
+}
+#endif
 
 static dg_error check_fields(const dg_snapshot_field *f, int nf, const dg_snapshot_norm *nm,
                              int nn) {
@@ -169,25 +227,37 @@ static dg_error check_fields(const dg_snapshot_field *f, int nf, const dg_snapsh
 
 /* Write one field: a scalar straight from the caller's array, a vector
  * interleaved into K*Np x 3 (ParaView's layout for Vector attributes). */
-static dg_error write_field(dg_snapshot_writer *w, hid_t group, const dg_snapshot_field *f,
-                            const char *path) {
+static dg_error write_field(dg_snapshot_writer *w, const dg_h5io_out *o, hid_t group,
+                            const dg_snapshot_field *f, const char *path) {
   hid_t mt = f->real_size == 4 ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE;
   uint64_t nn = (uint64_t)(w->K * w->Np);
-  if (f->ncomp == 1) {
+  if (f->ncomp == 1 && !w->part) {
     uint64_t dims[1] = {nn};
     DG_CALL(dg_h5io_write(group, f->name, mt, 1, dims, f->comp[0], path));
     return DG_OK;
   }
-  size_t rs = (size_t)f->real_size;
-  unsigned char *buf = calloc(nn * 3, rs);
-  DG_CHECK(buf != NULL, DG_ERR_MEMORY, "out of memory for vector field '%s'", f->name);
-  for (int c = 0; c < f->ncomp; ++c) {
+  /* a partitioned writer's values in increasing global element id */
+  size_t rs = (size_t)f->real_size, stride = f->ncomp > 1 ? 3 : 1;
+  unsigned char *buf = calloc((size_t)(w->Kloc * w->Np) * stride + 1, rs);
+  dg_error err = buf ? DG_OK
+                     : dg_error_raise(DG_ERR_MEMORY, __FILE__, __LINE__, __func__,
+                                      "out of memory for field '%s'", f->name);
+  for (int c = 0; buf && c < f->ncomp; ++c) {
     const unsigned char *src = f->comp[c];
-    for (uint64_t n = 0; n < nn; ++n)
-      memcpy(buf + (3 * n + (uint64_t)c) * rs, src + n * rs, rs);
+    for (int64_t j = 0; j < w->Kloc; ++j)
+      for (int i = 0; i < w->Np; ++i) {
+        size_t n = (size_t)(j * w->Np + i), s = (size_t)(local_elem(w, j) * w->Np + i);
+        memcpy(buf + (stride * n + (size_t)c) * rs, src + s * rs, rs);
+      }
   }
-  uint64_t dims[2] = {nn, 3};
-  dg_error err = dg_h5io_write(group, f->name, mt, 2, dims, buf, path);
+  err = agree(w, err);
+  if (err == DG_OK && w->part) {
+    err = dg_h5part_write(w->part, group, f->name, mt, w->Np, stride > 1 ? 3 : 0, buf, o->dxpl,
+                          path);
+  } else if (err == DG_OK) {
+    uint64_t dims[2] = {nn, 3};
+    err = dg_h5io_write(group, f->name, mt, 2, dims, buf, path);
+  }
   free(buf);
   if (err != DG_OK)
     return dg_error_push(err, __FILE__, __LINE__, __func__);
@@ -213,38 +283,59 @@ static dg_error write_norms(hid_t file, const dg_snapshot_norm *nm, int nn, cons
   return DG_OK;
 }
 
+/* A mesh dataset (rows per element, ncols columns) of the writer's
+ * elements: all of them, or collectively this rank's part. */
+static dg_error write_mesh_set(const dg_snapshot_writer *w, const dg_h5io_out *o, hid_t loc,
+                               const char *name, hid_t mt, int rows, int ncols,
+                               const void *data, const char *path) {
+  if (w->part) {
+    DG_CALL(dg_h5part_write(w->part, loc, name, mt, rows, ncols, data, o->dxpl, path));
+    return DG_OK;
+  }
+  uint64_t dims[2] = {(uint64_t)(w->K * rows), (uint64_t)ncols};
+  DG_CALL(dg_h5io_write(loc, name, mt, 2, dims, data, path));
+  return DG_OK;
+}
+
+/* The snapshot file; with a partitioned writer every step is collective
+ * and ends in an agreement on errors (h5io.h). */
 static dg_error write_h5(dg_snapshot_writer *w, const char *path, double time, int64_t step,
                          const dg_snapshot_field *f, int nf, const dg_snapshot_norm *nm,
                          int nn) {
   dg_h5io_out o;
-  DG_CALL(dg_h5io_create(path, &o));
+#if defined(DGRUN_HAVE_PARALLEL_HDF5)
+  if (w->part)
+    DG_CALL(dg_h5io_create_coll(path, w->comm, &o));
+  else
+#endif
+    DG_CALL(dg_h5io_create(path, &o));
   dg_error err = DG_OK;
   hid_t mesh = -1, fields = -1;
-  DG_CALL_GOTO(err, fail, dg_h5io_attr_put_f64(o.file, "time", time, path));
-  DG_CALL_GOTO(err, fail, dg_h5io_attr_put_i64(o.file, "step", step, path));
-  DG_CALL_GOTO(err, fail, dg_h5io_attr_put_str(o.file, "dgrun_version", DGRUN_VERSION, path));
-  DG_CALL_GOTO(err, fail, dg_h5io_attr_put_i64(o.file, "order", w->N, path));
-  DG_CALL_GOTO(err, fail, dg_h5io_attr_put_i64(o.file, "dim", w->dim, path));
-  DG_CALL_GOTO(err, fail, dg_h5io_attr_put_i64(o.file, "num_elements", w->K, path));
-  DG_CALL_GOTO(err, fail, dg_h5io_attr_put_i64(o.file, "nodes_per_element", w->Np, path));
-
+  DG_CALL_GOTO(err, attrs, dg_h5io_attr_put_f64(o.file, "time", time, path));
+  DG_CALL_GOTO(err, attrs, dg_h5io_attr_put_i64(o.file, "step", step, path));
+  DG_CALL_GOTO(err, attrs, dg_h5io_attr_put_str(o.file, "dgrun_version", DGRUN_VERSION, path));
+  DG_CALL_GOTO(err, attrs, dg_h5io_attr_put_i64(o.file, "order", w->N, path));
+  DG_CALL_GOTO(err, attrs, dg_h5io_attr_put_i64(o.file, "dim", w->dim, path));
+  DG_CALL_GOTO(err, attrs, dg_h5io_attr_put_i64(o.file, "num_elements", w->K, path));
+  DG_CALL_GOTO(err, attrs, dg_h5io_attr_put_i64(o.file, "nodes_per_element", w->Np, path));
+attrs:
+  DG_CALL_GOTO(err, fail, dg_h5io_agree(&o, err));
   mesh = H5Gcreate2(o.file, "mesh", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
   if (mesh >= 0)
     fields = H5Gcreate2(o.file, "fields", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-  if (mesh < 0 || fields < 0) {
+  if (mesh < 0 || fields < 0)
     err = DG_H5_RAISE(DG_ERR_IO, "cannot create groups in '%s'", path);
-    goto fail;
-  }
-  uint64_t cdims[2] = {(uint64_t)(w->K * w->Np), 3};
+  DG_CALL_GOTO(err, fail, dg_h5io_agree(&o, err));
   DG_CALL_GOTO(err, fail,
-               dg_h5io_write(mesh, "coordinates", H5T_NATIVE_DOUBLE, 2, cdims, w->xyz, path));
-  uint64_t tdims[2] = {(uint64_t)(w->K * w->nsub), (uint64_t)(w->dim + 1)};
+               dg_h5io_agree(&o, write_mesh_set(w, &o, mesh, "coordinates", H5T_NATIVE_DOUBLE,
+                                                w->Np, 3, w->xyz, path)));
   DG_CALL_GOTO(err, fail,
-               dg_h5io_write(mesh, "connectivity", H5T_NATIVE_INT64, 2, tdims, w->conn, path));
+               dg_h5io_agree(&o, write_mesh_set(w, &o, mesh, "connectivity", H5T_NATIVE_INT64,
+                                                w->nsub, w->dim + 1, w->conn, path)));
   for (int i = 0; i < nf; ++i)
-    DG_CALL_GOTO(err, fail, write_field(w, fields, &f[i], path));
+    DG_CALL_GOTO(err, fail, dg_h5io_agree(&o, write_field(w, &o, fields, &f[i], path)));
   if (nn > 0)
-    DG_CALL_GOTO(err, fail, write_norms(o.file, nm, nn, path));
+    DG_CALL_GOTO(err, fail, dg_h5io_agree(&o, write_norms(o.file, nm, nn, path)));
   H5Gclose(mesh);
   H5Gclose(fields);
   DG_CALL(dg_h5io_finish(&o));
@@ -377,25 +468,29 @@ dg_error dg_snapshot_writer_write(dg_snapshot_writer *w, double time, int64_t st
   DG_CHECK(w != NULL, DG_ERR_ARG, "snapshot: NULL writer");
   DG_CHECK(isfinite(time) && step >= 0, DG_ERR_ARG, "snapshot: bad time %g or step %lld", time,
            (long long)step);
-  DG_CALL(check_fields(f, nf, nm, nn));
+  DG_CALL(agree(w, check_fields(f, nf, nm, nn)));
   char mid[64];
   snprintf(mid, sizeof mid, "_%06lld", (long long)step);
   char *h5 = NULL, *xd = NULL, *coll = NULL, *grid = NULL;
   entry *list = NULL;
   int nlist = 0, h5_done = 0, xd_done = 0;
   dg_error err = DG_OK;
-  DG_CALL_GOTO(err, fail, join(w, mid, ".h5", &h5));
-  DG_CALL_GOTO(err, fail, join(w, mid, ".xdmf", &xd));
-  DG_CALL_GOTO(err, fail, join(w, "", ".xdmf", &coll));
+  DG_CALL_GOTO(err, names, join(w, mid, ".h5", &h5));
+  DG_CALL_GOTO(err, names, join(w, mid, ".xdmf", &xd));
+  DG_CALL_GOTO(err, names, join(w, "", ".xdmf", &coll));
+names:
+  DG_CALL_GOTO(err, fail, agree(w, err));
   DG_CALL_GOTO(err, fail, write_h5(w, h5, time, step, f, nf, nm, nn));
   h5_done = 1;
-  DG_CALL_GOTO(err, fail, grid_text(w, time, step, f, nf, &grid));
+  /* Every rank of a collective writer keeps the collection list; rank 0
+   * writes the XDMF files. */
+  DG_CALL_GOTO(err, fail, agree(w, grid_text(w, time, step, f, nf, &grid)));
   entry one = {step, grid};
-  DG_CALL_GOTO(err, fail, write_xdmf(xd, &one, 1, 0));
+  DG_CALL_GOTO(err, fail, agree(w, w->rank == 0 ? write_xdmf(xd, &one, 1, 0) : DG_OK));
   xd_done = 1;
   grid = NULL; /* entries_with owns it from here, even when it fails */
-  DG_CALL_GOTO(err, fail, entries_with(w, one, &list, &nlist));
-  DG_CALL_GOTO(err, fail, write_xdmf(coll, list, nlist, 1));
+  DG_CALL_GOTO(err, fail, agree(w, entries_with(w, one, &list, &nlist)));
+  DG_CALL_GOTO(err, fail, agree(w, w->rank == 0 ? write_xdmf(coll, list, nlist, 1) : DG_OK));
   /* committed: free the grid this step replaced, if any */
   for (int i = 0; i < w->nentries; ++i)
     if (w->entries[i].step == step)
@@ -410,9 +505,9 @@ dg_error dg_snapshot_writer_write(dg_snapshot_writer *w, double time, int64_t st
   return DG_OK;
 fail:
   /* no half snapshot: remove what this call already committed */
-  if (xd_done)
+  if (xd_done && w->rank == 0)
     unlink(xd);
-  if (h5_done)
+  if (h5_done && w->rank == 0)
     unlink(h5);
   if (list)
     for (int i = 0; i < nlist; ++i)
@@ -500,12 +595,13 @@ dg_error dg_snapshot_writer_resume(dg_snapshot_writer *w, int64_t step) {
     }
     p = stop;
   }
-  if (text)
+  if (text && w->rank == 0)
     DG_CALL_GOTO(err, done, write_xdmf(coll, w->entries, w->nentries, 1));
 done:
   free(text);
   free(coll);
-  return err;
+  /* (a collective writer: every rank read the collection; rank 0 wrote it) */
+  return agree(w, err);
 }
 
 #else /* no HDF5 */
@@ -520,6 +616,14 @@ dg_error dg_snapshot_writer_create(const char *dir, const char *prefix,
            "cannot write snapshots to '%s': this dgrun was built without HDF5 "
            "(install libhdf5-dev and rebuild)",
            dir ? dir : "");
+}
+
+dg_error dg_snapshot_writer_create_part(const char *dir, const char *prefix,
+                                        const dg_snapshot_mesh *mesh, dg_comm *comm,
+                                        const dg_h5part *part, dg_snapshot_writer **out) {
+  (void)comm, (void)part;
+  DG_CALL(dg_snapshot_writer_create(dir, prefix, mesh, out));
+  return DG_OK;
 }
 
 dg_error dg_snapshot_writer_resume(dg_snapshot_writer *w, int64_t step) {

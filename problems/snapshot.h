@@ -16,13 +16,21 @@
  * a snapshot fails, none of its files is left under a final name.
  *
  * Nodes are shown as points, so values are discontinuous across elements as
- * DG computes them; the sub-cells come from problems/subcells.h. */
+ * DG computes them; the sub-cells come from problems/subcells.h.
+ *
+ * Partitioned runs with parallel HDF5 (dg_snapshot_writer_create_part):
+ * every rank holds a writer for its part of the mesh; each snapshot is one
+ * file written by all ranks together (problems/h5part.h), with the same
+ * content as the file written from the gathered mesh and fields; rank 0
+ * writes the XDMF files.  Every call is then collective. */
 #ifndef DG_PROBLEMS_SNAPSHOT_H
 #define DG_PROBLEMS_SNAPSHOT_H
 
 #include <stdint.h>
 
+#include "core/comm.h"
 #include "core/error.h"
+#include "problems/h5part.h"
 
 /* The nodes of the (local) mesh: node i of element k is k*Np + i. */
 typedef struct dg_snapshot_mesh {
@@ -56,6 +64,16 @@ typedef struct dg_snapshot_writer dg_snapshot_writer;
  * DG_ERR_IO (dir cannot be created), DG_ERR_UNSUPPORTED (built without HDF5). */
 dg_error dg_snapshot_writer_create(const char *dir, const char *prefix,
                                    const dg_snapshot_mesh *mesh, dg_snapshot_writer **out);
+
+/* Collective over comm (parallel HDF5 builds): a writer for this rank's
+ * part of a partitioned mesh: mesh holds its part->K elements in local
+ * order, part (borrowed; it must outlive the writer) says where they go in
+ * the global order.  Fields given to dg_snapshot_writer_write are then
+ * this rank's part->K*Np values per component.  Errors as above, agreed on
+ * by every rank; DG_ERR_UNSUPPORTED without parallel HDF5. */
+dg_error dg_snapshot_writer_create_part(const char *dir, const char *prefix,
+                                        const dg_snapshot_mesh *mesh, dg_comm *comm,
+                                        const dg_h5part *part, dg_snapshot_writer **out);
 
 /* After a restart from step `step`: take over the snapshots of steps <= step
  * listed in an existing <prefix>.xdmf (whose .h5 files still exist) so the

@@ -193,7 +193,11 @@ int main(int argc, char **argv) {
   }
   free(overrides);
   if (err == DG_ERR_INTERRUPTED && res.interrupted_by > 0) {
-    fprintf(stderr, "\ndgrun: %s\n", dg_error_message());
+    /* every rank stopped after the same step (the signal is agreed on in
+     * the time loop): rank 0 says so once, all finalize and exit alike */
+    if (!world || dg_comm_rank(world) == 0)
+      fprintf(stderr, "\ndgrun: %s\n", dg_error_message());
+    dg_comm_destroy(&world);
     return 128 + res.interrupted_by;
   }
   if (err != DG_OK && world && dg_parallel_error_agreed()) {
