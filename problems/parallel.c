@@ -7,7 +7,9 @@
 #include "core/log.h"
 #include "dg/connectivity.h"
 
-/* Move the owned elements without halo faces to the front (stable). */
+/* Move the owned elements without halo faces to the front (stable).  L is
+ * the dg_parallel's own part: the mesh, global ids and halo faces are
+ * renumbered in place (remote_k then needs refresh_remote_k). */
 static dg_error interior_first(dg_partition_local *L, int64_t *K_interior) {
   dg_mesh *m = L->mesh;
   int64_t K = m->K;
@@ -53,12 +55,45 @@ done:
   return err;
 }
 
+/* Collective over the ranks of L's halo: after every rank renumbered its
+ * elements (interior_first), tell each neighbour the new local index of
+ * the faces it shares with this rank.  Both sides list their shared faces
+ * in the same order (meshes/partition.h), so the i-th index received from
+ * rank s is remote_k of the i-th face to s here. */
+static dg_error refresh_remote_k(dg_comm *comm, dg_partition_local *L) {
+  int64_t *mine = malloc(sizeof(int64_t) * (size_t)(L->nhalo + 1));
+  int64_t *theirs = malloc(sizeof(int64_t) * (size_t)(L->nhalo + 1));
+  dg_comm_neighbor *nb = calloc((size_t)L->nneighbors + 1, sizeof *nb);
+  dg_error err = DG_OK;
+  DG_CHECK_GOTO(err, done, mine && theirs && nb, DG_ERR_MEMORY, "out of memory");
+  int n = 0;
+  for (int64_t h = 0; h < L->nhalo; h++) {
+    mine[h] = L->halo[h].k;
+    if (h == 0 || L->halo[h].rank != L->halo[h - 1].rank) {
+      DG_CHECK_GOTO(err, done, n < L->nneighbors, DG_ERR_ARG,
+                    "halo faces are not grouped by rank");
+      nb[n++] = (dg_comm_neighbor){L->halo[h].rank, mine + h, 0, theirs + h, 0};
+    }
+    nb[n - 1].send_bytes += sizeof(int64_t);
+    nb[n - 1].recv_bytes += sizeof(int64_t);
+  }
+  dg_comm_request *req = NULL;
+  DG_CALL_GOTO(err, done, dg_comm_exchange_start(comm, n, nb, 7103, &req));
+  DG_CALL_GOTO(err, done, dg_comm_exchange_wait(&req));
+  for (int64_t h = 0; h < L->nhalo; h++)
+    L->halo[h].remote_k = theirs[h];
+done:
+  free(mine);
+  free(theirs);
+  free(nb);
+  return err;
+}
+
 void dg_parallel_destroy(dg_parallel **pp) {
   if (!pp || !*pp)
     return;
   dg_parallel *par = *pp;
-  if (!par->local_borrowed)
-    dg_partition_local_destroy(&par->local);
+  dg_partition_local_destroy(&par->local);
   free(par->tag_to_bc);
   free(par->counts);
   free(par->gk_all);
@@ -193,7 +228,7 @@ done:
   return DG_OK;
 }
 
-dg_error dg_parallel_create(dg_comm *comm, dg_problem *p, dg_parallel **out) {
+dg_error dg_parallel_create(dg_comm *comm, const dg_problem *p, dg_parallel **out) {
   *out = NULL;
   dg_parallel *par = calloc(1, sizeof *par);
   DG_CHECK(par, DG_ERR_MEMORY, "out of memory");
@@ -216,8 +251,8 @@ dg_error dg_parallel_create(dg_comm *comm, dg_problem *p, dg_parallel **out) {
     return DG_OK;
   }
   if (p->part) {
-    par->local = p->part;
-    par->local_borrowed = 1;
+    /* renumbered and retagged below: a copy, the problem's part stays as read */
+    DG_CALL_GOTO(err, fail, dg_partition_local_copy(p->part, &par->local));
   } else {
     DG_CHECK_GOTO(err, fail, gm->K >= par->size, DG_ERR_INPUT,
                   "%d ranks for a mesh of %lld elements: use at most one rank per element",
@@ -226,6 +261,7 @@ dg_error dg_parallel_create(dg_comm *comm, dg_problem *p, dg_parallel **out) {
   }
   dg_partition_local *L = par->local;
   DG_CALL_GOTO(err, fail, interior_first(L, &par->K_interior));
+  DG_CALL_GOTO(err, fail, refresh_remote_k(comm, L));
   int halo_tag;
   DG_CALL_GOTO(err, fail, dg_mesh_tag_add(L->mesh, "__halo", &halo_tag));
   for (int64_t h = 0; h < L->nhalo; h++)

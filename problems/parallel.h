@@ -6,7 +6,8 @@
  * Partitioning.  Every rank builds (or reads) the whole mesh, partitions it
  * the same way (meshes/partition: METIS k-way, or coordinate bisection),
  * and keeps its own part; or, from a .h5 mesh stored with as many parts as
- * ranks, each rank has read only its part (dg_problem_load_rank); the owned elements are reordered so that those
+ * ranks, each rank has read only its part (dg_problem_load_rank) and works
+ * on a copy of it; the owned elements are reordered so that those
  * without a face on another rank come first (the solver runs them while the
  * halo exchange is in flight).  A partition-boundary face gets the internal
  * tag "__halo" so that the discretization sees a closed boundary; the halo
@@ -27,8 +28,7 @@
 typedef struct dg_parallel {
   dg_comm *comm; /* borrowed */
   int rank, size;
-  dg_partition_local *local;  /* NULL with one rank */
-  int local_borrowed;         /* local is the problem's part */
+  dg_partition_local *local;  /* owned; NULL with one rank */
   const dg_mesh *mesh;        /* this rank's mesh: local->mesh or the problem's */
   int *tag_to_bc;             /* per tag of mesh */
   int64_t K, K_interior, K_global;
@@ -38,9 +38,9 @@ typedef struct dg_parallel {
   dg_halo_spec halo;          /* for the solver (size > 1) */
 } dg_parallel;
 
-/* Collective.  Partition p's mesh over comm's ranks, or take the part p
- * read alone (p->part, from a partitioned .h5; reordered in place). */
-dg_error dg_parallel_create(dg_comm *comm, dg_problem *p, dg_parallel **out);
+/* Collective.  Partition p's mesh over comm's ranks, or copy the part p
+ * read alone (p->part, from a partitioned .h5); p is left as it is. */
+dg_error dg_parallel_create(dg_comm *comm, const dg_problem *p, dg_parallel **out);
 void dg_parallel_destroy(dg_parallel **par);
 
 /* The device of this rank: backend from the problem; the node-local rank

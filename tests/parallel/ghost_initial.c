@@ -17,7 +17,7 @@
 #include "problems/parallel.h"
 #include "problems/problem.h"
 #include "problems/solver.h"
-#include "tests/expect.h"
+#include "tests/parallel/mpi_main.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
@@ -72,26 +72,10 @@ done:
   return err;
 }
 
+static dg_error run(dg_comm *comm, char **args, int nargs) {
+  return check(comm, args[0], (const char *const *)args + 1, nargs - 1);
+}
+
 int main(int argc, char **argv) {
-  if (argc < 2) {
-    fprintf(stderr, "usage: %s ghost_initial.cfg [section.key=value...]\n", argv[0]);
-    return 2;
-  }
-  dg_comm *comm = NULL;
-  dg_error err = dg_comm_create_world(&comm);
-  if (err == DG_OK) {
-    if (dg_comm_size(comm) < 2) {
-      printf("needs at least 2 ranks\n");
-      failures++;
-    }
-    err = check(comm, argv[1], (const char *const *)argv + 2, argc - 2);
-  }
-  if (err != DG_OK) {
-    dg_error_print(stderr);
-    failures++;
-  }
-  dg_comm_destroy(&comm);
-  if (failures == 0)
-    printf("OK\n");
-  return failures;
+  return mpi_test_main(argc, argv, 1, "ghost_initial.cfg [section.key=value...]", run);
 }
