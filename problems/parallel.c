@@ -377,8 +377,8 @@ dg_error dg_parallel_agree(dg_comm *comm, dg_error err) {
     return err == DG_OK ? DG_OK : dg_error_push(err, __FILE__, __LINE__, __func__);
   int rank = dg_comm_rank(comm), size = dg_comm_size(comm);
   /* The lowest rank with an error of its own; ranks that only learnt of
-   * another's failure (dg_comm_agree's message) come after all of them. */
-  int stub = err == DG_ERR_MPI && strstr(dg_error_message(), "failed (this rank");
+   * another's failure (DG_ERR_PEER) come after all of them. */
+  int stub = err == DG_ERR_PEER;
   double v = err != DG_OK ? (double)(stub ? size - rank : 2 * size - rank) : 0.0;
   DG_CALL(dg_comm_allreduce_max(comm, &v, 1));
   if (v == 0)
@@ -408,5 +408,5 @@ dg_error dg_parallel_agree(dg_comm *comm, dg_error err) {
       return dg_error_push(err, __FILE__, __LINE__, __func__);
     DG_RAISE((dg_error)(int)report.code, "%s", report.msg);
   }
-  DG_RAISE(DG_ERR_MPI, "rank %d failed; rank 0 reports it", bad);
+  DG_RAISE(DG_ERR_PEER, "rank %d failed; rank 0 reports it", bad);
 }

@@ -68,10 +68,12 @@ void dg_parallel_pick(const dg_parallel *par, int nf, int Np, const double *glob
                       double *local);
 
 /* Collective error agreement with one report: when err fails on some
- * ranks, the lowest failing rank's message goes to rank 0, which returns
- * it (same error code; dg_parallel_error_rank names the rank); the others return
- * DG_ERR_MPI and print nothing (dg_parallel_error_reported says so), so
- * the driver can end every rank cleanly.  comm NULL: returns err. */
+ * ranks, the message of the lowest rank with an error of its own (err not
+ * DG_ERR_PEER, which only says that another rank failed) goes to rank 0,
+ * which returns it (same error code; dg_parallel_error_rank names the
+ * rank); the others return DG_ERR_PEER and print nothing
+ * (dg_parallel_error_agreed says so), so the driver can end every rank
+ * cleanly.  comm NULL: returns err. */
 dg_error dg_parallel_agree(dg_comm *comm, dg_error err);
 /* 1 when the last error came from dg_parallel_agree (all ranks know). */
 int dg_parallel_error_agreed(void);

@@ -107,7 +107,7 @@ int main(void) {
   else {
     char want[64];
     snprintf(want, sizeof want, "rank %d failed", size - 1);
-    CHECK(got == DG_ERR_MPI && strstr(dg_error_message(), want),
+    CHECK(got == DG_ERR_PEER && strstr(dg_error_message(), want),
           "rank %d: %s: %s", rank, dg_error_name(got), dg_error_message());
   }
   dg_error_clear();

@@ -173,7 +173,7 @@ int main(int argc, char **argv) {
   dg_sparse_dist *D = NULL;
   dg_error err = dg_sparse_dist_create(world, dev, L, start,
                                        DG_SPARSE_CSR_SCALAR, 1, DG_DOUBLE, &D);
-  CHECK(D == NULL && err == (bad ? DG_ERR_ARG : DG_ERR_MPI),
+  CHECK(D == NULL && err == (bad ? DG_ERR_ARG : DG_ERR_PEER),
         "rank %d: error %s (%s)", rank, dg_error_name(err), dg_error_message());
   if (!bad)
     CHECK(strstr(dg_error_message(), "failed"), "rank %d: message '%s'",
