@@ -126,19 +126,20 @@ dg_error dg_parallel_min(const dg_parallel *par, double *v, int n) {
 
 /* Rank 0 receives cnt[r] doubles from every rank r into buf (rank by rank,
  * its own first); the others send theirs. */
-static dg_error gather_raw(const dg_parallel *par, const double *mine, int64_t nmine,
-                           const int64_t *cnt, double *buf) {
-  if (par->rank == 0) {
+static dg_error gather_raw(dg_comm *comm, const double *mine, int64_t nmine, const int64_t *cnt,
+                           double *buf) {
+  int rank = dg_comm_rank(comm), size = dg_comm_size(comm);
+  if (rank == 0) {
     memcpy(buf, mine, sizeof(double) * (size_t)nmine);
-    dg_comm_neighbor *nb = calloc((size_t)par->size, sizeof *nb);
+    dg_comm_neighbor *nb = calloc((size_t)size, sizeof *nb);
     DG_CHECK(nb, DG_ERR_MEMORY, "out of memory");
     int64_t off = cnt[0];
-    for (int r = 1; r < par->size; r++) {
+    for (int r = 1; r < size; r++) {
       nb[r - 1] = (dg_comm_neighbor){r, NULL, 0, buf + off, sizeof(double) * (size_t)cnt[r]};
       off += cnt[r];
     }
     dg_comm_request *req = NULL;
-    dg_error err = dg_comm_exchange_start(par->comm, par->size - 1, nb, 7201, &req);
+    dg_error err = dg_comm_exchange_start(comm, size - 1, nb, 7201, &req);
     if (err == DG_OK)
       err = dg_comm_exchange_wait(&req);
     free(nb);
@@ -147,8 +148,47 @@ static dg_error gather_raw(const dg_parallel *par, const double *mine, int64_t n
   }
   dg_comm_neighbor nb = {0, mine, sizeof(double) * (size_t)nmine, NULL, 0};
   dg_comm_request *req = NULL;
-  DG_CALL(dg_comm_exchange_start(par->comm, 1, &nb, 7201, &req));
+  DG_CALL(dg_comm_exchange_start(comm, 1, &nb, 7201, &req));
   DG_CALL(dg_comm_exchange_wait(&req));
+  return DG_OK;
+}
+
+dg_error dg_parallel_gather_ids(dg_comm *comm, const int64_t *counts, const int64_t *ids,
+                                int64_t K_global, int nf, int Np, const double *local,
+                                double *global) {
+  int rank = comm ? dg_comm_rank(comm) : 0, size = comm ? dg_comm_size(comm) : 1;
+  int64_t *cnt = calloc((size_t)size, sizeof(int64_t));
+  double *buf = NULL;
+  DG_CHECK(cnt, DG_ERR_MEMORY, "out of memory");
+  for (int r = 0; r < size; r++)
+    cnt[r] = (int64_t)nf * counts[r] * Np;
+  if (rank == 0) {
+    buf = malloc(sizeof(double) * (size_t)(nf * K_global * Np + 1));
+    if (!buf) {
+      free(cnt);
+      DG_RAISE(DG_ERR_MEMORY, "out of memory gathering %lld elements", (long long)K_global);
+    }
+  }
+  dg_error err = DG_OK;
+  if (size == 1)
+    memcpy(buf, local, sizeof(double) * (size_t)cnt[0]);
+  else
+    err = gather_raw(comm, local, cnt[rank], cnt, buf);
+  if (err == DG_OK && rank == 0) {
+    int64_t off = 0, e = 0;
+    for (int r = 0; r < size; r++) {
+      int64_t Kr = counts[r];
+      for (int c = 0; c < nf; c++)
+        for (int64_t k = 0; k < Kr; k++)
+          memcpy(global + ((int64_t)c * K_global + (ids ? ids[e + k] : e + k)) * Np,
+                 buf + off + ((int64_t)c * Kr + k) * Np, sizeof(double) * (size_t)Np);
+      off += (int64_t)nf * Kr * Np;
+      e += Kr;
+    }
+  }
+  free(cnt);
+  free(buf);
+  DG_CALL(err);
   return DG_OK;
 }
 
@@ -158,34 +198,8 @@ dg_error dg_parallel_gather(const dg_parallel *par, int nf, int Np, const double
     memcpy(global, local, sizeof(double) * (size_t)nf * (size_t)par->K * Np);
     return DG_OK;
   }
-  int64_t *cnt = malloc(sizeof(int64_t) * (size_t)par->size);
-  double *buf = NULL;
-  DG_CHECK(cnt, DG_ERR_MEMORY, "out of memory");
-  for (int r = 0; r < par->size; r++)
-    cnt[r] = (int64_t)nf * par->counts[r] * Np;
-  if (par->rank == 0) {
-    buf = malloc(sizeof(double) * (size_t)(nf * par->K_global * Np + 1));
-    if (!buf) {
-      free(cnt);
-      DG_RAISE(DG_ERR_MEMORY, "out of memory gathering %lld elements", (long long)par->K_global);
-    }
-  }
-  dg_error err = gather_raw(par, local, (int64_t)nf * par->K * Np, cnt, buf);
-  if (err == DG_OK && par->rank == 0) {
-    int64_t off = 0, e = 0;
-    for (int r = 0; r < par->size; r++) {
-      int64_t Kr = par->counts[r];
-      for (int c = 0; c < nf; c++)
-        for (int64_t k = 0; k < Kr; k++)
-          memcpy(global + ((int64_t)c * par->K_global + par->gk_all[e + k]) * Np,
-                 buf + off + ((int64_t)c * Kr + k) * Np, sizeof(double) * (size_t)Np);
-      off += (int64_t)nf * Kr * Np;
-      e += Kr;
-    }
-  }
-  free(cnt);
-  free(buf);
-  DG_CALL(err);
+  DG_CALL(dg_parallel_gather_ids(par->comm, par->counts, par->gk_all, par->K_global, nf, Np,
+                                 local, global));
   return DG_OK;
 }
 
@@ -296,7 +310,7 @@ dg_error dg_parallel_create(dg_comm *comm, const dg_problem *p, dg_parallel **ou
   }
   for (int64_t k = 0; k < par->K; k++)
     mine[k] = (double)par->gk[k];
-  err = gather_raw(par, mine, par->K, par->counts, all);
+  err = gather_raw(par->comm, mine, par->K, par->counts, all);
   if (err == DG_OK && par->rank == 0)
     for (int64_t k = 0; k < par->K_global; k++)
       par->gk_all[k] = (int64_t)all[k];

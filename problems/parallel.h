@@ -63,6 +63,12 @@ dg_error dg_parallel_min(const dg_parallel *par, double *v, int n);
  * to global nf x K_global x Np (global element order) on rank 0. */
 dg_error dg_parallel_gather(const dg_parallel *par, int nf, int Np, const double *local,
                             double *global);
+/* The same for any partition (e.g. the Poisson solve's): rank r holds
+ * counts[r] elements; ids (read on rank 0; NULL: 0, 1, ...) are the global
+ * ids of all ranks' elements, rank by rank.  comm NULL: one rank. */
+dg_error dg_parallel_gather_ids(dg_comm *comm, const int64_t *counts, const int64_t *ids,
+                                int64_t K_global, int nf, int Np, const double *local,
+                                double *global);
 /* This rank's elements out of a global array (every rank holds it). */
 void dg_parallel_pick(const dg_parallel *par, int nf, int Np, const double *global,
                       double *local);
