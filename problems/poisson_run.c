@@ -334,7 +334,7 @@ static dg_error solve(dg_comm *comm, const dg_run_options *opt, pstate *s,
   res->assemble_seconds = now_seconds() - t0;
   DG_CALL(write_matrix(comm, cfg, s->A));
 
-  dg_dtype dt = p->precision == DG_PRECISION_FLOAT ? DG_FLOAT : DG_DOUBLE;
+  dg_dtype dt = p->precision;
   int64_t row_start = s->part->offsets[rank] * Np;
   DG_CALL(dg_sparse_dist_create(comm, s->dev, s->A, row_start, format, Np, dt, &s->D));
   DG_CALL(dg_krylov_create(s->D, s->A, &ko, &s->krylov));

@@ -82,7 +82,7 @@ static dg_error ensure_alt_state(dg_solver *s) {
 
 /* Generate, compile (kernel cache) and look up the kernels for cfg. */
 static dg_error load_kernels(dg_solver *s, const dg_kernel_config *cfg) {
-  int is_float = s->disc->precision == DG_PRECISION_FLOAT;
+  int is_float = s->disc->precision == DG_FLOAT;
   dg_generated gen;
   DG_CALL(dg_codegen_generate(s->target, &s->el, s->physics, is_float, cfg, &gen));
   dg_error err = DG_OK;

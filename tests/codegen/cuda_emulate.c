@@ -179,7 +179,7 @@ int main(int argc, char **argv) {
   const int orders[] = {1, 3};
   for (int o = 0; o < 2; o++) {
     dg_discretization *d = NULL;
-    MUST(dg_discretization_create(p->mesh, orders[o], DG_PRECISION_DOUBLE, &d));
+    MUST(dg_discretization_create(p->mesh, orders[o], DG_DOUBLE, &d));
     const dg_refelem *re = d->re;
     dg_element_ops el = {d->dim, d->N, d->Np, d->Nfp, d->Nfaces, re->Dr, re->Ds, re->Dt,
                          re->LIFT};

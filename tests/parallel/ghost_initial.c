@@ -49,7 +49,7 @@ static dg_error check(dg_comm *comm, const char *cfg, const char *const *ov, int
   EXPECT(finite);
   /* owned values: sin(2 pi x) sqrt(x - 1/2) at the nodes; |u| < 1.3, so
    * round-off of float (or double) evaluation stays below tol */
-  double tol = p->precision == DG_PRECISION_FLOAT ? 1e-5 : 1e-13;
+  double tol = p->precision == DG_FLOAT ? 1e-5 : 1e-13;
   u = malloc(sizeof(double) * (size_t)(d->K * d->Np));
   DG_CHECK_GOTO(err, done, u, DG_ERR_MEMORY, "out of memory");
   DG_CALL_GOTO(err, done, dg_solver_get_state(s, u));

@@ -62,7 +62,7 @@ static void run(int dim, int N, int64_t cells) {
   dg_mesh *mesh;
   TRY(dg_builtin_mesh(dim, lo, hi, n, per, &mesh));
   dg_discretization *d;
-  TRY(dg_discretization_create(mesh, N, DG_PRECISION_DOUBLE, &d));
+  TRY(dg_discretization_create(mesh, N, DG_DOUBLE, &d));
   dg_sipg_bc kinds[6] = {0, DG_SIPG_NEUMANN, 0, 0, 0, 0};
   dg_sipg_options opt = dg_sipg_defaults();
   opt.tag_kind = kinds;
