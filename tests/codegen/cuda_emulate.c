@@ -23,6 +23,7 @@
 #include "dg/opdata.h"
 #include "operators/physics.h"
 #include "problems/problem.h"
+#include "tests/expect.h"
 
 static const char *SHIM =
     "#include <math.h>\n#include <stdint.h>\n#include <omp.h>\n"
@@ -95,14 +96,6 @@ static char *emulated_source(const char *cuda, unsigned shared_bytes) {
     return NULL;
   return s;
 }
-
-#define MUST(x)                                                                            \
-  do {                                                                                     \
-    if ((x) != DG_OK) {                                                                    \
-      dg_error_print(stderr);                                                              \
-      exit(1);                                                                             \
-    }                                                                                      \
-  } while (0)
 
 typedef struct run_out {
   double *r; /* rhs in logical order */

@@ -17,7 +17,7 @@
 
 #include "core/device_backend.h"
 #include "core/error.h"
-#include "tests/cuda/expect.h"
+#include "tests/expect.h"
 #include "tests/cuda/mock_cuda.h"
 
 static const dg_backend_ops *ops = &dg_backend_cuda_ops;
@@ -312,7 +312,7 @@ static int no_device(void) {
          "open: %s", dg_error_message());
   dg_error_clear();
   EXPECT(find_mock() != NULL, "the mock libcuda.so.1 was not loaded");
-  return expect_summary();
+  return expect_finish();
 }
 
 static void fail_next(const char *call, int code) {
@@ -351,5 +351,5 @@ int main(int argc, char **argv) {
   ops->close(st);
   EXPECT(mock->ctx_refs == 0, "primary context refs %d after close",
          mock->ctx_refs);
-  return expect_summary();
+  return expect_finish();
 }

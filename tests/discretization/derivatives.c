@@ -70,5 +70,5 @@ int main(void) {
   /* A finer distorted box. */
   mesh_case fine = {.dim = 3, .lo = {0, 0, 0}, .hi = {1, 1, 1}, .n = {4, 4, 4}};
   check(&fine, 3, 0);
-  return test_finish();
+  return expect_finish();
 }

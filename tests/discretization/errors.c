@@ -129,5 +129,5 @@ int main(void) {
   EXPECT(e == DG_ERR_INPUT && d == NULL, "N = 0 accepted: %d", (int)e);
   dg_error_clear();
   dg_mesh_destroy(&m);
-  return test_finish();
+  return expect_finish();
 }

@@ -112,5 +112,5 @@ static void check_refusals(void) {
 int main(void) {
   test_run_cases(check, 3, 2, 4);
   check_refusals();
-  return test_finish();
+  return expect_finish();
 }
