@@ -1,6 +1,5 @@
 #include "core/array.h"
 
-#include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,16 +23,6 @@ struct dg_array {
   int view;
   storage *store;
 };
-
-size_t dg_dtype_size(dg_dtype dtype) { return dtype == DG_FLOAT ? 4 : 8; }
-
-const char *dg_dtype_name(dg_dtype dtype) {
-  return dtype == DG_FLOAT ? "float" : "double";
-}
-
-double dg_dtype_epsilon(dg_dtype dtype) {
-  return dtype == DG_FLOAT ? FLT_EPSILON : DBL_EPSILON;
-}
 
 static dg_error check_dtype(dg_dtype dtype) {
   DG_CHECK(dtype == DG_FLOAT || dtype == DG_DOUBLE, DG_ERR_ARG,

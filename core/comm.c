@@ -448,7 +448,7 @@ dg_error dg_comm_agree(dg_comm *comm, dg_error err) {
   if (err != DG_OK)
     return dg_error_push(err, __FILE__, __LINE__, __func__);
   if (v > 0)
-    DG_RAISE(DG_ERR_MPI, "rank %d failed (this rank %d is fine); every rank "
+    DG_RAISE(DG_ERR_PEER, "rank %d failed (this rank %d is fine); every rank "
              "stops here", comm->size - (int)v, comm->rank);
   return DG_OK;
 }

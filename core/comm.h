@@ -18,9 +18,9 @@
  *  - Collective setup code that can fail on some ranks only (bad input, out
  *    of memory, a device error) calls dg_comm_agree(comm, err) before its
  *    next collective step: every rank learns that some rank failed, and all
- *    of them return an error together (DG_ERR_MPI "rank r failed" on the
- *    ranks that did not fail themselves; the failing rank keeps its own
- *    trace).
+ *    of them return an error together (DG_ERR_PEER "rank r failed" on the
+ *    ranks that did not fail themselves, so that callers tell the two
+ *    apart by the code; the failing rank keeps its own trace).
  *  - Decisions taken inside a collective algorithm (CG convergence, a
  *    breakdown test) are taken on allreduced numbers, so every rank takes
  *    the same branch and returns the same error code.
@@ -82,8 +82,8 @@ dg_error dg_comm_allreduce_max(dg_comm *comm, double *values, int n);
 dg_error dg_comm_allreduce_sum_u64(dg_comm *comm, uint64_t *values, int n);
 
 /* Collective error agreement (see above): returns DG_OK when err is DG_OK
- * on every rank; otherwise err on the ranks where it failed and DG_ERR_MPI
- * ("rank r failed first") on the others. */
+ * on every rank; otherwise err on the ranks where it failed and DG_ERR_PEER
+ * ("rank r failed", r the lowest failed rank) on the others. */
 dg_error dg_comm_agree(dg_comm *comm, dg_error err);
 
 /* The MPI communicator (a pointer to its MPI_Comm) for the core module that

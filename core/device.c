@@ -428,9 +428,15 @@ dg_error dg_device_download(dg_device *dev, void *dst_host,
   return DG_OK;
 }
 
+/* Pinned memory and stream copies from the backend, or the fallback here
+ * (malloc / free, the stream finished before a plain copy). */
+static int has_staging(const dg_device *dev) {
+  return dev->ops->host_alloc && (!dev->ops->staging || dev->ops->staging(dev->state));
+}
+
 dg_error dg_device_host_alloc(dg_device *dev, size_t bytes, void **ptr) {
   *ptr = NULL;
-  if (dev->ops->host_alloc) {
+  if (has_staging(dev)) {
     DG_CALL(dev->ops->host_alloc(dev->state, bytes ? bytes : 1, ptr));
     return DG_OK;
   }
@@ -442,7 +448,7 @@ dg_error dg_device_host_alloc(dg_device *dev, size_t bytes, void **ptr) {
 void dg_device_host_free(dg_device *dev, void *ptr) {
   if (!ptr)
     return;
-  if (dev->ops->host_free)
+  if (has_staging(dev))
     dev->ops->host_free(dev->state, ptr);
   else
     free(ptr);
@@ -454,7 +460,7 @@ static dg_error copy_async(dg_device *dev, void *dst, const void *src, size_t by
     return DG_OK;
   DG_CHECK(dst && src, DG_ERR_ARG, "copy of %zu bytes with a NULL pointer", bytes);
   DG_CHECK(!s || s->dev == dev, DG_ERR_ARG, "copy on a stream of another device");
-  if (dev->ops->copy_async) {
+  if (has_staging(dev)) {
     DG_CALL(dev->ops->copy_async(dev->state, dst, src, bytes, to_device, s ? s->handle : NULL));
     return DG_OK;
   }

@@ -30,12 +30,16 @@ typedef struct dg_backend_ops {
   dg_error (*upload)(void *state, void *dst, const void *src, size_t bytes);
   dg_error (*download)(void *state, void *dst, const void *src, size_t bytes);
   dg_error (*copy)(void *state, void *dst, const void *src, size_t bytes);
-  /* Optional (NULL: malloc/free and synchronous copies): page-locked host
-   * memory, and copies ordered on a stream (to_device: host -> device). */
+  /* Optional (NULL: malloc/free and synchronous copies, in device.c):
+   * page-locked host memory, and copies ordered on a stream (to_device:
+   * host -> device).  staging (optional) answers 0 when the open device
+   * cannot serve these three after all (a driver without the entry
+   * points): device.c then takes its fallback for them as well. */
   dg_error (*host_alloc)(void *state, size_t bytes, void **ptr);
   void (*host_free)(void *state, void *ptr);
   dg_error (*copy_async)(void *state, void *dst, const void *src, size_t bytes,
                          int to_device, void *stream);
+  int (*staging)(void *state);
 
   /* Compile source to a binary blob (cubin / shared object bytes, malloc'ed;
    * device.c frees it) that the kernel cache stores.  A failed compile

@@ -375,17 +375,18 @@ static dg_error cuda_copy(void *state, void *dst, const void *src,
 
 static void warn_failed(cuda_state *st, CUresult r, const char *call);
 
-/* Pinned staging memory and stream-ordered copies; without the driver
- * entry points, plain malloc and synchronous copies (the stream finished
- * first) do the same job more slowly. */
+/* Pinned staging memory and stream-ordered copies, when the driver has the
+ * entry points (optional in core/cuda_loader.c); without them device.c's
+ * fallback (malloc, synchronous copies) does the same job more slowly. */
+static int cuda_staging(void *state) {
+  const cuda_state *st = state;
+  return st->cu->cuMemHostAlloc && st->cu->cuMemFreeHost && st->cu->cuMemcpyHtoDAsync_v2 &&
+         st->cu->cuMemcpyDtoHAsync_v2;
+}
+
 static dg_error cuda_host_alloc(void *state, size_t bytes, void **ptr) {
   cuda_state *st = state;
   *ptr = NULL;
-  if (!st->cu->cuMemHostAlloc || !st->cu->cuMemFreeHost) {
-    *ptr = malloc(bytes);
-    DG_CHECK(*ptr, DG_ERR_MEMORY, "out of host memory (%zu bytes)", bytes);
-    return DG_OK;
-  }
   DG_CALL(bind(st));
   CUresult r = st->cu->cuMemHostAlloc(ptr, bytes, 0);
   DG_CHECK(r == CUDA_SUCCESS, DG_ERR_MEMORY,
@@ -396,10 +397,6 @@ static dg_error cuda_host_alloc(void *state, size_t bytes, void **ptr) {
 
 static void cuda_host_free(void *state, void *ptr) {
   cuda_state *st = state;
-  if (!st->cu->cuMemHostAlloc || !st->cu->cuMemFreeHost) {
-    free(ptr);
-    return;
-  }
   warn_failed(st, st->cu->cuCtxSetCurrent(st->ctx), "cuCtxSetCurrent");
   warn_failed(st, st->cu->cuMemFreeHost(ptr), "cuMemFreeHost");
 }
@@ -407,11 +404,6 @@ static void cuda_host_free(void *state, void *ptr) {
 static dg_error cuda_copy_async(void *state, void *dst, const void *src, size_t bytes,
                                 int to_device, void *stream) {
   cuda_state *st = state;
-  if (!st->cu->cuMemcpyHtoDAsync_v2 || !st->cu->cuMemcpyDtoHAsync_v2) {
-    DG_CALL(bind(st));
-    CU(st, cuStreamSynchronize, (CUstream)stream);
-    return to_device ? cuda_upload(state, dst, src, bytes) : cuda_download(state, dst, src, bytes);
-  }
   DG_CALL(bind(st));
   if (to_device)
     CU_WHY(st, cuMemcpyHtoDAsync_v2, (dptr(dst), src, bytes, (CUstream)stream),
@@ -756,6 +748,7 @@ const dg_backend_ops dg_backend_cuda_ops = {
     .host_alloc = cuda_host_alloc,
     .host_free = cuda_host_free,
     .copy_async = cuda_copy_async,
+    .staging = cuda_staging,
     .name = "cuda",
     .priority = 100,
     .available = cuda_available,

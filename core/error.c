@@ -35,6 +35,7 @@ const char *dg_error_name(dg_error code) {
   case DG_ERR_MPI: return "MPI error";
   case DG_ERR_INTERNAL: return "internal error";
   case DG_ERR_INTERRUPTED: return "interrupted";
+  case DG_ERR_PEER: return "another rank failed";
   }
   return "unknown error";
 }

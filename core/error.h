@@ -20,9 +20,10 @@ typedef enum dg_error {
   DG_ERR_COMPILE,    /* generated code did not compile (a generator bug) */
   DG_ERR_UNSUPPORTED,/* a feature this build or machine lacks */
   DG_ERR_NUMERIC,    /* NaN/Inf, singular matrix, no convergence */
-  DG_ERR_MPI,        /* an MPI call failed or another rank failed */
+  DG_ERR_MPI,        /* an MPI call failed */
   DG_ERR_INTERNAL,   /* an invariant of dgrun itself is broken */
-  DG_ERR_INTERRUPTED /* stopped by SIGINT/SIGTERM (after writing a checkpoint) */
+  DG_ERR_INTERRUPTED,/* stopped by SIGINT/SIGTERM (after writing a checkpoint) */
+  DG_ERR_PEER        /* this rank is fine, another one failed (dg_comm_agree) */
 } dg_error;
 
 /* Name of an error code, e.g. "input error". */

@@ -288,11 +288,11 @@ static dg_error boundary_lists(dg_discretization *d) {
   return DG_OK;
 }
 
-dg_error dg_discretization_create(const dg_mesh *mesh, int N, dg_precision precision,
+dg_error dg_discretization_create(const dg_mesh *mesh, int N, dg_dtype precision,
                                   dg_discretization **out) {
   DG_CHECK(out != NULL && mesh != NULL, DG_ERR_ARG, "dg_discretization_create: NULL argument");
   *out = NULL;
-  DG_CHECK(precision == DG_PRECISION_FLOAT || precision == DG_PRECISION_DOUBLE, DG_ERR_ARG,
+  DG_CHECK(precision == DG_FLOAT || precision == DG_DOUBLE, DG_ERR_ARG,
            "precision %d is neither float nor double", (int)precision);
   DG_CHECK(mesh->K <= INT_MAX, DG_ERR_UNSUPPORTED,
            "mesh of %" PRId64 " elements is too large for one discretization", mesh->K);

@@ -22,17 +22,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/dtype.h"
 #include "core/error.h"
 #include "dg/refelem.h"
 #include "meshes/mesh.h"
 
-/* Floating-point type of what goes to the device (host geometry is double). */
-typedef enum dg_precision { DG_PRECISION_FLOAT = 0, DG_PRECISION_DOUBLE = 1 } dg_precision;
-
 typedef struct dg_discretization {
   const dg_mesh *mesh; /* borrowed */
   dg_refelem *re;      /* owned */
-  dg_precision precision;
+  dg_dtype precision; /* of what goes to the device (host geometry is double) */
   int dim, N, Np, Nfp, Nfaces;
   int64_t K;
 
@@ -94,7 +92,7 @@ typedef struct dg_discretization {
 /* Build the reference element of order N (dim from the mesh) and everything
  * above.  Errors: DG_ERR_INPUT for a bad N, inverted or degenerate elements,
  * holes, non-conforming faces, unmatched periodic faces or face nodes. */
-dg_error dg_discretization_create(const dg_mesh *mesh, int N, dg_precision precision,
+dg_error dg_discretization_create(const dg_mesh *mesh, int N, dg_dtype precision,
                                   dg_discretization **out);
 void dg_discretization_destroy(dg_discretization **d);
 

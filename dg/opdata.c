@@ -61,7 +61,7 @@ dg_error dg_opdata_create(const dg_discretization *d, int np_pad, int element_ma
   o->ncomp = ncomp;
   o->ngeo = dim * dim + 1;
   o->element_major = element_major;
-  o->real_size = d->precision == DG_PRECISION_FLOAT ? 4 : 8;
+  o->real_size = d->precision == DG_FLOAT ? 4 : 8;
   size_t rs = o->real_size;
   o->egeo = calloc((size_t)K * o->ngeo, rs);
   o->fgeo = calloc((size_t)K * nfnfp * (dim + 1), rs);

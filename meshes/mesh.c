@@ -48,6 +48,31 @@ void dg_mesh_destroy(dg_mesh **mesh) {
   *mesh = NULL;
 }
 
+dg_error dg_mesh_copy(const dg_mesh *mesh, dg_mesh **out) {
+  dg_mesh *m = NULL;
+  DG_CALL(dg_mesh_create(mesh->dim, mesh->Nv, mesh->K, &m));
+  dg_error err = DG_OK;
+  memcpy(m->VX, mesh->VX, (size_t)(mesh->Nv * mesh->dim) * sizeof *m->VX);
+  memcpy(m->EToV, mesh->EToV, (size_t)(mesh->K * (mesh->dim + 1)) * sizeof *m->EToV);
+  memcpy(m->face_tag, mesh->face_tag, (size_t)(mesh->K * (mesh->dim + 1)) * sizeof *m->face_tag);
+  for (int i = 0; i < mesh->ntags; i++)
+    DG_CALL_GOTO(err, fail, dg_mesh_tag_add(m, mesh->tag_names[i], NULL));
+  memcpy(m->periodic, mesh->periodic, sizeof m->periodic);
+  memcpy(m->lo, mesh->lo, sizeof m->lo);
+  memcpy(m->hi, mesh->hi, sizeof m->hi);
+  if (mesh->nface_pairs > 0) {
+    m->face_pairs = malloc((size_t)mesh->nface_pairs * sizeof *m->face_pairs);
+    DG_CHECK_GOTO(err, fail, m->face_pairs != NULL, DG_ERR_MEMORY, "mesh copy: out of memory");
+    memcpy(m->face_pairs, mesh->face_pairs, (size_t)mesh->nface_pairs * sizeof *m->face_pairs);
+    m->nface_pairs = mesh->nface_pairs;
+  }
+  *out = m;
+  return DG_OK;
+fail:
+  dg_mesh_destroy(&m);
+  return err;
+}
+
 dg_error dg_mesh_face_pair_add(dg_mesh *mesh, int64_t k1, int f1, int64_t k2, int f2,
                                const double shift[DG_MESH_MAX_DIM]) {
   const int nf = mesh->dim + 1;

@@ -56,6 +56,8 @@ typedef struct dg_mesh {
  * vertex ids, every face tag -1, no tags, no periodicity. */
 dg_error dg_mesh_create(int dim, int64_t Nv, int64_t K, dg_mesh **out);
 void dg_mesh_destroy(dg_mesh **mesh);
+/* A deep copy (coordinates, elements, tags, periodicity, face pairs). */
+dg_error dg_mesh_copy(const dg_mesh *mesh, dg_mesh **out);
 
 /* Append an explicit periodic face pair (see dg_mesh_face_pair). */
 dg_error dg_mesh_face_pair_add(dg_mesh *mesh, int64_t k1, int f1, int64_t k2, int f2,

@@ -293,6 +293,30 @@ void dg_partition_local_destroy(dg_partition_local **local) {
   *local = NULL;
 }
 
+dg_error dg_partition_local_copy(const dg_partition_local *local, dg_partition_local **out) {
+  *out = NULL;
+  dg_partition_local *L = calloc(1, sizeof *L);
+  DG_CHECK(L != NULL, DG_ERR_MEMORY, "local mesh: out of memory");
+  dg_error err = DG_OK;
+  *L = *local;
+  L->mesh = NULL;
+  L->global_element = malloc((size_t)(local->mesh->K + 1) * sizeof *L->global_element);
+  L->global_vertex = malloc((size_t)(local->mesh->Nv + 1) * sizeof *L->global_vertex);
+  L->halo = malloc((size_t)(local->nhalo + 1) * sizeof *L->halo);
+  DG_CHECK_GOTO(err, fail, L->global_element && L->global_vertex && L->halo, DG_ERR_MEMORY,
+                "local mesh: out of memory");
+  DG_CALL_GOTO(err, fail, dg_mesh_copy(local->mesh, &L->mesh));
+  memcpy(L->global_element, local->global_element,
+         (size_t)local->mesh->K * sizeof *L->global_element);
+  memcpy(L->global_vertex, local->global_vertex, (size_t)local->mesh->Nv * sizeof *L->global_vertex);
+  memcpy(L->halo, local->halo, (size_t)local->nhalo * sizeof *L->halo);
+  *out = L;
+  return DG_OK;
+fail:
+  dg_partition_local_destroy(&L);
+  return err;
+}
+
 static int compare_i64(const void *a, const void *b) {
   int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
   return (x > y) - (x < y);

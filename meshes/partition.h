@@ -98,6 +98,8 @@ dg_error dg_partition_extract(const dg_mesh *mesh, const int64_t *EToE, const in
                               const dg_partition *part, int rank, dg_partition_local **out);
 
 void dg_partition_local_destroy(dg_partition_local **local);
+/* A deep copy (for a user that reorders or retags its part). */
+dg_error dg_partition_local_copy(const dg_partition_local *local, dg_partition_local **out);
 
 /* What dg_partition_extract and readers of one part from a file (mesh_h5)
  * know about a part, in global numbering, from which dg_partition_build_local

@@ -912,13 +912,17 @@ static dg_error emit_initial(dg_strbuf *b, dg_codegen_target tg, const dg_physic
   dg_emit_ctx ctx;
   dg_cg_init_ctx(&ctx, ph, dim, is_float);
   ctx.field = vol_field; /* an initial condition reads no fields (checked) */
-  dg_strbuf_append(b, "/* dg_initial: the initial condition at every volume node */\n");
+  /* K strides the state and vx; only the K_owned elements are evaluated:
+   * the ghost slots after them hold neighbours' traces, and their zero
+   * coordinates may be a singular point of the expression */
+  dg_strbuf_append(b, "/* dg_initial: the initial condition at every volume node of the owned\n"
+                      "   elements [0, K_owned) (ghost slots after them are left alone) */\n");
   if (tg == DG_CODEGEN_CUDA) {
     dg_strbuf_append(b, "KERNEL void dg_initial(real *__restrict__ q, const real *__restrict__ vx,\n"
-                        "    real t, long long K) {\n");
+                        "    real t, long long K, long long K_owned) {\n");
     b->indent = 2;
     dg_strbuf_line(b, "const long long gid = (long long)blockIdx.x * blockDim.x + threadIdx.x;");
-    dg_strbuf_line(b, "if (gid >= K * NP) return;");
+    dg_strbuf_line(b, "if (gid >= K_owned * NP) return;");
     dg_strbuf_line(b, "const long long k = gid / NP;");
     dg_strbuf_line(b, "const int i = (int)(gid - k * NP);");
   } else {
@@ -927,6 +931,7 @@ static dg_error emit_initial(dg_strbuf *b, dg_codegen_target tg, const dg_physic
                         "  const real *restrict vx = *(const real **)args[1];\n"
                         "  const real t = *(const real *)args[2];\n"
                         "  const long long K = *(const long long *)args[3];\n"
+                        "  /* args[4], K_owned: the launch covers [0, K_owned) */\n"
                         "  for (long long k = first; k < first + count; ++k)\n"
                         "  for (int i = 0; i < NP; ++i) {\n");
     b->indent = 4;

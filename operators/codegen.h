@@ -34,8 +34,9 @@
  *               q_out, mapM, mapP, fbc, fgeo, fx)   (the last six: fuse_surface)
  *   dg_update_lserk (q, res, rhs, rk_a, rk_b, dt, n):  res = a*res + dt*rhs; q += b*res
  *   dg_update_ssp   (q, q0, rhs, alpha, beta, dt, n):  q = alpha*q0 + beta*(q + dt*rhs)
- *   dg_initial      (q, vx, t, K):  q = initial state at the volume nodes (cuda: one
- *                   thread per node, K*NP threads; padding entries left alone)
+ *   dg_initial      (q, vx, t, K, K_owned):  q = initial state at the volume nodes of
+ *                   elements [0, K_owned) (cuda: one thread per node, K_owned*NP
+ *                   threads; padding entries and ghost slots left alone)
  * with pointers to real, t/rk_a/rk_b/dt/alpha/beta real, K and n long long.
  * A fused dg_volume (config.fuse_update) skips rhs and applies the LSERK
  * update to q and res itself. */

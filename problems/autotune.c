@@ -131,7 +131,7 @@ static dg_error op_digest(const dg_autotune_request *q, char hex[65]) {
   dg_kernel_config c = dg_kernel_config_default();
   dg_generated g;
   DG_CALL(dg_codegen_generate(DG_CODEGEN_C, &el, q->physics,
-                              d->precision == DG_PRECISION_FLOAT, &c, &g));
+                              d->precision == DG_FLOAT, &c, &g));
   unsigned char dig[DG_HASH_SIZE];
   dg_hash_buffer(g.source, strlen(g.source), dig);
   dg_hash_hex(dig, 32, hex);
@@ -149,7 +149,7 @@ dg_error dg_autotune(const dg_autotune_request *q, dg_autotune_outcome *out) {
   DG_CALL(op_digest(q, hex));
   dg_tune_key key;
   dg_tune_key_make(info, hex, q->disc->dim, q->disc->N, q->physics->ncomp,
-                   q->disc->precision == DG_PRECISION_FLOAT, &key);
+                   q->disc->precision == DG_FLOAT, &key);
   char *dir = NULL;
   if (q->db_dir) {
     dir = strdup(q->db_dir);

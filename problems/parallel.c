@@ -7,7 +7,9 @@
 #include "core/log.h"
 #include "dg/connectivity.h"
 
-/* Move the owned elements without halo faces to the front (stable). */
+/* Move the owned elements without halo faces to the front (stable).  L is
+ * the dg_parallel's own part: the mesh, global ids and halo faces are
+ * renumbered in place (remote_k then needs refresh_remote_k). */
 static dg_error interior_first(dg_partition_local *L, int64_t *K_interior) {
   dg_mesh *m = L->mesh;
   int64_t K = m->K;
@@ -53,12 +55,45 @@ done:
   return err;
 }
 
+/* Collective over the ranks of L's halo: after every rank renumbered its
+ * elements (interior_first), tell each neighbour the new local index of
+ * the faces it shares with this rank.  Both sides list their shared faces
+ * in the same order (meshes/partition.h), so the i-th index received from
+ * rank s is remote_k of the i-th face to s here. */
+static dg_error refresh_remote_k(dg_comm *comm, dg_partition_local *L) {
+  int64_t *mine = malloc(sizeof(int64_t) * (size_t)(L->nhalo + 1));
+  int64_t *theirs = malloc(sizeof(int64_t) * (size_t)(L->nhalo + 1));
+  dg_comm_neighbor *nb = calloc((size_t)L->nneighbors + 1, sizeof *nb);
+  dg_error err = DG_OK;
+  DG_CHECK_GOTO(err, done, mine && theirs && nb, DG_ERR_MEMORY, "out of memory");
+  int n = 0;
+  for (int64_t h = 0; h < L->nhalo; h++) {
+    mine[h] = L->halo[h].k;
+    if (h == 0 || L->halo[h].rank != L->halo[h - 1].rank) {
+      DG_CHECK_GOTO(err, done, n < L->nneighbors, DG_ERR_ARG,
+                    "halo faces are not grouped by rank");
+      nb[n++] = (dg_comm_neighbor){L->halo[h].rank, mine + h, 0, theirs + h, 0};
+    }
+    nb[n - 1].send_bytes += sizeof(int64_t);
+    nb[n - 1].recv_bytes += sizeof(int64_t);
+  }
+  dg_comm_request *req = NULL;
+  DG_CALL_GOTO(err, done, dg_comm_exchange_start(comm, n, nb, 7103, &req));
+  DG_CALL_GOTO(err, done, dg_comm_exchange_wait(&req));
+  for (int64_t h = 0; h < L->nhalo; h++)
+    L->halo[h].remote_k = theirs[h];
+done:
+  free(mine);
+  free(theirs);
+  free(nb);
+  return err;
+}
+
 void dg_parallel_destroy(dg_parallel **pp) {
   if (!pp || !*pp)
     return;
   dg_parallel *par = *pp;
-  if (!par->local_borrowed)
-    dg_partition_local_destroy(&par->local);
+  dg_partition_local_destroy(&par->local);
   free(par->tag_to_bc);
   free(par->counts);
   free(par->gk_all);
@@ -91,19 +126,20 @@ dg_error dg_parallel_min(const dg_parallel *par, double *v, int n) {
 
 /* Rank 0 receives cnt[r] doubles from every rank r into buf (rank by rank,
  * its own first); the others send theirs. */
-static dg_error gather_raw(const dg_parallel *par, const double *mine, int64_t nmine,
-                           const int64_t *cnt, double *buf) {
-  if (par->rank == 0) {
+static dg_error gather_raw(dg_comm *comm, const double *mine, int64_t nmine, const int64_t *cnt,
+                           double *buf) {
+  int rank = dg_comm_rank(comm), size = dg_comm_size(comm);
+  if (rank == 0) {
     memcpy(buf, mine, sizeof(double) * (size_t)nmine);
-    dg_comm_neighbor *nb = calloc((size_t)par->size, sizeof *nb);
+    dg_comm_neighbor *nb = calloc((size_t)size, sizeof *nb);
     DG_CHECK(nb, DG_ERR_MEMORY, "out of memory");
     int64_t off = cnt[0];
-    for (int r = 1; r < par->size; r++) {
+    for (int r = 1; r < size; r++) {
       nb[r - 1] = (dg_comm_neighbor){r, NULL, 0, buf + off, sizeof(double) * (size_t)cnt[r]};
       off += cnt[r];
     }
     dg_comm_request *req = NULL;
-    dg_error err = dg_comm_exchange_start(par->comm, par->size - 1, nb, 7201, &req);
+    dg_error err = dg_comm_exchange_start(comm, size - 1, nb, 7201, &req);
     if (err == DG_OK)
       err = dg_comm_exchange_wait(&req);
     free(nb);
@@ -112,8 +148,47 @@ static dg_error gather_raw(const dg_parallel *par, const double *mine, int64_t n
   }
   dg_comm_neighbor nb = {0, mine, sizeof(double) * (size_t)nmine, NULL, 0};
   dg_comm_request *req = NULL;
-  DG_CALL(dg_comm_exchange_start(par->comm, 1, &nb, 7201, &req));
+  DG_CALL(dg_comm_exchange_start(comm, 1, &nb, 7201, &req));
   DG_CALL(dg_comm_exchange_wait(&req));
+  return DG_OK;
+}
+
+dg_error dg_parallel_gather_ids(dg_comm *comm, const int64_t *counts, const int64_t *ids,
+                                int64_t K_global, int nf, int Np, const double *local,
+                                double *global) {
+  int rank = comm ? dg_comm_rank(comm) : 0, size = comm ? dg_comm_size(comm) : 1;
+  int64_t *cnt = calloc((size_t)size, sizeof(int64_t));
+  double *buf = NULL;
+  DG_CHECK(cnt, DG_ERR_MEMORY, "out of memory");
+  for (int r = 0; r < size; r++)
+    cnt[r] = (int64_t)nf * counts[r] * Np;
+  if (rank == 0) {
+    buf = malloc(sizeof(double) * (size_t)(nf * K_global * Np + 1));
+    if (!buf) {
+      free(cnt);
+      DG_RAISE(DG_ERR_MEMORY, "out of memory gathering %lld elements", (long long)K_global);
+    }
+  }
+  dg_error err = DG_OK;
+  if (size == 1)
+    memcpy(buf, local, sizeof(double) * (size_t)cnt[0]);
+  else
+    err = gather_raw(comm, local, cnt[rank], cnt, buf);
+  if (err == DG_OK && rank == 0) {
+    int64_t off = 0, e = 0;
+    for (int r = 0; r < size; r++) {
+      int64_t Kr = counts[r];
+      for (int c = 0; c < nf; c++)
+        for (int64_t k = 0; k < Kr; k++)
+          memcpy(global + ((int64_t)c * K_global + (ids ? ids[e + k] : e + k)) * Np,
+                 buf + off + ((int64_t)c * Kr + k) * Np, sizeof(double) * (size_t)Np);
+      off += (int64_t)nf * Kr * Np;
+      e += Kr;
+    }
+  }
+  free(cnt);
+  free(buf);
+  DG_CALL(err);
   return DG_OK;
 }
 
@@ -123,34 +198,8 @@ dg_error dg_parallel_gather(const dg_parallel *par, int nf, int Np, const double
     memcpy(global, local, sizeof(double) * (size_t)nf * (size_t)par->K * Np);
     return DG_OK;
   }
-  int64_t *cnt = malloc(sizeof(int64_t) * (size_t)par->size);
-  double *buf = NULL;
-  DG_CHECK(cnt, DG_ERR_MEMORY, "out of memory");
-  for (int r = 0; r < par->size; r++)
-    cnt[r] = (int64_t)nf * par->counts[r] * Np;
-  if (par->rank == 0) {
-    buf = malloc(sizeof(double) * (size_t)(nf * par->K_global * Np + 1));
-    if (!buf) {
-      free(cnt);
-      DG_RAISE(DG_ERR_MEMORY, "out of memory gathering %lld elements", (long long)par->K_global);
-    }
-  }
-  dg_error err = gather_raw(par, local, (int64_t)nf * par->K * Np, cnt, buf);
-  if (err == DG_OK && par->rank == 0) {
-    int64_t off = 0, e = 0;
-    for (int r = 0; r < par->size; r++) {
-      int64_t Kr = par->counts[r];
-      for (int c = 0; c < nf; c++)
-        for (int64_t k = 0; k < Kr; k++)
-          memcpy(global + ((int64_t)c * par->K_global + par->gk_all[e + k]) * Np,
-                 buf + off + ((int64_t)c * Kr + k) * Np, sizeof(double) * (size_t)Np);
-      off += (int64_t)nf * Kr * Np;
-      e += Kr;
-    }
-  }
-  free(cnt);
-  free(buf);
-  DG_CALL(err);
+  DG_CALL(dg_parallel_gather_ids(par->comm, par->counts, par->gk_all, par->K_global, nf, Np,
+                                 local, global));
   return DG_OK;
 }
 
@@ -193,7 +242,7 @@ done:
   return DG_OK;
 }
 
-dg_error dg_parallel_create(dg_comm *comm, dg_problem *p, dg_parallel **out) {
+dg_error dg_parallel_create(dg_comm *comm, const dg_problem *p, dg_parallel **out) {
   *out = NULL;
   dg_parallel *par = calloc(1, sizeof *par);
   DG_CHECK(par, DG_ERR_MEMORY, "out of memory");
@@ -216,8 +265,8 @@ dg_error dg_parallel_create(dg_comm *comm, dg_problem *p, dg_parallel **out) {
     return DG_OK;
   }
   if (p->part) {
-    par->local = p->part;
-    par->local_borrowed = 1;
+    /* renumbered and retagged below: a copy, the problem's part stays as read */
+    DG_CALL_GOTO(err, fail, dg_partition_local_copy(p->part, &par->local));
   } else {
     DG_CHECK_GOTO(err, fail, gm->K >= par->size, DG_ERR_INPUT,
                   "%d ranks for a mesh of %lld elements: use at most one rank per element",
@@ -226,6 +275,7 @@ dg_error dg_parallel_create(dg_comm *comm, dg_problem *p, dg_parallel **out) {
   }
   dg_partition_local *L = par->local;
   DG_CALL_GOTO(err, fail, interior_first(L, &par->K_interior));
+  DG_CALL_GOTO(err, fail, refresh_remote_k(comm, L));
   int halo_tag;
   DG_CALL_GOTO(err, fail, dg_mesh_tag_add(L->mesh, "__halo", &halo_tag));
   for (int64_t h = 0; h < L->nhalo; h++)
@@ -260,7 +310,7 @@ dg_error dg_parallel_create(dg_comm *comm, dg_problem *p, dg_parallel **out) {
   }
   for (int64_t k = 0; k < par->K; k++)
     mine[k] = (double)par->gk[k];
-  err = gather_raw(par, mine, par->K, par->counts, all);
+  err = gather_raw(par->comm, mine, par->K, par->counts, all);
   if (err == DG_OK && par->rank == 0)
     for (int64_t k = 0; k < par->K_global; k++)
       par->gk_all[k] = (int64_t)all[k];
@@ -341,8 +391,8 @@ dg_error dg_parallel_agree(dg_comm *comm, dg_error err) {
     return err == DG_OK ? DG_OK : dg_error_push(err, __FILE__, __LINE__, __func__);
   int rank = dg_comm_rank(comm), size = dg_comm_size(comm);
   /* The lowest rank with an error of its own; ranks that only learnt of
-   * another's failure (dg_comm_agree's message) come after all of them. */
-  int stub = err == DG_ERR_MPI && strstr(dg_error_message(), "failed (this rank");
+   * another's failure (DG_ERR_PEER) come after all of them. */
+  int stub = err == DG_ERR_PEER;
   double v = err != DG_OK ? (double)(stub ? size - rank : 2 * size - rank) : 0.0;
   DG_CALL(dg_comm_allreduce_max(comm, &v, 1));
   if (v == 0)
@@ -372,5 +422,5 @@ dg_error dg_parallel_agree(dg_comm *comm, dg_error err) {
       return dg_error_push(err, __FILE__, __LINE__, __func__);
     DG_RAISE((dg_error)(int)report.code, "%s", report.msg);
   }
-  DG_RAISE(DG_ERR_MPI, "rank %d failed; rank 0 reports it", bad);
+  DG_RAISE(DG_ERR_PEER, "rank %d failed; rank 0 reports it", bad);
 }

@@ -6,7 +6,8 @@
  * Partitioning.  Every rank builds (or reads) the whole mesh, partitions it
  * the same way (meshes/partition: METIS k-way, or coordinate bisection),
  * and keeps its own part; or, from a .h5 mesh stored with as many parts as
- * ranks, each rank has read only its part (dg_problem_load_rank); the owned elements are reordered so that those
+ * ranks, each rank has read only its part (dg_problem_load_rank) and works
+ * on a copy of it; the owned elements are reordered so that those
  * without a face on another rank come first (the solver runs them while the
  * halo exchange is in flight).  A partition-boundary face gets the internal
  * tag "__halo" so that the discretization sees a closed boundary; the halo
@@ -27,8 +28,7 @@
 typedef struct dg_parallel {
   dg_comm *comm; /* borrowed */
   int rank, size;
-  dg_partition_local *local;  /* NULL with one rank */
-  int local_borrowed;         /* local is the problem's part */
+  dg_partition_local *local;  /* owned; NULL with one rank */
   const dg_mesh *mesh;        /* this rank's mesh: local->mesh or the problem's */
   int *tag_to_bc;             /* per tag of mesh */
   int64_t K, K_interior, K_global;
@@ -38,9 +38,9 @@ typedef struct dg_parallel {
   dg_halo_spec halo;          /* for the solver (size > 1) */
 } dg_parallel;
 
-/* Collective.  Partition p's mesh over comm's ranks, or take the part p
- * read alone (p->part, from a partitioned .h5; reordered in place). */
-dg_error dg_parallel_create(dg_comm *comm, dg_problem *p, dg_parallel **out);
+/* Collective.  Partition p's mesh over comm's ranks, or copy the part p
+ * read alone (p->part, from a partitioned .h5); p is left as it is. */
+dg_error dg_parallel_create(dg_comm *comm, const dg_problem *p, dg_parallel **out);
 void dg_parallel_destroy(dg_parallel **par);
 
 /* The device of this rank: backend from the problem; the node-local rank
@@ -63,15 +63,23 @@ dg_error dg_parallel_min(const dg_parallel *par, double *v, int n);
  * to global nf x K_global x Np (global element order) on rank 0. */
 dg_error dg_parallel_gather(const dg_parallel *par, int nf, int Np, const double *local,
                             double *global);
+/* The same for any partition (e.g. the Poisson solve's): rank r holds
+ * counts[r] elements; ids (read on rank 0; NULL: 0, 1, ...) are the global
+ * ids of all ranks' elements, rank by rank.  comm NULL: one rank. */
+dg_error dg_parallel_gather_ids(dg_comm *comm, const int64_t *counts, const int64_t *ids,
+                                int64_t K_global, int nf, int Np, const double *local,
+                                double *global);
 /* This rank's elements out of a global array (every rank holds it). */
 void dg_parallel_pick(const dg_parallel *par, int nf, int Np, const double *global,
                       double *local);
 
 /* Collective error agreement with one report: when err fails on some
- * ranks, the lowest failing rank's message goes to rank 0, which returns
- * it (same error code; dg_parallel_error_rank names the rank); the others return
- * DG_ERR_MPI and print nothing (dg_parallel_error_reported says so), so
- * the driver can end every rank cleanly.  comm NULL: returns err. */
+ * ranks, the message of the lowest rank with an error of its own (err not
+ * DG_ERR_PEER, which only says that another rank failed) goes to rank 0,
+ * which returns it (same error code; dg_parallel_error_rank names the
+ * rank); the others return DG_ERR_PEER and print nothing
+ * (dg_parallel_error_agreed says so), so the driver can end every rank
+ * cleanly.  comm NULL: returns err. */
 dg_error dg_parallel_agree(dg_comm *comm, dg_error err);
 /* 1 when the last error came from dg_parallel_agree (all ranks know). */
 int dg_parallel_error_agreed(void);

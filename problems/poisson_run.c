@@ -165,11 +165,19 @@ static void state_free(pstate *s) {
   dg_problem_destroy(&s->prob);
 }
 
-/* Sum a long vector over the ranks in pieces (allreduce counts are int). */
-static dg_error allreduce_long(dg_comm *comm, double *v, int64_t n) {
-  const int64_t piece = 1 << 24;
-  for (int64_t i = 0; i < n; i += piece)
-    DG_CALL(dg_comm_allreduce_sum(comm, v + i, (int)(n - i < piece ? n - i : piece)));
+/* The owned values of every rank (nf x nown x Np, logical order) into
+ * global (nf x K x Np, global element order) on rank 0. */
+static dg_error gather(dg_comm *comm, const pstate *s, int nf, int Np, const double *local,
+                       double *global) {
+  int size = dg_comm_size(comm);
+  int64_t *counts = malloc(sizeof(int64_t) * (size_t)size);
+  DG_CHECK(counts, DG_ERR_MEMORY, "out of memory");
+  for (int r = 0; r < size; r++)
+    counts[r] = s->part->offsets[r + 1] - s->part->offsets[r];
+  dg_error err = dg_parallel_gather_ids(comm, counts, s->part->elements, s->prob->mesh->K, nf,
+                                        Np, local, global);
+  free(counts);
+  DG_CALL(err);
   return DG_OK;
 }
 
@@ -326,7 +334,7 @@ static dg_error solve(dg_comm *comm, const dg_run_options *opt, pstate *s,
   res->assemble_seconds = now_seconds() - t0;
   DG_CALL(write_matrix(comm, cfg, s->A));
 
-  dg_dtype dt = p->precision == DG_PRECISION_FLOAT ? DG_FLOAT : DG_DOUBLE;
+  dg_dtype dt = p->precision;
   int64_t row_start = s->part->offsets[rank] * Np;
   DG_CALL(dg_sparse_dist_create(comm, s->dev, s->A, row_start, format, Np, dt, &s->D));
   DG_CALL(dg_krylov_create(s->D, s->A, &ko, &s->krylov));
@@ -384,23 +392,21 @@ static dg_error solve(dg_comm *comm, const dg_run_options *opt, pstate *s,
   }
 
   /* The whole solution in global element order (output, tests), and the
-   * node coordinates for the snapshot: gathered on every rank (the
-   * snapshot writer is serial). */
+   * node coordinates for the snapshot: gathered on rank 0, which writes
+   * the snapshot (serial); the owned elements come first in d. */
   int64_t n = K * Np;
   int gather_x = p->output_enabled;
-  s->u_all = calloc((size_t)n, sizeof(double));
-  s->coords = gather_x ? calloc((size_t)n * d->dim, sizeof(double)) : NULL;
-  DG_CHECK(dg_comm_agree(comm, s->u_all && (s->coords || !gather_x) ? DG_OK : DG_ERR_MEMORY) ==
-               DG_OK,
-           DG_ERR_MEMORY, "out of memory for the gathered solution (%lld values)", (long long)n);
-  for (int64_t e = 0; e < nown; e++) {
-    memcpy(s->u_all + s->sel[e] * Np, s->x + e * Np, sizeof(double) * (size_t)Np);
-    for (int c = 0; c < d->dim && gather_x; c++)
-      memcpy(s->coords + c * n + s->sel[e] * Np, d->X[c] + e * Np, sizeof(double) * (size_t)Np);
+  if (rank == 0) {
+    s->u_all = malloc(sizeof(double) * (size_t)n);
+    s->coords = gather_x ? malloc(sizeof(double) * (size_t)n * d->dim) : NULL;
   }
-  DG_CALL(allreduce_long(comm, s->u_all, n));
-  if (gather_x)
-    DG_CALL(allreduce_long(comm, s->coords, n * d->dim));
+  DG_CHECK(dg_comm_agree(comm, rank > 0 || (s->u_all && (s->coords || !gather_x))
+                                   ? DG_OK
+                                   : DG_ERR_MEMORY) == DG_OK,
+           DG_ERR_MEMORY, "out of memory for the gathered solution (%lld values)", (long long)n);
+  DG_CALL(gather(comm, s, 1, Np, s->x, s->u_all));
+  for (int c = 0; c < d->dim && gather_x; c++)
+    DG_CALL(gather(comm, s, 1, Np, d->X[c], s->coords ? s->coords + c * n : NULL));
 
   if (p->output_enabled && rank == 0) {
     dg_snapshot_mesh sm = {d->dim, d->N, d->Np, K, s->coords,

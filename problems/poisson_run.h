@@ -17,9 +17,10 @@
  * assembly reads (meshes/submesh.h); the mesh itself (vertices, elements,
  * face connectivity) and the partition are still held whole by every rank,
  * as dg_problem_load reads them.
- * Output: the solution and node coordinates are gathered (allreduce) and
- * rank 0 writes one HDF5/XDMF snapshot (problems/snapshot.h, serial) with
- * the error norms: that step holds K*Np*(dim+1) doubles per rank. */
+ * Output: the solution and node coordinates are gathered on rank 0
+ * (dg_parallel_gather_ids), which writes one HDF5/XDMF snapshot
+ * (problems/snapshot.h, serial) with the error norms: that step holds
+ * K*Np*(dim+1) doubles on rank 0 only. */
 #ifndef DG_PROBLEMS_POISSON_RUN_H
 #define DG_PROBLEMS_POISSON_RUN_H
 
@@ -44,7 +45,8 @@ typedef struct dg_poisson_result {
 int dg_poisson_is_kind(const char *cfg_path, const char *const *overrides, int noverrides);
 
 /* Solve on comm (collective).  u_global (may be NULL): the whole solution,
- * K*Np values in global element order, on every rank (caller frees). */
+ * K*Np values in global element order, on rank 0 (caller frees); NULL on
+ * the other ranks. */
 dg_error dg_poisson_solve(dg_comm *comm, const dg_run_options *opt, dg_poisson_result *res,
                           double **u_global);
 

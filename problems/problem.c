@@ -346,7 +346,7 @@ static dg_error load(dg_problem *p, const char *const *overrides, int noverrides
   p->order = (int)order;
   int prec = 1;
   DG_CALL(dg_config_get_enum(cfg, "discretization", "precision", "float|double", 1, &prec));
-  p->precision = prec == 0 ? DG_PRECISION_FLOAT : DG_PRECISION_DOUBLE;
+  p->precision = prec == 0 ? DG_FLOAT : DG_DOUBLE;
 
   DG_CALL(dg_config_get_enum(cfg, "problem", "kind", "transient|poisson", 0, &p->kind));
   DG_CHECK(p->kind == 1 || dg_config_has(cfg, "time", "final"), DG_ERR_INPUT,

@@ -39,7 +39,7 @@ typedef struct dg_problem {
   int dim;
   int *tag_to_bc;             /* per mesh tag: boundary-condition index */
   int order;
-  dg_precision precision;
+  dg_dtype precision;
   dg_rk_scheme scheme;
   double t_final, cfl, dt_fixed, wave_speed;
   int64_t max_steps;

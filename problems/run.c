@@ -686,7 +686,7 @@ static dg_error setup(const dg_run_options *opt, run_state *r) {
     dg_info("%s: %dD, order %d, %lld elements, %lld DOFs, %s, %s", p->name, r->disc->dim,
             r->disc->N, (long long)r->par->K_global,
             (long long)(n / (r->disc->K ? r->disc->K : 1) * r->par->K_global),
-            p->precision == DG_PRECISION_FLOAT ? "float" : "double", p->scheme.name);
+            p->precision == DG_FLOAT ? "float" : "double", p->scheme.name);
   return DG_OK;
 }
 

@@ -82,7 +82,7 @@ static dg_error ensure_alt_state(dg_solver *s) {
 
 /* Generate, compile (kernel cache) and look up the kernels for cfg. */
 static dg_error load_kernels(dg_solver *s, const dg_kernel_config *cfg) {
-  int is_float = s->disc->precision == DG_PRECISION_FLOAT;
+  int is_float = s->disc->precision == DG_FLOAT;
   dg_generated gen;
   DG_CALL(dg_codegen_generate(s->target, &s->el, s->physics, is_float, cfg, &gen));
   dg_error err = DG_OK;
@@ -302,17 +302,18 @@ dg_error dg_solver_set_initial(dg_solver *s, double t) {
   DG_CHECK(s->gen.has_initial, DG_ERR_ARG, "the physics has no initial condition");
   dg_kernel *k = NULL;
   DG_CALL(dg_module_get_kernel(s->mod, "dg_initial", &k));
-  long long K = s->od->K;
+  /* owned elements only: the ghost slots get their traces by the exchange */
+  long long K = s->od->K, K_owned = s->od->K_owned;
   real_arg rt = mkreal(s, t);
-  void *args[] = {&s->q, &s->vx, &rt, &K};
+  void *args[] = {&s->q, &s->vx, &rt, &K, &K_owned};
   dg_launch l;
   memset(&l, 0, sizeof l);
-  long long total = K * s->od->Np;
+  long long total = K_owned * s->od->Np;
   l.grid[0] = (unsigned)((total + 255) / 256);
   l.grid[1] = l.grid[2] = 1;
   l.block[0] = 256;
   l.block[1] = l.block[2] = 1;
-  l.items = K;
+  l.items = K_owned;
   l.chunk = s->cfg.cpu_chunk;
   if (total > 0)
     DG_CALL(dg_kernel_launch(k, &l, args, NULL));
@@ -551,13 +552,26 @@ dg_device *dg_solver_device(const dg_solver *s) { return s->dev; }
 
 dg_error dg_solver_state_finite(dg_solver *s, int *finite) {
   if (!s->finite) {
-    /* x*0 is 0 for finite x and NaN for NaN or +-Inf: the sum says it all */
-    DG_CALL(dg_reduction_create(s->dev, s->rs == 4 ? "state_finite_float" : "state_finite_double",
-                                s->rs == 4 ? "const float *x" : "const double *x",
-                                "(double)x[i] * 0.0", DG_REDUCE_SUM, 0.0, &s->finite));
+    /* x*0 is 0 for finite x and NaN for NaN or +-Inf: the sum says it all.
+     * Owned elements only: ghost slots are not all written by the exchange.
+     * They are `run` reals every `stride` (one run per component in the
+     * field-major layout, one run in all when element-major). */
+    DG_CALL(dg_reduction_create(s->dev, s->rs == 4 ? "owned_finite_float" : "owned_finite_double",
+                                s->rs == 4 ? "const float *x, int64_t run, int64_t stride"
+                                           : "const double *x, int64_t run, int64_t stride",
+                                "(double)x[(i / run) * stride + i % run] * 0.0", DG_REDUCE_SUM,
+                                0.0, &s->finite));
   }
+  const dg_opdata *od = s->od;
+  int64_t n = (int64_t)od->ncomp * od->K_owned * od->np_pad;
+  int64_t run = od->element_major ? n : od->K_owned * od->np_pad;
+  int64_t stride = od->element_major ? 0 : od->K * od->np_pad;
   double sum = 0;
-  DG_CALL(dg_reduction_call(s->finite, s->n_state, (dg_arg[]){DG_ARG_POINTER(s->q)}, &sum));
+  if (n > 0)
+    DG_CALL(dg_reduction_call(s->finite, n,
+                              (dg_arg[]){DG_ARG_POINTER(s->q), DG_ARG_INT(run),
+                                         DG_ARG_INT(stride)},
+                              &sum));
   *finite = sum == 0.0;
   return DG_OK;
 }

@@ -74,8 +74,9 @@ dg_error dg_solver_kernel_attributes(const dg_solver *s, dg_solver_kernel_id whi
 dg_error dg_solver_set_kernels(dg_solver *s, const dg_kernel_config *cfg);
 const dg_kernel_config *dg_solver_kernels(const dg_solver *s);
 dg_device *dg_solver_device(const dg_solver *s);
-/* *finite = whether every state value is finite, decided on the device
- * (one reduction, no state download). */
+/* *finite = whether every state value of the owned elements is finite,
+ * decided on the device (one reduction, no state download; ghost slots are
+ * not looked at). */
 dg_error dg_solver_state_finite(dg_solver *s, int *finite);
 
 /* Work done so far: right-hand-side evaluations (for DOF-updates/s). */

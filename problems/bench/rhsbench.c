@@ -93,7 +93,7 @@ done:
 
 static void counts(const dg_discretization *d, const dg_generated *g, int nc, int fused,
                    int fused_surface, bench_row *row) {
-  double r = d->precision == DG_PRECISION_FLOAT ? 4 : 8;
+  double r = d->precision == DG_FLOAT ? 4 : 8;
   double K = (double)d->K, F = (double)d->Nfaces * d->Nfp, Np = d->Np, dim = d->dim;
   double n = K * Np * nc;
   row->bytes[0] = K * F * 2.0 * nc * r + K * d->Nfaces * (dim + 1) * r + K * F * 8 +
@@ -127,7 +127,7 @@ static dg_error bench_one(const char *cfg, const bench_opts *o, bench_row *row, 
   DG_CALL_GOTO(err, done, dg_physics_from_program(p->program, &ph, &tab));
   row->dim = disc->dim;
   row->N = disc->N;
-  row->is_float = p->precision == DG_PRECISION_FLOAT;
+  row->is_float = p->precision == DG_FLOAT;
   row->K = disc->K;
   row->dofs = (long long)disc->K * disc->Np * ph.ncomp;
   size_t state_bytes = (size_t)row->dofs * (row->is_float ? 4 : 8);

@@ -46,10 +46,10 @@ static int launched_by_mpi(void) {
 }
 
 /* Print a parallel run's error once per cause and end every rank. */
-static void parallel_fail(dg_comm *comm) {
+static void parallel_fail(dg_comm *comm, dg_error err) {
   int rank = dg_comm_rank(comm);
   const char *msg = dg_error_message();
-  int agreed_elsewhere = strncmp(msg, "rank ", 5) == 0 && strstr(msg, "failed (this rank");
+  int agreed_elsewhere = err == DG_ERR_PEER;
   if (!agreed_elsewhere) {
     fprintf(stderr, "dgrun: rank %d of %d failed:\n", rank, dg_comm_size(comm));
     dg_error_print(stderr);
@@ -212,7 +212,7 @@ int main(int argc, char **argv) {
   }
   if (err != DG_OK) {
     if (world)
-      parallel_fail(world);
+      parallel_fail(world, err);
     dg_error_print(stderr);
     return 1;
   }

@@ -16,29 +16,9 @@
 #include "core/array.h"
 #include "core/device.h"
 #include "core/error.h"
+#include "tests/expect.h"
 
-static int failures;
 static uint64_t rng_state;
-
-#define EXPECT(cond, ...)                                                     \
-  do {                                                                        \
-    if (!(cond)) {                                                            \
-      printf("FAIL %s:%d: ", __FILE__, __LINE__);                             \
-      printf(__VA_ARGS__);                                                    \
-      printf("\n");                                                           \
-      failures++;                                                             \
-    }                                                                         \
-  } while (0)
-
-/* A library call that must succeed; on failure print the trace and stop. */
-#define MUST(expr)                                                            \
-  do {                                                                        \
-    if ((expr) != DG_OK) {                                                    \
-      printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #expr);                  \
-      dg_error_print(stdout);                                                 \
-      exit(1);                                                                \
-    }                                                                         \
-  } while (0)
 
 /* splitmix64: small, good enough for test data, reproducible from a seed. */
 static inline uint64_t rng_next(void) {

@@ -23,6 +23,7 @@
 #include "dg/opdata.h"
 #include "operators/physics.h"
 #include "problems/problem.h"
+#include "tests/expect.h"
 
 static const char *SHIM =
     "#include <math.h>\n#include <stdint.h>\n#include <omp.h>\n"
@@ -126,14 +127,6 @@ static char *emulated_source(const char *cuda, unsigned shared_bytes) {
   return s;
 }
 
-#define MUST(x)                                                                            \
-  do {                                                                                     \
-    if ((x) != DG_OK) {                                                                    \
-      dg_error_print(stderr);                                                              \
-      exit(1);                                                                             \
-    }                                                                                      \
-  } while (0)
-
 typedef struct run_out {
   double *r; /* rhs in logical order */
 } run_out;
@@ -209,7 +202,7 @@ int main(int argc, char **argv) {
   const int orders[] = {1, 3};
   for (int o = 0; o < 2; o++) {
     dg_discretization *d = NULL;
-    MUST(dg_discretization_create(p->mesh, orders[o], DG_PRECISION_DOUBLE, &d));
+    MUST(dg_discretization_create(p->mesh, orders[o], DG_DOUBLE, &d));
     const dg_refelem *re = d->re;
     dg_element_ops el = {d->dim, d->N, d->Np, d->Nfp, d->Nfaces, re->Dr, re->Ds, re->Dt,
                          re->LIFT};

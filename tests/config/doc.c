@@ -46,5 +46,5 @@ int main(void) {
              "point type |\n"
              "| `[time]` | `final` | double | *required* | final time |\n"
              "| `[params]` | *any* | | | flux-file parameter overrides |\n");
-  return finish();
+  return expect_finish();
 }

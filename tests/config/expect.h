@@ -9,7 +9,6 @@
 #include "core/config.h"
 #include "tests/expect.h"
 
-
 /* err must be DG_OK; otherwise print the recorded message. */
 #define EXPECT_OK(expr)                                                       \
   do {                                                                        \
@@ -59,11 +58,5 @@ static inline void expect_parse_error(const char *file, int line, const char *te
     dg_config_destroy(&cfg);
 }
 #define EXPECT_PARSE_ERROR(text, want) expect_parse_error(__FILE__, __LINE__, text, want)
-
-static inline int finish(void) {
-  if (failures == 0)
-    printf("ok\n");
-  return failures ? 1 : 0;
-}
 
 #endif

@@ -123,5 +123,5 @@ int main(int argc, char **argv) {
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
   if (system(cmd) != 0)
     printf("could not remove %s\n", dir);
-  return finish();
+  return expect_finish();
 }

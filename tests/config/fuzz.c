@@ -254,5 +254,5 @@ int main(int argc, char **argv) {
     dg_config_destroy(&cfg);
   }
   printf("%ld cases, %ld read without error\n", cases, read_ok);
-  return finish();
+  return expect_finish();
 }

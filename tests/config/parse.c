@@ -249,5 +249,5 @@ int main(int argc, char **argv) {
     printf("unknown case '%s'\n", which);
     return 2;
   }
-  return finish();
+  return expect_finish();
 }

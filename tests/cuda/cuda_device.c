@@ -16,7 +16,7 @@
 
 #include "core/device_backend.h"
 #include "core/error.h"
-#include "tests/cuda/expect.h"
+#include "tests/expect.h"
 
 
 static const dg_backend_ops *ops = &dg_backend_cuda_ops;
@@ -409,5 +409,5 @@ int main(void) {
   ops->unload(st, module);
   free(cubin);
   ops->close(st);
-  return expect_summary();
+  return expect_finish();
 }

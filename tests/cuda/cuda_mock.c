@@ -17,7 +17,7 @@
 
 #include "core/device_backend.h"
 #include "core/error.h"
-#include "tests/cuda/expect.h"
+#include "tests/expect.h"
 #include "tests/cuda/mock_cuda.h"
 
 static const dg_backend_ops *ops = &dg_backend_cuda_ops;
@@ -253,6 +253,7 @@ static void test_staging(void) {
   enum { N = 500 };
   double *h = NULL, *back = NULL;
   void *d = NULL, *strm = NULL;
+  EXPECT(ops->staging(st), "the driver has the staging entry points");
   MUST(ops->host_alloc(st, sizeof(double) * N, (void **)&h));
   MUST(ops->host_alloc(st, sizeof(double) * N, (void **)&back));
   for (int i = 0; i < N; i++)
@@ -312,7 +313,39 @@ static int no_device(void) {
          "open: %s", dg_error_message());
   dg_error_clear();
   EXPECT(find_mock() != NULL, "the mock libcuda.so.1 was not loaded");
-  return expect_summary();
+  return expect_finish();
+}
+
+/* A driver without pinned memory and stream copies (mock built with
+ * MOCK_CUDA_NO_STAGING): the backend says so, and the device's staging
+ * calls fall back to malloc and synchronous copies (core/device.c). */
+static int old_driver(void) {
+  enum { N = 300 };
+  dg_device_info info;
+  MUST(ops->open(0, &info, &st));
+  EXPECT(!ops->staging(st), "staging claimed without the driver's entry points");
+  ops->close(st);
+  dg_device *dev = NULL;
+  dg_stream *strm = NULL;
+  double *h = NULL, *back = NULL;
+  void *d = NULL;
+  MUST(dg_device_create("cuda", 0, &dev));
+  MUST(dg_device_host_alloc(dev, sizeof(double) * N, (void **)&h));
+  MUST(dg_device_host_alloc(dev, sizeof(double) * N, (void **)&back));
+  for (int i = 0; i < N; i++)
+    h[i] = 1.0 / (i + 1), back[i] = -1;
+  MUST(dg_device_malloc(dev, sizeof(double) * N, &d));
+  MUST(dg_stream_create(dev, &strm));
+  MUST(dg_device_upload_async(dev, d, h, sizeof(double) * N, strm));
+  MUST(dg_device_download_async(dev, back, d, sizeof(double) * N, strm));
+  MUST(dg_stream_synchronize(strm));
+  EXPECT(memcmp(h, back, sizeof(double) * N) == 0, "round trip through the fallback differs");
+  dg_stream_destroy(&strm);
+  MUST(dg_device_free(dev, d));
+  dg_device_host_free(dev, h);
+  dg_device_host_free(dev, back);
+  dg_device_destroy(&dev);
+  return expect_finish();
 }
 
 static void fail_next(const char *call, int code) {
@@ -323,6 +356,13 @@ static void fail_next(const char *call, int code) {
 int main(int argc, char **argv) {
   if (argc > 1 && strcmp(argv[1], "nodevice") == 0)
     return no_device();
+  if (argc > 1 && strcmp(argv[1], "olddriver") == 0) {
+    if (!ops->available()) {
+      printf("skipped: NVRTC is not available\n");
+      return 77;
+    }
+    return old_driver();
+  }
   if (!ops->available()) {
     if (!find_mock()) {
       fprintf(stderr, "FAILED: the mock libcuda.so.1 was not loaded\n");
@@ -351,5 +391,5 @@ int main(int argc, char **argv) {
   ops->close(st);
   EXPECT(mock->ctx_refs == 0, "primary context refs %d after close",
          mock->ctx_refs);
-  return expect_summary();
+  return expect_finish();
 }

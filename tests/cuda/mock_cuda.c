@@ -212,7 +212,9 @@ CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t n) {
 }
 
 /* Pinned memory and stream copies: plain host memory, copies done at once
- * (the mock's streams complete everything immediately). */
+ * (the mock's streams complete everything immediately).  Built with
+ * MOCK_CUDA_NO_STAGING: an old driver without them. */
+#if !defined(MOCK_CUDA_NO_STAGING)
 CUresult cuMemHostAlloc(void **p, size_t n, unsigned int flags) {
   FAIL_POINT();
   (void)flags;
@@ -239,6 +241,7 @@ CUresult cuMemcpyDtoHAsync_v2(void *dst, CUdeviceptr src, size_t n, CUstream s) 
   memcpy(dst, (const void *)(uintptr_t)src, n);
   return CUDA_SUCCESS;
 }
+#endif
 
 CUresult cuMemcpyDtoD_v2(CUdeviceptr dst, CUdeviceptr src, size_t n) {
   FAIL_POINT();

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "core/error.h"
-#include "tests/cuda/expect.h"
+#include "tests/expect.h"
 #include "core/nvrtc.h"
 
 
@@ -276,5 +276,5 @@ int main(void) {
   test_options();
   test_broken_source();
   test_bad_arch();
-  return expect_summary();
+  return expect_finish();
 }

@@ -9,11 +9,11 @@
 
 static void expect_dir(const char *want) {
   char *dir;
-  TRY(dg_kernel_cache_default_dir(&dir));
+  MUST(dg_kernel_cache_default_dir(&dir));
   CHECK(strcmp(dir, want) == 0, "cache dir '%s', expected '%s'", dir, want);
   free(dir);
   dg_kernel_cache *c;
-  TRY(dg_kernel_cache_create(NULL, &c));
+  MUST(dg_kernel_cache_create(NULL, &c));
   struct stat st;
   CHECK(stat(want, &st) == 0 && S_ISDIR(st.st_mode), "%s was not created",
         want);
@@ -47,7 +47,7 @@ int main(void) {
   /* Round trip of random bytes, including 0 bytes. */
   uint64_t rng = dt_seed();
   dg_kernel_cache *c;
-  TRY(dg_kernel_cache_create(root, &c));
+  MUST(dg_kernel_cache_create(root, &c));
   enum { N = 5000 };
   unsigned char data[N];
   for (int i = 0; i < N; i++)
@@ -55,23 +55,23 @@ int main(void) {
   void *got;
   size_t n;
   dg_kernel_cache_status st;
-  TRY(dg_kernel_cache_get(c, "abc123", &got, &n, &st));
+  MUST(dg_kernel_cache_get(c, "abc123", &got, &n, &st));
   CHECK(st == DG_KERNEL_CACHE_MISS && got == NULL && n == 0, "empty: st %d",
         (int)st);
-  TRY(dg_kernel_cache_put(c, "abc123", data, N));
-  TRY(dg_kernel_cache_get(c, "abc123", &got, &n, &st));
+  MUST(dg_kernel_cache_put(c, "abc123", data, N));
+  MUST(dg_kernel_cache_get(c, "abc123", &got, &n, &st));
   CHECK(st == DG_KERNEL_CACHE_HIT && n == N && memcmp(got, data, N) == 0,
         "round trip: st %d, %zu bytes", (int)st, n);
   free(got);
   /* Overwrite with different contents: the new ones win. */
-  TRY(dg_kernel_cache_put(c, "abc123", data + 1, N - 1));
-  TRY(dg_kernel_cache_get(c, "abc123", &got, &n, &st));
+  MUST(dg_kernel_cache_put(c, "abc123", data + 1, N - 1));
+  MUST(dg_kernel_cache_get(c, "abc123", &got, &n, &st));
   CHECK(st == DG_KERNEL_CACHE_HIT && n == N - 1 &&
             memcmp(got, data + 1, N - 1) == 0,
         "overwrite: st %d, %zu bytes", (int)st, n);
   free(got);
-  TRY(dg_kernel_cache_put(c, "empty", data, 0));
-  TRY(dg_kernel_cache_get(c, "empty", &got, &n, &st));
+  MUST(dg_kernel_cache_put(c, "empty", data, 0));
+  MUST(dg_kernel_cache_get(c, "empty", &got, &n, &st));
   CHECK(st == DG_KERNEL_CACHE_HIT && n == 0, "empty payload: st %d", (int)st);
   free(got);
 

@@ -9,7 +9,7 @@
 int main(void) {
   const char *cache = dt_fresh_cache_dir();
   dg_device *dev;
-  TRY(dg_device_create("cpu", 0, &dev));
+  MUST(dg_device_create("cpu", 0, &dev));
   const char *src = "#include <stdint.h>\n"                            /* 1 */
                     "void broken(void **args, int64_t first,\n"          /* 2 */
                     "            int64_t count) {\n"                     /* 3 */
@@ -76,7 +76,7 @@ int main(void) {
   /* A compiler that does not exist is reported as such. */
   CHECK(setenv("DGRUN_CC", "/nonexistent/dgrun-cc", 1) == 0, "setenv");
   dg_device *dev2;
-  TRY(dg_device_create("cpu", 0, &dev2));
+  MUST(dg_device_create("cpu", 0, &dev2));
   err = dg_device_compile(dev2, "x", "void f(void) {}\n", NULL, 0, &mod);
   CHECK(err == DG_ERR_UNSUPPORTED, "missing compiler: got %d", (int)err);
   CHECK(strstr(dg_error_message(), "/nonexistent/dgrun-cc") &&

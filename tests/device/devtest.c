@@ -18,7 +18,7 @@ const char *dt_fresh_cache_dir(void) {
   return dir;
 }
 
-void dt_remove_dir(const char *dir) { TRY(dg_fsutil_remove_tree(dir)); }
+void dt_remove_dir(const char *dir) { MUST(dg_fsutil_remove_tree(dir)); }
 
 uint64_t dt_seed(void) {
   const char *s = getenv("DT_SEED");
@@ -78,19 +78,19 @@ void dt_check_axpby(dg_device *dev, dg_module *mod, int64_t n, int64_t items,
   }
   double a = dt_uniform(rng) * 3.0, b = dt_uniform(rng) * 3.0;
   void *dx, *dy, *dz;
-  TRY(dg_device_malloc(dev, bytes, &dx));
-  TRY(dg_device_malloc(dev, bytes, &dy));
-  TRY(dg_device_malloc(dev, bytes, &dz));
-  TRY(dg_device_upload(dev, dx, x, bytes));
-  TRY(dg_device_upload(dev, dy, y, bytes));
-  TRY(dg_device_upload(dev, dz, z, bytes)); /* poison the output */
+  MUST(dg_device_malloc(dev, bytes, &dx));
+  MUST(dg_device_malloc(dev, bytes, &dy));
+  MUST(dg_device_malloc(dev, bytes, &dz));
+  MUST(dg_device_upload(dev, dx, x, bytes));
+  MUST(dg_device_upload(dev, dy, y, bytes));
+  MUST(dg_device_upload(dev, dz, z, bytes)); /* poison the output */
   dg_kernel *k;
-  TRY(dg_module_get_kernel(mod, "axpby", &k));
+  MUST(dg_module_get_kernel(mod, "axpby", &k));
   void *args[] = {&dz, &dx, &dy, &a, &b};
   dg_launch launch = {.items = items, .chunk = chunk};
-  TRY(dg_kernel_launch(k, &launch, args, NULL));
-  TRY(dg_device_synchronize(dev));
-  TRY(dg_device_download(dev, z, dz, bytes));
+  MUST(dg_kernel_launch(k, &launch, args, NULL));
+  MUST(dg_device_synchronize(dev));
+  MUST(dg_device_download(dev, z, dz, bytes));
   for (int64_t i = 0; i < n; i++) {
     if (i >= items) {
       CHECK(isnan(z[i]), "z[%lld] = %g past items = %lld was written",
@@ -106,9 +106,9 @@ void dt_check_axpby(dg_device *dev, dg_module *mod, int64_t n, int64_t items,
           "(items %lld, chunk %lld)", (long long)i, z[i], ref, (long long)items,
           (long long)chunk);
   }
-  TRY(dg_device_free(dev, dx));
-  TRY(dg_device_free(dev, dy));
-  TRY(dg_device_free(dev, dz));
+  MUST(dg_device_free(dev, dx));
+  MUST(dg_device_free(dev, dy));
+  MUST(dg_device_free(dev, dz));
   free(x);
   free(y);
   free(z);
@@ -116,9 +116,9 @@ void dt_check_axpby(dg_device *dev, dg_module *mod, int64_t n, int64_t items,
 
 dg_device_stats dt_compile_and_check(uint64_t *rng) {
   dg_device *dev;
-  TRY(dg_device_create("cpu", 0, &dev));
+  MUST(dg_device_create("cpu", 0, &dev));
   dg_module *mod;
-  TRY(dg_device_compile(dev, "k", dt_kernel_source, NULL, 0, &mod));
+  MUST(dg_device_compile(dev, "k", dt_kernel_source, NULL, 0, &mod));
   dg_device_stats s = dg_device_get_stats(dev);
   dt_check_axpby(dev, mod, 777, 775, 50, rng);
   dg_module_destroy(&mod);

@@ -9,26 +9,7 @@
 #include <stdlib.h>
 
 #include "core/device.h"
-
-#define CHECK(cond, ...)                                                      \
-  do {                                                                        \
-    if (!(cond)) {                                                            \
-      fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__,        \
-              #cond);                                                         \
-      fprintf(stderr, __VA_ARGS__);                                           \
-      fputc('\n', stderr);                                                    \
-      exit(1);                                                                \
-    }                                                                         \
-  } while (0)
-
-#define TRY(expr)                                                             \
-  do {                                                                        \
-    if ((expr) != DG_OK) {                                                    \
-      fprintf(stderr, "%s:%d: %s failed\n", __FILE__, __LINE__, #expr);       \
-      dg_error_print(stderr);                                                 \
-      exit(1);                                                                \
-    }                                                                         \
-  } while (0)
+#include "tests/expect.h"
 
 /* Make a fresh private cache directory (mkdtemp under $TMPDIR or /tmp) and
  * point $DGRUN_CACHE_DIR at it, so no test touches the user's cache.

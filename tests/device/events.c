@@ -13,26 +13,26 @@ static void sleep_ms(long ms) {
 
 int main(void) {
   dg_device *dev;
-  TRY(dg_device_create("cpu", 0, &dev));
+  MUST(dg_device_create("cpu", 0, &dev));
   dg_stream *s;
-  TRY(dg_stream_create(dev, &s));
+  MUST(dg_stream_create(dev, &s));
   dg_event *e0, *e1, *e2, *never;
-  TRY(dg_event_create(dev, &e0));
-  TRY(dg_event_create(dev, &e1));
-  TRY(dg_event_create(dev, &e2));
-  TRY(dg_event_create(dev, &never));
+  MUST(dg_event_create(dev, &e0));
+  MUST(dg_event_create(dev, &e1));
+  MUST(dg_event_create(dev, &e2));
+  MUST(dg_event_create(dev, &never));
 
-  TRY(dg_event_record(e0, s));
-  TRY(dg_event_record(e1, s));
+  MUST(dg_event_record(e0, s));
+  MUST(dg_event_record(e1, s));
   sleep_ms(20);
-  TRY(dg_event_record(e2, NULL));
-  TRY(dg_stream_wait_event(s, e2));
-  TRY(dg_stream_synchronize(s));
-  TRY(dg_event_synchronize(e2));
+  MUST(dg_event_record(e2, NULL));
+  MUST(dg_stream_wait_event(s, e2));
+  MUST(dg_stream_synchronize(s));
+  MUST(dg_event_synchronize(e2));
   float t01, t02, t12;
-  TRY(dg_event_elapsed_ms(e0, e1, &t01));
-  TRY(dg_event_elapsed_ms(e0, e2, &t02));
-  TRY(dg_event_elapsed_ms(e1, e2, &t12));
+  MUST(dg_event_elapsed_ms(e0, e1, &t01));
+  MUST(dg_event_elapsed_ms(e0, e2, &t02));
+  MUST(dg_event_elapsed_ms(e1, e2, &t12));
   CHECK(t01 >= 0.0f, "elapsed(e0, e1) = %g ms is negative", t01);
   CHECK(t02 >= t01, "elapsed(e0, e2) = %g < elapsed(e0, e1) = %g", t02, t01);
   /* nanosleep sleeps at least the time asked; float rounding of a few

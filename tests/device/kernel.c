@@ -15,17 +15,17 @@ static void check_chunks(dg_device *dev, dg_module *mod, int64_t items,
   for (int64_t i = 0; i < n; i++)
     owner[i] = len[i] = -12345; /* poison */
   void *downer, *dlen;
-  TRY(dg_device_malloc(dev, bytes, &downer));
-  TRY(dg_device_malloc(dev, bytes, &dlen));
-  TRY(dg_device_upload(dev, downer, owner, bytes));
-  TRY(dg_device_upload(dev, dlen, len, bytes));
+  MUST(dg_device_malloc(dev, bytes, &downer));
+  MUST(dg_device_malloc(dev, bytes, &dlen));
+  MUST(dg_device_upload(dev, downer, owner, bytes));
+  MUST(dg_device_upload(dev, dlen, len, bytes));
   dg_kernel *k;
-  TRY(dg_module_get_kernel(mod, "mark", &k));
+  MUST(dg_module_get_kernel(mod, "mark", &k));
   void *args[] = {&downer, &dlen};
   dg_launch launch = {.items = items, .chunk = chunk};
-  TRY(dg_kernel_launch(k, &launch, args, NULL));
-  TRY(dg_device_download(dev, owner, downer, bytes));
-  TRY(dg_device_download(dev, len, dlen, bytes));
+  MUST(dg_kernel_launch(k, &launch, args, NULL));
+  MUST(dg_device_download(dev, owner, downer, bytes));
+  MUST(dg_device_download(dev, len, dlen, bytes));
   if (chunk > 0) {
     /* Chunk c covers [c*chunk, min((c+1)*chunk, items)). */
     for (int64_t i = 0; i < items; i++) {
@@ -49,8 +49,8 @@ static void check_chunks(dg_device *dev, dg_module *mod, int64_t items,
     CHECK(owner[i] == -12345 && len[i] == -12345,
           "item %lld past items = %lld was touched", (long long)i,
           (long long)items);
-  TRY(dg_device_free(dev, downer));
-  TRY(dg_device_free(dev, dlen));
+  MUST(dg_device_free(dev, downer));
+  MUST(dg_device_free(dev, dlen));
   free(owner);
   free(len);
 }
@@ -59,12 +59,12 @@ int main(void) {
   const char *cache = dt_fresh_cache_dir();
   uint64_t rng = dt_seed();
   dg_device *dev;
-  TRY(dg_device_create("cpu", 0, &dev));
+  MUST(dg_device_create("cpu", 0, &dev));
   dg_module *mod;
-  TRY(dg_device_compile(dev, "test_kernels", dt_kernel_source, NULL, 0, &mod));
+  MUST(dg_device_compile(dev, "test_kernels", dt_kernel_source, NULL, 0, &mod));
   dg_kernel *k1, *k2;
-  TRY(dg_module_get_kernel(mod, "axpby", &k1));
-  TRY(dg_module_get_kernel(mod, "axpby", &k2));
+  MUST(dg_module_get_kernel(mod, "axpby", &k1));
+  MUST(dg_module_get_kernel(mod, "axpby", &k2));
   CHECK(k1 == k2, "the module must hand out one kernel object per entry");
 
   const int64_t items[] = {0, 1, 7, 64, 1000, 1001, 4099};
@@ -92,20 +92,20 @@ int main(void) {
                     "}\n";
   const char *opts[] = {"-DVALUE=2.5"};
   dg_module *mod2;
-  TRY(dg_device_compile(dev, "fill", src, opts, 1, &mod2));
+  MUST(dg_device_compile(dev, "fill", src, opts, 1, &mod2));
   dg_kernel *fill;
-  TRY(dg_module_get_kernel(mod2, "fill", &fill));
+  MUST(dg_module_get_kernel(mod2, "fill", &fill));
   double host[10];
   void *d;
-  TRY(dg_device_malloc(dev, sizeof host, &d));
+  MUST(dg_device_malloc(dev, sizeof host, &d));
   void *args[] = {&d};
   dg_launch launch = {.items = 10, .chunk = 4};
-  TRY(dg_kernel_launch(fill, &launch, args, NULL));
-  TRY(dg_device_download(dev, host, d, sizeof host));
+  MUST(dg_kernel_launch(fill, &launch, args, NULL));
+  MUST(dg_device_download(dev, host, d, sizeof host));
   for (int i = 0; i < 10; i++)
     CHECK(host[i] == 2.5, "fill[%d] = %g, expected 2.5 from -DVALUE=2.5", i,
           host[i]);
-  TRY(dg_device_free(dev, d));
+  MUST(dg_device_free(dev, d));
 
   dg_launch bad = {.items = -1};
   CHECK(dg_kernel_launch(fill, &bad, args, NULL) == DG_ERR_ARG,

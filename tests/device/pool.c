@@ -8,7 +8,7 @@
 int main(void) {
   uint64_t rng = dt_seed();
   dg_device *dev;
-  TRY(dg_device_create("cpu", 0, &dev));
+  MUST(dg_device_create("cpu", 0, &dev));
   dg_device_stats s0 = dg_device_get_stats(dev);
   CHECK(s0.bytes_allocated == 0 && s0.bytes_reserved == 0,
         "a new device holds nothing");
@@ -16,7 +16,7 @@ int main(void) {
   /* 1000 B rounds up to 1024 (= 2^9 * 2, the top class of the octave
    * (512, 1024]); 1020 B is in the same class. */
   void *p, *q, *r;
-  TRY(dg_device_malloc(dev, 1000, &p));
+  MUST(dg_device_malloc(dev, 1000, &p));
   CHECK(((uintptr_t)p & 63) == 0, "block %p is not 64-byte aligned", p);
   dg_device_stats s = dg_device_get_stats(dev);
   CHECK(s.bytes_allocated == 1024 && s.bytes_reserved == 1024 &&
@@ -24,28 +24,28 @@ int main(void) {
         "after malloc(1000): allocated %lld reserved %lld raw %lld",
         (long long)s.bytes_allocated, (long long)s.bytes_reserved,
         (long long)s.raw_allocations);
-  TRY(dg_device_free(dev, p));
+  MUST(dg_device_free(dev, p));
   s = dg_device_get_stats(dev);
   CHECK(s.bytes_allocated == 0 && s.bytes_reserved == 1024,
         "a freed block stays reserved: allocated %lld reserved %lld",
         (long long)s.bytes_allocated, (long long)s.bytes_reserved);
-  TRY(dg_device_malloc(dev, 1000, &q));
+  MUST(dg_device_malloc(dev, 1000, &q));
   CHECK(q == p, "malloc after free of the same size must reuse %p, got %p", p,
         q);
-  TRY(dg_device_free(dev, q));
-  TRY(dg_device_malloc(dev, 1020, &q));
+  MUST(dg_device_free(dev, q));
+  MUST(dg_device_malloc(dev, 1020, &q));
   CHECK(q == p, "1020 B is in the 1000 B class: expected %p, got %p", p, q);
   s = dg_device_get_stats(dev);
   CHECK(s.pool_reuses == 2 && s.raw_allocations == 1,
         "reuses %lld raw %lld, expected 2 and 1", (long long)s.pool_reuses,
         (long long)s.raw_allocations);
   /* A live block is never handed out twice. */
-  TRY(dg_device_malloc(dev, 1000, &r));
+  MUST(dg_device_malloc(dev, 1000, &r));
   CHECK(r != q, "two live blocks share %p", r);
   /* A different class does not take the freed block: 1100 B -> 1280. */
-  TRY(dg_device_free(dev, r));
+  MUST(dg_device_free(dev, r));
   void *t;
-  TRY(dg_device_malloc(dev, 1100, &t));
+  MUST(dg_device_malloc(dev, 1100, &t));
   CHECK(t != r, "a 1100 B request must not get the 1024 B block");
   s = dg_device_get_stats(dev);
   CHECK(s.bytes_allocated == 1024 + 1280 &&
@@ -54,48 +54,48 @@ int main(void) {
         (long long)s.bytes_reserved);
   /* Small requests share the 256 B class. */
   void *u;
-  TRY(dg_device_malloc(dev, 1, &u));
-  TRY(dg_device_free(dev, u));
+  MUST(dg_device_malloc(dev, 1, &u));
+  MUST(dg_device_free(dev, u));
   void *v;
-  TRY(dg_device_malloc(dev, 256, &v));
+  MUST(dg_device_malloc(dev, 256, &v));
   CHECK(u == v, "1 B and 256 B share the smallest class");
-  TRY(dg_device_free(dev, v));
+  MUST(dg_device_free(dev, v));
 
   /* malloc(0) gives NULL, free(NULL) is fine. */
   void *z = &z;
-  TRY(dg_device_malloc(dev, 0, &z));
+  MUST(dg_device_malloc(dev, 0, &z));
   CHECK(z == NULL, "malloc(0) must give NULL");
-  TRY(dg_device_free(dev, NULL));
+  MUST(dg_device_free(dev, NULL));
 
   /* Foreign pointers and double frees are errors. */
   int local;
   CHECK(dg_device_free(dev, &local) == DG_ERR_ARG, "foreign pointer accepted");
   dg_error_clear();
-  TRY(dg_device_free(dev, t));
+  MUST(dg_device_free(dev, t));
   CHECK(dg_device_free(dev, t) == DG_ERR_ARG, "double free accepted");
   dg_error_clear();
 
   /* Trim returns every free block; live ones stay. */
-  TRY(dg_device_trim(dev));
+  MUST(dg_device_trim(dev));
   s = dg_device_get_stats(dev);
   CHECK(s.bytes_reserved == 1024 && s.bytes_allocated == 1024,
         "after trim: reserved %lld allocated %lld (only q is live)",
         (long long)s.bytes_reserved, (long long)s.bytes_allocated);
-  TRY(dg_device_free(dev, q));
+  MUST(dg_device_free(dev, q));
 
   /* Many blocks: the live table grows and still finds each one. */
   enum { N = 500 };
   void *blocks[N];
   for (int i = 0; i < N; i++)
-    TRY(dg_device_malloc(dev, (size_t)(64 + 37 * i), &blocks[i]));
+    MUST(dg_device_malloc(dev, (size_t)(64 + 37 * i), &blocks[i]));
   for (int i = N - 1; i >= 0; i -= 2)
-    TRY(dg_device_free(dev, blocks[i]));
+    MUST(dg_device_free(dev, blocks[i]));
   for (int i = 0; i < N; i += 2)
-    TRY(dg_device_free(dev, blocks[i]));
+    MUST(dg_device_free(dev, blocks[i]));
   s = dg_device_get_stats(dev);
   CHECK(s.bytes_allocated == 0, "all freed, %lld still allocated",
         (long long)s.bytes_allocated);
-  TRY(dg_device_trim(dev));
+  MUST(dg_device_trim(dev));
   s = dg_device_get_stats(dev);
   CHECK(s.bytes_reserved == 0, "after trim %lld reserved",
         (long long)s.bytes_reserved);
@@ -107,19 +107,19 @@ int main(void) {
   for (int i = 0; i < M; i++)
     a[i] = (unsigned char)(dt_uniform(&rng) * 127.0 + 128.0);
   void *d1, *d2;
-  TRY(dg_device_malloc(dev, M, &d1));
-  TRY(dg_device_malloc(dev, M, &d2));
-  TRY(dg_device_upload(dev, d1, a, M));
-  TRY(dg_device_copy(dev, d2, d1, M));
+  MUST(dg_device_malloc(dev, M, &d1));
+  MUST(dg_device_malloc(dev, M, &d2));
+  MUST(dg_device_upload(dev, d1, a, M));
+  MUST(dg_device_copy(dev, d2, d1, M));
   memset(b, 0xA5, M);
-  TRY(dg_device_download(dev, b, d2, M));
+  MUST(dg_device_download(dev, b, d2, M));
   CHECK(memcmp(a, b, M) == 0, "upload + copy + download changed the bytes");
   /* Offsets address inside a block: download the tail 1000 bytes. */
   memset(b, 0xA5, M);
-  TRY(dg_device_download(dev, b, dg_device_offset(d1, M - 1000), 1000));
+  MUST(dg_device_download(dev, b, dg_device_offset(d1, M - 1000), 1000));
   CHECK(memcmp(a + M - 1000, b, 1000) == 0, "offset download is wrong");
-  TRY(dg_device_free(dev, d1));
-  TRY(dg_device_free(dev, d2));
+  MUST(dg_device_free(dev, d1));
+  MUST(dg_device_free(dev, d2));
   free(a);
   free(b);
   dg_device_destroy(&dev);

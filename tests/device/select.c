@@ -33,7 +33,7 @@ int main(void) {
     expect_error("cuda", 0, DG_ERR_DEVICE, "not available");
 
   dg_device *dev;
-  TRY(dg_device_create("cpu", -1, &dev));
+  MUST(dg_device_create("cpu", -1, &dev));
   const dg_device_info *info = dg_device_get_info(dev);
   CHECK(info->backend == DG_BACKEND_CPU, "backend kind %d", info->backend);
   CHECK(strcmp(info->backend_name, "cpu") == 0, "backend name %s",
@@ -50,7 +50,7 @@ int main(void) {
   dg_device_destroy(&dev);
 
   /* auto: cuda when a GPU is usable, else cpu. */
-  TRY(dg_device_create("auto", 0, &dev));
+  MUST(dg_device_create("auto", 0, &dev));
   const char *want = dg_device_cuda_available() ? "cuda" : "cpu";
   CHECK(strcmp(dg_device_get_info(dev)->backend_name, want) == 0,
         "auto picked %s, expected %s", dg_device_get_info(dev)->backend_name,
@@ -61,7 +61,7 @@ int main(void) {
   size_t len = 0;
   FILE *f = open_memstream(&text, &len);
   CHECK(f, "open_memstream");
-  TRY(dg_device_list(f));
+  MUST(dg_device_list(f));
   fclose(f);
   CHECK(strstr(text, "cpu: 1 device") && strstr(text, "threads"),
         "listing lacks the cpu device:\n%s", text);

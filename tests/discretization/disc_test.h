@@ -14,7 +14,7 @@ static inline void test_open_case(const mesh_case *c, int N, int variant, char *
   test_case_label(c, N, variant ? "distorted" : "straight", name, size);
   *m = test_make_mesh(c, variant ? 0.1 : 0.0);
   *d = NULL;
-  MUST(dg_discretization_create(*m, N, DG_PRECISION_DOUBLE, d));
+  MUST(dg_discretization_create(*m, N, DG_DOUBLE, d));
 }
 
 #endif

@@ -49,14 +49,14 @@ static void check_inverted(int dim) {
     m->face_tag[k * nv + f] = moved[f];
 
   dg_discretization *d = NULL;
-  dg_error e = dg_discretization_create(m, 2, DG_PRECISION_DOUBLE, &d);
+  dg_error e = dg_discretization_create(m, 2, DG_DOUBLE, &d);
   EXPECT(e == DG_ERR_INPUT && d == NULL && names_element(k),
          "%dD: inverted element %" PRId64 ": error %d '%s'", dim, k, (int)e, dg_error_message());
   dg_error_clear();
   int64_t flipped = 0;
   MUST(dg_mesh_orient(m, &flipped));
   EXPECT(flipped == 1, "%dD: flipped %" PRId64, dim, flipped);
-  MUST(dg_discretization_create(m, 2, DG_PRECISION_DOUBLE, &d));
+  MUST(dg_discretization_create(m, 2, DG_DOUBLE, &d));
   for (int64_t i = 0; i < d->K * d->Np; i++)
     EXPECT(d->J[i] > 0, "%dD: J = %g after orienting", dim, d->J[i]);
   EXPECT(fabs(d->volume - 1.0) < 1e-12, "%dD: volume %g", dim, d->volume);
@@ -74,7 +74,7 @@ static void check_inverted(int dim) {
       }
   }
   m->face_tag[kb * nv + fb] = -1;
-  e = dg_discretization_create(m, 2, DG_PRECISION_DOUBLE, &d);
+  e = dg_discretization_create(m, 2, DG_DOUBLE, &d);
   EXPECT(e == DG_ERR_INPUT && d == NULL && names_element(kb), "%dD: hole: error %d '%s'", dim,
          (int)e, dg_error_message());
   dg_error_clear();
@@ -96,7 +96,7 @@ static void check_periodic_mismatch(int dim) {
       break;
     }
   dg_discretization *d = NULL;
-  dg_error e = dg_discretization_create(m, 2, DG_PRECISION_DOUBLE, &d);
+  dg_error e = dg_discretization_create(m, 2, DG_DOUBLE, &d);
   EXPECT(e == DG_ERR_INPUT && d == NULL && strstr(dg_error_message(), "periodic"),
          "%dD: mismatched periodic sides: error %d '%s'", dim, (int)e, dg_error_message());
   dg_error_clear();
@@ -121,13 +121,13 @@ int main(void) {
   for (int i = 0; i < 9; i++)
     m->face_tag[i] = tag;
   dg_discretization *d = NULL;
-  dg_error e = dg_discretization_create(m, 1, DG_PRECISION_DOUBLE, &d);
+  dg_error e = dg_discretization_create(m, 1, DG_DOUBLE, &d);
   EXPECT(e == DG_ERR_INPUT && strstr(dg_error_message(), "conforming"),
          "non-conforming: error %d '%s'", (int)e, dg_error_message());
   dg_error_clear();
-  e = dg_discretization_create(m, 0, DG_PRECISION_DOUBLE, &d);
+  e = dg_discretization_create(m, 0, DG_DOUBLE, &d);
   EXPECT(e == DG_ERR_INPUT && d == NULL, "N = 0 accepted: %d", (int)e);
   dg_error_clear();
   dg_mesh_destroy(&m);
-  return test_finish();
+  return expect_finish();
 }

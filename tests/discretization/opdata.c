@@ -16,7 +16,7 @@ static double load(const dg_opdata *o, const void *buf, int64_t i) {
 }
 
 static void check(const mesh_case *c, int N, int variant) {
-  const dg_precision prec = variant & 1 ? DG_PRECISION_DOUBLE : DG_PRECISION_FLOAT;
+  const dg_dtype prec = variant & 1 ? DG_DOUBLE : DG_FLOAT;
   const int element_major = (variant >> 1) & 1, ncomp = 3;
   char name[160];
   test_case_label(c, N, variant & 1 ? "double" : "float", name, sizeof name);
@@ -30,8 +30,8 @@ static void check(const mesh_case *c, int N, int variant) {
     tag_to_bc[t] = 10 + t;
   dg_opdata *o = NULL;
   MUST(dg_opdata_create(d, np_pad, element_major, ncomp, tag_to_bc, &o));
-  const double eps = prec == DG_PRECISION_FLOAT ? 6e-8 : 0.0;
-  EXPECT(o->real_size == (prec == DG_PRECISION_FLOAT ? 4u : 8u) && o->ngeo == dim * dim + 1 &&
+  const double eps = prec == DG_FLOAT ? 6e-8 : 0.0;
+  EXPECT(o->real_size == (prec == DG_FLOAT ? 4u : 8u) && o->ngeo == dim * dim + 1 &&
              o->K == d->K && o->np_pad == np_pad && o->nfnfp == NfN,
          "%s: header", name);
 #define SAME(got, want) (fabs((got) - (want)) <= eps * fabs(want))
@@ -93,7 +93,7 @@ static void check_refusals(void) {
   mesh_case c = {.dim = 2, .lo = {0, 0}, .hi = {1, 1}, .n = {2, 2}};
   dg_mesh *m = test_make_mesh(&c, 0.0);
   dg_discretization *d = NULL;
-  MUST(dg_discretization_create(m, 2, DG_PRECISION_DOUBLE, &d));
+  MUST(dg_discretization_create(m, 2, DG_DOUBLE, &d));
   int none[16];
   for (int t = 0; t < 16; t++)
     none[t] = -1;
@@ -112,5 +112,5 @@ static void check_refusals(void) {
 int main(void) {
   test_run_cases(check, 3, 2, 4);
   check_refusals();
-  return test_finish();
+  return expect_finish();
 }

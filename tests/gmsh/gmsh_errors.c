@@ -39,9 +39,9 @@ int main(int argc, char **argv) {
   snprintf(src, sizeof src, "%s/square_hole.msh", argv[1]);
   void *data;
   size_t n;
-  TRY(dg_fsutil_read_file(src, &data, &n));
+  MUST(dg_fsutil_read_file(src, &data, &n));
   char *trunc = strdup(mt_path("truncated.msh"));
-  TRY(dg_fsutil_write_file(trunc, data, n / 2, 0600));
+  MUST(dg_fsutil_write_file(trunc, data, n / 2, 0600));
   free(data);
   EXPECT_ERROR(dg_mesh_read_gmsh(trunc, 0, &m), DG_ERR_INPUT, trunc, "Gmsh failed to read");
   CHECK(m == NULL, "no mesh on error");
@@ -77,7 +77,7 @@ int main(int argc, char **argv) {
   /* ... and with its name, it reads, with two tagged faces. */
   char *named = msh("named.msh", "$PhysicalNames\n1\n1 7 \"bottom\"\n$EndPhysicalNames\n",
                     NODES6, two_tris);
-  TRY(dg_mesh_read_gmsh(named, 0, &m));
+  MUST(dg_mesh_read_gmsh(named, 0, &m));
   int64_t nb;
   CHECK(m->K == 2 && m->Nv == 4 && m->ntags == 1 && !strcmp(m->tag_names[0], "bottom"),
         "named mesh: K %ld Nv %ld tags %d", (long)m->K, (long)m->Nv, m->ntags);

@@ -53,20 +53,20 @@ static void roundtrip(const dg_mesh *m, int P, const char *label) {
   char *path = strdup(mt_path("rt.h5"));
   dg_partition *p = NULL, *q = NULL;
   if (P > 1)
-    TRY(dg_partition_create(m, NULL, NULL, P, NULL, &p));
-  TRY(dg_mesh_h5_write(path, m, p, NULL, NULL));
+    MUST(dg_partition_create(m, NULL, NULL, P, NULL, &p));
+  MUST(dg_mesh_h5_write(path, m, p, NULL, NULL));
   dg_mesh *back;
-  TRY(dg_mesh_h5_read(path, &back, &q));
+  MUST(dg_mesh_h5_read(path, &back, &q));
   check_equal(m, back, label);
   int np;
-  TRY(dg_mesh_h5_nparts(path, &np));
+  MUST(dg_mesh_h5_nparts(path, &np));
   CHECK(np == (P > 1 ? P : 0), "%s: nparts %d", label, np);
   if (P > 1) {
     CHECK(q && partition_equal(p, q), "%s: partition differs", label);
     for (int r = 0; r < P; r++) {
       dg_partition_local *a, *b;
-      TRY(dg_partition_extract(m, NULL, NULL, p, r, &a));
-      TRY(dg_mesh_h5_read_part(path, r, &b));
+      MUST(dg_partition_extract(m, NULL, NULL, p, r, &a));
+      MUST(dg_mesh_h5_read_part(path, r, &b));
       check_local_equal(a, b, r);
       dg_partition_local_destroy(&a);
       dg_partition_local_destroy(&b);
@@ -120,7 +120,7 @@ int main(int argc, char **argv) {
     const int per[3] = {1, 0, 1};
     for (int dim = 1; dim <= 3; dim++) {
       dg_mesh *m;
-      TRY(dg_builtin_mesh(dim, lo, hi, n, per, &m));
+      MUST(dg_builtin_mesh(dim, lo, hi, n, per, &m));
       /* Fresh random coordinates: any double must come back bitwise. */
       for (int64_t i = 0; i < m->Nv * dim; i++)
         m->VX[i] += 1e-3 * ((double)rand() / RAND_MAX - 0.5);
@@ -152,11 +152,11 @@ int main(int argc, char **argv) {
       char in[4096];
       snprintf(in, sizeof in, "%s/%s", dir, files[f]);
       char *out = strdup(mt_path("imported.h5"));
-      TRY(dg_mesh_import(in, out, 4));
+      MUST(dg_mesh_import(in, out, 4));
       dg_mesh *m = mt_load(dir, files[f], 0), *back;
       dg_partition *p, *q;
-      TRY(dg_partition_create(m, NULL, NULL, 4, NULL, &p));
-      TRY(dg_mesh_h5_read(out, &back, &q));
+      MUST(dg_partition_create(m, NULL, NULL, 4, NULL, &p));
+      MUST(dg_mesh_h5_read(out, &back, &q));
       check_equal(m, back, files[f]);
       CHECK(q && partition_equal(p, q), "%s: imported partition differs", files[f]);
       printf("import %s --parts 4: same mesh and partition: ok\n", files[f]);
@@ -173,20 +173,20 @@ int main(int argc, char **argv) {
     const double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
     const int64_t n[3] = {3, 3, 3};
     dg_mesh *m;
-    TRY(dg_builtin_mesh(3, lo, hi, n, NULL, &m));
+    MUST(dg_builtin_mesh(3, lo, hi, n, NULL, &m));
     dg_partition *p;
-    TRY(dg_partition_create(m, NULL, NULL, 3, NULL, &p));
+    MUST(dg_partition_create(m, NULL, NULL, 3, NULL, &p));
     char *good = strdup(mt_path("good.h5"));
-    TRY(dg_mesh_h5_write(good, m, p, NULL, NULL));
+    MUST(dg_mesh_h5_write(good, m, p, NULL, NULL));
     void *data;
     size_t size;
-    TRY(dg_fsutil_read_file(good, &data, &size));
+    MUST(dg_fsutil_read_file(good, &data, &size));
     char *bad = strdup(mt_path("bad.h5"));
     dg_mesh *back = NULL;
     dg_partition *q = NULL;
     /* Truncated at several lengths. */
     for (int i = 1; i <= 7; i++) {
-      TRY(dg_fsutil_write_file(bad, data, size * i / 8, 0600));
+      MUST(dg_fsutil_write_file(bad, data, size * i / 8, 0600));
       dg_error e = dg_mesh_h5_read(bad, &back, &q);
       CHECK(e == DG_ERR_INPUT && back == NULL && q == NULL, "truncated to %zu of %zu: %s",
             size * i / 8, size, dg_error_name(e));
@@ -203,7 +203,7 @@ int main(int argc, char **argv) {
       memcpy(copy, data, size);
       size_t at = (size_t)rand() % size;
       copy[at] ^= (unsigned char)(1 + rand() % 255);
-      TRY(dg_fsutil_write_file(bad, copy, size, 0600));
+      MUST(dg_fsutil_write_file(bad, copy, size, 0600));
       free(copy);
       dg_error e = dg_mesh_h5_read(bad, &back, &q);
       if (e == DG_OK) {

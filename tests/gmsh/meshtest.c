@@ -125,7 +125,7 @@ static char pathbuf[4096];
 
 const char *mt_tmpdir(void) {
   if (!tmpdir)
-    TRY(dg_fsutil_make_temp_dir("dgrun-meshtest-", &tmpdir));
+    MUST(dg_fsutil_make_temp_dir("dgrun-meshtest-", &tmpdir));
   return tmpdir;
 }
 
@@ -142,7 +142,7 @@ void mt_cleanup(void) {
 }
 
 void mt_write(const char *path, const char *text) {
-  TRY(dg_fsutil_write_file(path, text, strlen(text), 0600));
+  MUST(dg_fsutil_write_file(path, text, strlen(text), 0600));
 }
 
 int mt_mesh_equal(const dg_mesh *a, const dg_mesh *b, char *why, size_t n) {
@@ -183,8 +183,8 @@ dg_mesh *mt_load(const char *dir, const char *name, double size) {
   char path[4096];
   snprintf(path, sizeof path, "%s/%s", dir, name);
   dg_mesh *m;
-  TRY(dg_mesh_read_gmsh(path, size, &m));
-  TRY(dg_mesh_validate(m, NULL, NULL));
+  MUST(dg_mesh_read_gmsh(path, size, &m));
+  MUST(dg_mesh_validate(m, NULL, NULL));
   for (int64_t k = 0; k < m->K; k++)
     CHECK(dg_mesh_signed_volume(m, k) > 0, "%s: element %ld not positive", name, (long)k);
   return m;

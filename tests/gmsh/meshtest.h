@@ -10,26 +10,7 @@
 
 #include "core/error.h"
 #include "meshes/mesh.h"
-
-#define CHECK(cond, ...)                                                      \
-  do {                                                                        \
-    if (!(cond)) {                                                            \
-      fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__,        \
-              #cond);                                                         \
-      fprintf(stderr, __VA_ARGS__);                                           \
-      fputc('\n', stderr);                                                    \
-      exit(1);                                                                \
-    }                                                                         \
-  } while (0)
-
-#define TRY(expr)                                                             \
-  do {                                                                        \
-    if ((expr) != DG_OK) {                                                    \
-      fprintf(stderr, "%s:%d: %s failed\n", __FILE__, __LINE__, #expr);       \
-      dg_error_print(stderr);                                                 \
-      exit(1);                                                                \
-    }                                                                         \
-  } while (0)
+#include "tests/expect.h"
 
 /* expr must fail with code and a message containing each of the given
  * substrings (NULL-terminated list). */

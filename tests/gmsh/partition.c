@@ -43,7 +43,7 @@ static void face_points(const dg_mesh *m, int64_t k, int f, double x[3][3]) {
 static void check_partition(const char *label, const dg_mesh *m, int P, dg_partition_method how) {
   dg_partition_options opt = {how, 0};
   dg_partition *p;
-  TRY(dg_partition_create(m, NULL, NULL, P, &opt, &p));
+  MUST(dg_partition_create(m, NULL, NULL, P, &opt, &p));
   CHECK(p->nparts == P && p->K == m->K, "sizes");
   int64_t *count = calloc((size_t)P, sizeof *count), largest = 0;
   char *seen = calloc((size_t)m->K, 1);
@@ -73,7 +73,7 @@ static void check_partition(const char *label, const dg_mesh *m, int P, dg_parti
   dg_partition_local **L = calloc((size_t)P, sizeof *L);
   int64_t nhalo = 0;
   for (int r = 0; r < P; r++) {
-    TRY(dg_partition_extract(m, NULL, NULL, p, r, &L[r]));
+    MUST(dg_partition_extract(m, NULL, NULL, p, r, &L[r]));
     const dg_mesh *lm = L[r]->mesh;
     CHECK(lm->K == count[r] && lm->ntags == m->ntags, "local sizes");
     for (int64_t k = 0; k < lm->K; k++) {
@@ -143,7 +143,7 @@ static dg_mesh *box(void) {
   const double lo[3] = {0, 0, 0}, hi[3] = {1, 2, 1};
   const int64_t n[3] = {4, 5, 3};
   dg_mesh *m;
-  TRY(dg_builtin_box(lo, hi, n, NULL, &m));
+  MUST(dg_builtin_box(lo, hi, n, NULL, &m));
   return m;
 }
 
@@ -151,8 +151,8 @@ static int same_partition(const dg_mesh *a, const dg_mesh *b, int P, dg_partitio
                           int seed) {
   dg_partition_options opt = {how, seed};
   dg_partition *p, *q;
-  TRY(dg_partition_create(a, NULL, NULL, P, &opt, &p));
-  TRY(dg_partition_create(b, NULL, NULL, P, &opt, &q));
+  MUST(dg_partition_create(a, NULL, NULL, P, &opt, &p));
+  MUST(dg_partition_create(b, NULL, NULL, P, &opt, &q));
   int same = p->K == q->K && !memcmp(p->part, q->part, (size_t)p->K * sizeof *p->part);
   dg_partition_destroy(&p);
   dg_partition_destroy(&q);
@@ -189,7 +189,7 @@ int main(int argc, char **argv) {
     }
     /* More parts than elements is an input error. */
     dg_mesh *tiny;
-    TRY(dg_builtin_interval(0, 1, 3, 0, &tiny));
+    MUST(dg_builtin_interval(0, 1, 3, 0, &tiny));
     dg_partition *p = NULL;
     EXPECT_ERROR(dg_partition_create(tiny, NULL, NULL, 4, NULL, &p), DG_ERR_INPUT, "3 elements",
                  "4 parts");

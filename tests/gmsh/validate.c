@@ -16,7 +16,7 @@
 /* A 2D mesh from coordinates and triangles. */
 static dg_mesh *tri_mesh(int nv, const double *xy, int K, const int *tri) {
   dg_mesh *m;
-  TRY(dg_mesh_create(2, nv, K, &m));
+  MUST(dg_mesh_create(2, nv, K, &m));
   memcpy(m->VX, xy, (size_t)nv * 2 * sizeof *xy);
   for (int i = 0; i < 3 * K; i++)
     m->EToV[i] = tri[i];
@@ -55,8 +55,8 @@ int main(void) {
     const int tri[6] = {0, 1, 2, 0, 3, 2};
     dg_mesh *m = tri_mesh(4, SQUARE, 2, tri);
     int a, b;
-    TRY(dg_mesh_tag_add(m, "wall", &a));
-    TRY(dg_mesh_tag_add(m, "top", &b));
+    MUST(dg_mesh_tag_add(m, "wall", &a));
+    MUST(dg_mesh_tag_add(m, "top", &b));
     tag_boundary(m, a);
     double c[3];
     for (int f = 0; f < 3; f++) { /* the face on y = 1 gets "top" */
@@ -65,7 +65,7 @@ int main(void) {
         m->face_tag[3 + f] = b;
     }
     double before = tag_signature(m);
-    TRY(dg_mesh_validate(m, NULL, &rep));
+    MUST(dg_mesh_validate(m, NULL, &rep));
     CHECK(rep.nflipped == 1 && rep.nboundary == 4, "flipped %ld, boundary %ld",
           (long)rep.nflipped, (long)rep.nboundary);
     for (int k = 0; k < 2; k++)
@@ -80,7 +80,7 @@ int main(void) {
     const int tri[6] = {0, 1, 3, 0, 1, 2};
     dg_mesh *m = tri_mesh(4, xy, 2, tri);
     tag_boundary(m, 0);
-    TRY(dg_mesh_tag_add(m, "wall", NULL));
+    MUST(dg_mesh_tag_add(m, "wall", NULL));
     EXPECT_ERROR(dg_mesh_validate(m, NULL, &rep), DG_ERR_INPUT, "element 1", "degenerate",
                  "(2, 0)");
     dg_mesh_destroy(&m);
@@ -94,9 +94,9 @@ int main(void) {
                  "duplicates", "(1, 0)");
     /* 1e-6 apart is not a duplicate (tolerance 1e-10 of the diagonal). */
     m->VX[8] = 1 + 1e-6;
-    TRY(dg_mesh_tag_add(m, "wall", NULL));
+    MUST(dg_mesh_tag_add(m, "wall", NULL));
     tag_boundary(m, 0);
-    TRY(dg_mesh_validate(m, NULL, &rep));
+    MUST(dg_mesh_validate(m, NULL, &rep));
     dg_mesh_destroy(&m);
   }
   /* ... and in a random 3D mesh, a copy of a random vertex appended. */
@@ -104,9 +104,9 @@ int main(void) {
     const double lo[3] = {0, 0, 0}, hi[3] = {1, 2, 3};
     const int64_t n[3] = {4, 3, 5};
     dg_mesh *b;
-    TRY(dg_builtin_box(lo, hi, n, NULL, &b));
+    MUST(dg_builtin_box(lo, hi, n, NULL, &b));
     dg_mesh *m;
-    TRY(dg_mesh_create(3, b->Nv + 1, b->K, &m));
+    MUST(dg_mesh_create(3, b->Nv + 1, b->K, &m));
     memcpy(m->VX, b->VX, (size_t)b->Nv * 3 * sizeof(double));
     memcpy(m->EToV, b->EToV, (size_t)b->K * 4 * sizeof(int64_t));
     int64_t v = rand() % b->Nv;
@@ -115,7 +115,7 @@ int main(void) {
     snprintf(want, sizeof want, "vertices %ld and %ld", (long)v, (long)b->Nv);
     EXPECT_ERROR(dg_mesh_validate(m, NULL, &rep), DG_ERR_INPUT, want, "duplicates");
     dg_mesh_destroy(&m);
-    TRY(dg_mesh_validate(b, NULL, &rep)); /* the original is fine */
+    MUST(dg_mesh_validate(b, NULL, &rep)); /* the original is fine */
     CHECK(rep.nflipped == 0 && rep.nperiodic == 0, "builtin box report");
     dg_mesh_destroy(&b);
   }
@@ -133,11 +133,11 @@ int main(void) {
     const int tri[6] = {0, 1, 2, 0, 2, 3};
     dg_mesh *m = tri_mesh(4, SQUARE, 2, tri);
     int in;
-    TRY(dg_mesh_tag_add(m, "inflow", &in));
+    MUST(dg_mesh_tag_add(m, "inflow", &in));
     m->face_tag[0] = in; /* face 0 of element 0: y = 0 */
     EXPECT_ERROR(dg_mesh_validate(m, NULL, &rep), DG_ERR_INPUT, "3 boundary faces have no tag");
     dg_mesh_validate_options opt = {"wall", 0};
-    TRY(dg_mesh_validate(m, &opt, &rep));
+    MUST(dg_mesh_validate(m, &opt, &rep));
     CHECK(rep.ndefault_tagged == 3 && rep.nboundary == 4 && m->ntags == 2 &&
               !strcmp(m->tag_names[1], "wall"),
           "default tag: %ld faces, %d tags", (long)rep.ndefault_tagged, m->ntags);
@@ -147,7 +147,7 @@ int main(void) {
 
     /* Tags named by the problem. */
     const char *good[2] = {"wall", "inflow"}, *typo[2] = {"wall", "inflw"};
-    TRY(dg_mesh_validate_tags(m, good, 2, "problem.cfg"));
+    MUST(dg_mesh_validate_tags(m, good, 2, "problem.cfg"));
     EXPECT_ERROR(dg_mesh_validate_tags(m, typo, 2, "problem.cfg"), DG_ERR_INPUT, "problem.cfg",
                  "'inflw'", "did you mean 'inflow'", "wall");
     dg_mesh_destroy(&m);
@@ -157,13 +157,13 @@ int main(void) {
     const int tri[6] = {0, 1, 2, 0, 2, 3};
     dg_mesh *m = tri_mesh(4, SQUARE, 2, tri);
     int id;
-    TRY(dg_mesh_tag_add(m, "wall", &id));
+    MUST(dg_mesh_tag_add(m, "wall", &id));
     m->face_tag[0] = id; /* y = 0 */
     m->face_tag[4] = id; /* element 1 face 1: (2,3), y = 1 */
     /* x = 1 (element 0 face 1) pairs with x = 0 (element 1 face 2). */
     const double shift[3] = {-1, 0, 0};
-    TRY(dg_mesh_face_pair_add(m, 0, 1, 1, 2, shift));
-    TRY(dg_mesh_validate(m, NULL, &rep));
+    MUST(dg_mesh_face_pair_add(m, 0, 1, 1, 2, shift));
+    MUST(dg_mesh_validate(m, NULL, &rep));
     CHECK(rep.nperiodic == 2 && rep.nboundary == 2, "periodic %ld", (long)rep.nperiodic);
     m->face_pairs[0].shift[0] = -0.5;
     EXPECT_ERROR(dg_mesh_validate(m, NULL, &rep), DG_ERR_INPUT, "periodic face pair 0",
@@ -178,8 +178,8 @@ int main(void) {
   {
     const int per[2] = {1, 0};
     dg_mesh *m;
-    TRY(dg_builtin_rectangle(0, 2, 0, 1, 4, 3, per, &m));
-    TRY(dg_mesh_validate(m, NULL, &rep));
+    MUST(dg_builtin_rectangle(0, 2, 0, 1, 4, 3, per, &m));
+    MUST(dg_mesh_validate(m, NULL, &rep));
     CHECK(rep.nperiodic == 2 * 3 && rep.nboundary == 2 * 4, "periodic %ld boundary %ld",
           (long)rep.nperiodic, (long)rep.nboundary);
     dg_mesh_destroy(&m);

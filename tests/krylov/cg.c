@@ -27,24 +27,24 @@ static int solve(dg_comm *comm, dg_device *dev, const dg_csr *A,
                  const double *xdense, double cond_bound) {
   int64_t n = A->nrows;
   dg_sparse_dist *D;
-  TRY(dg_sparse_dist_create(comm, dev, A, 0, f, b, dtype, &D));
+  MUST(dg_sparse_dist_create(comm, dev, A, 0, f, b, dtype, &D));
   dg_krylov_options opt = dg_krylov_defaults();
   opt.rtol = rtol;
   opt.pc = pc;
   opt.block = b;
   opt.max_iterations = 2000;
   dg_krylov *k;
-  TRY(dg_krylov_create(D, A, &opt, &k));
+  MUST(dg_krylov_create(D, A, &opt, &k));
   dg_array *db, *dx;
-  TRY(dg_array_create(dev, dtype, n, &db));
-  TRY(dg_array_create(dev, dtype, n, &dx));
-  TRY(dg_array_upload_double(db, rhs));
-  TRY(dg_array_upload_double(dx, x0));
+  MUST(dg_array_create(dev, dtype, n, &db));
+  MUST(dg_array_create(dev, dtype, n, &dx));
+  MUST(dg_array_upload_double(db, rhs));
+  MUST(dg_array_upload_double(dx, x0));
   dg_krylov_result res;
-  TRY(dg_krylov_solve(k, db, dx, &res));
+  MUST(dg_krylov_solve(k, db, dx, &res));
   double *x = malloc((size_t)n * sizeof *x), *r = malloc((size_t)n * sizeof *r);
   CHECK(x && r, "out of memory");
-  TRY(dg_array_download_double(dx, x));
+  MUST(dg_array_download_double(dx, x));
   /* True residual, independently. */
   st_reference(A, x, r, NULL);
   for (int64_t i = 0; i < n; i++)
@@ -96,7 +96,7 @@ int main(int argc, char **argv) {
   const char *cache;
   dg_device *dev = st_open_device(argc, argv, &cache);
   dg_comm *comm;
-  TRY(dg_comm_create_world(&comm));
+  MUST(dg_comm_create_world(&comm));
   uint64_t rng = dt_seed();
   const int bs[] = {1, 3, 6};
   for (size_t t = 0; t < sizeof bs / sizeof bs[0]; t++) {

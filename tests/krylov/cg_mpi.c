@@ -17,21 +17,21 @@ static int solve(dg_comm *comm, dg_device *dev, const dg_csr *A, int64_t start,
                  const double *rhs, double *x) {
   dg_csr *L = st_rows_of(A, start, count);
   dg_sparse_dist *D;
-  TRY(dg_sparse_dist_create(comm, dev, L, start, f, b, DG_DOUBLE, &D));
+  MUST(dg_sparse_dist_create(comm, dev, L, start, f, b, DG_DOUBLE, &D));
   dg_krylov_options opt = dg_krylov_defaults();
   opt.rtol = 1e-11;
   opt.pc = pc;
   opt.block = b;
   dg_krylov *k;
-  TRY(dg_krylov_create(D, L, &opt, &k));
+  MUST(dg_krylov_create(D, L, &opt, &k));
   dg_array *db, *dx;
-  TRY(dg_array_create(dev, DG_DOUBLE, count, &db));
-  TRY(dg_array_create(dev, DG_DOUBLE, count, &dx));
-  TRY(dg_array_upload_double(db, rhs + start));
-  TRY(dg_array_fill(dx, 0.0));
+  MUST(dg_array_create(dev, DG_DOUBLE, count, &db));
+  MUST(dg_array_create(dev, DG_DOUBLE, count, &dx));
+  MUST(dg_array_upload_double(db, rhs + start));
+  MUST(dg_array_fill(dx, 0.0));
   dg_krylov_result res;
-  TRY(dg_krylov_solve(k, db, dx, &res));
-  TRY(dg_array_download_double(dx, x));
+  MUST(dg_krylov_solve(k, db, dx, &res));
+  MUST(dg_array_download_double(dx, x));
   dg_array_destroy(&db);
   dg_array_destroy(&dx);
   dg_krylov_destroy(&k);
@@ -42,13 +42,13 @@ static int solve(dg_comm *comm, dg_device *dev, const dg_csr *A, int64_t start,
 
 int main(int argc, char **argv) {
   dg_comm *world, *self;
-  TRY(dg_comm_create_world(&world));
-  TRY(dg_comm_create_self(&self));
+  MUST(dg_comm_create_world(&world));
+  MUST(dg_comm_create_self(&self));
   int rank = dg_comm_rank(world), size = dg_comm_size(world);
   const char *cache;
   dg_device *dev = st_open_device(argc, argv, &cache);
   double s = rank == 0 ? (double)(dt_seed() & ((1ull << 52) - 1)) : 0.0;
-  TRY(dg_comm_allreduce_max(world, &s, 1));
+  MUST(dg_comm_allreduce_max(world, &s, 1));
   uint64_t rng = (uint64_t)s;
 
   const int b = 4;
@@ -77,7 +77,7 @@ int main(int argc, char **argv) {
     for (int64_t i = start; i < end; i++)
       err = fmax(err, fabs(xd[i - start] - xs[i]));
     double g[1] = {err};
-    TRY(dg_comm_allreduce_max(world, g, 1));
+    MUST(dg_comm_allreduce_max(world, g, 1));
     if (rank == 0)
       printf("%-12s on %d ranks: %d iterations (1 rank: %d), max |x - x1| / "
              "max |x1| = %.2e\n", dg_krylov_pc_name(cases[c].pc), size, itd,

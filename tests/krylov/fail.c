@@ -26,13 +26,13 @@ typedef struct {
 
 static dg_error setup(const dg_csr *A, dg_krylov_options opt, system_t *s) {
   *s = (system_t){0};
-  TRY(dg_sparse_dist_create(comm, dev, A, 0, DG_SPARSE_CSR_SCALAR, 1,
+  MUST(dg_sparse_dist_create(comm, dev, A, 0, DG_SPARSE_CSR_SCALAR, 1,
                             DG_DOUBLE, &s->D));
   dg_error err = dg_krylov_create(s->D, A, &opt, &s->k);
   if (err != DG_OK)
     return err;
-  TRY(dg_array_create(dev, DG_DOUBLE, A->nrows, &s->b));
-  TRY(dg_array_create(dev, DG_DOUBLE, A->nrows, &s->x));
+  MUST(dg_array_create(dev, DG_DOUBLE, A->nrows, &s->b));
+  MUST(dg_array_create(dev, DG_DOUBLE, A->nrows, &s->x));
   return DG_OK;
 }
 
@@ -46,7 +46,7 @@ static void teardown(system_t *s) {
 static dg_csr *from_triplets(int64_t n, int64_t nnz, const int64_t *r,
                              const int64_t *c, const double *v) {
   dg_csr *A;
-  TRY(dg_sparse_csr_from_coo(n, n, nnz, r, c, v, &A));
+  MUST(dg_sparse_csr_from_coo(n, n, nnz, r, c, v, &A));
   return A;
 }
 
@@ -73,7 +73,7 @@ static dg_csr *neumann_laplacian(int64_t n) {
 int main(int argc, char **argv) {
   const char *cache;
   dev = st_open_device(argc, argv, &cache);
-  TRY(dg_comm_create_world(&comm));
+  MUST(dg_comm_create_world(&comm));
   uint64_t rng = dt_seed();
   system_t s;
   dg_krylov_result res;
@@ -87,9 +87,9 @@ int main(int argc, char **argv) {
     dg_csr *A = neumann_laplacian(n);
     double *b = st_random_vector(n, DG_DOUBLE, &rng);
     b[0] += 1.0; /* a clear component along the constants */
-    TRY(setup(A, opt, &s));
-    TRY(dg_array_upload_double(s.b, b));
-    TRY(dg_array_fill(s.x, 0.0));
+    MUST(setup(A, opt, &s));
+    MUST(dg_array_upload_double(s.b, b));
+    MUST(dg_array_fill(s.x, 0.0));
     dg_error err = dg_krylov_solve(s.k, s.b, s.x, &res);
     CHECK(err == DG_ERR_NUMERIC && !res.converged,
           "singular system: %s, converged %d", dg_error_name(err),
@@ -115,9 +115,9 @@ int main(int argc, char **argv) {
       b[i] = i < n / 2 ? 0.1 : 1.0;
     }
     dg_csr *A = from_triplets(n, n, idx, idx, v);
-    TRY(setup(A, opt, &s));
-    TRY(dg_array_upload_double(s.b, b));
-    TRY(dg_array_fill(s.x, 0.0));
+    MUST(setup(A, opt, &s));
+    MUST(dg_array_upload_double(s.b, b));
+    MUST(dg_array_fill(s.x, 0.0));
     dg_error err = dg_krylov_solve(s.k, s.b, s.x, &res);
     CHECK(err == DG_ERR_NUMERIC && !res.converged && res.iterations == 0 &&
               strstr(dg_error_message(), "not positive definite"),
@@ -133,9 +133,9 @@ int main(int argc, char **argv) {
     double *b = st_random_vector(A->nrows, DG_DOUBLE, &rng);
     dg_krylov_options few = opt;
     few.max_iterations = 3;
-    TRY(setup(A, few, &s));
-    TRY(dg_array_upload_double(s.b, b));
-    TRY(dg_array_fill(s.x, 0.0));
+    MUST(setup(A, few, &s));
+    MUST(dg_array_upload_double(s.b, b));
+    MUST(dg_array_fill(s.x, 0.0));
     dg_error err = dg_krylov_solve(s.k, s.b, s.x, &res);
     CHECK(err == DG_ERR_NUMERIC && res.iterations == 3 && !res.converged,
           "3 iterations: %s after %d", dg_error_name(err), res.iterations);
@@ -145,28 +145,28 @@ int main(int argc, char **argv) {
           "message: %s", m);
     dg_error_clear();
     teardown(&s);
-    TRY(setup(A, opt, &s));
-    TRY(dg_array_upload_double(s.b, b));
-    TRY(dg_array_fill(s.x, 0.0));
-    TRY(dg_krylov_solve(s.k, s.b, s.x, &res));
+    MUST(setup(A, opt, &s));
+    MUST(dg_array_upload_double(s.b, b));
+    MUST(dg_array_fill(s.x, 0.0));
+    MUST(dg_krylov_solve(s.k, s.b, s.x, &res));
     CHECK(res.converged && res.iterations > 3, "full solve: %d iterations",
           res.iterations);
-    TRY(dg_krylov_solve(s.k, s.b, s.x, &res));
+    MUST(dg_krylov_solve(s.k, s.b, s.x, &res));
     CHECK(res.converged && res.iterations == 0,
           "restart from the solution took %d iterations", res.iterations);
     /* b = 0: x = 0 whatever x0 was. */
     double *x = malloc(A->nrows * sizeof *x);
-    TRY(dg_array_fill(s.b, 0.0));
-    TRY(dg_array_upload_double(s.x, b));
-    TRY(dg_krylov_solve(s.k, s.b, s.x, &res));
-    TRY(dg_array_download_double(s.x, x));
+    MUST(dg_array_fill(s.b, 0.0));
+    MUST(dg_array_upload_double(s.x, b));
+    MUST(dg_krylov_solve(s.k, s.b, s.x, &res));
+    MUST(dg_array_download_double(s.x, x));
     for (int64_t i = 0; i < A->nrows; i++)
       CHECK(x[i] == 0.0, "b = 0 gave x[%lld] = %g", (long long)i, x[i]);
     CHECK(res.converged && res.iterations == 0, "b = 0: %d iterations",
           res.iterations);
     /* NaN in b. */
     b[7] = NAN;
-    TRY(dg_array_upload_double(s.b, b));
+    MUST(dg_array_upload_double(s.b, b));
     CHECK(dg_krylov_solve(s.k, s.b, s.x, &res) == DG_ERR_NUMERIC,
           "NaN in b accepted");
     dg_error_clear();

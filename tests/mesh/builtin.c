@@ -181,5 +181,5 @@ int main(void) {
   const int64_t bad[3] = {2, -1, 2};
   EXPECT(dg_builtin_box(lo, hi, bad, NULL, &m) == DG_ERR_INPUT && m == NULL, "negative cells");
   dg_error_clear();
-  return test_finish();
+  return expect_finish();
 }

@@ -15,41 +15,10 @@
 #include <time.h>
 
 #include "meshes/builtin.h"
-
-static int test_failures = 0;
+#include "tests/expect.h"
 
 /* Side tag names of the built-in meshes: axis a lo, hi = [2a], [2a+1]. */
 static const char *const test_sides[6] = {"left", "right", "bottom", "top", "front", "back"};
-
-#define EXPECT(cond, ...)                                                     \
-  do {                                                                        \
-    if (!(cond)) {                                                            \
-      ++test_failures;                                                        \
-      if (test_failures <= 30) {                                              \
-        fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__,     \
-                #cond);                                                       \
-        fprintf(stderr, __VA_ARGS__);                                         \
-        fputc('\n', stderr);                                                  \
-      }                                                                       \
-    }                                                                         \
-  } while (0)
-
-#define MUST(expr)                                                            \
-  do {                                                                        \
-    if ((expr) != DG_OK) {                                                    \
-      dg_error_print(stderr);                                                 \
-      fprintf(stderr, "%s:%d: %s failed\n", __FILE__, __LINE__, #expr);      \
-      exit(1);                                                                \
-    }                                                                         \
-  } while (0)
-
-static inline int test_finish(void) {
-  if (test_failures)
-    printf("%d checks failed\n", test_failures);
-  else
-    printf("ok\n");
-  return test_failures ? 1 : 0;
-}
 
 /* xorshift64*: fresh data each run, seed printed so a failure can be
  * replayed with DG_TEST_SEED. */

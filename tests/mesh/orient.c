@@ -140,5 +140,5 @@ int main(void) {
   rng_seed();
   for (int dim = 1; dim <= 3; dim++)
     check_dim(dim);
-  return test_finish();
+  return expect_finish();
 }

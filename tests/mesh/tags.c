@@ -29,5 +29,5 @@ int main(void) {
   EXPECT(m == NULL, "destroy clears");
   EXPECT(dg_mesh_create(4, 3, 1, &m) == DG_ERR_ARG && m == NULL, "dim 4 accepted");
   dg_error_clear();
-  return test_finish();
+  return expect_finish();
 }

@@ -179,6 +179,6 @@ int main(void) {
   m = good();
   m.real_size = 2;
   EXPECT(dg_checkpoint_write(ck, &m, fields) == DG_ERR_ARG, "real_size 2 accepted");
-  return tu_finish(dir);
+  return tu_finish(dir, failures);
 }
 #endif

@@ -60,6 +60,6 @@ int main(void) {
   roundtrip(dir, 2, 4, 15, 4);
   roundtrip(dir, 1, 1, 2, 8);
   EXPECT(tu_count(dir, "") == 3, "%d files, want 3", tu_count(dir, ""));
-  return tu_finish(dir);
+  return tu_finish(dir, failures);
 }
 #endif

@@ -135,6 +135,6 @@ int main(void) {
   err = write_step(w, 5);
   EXPECT(err == DG_ERR_IO, "write into a vanished directory: got %d", err);
   dg_snapshot_writer_destroy(&w);
-  return tu_finish(root);
+  return tu_finish(root, failures);
 }
 #endif

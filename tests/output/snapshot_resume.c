@@ -65,6 +65,6 @@ int main(void) {
   const long long left[] = {0, 20, 25};
   expect_times(coll, left, 3);
   dg_snapshot_writer_destroy(&w);
-  return tu_finish(dir);
+  return tu_finish(dir, failures);
 }
 #endif

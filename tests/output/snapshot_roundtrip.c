@@ -228,6 +228,6 @@ int main(void) {
   run(root, 2, 4);
   run(root, 3, 2);
   run(root, 3, 3);
-  return tu_finish(root);
+  return tu_finish(root, failures);
 }
 #endif

@@ -13,16 +13,7 @@
 #include <string.h>
 
 #include "problems/subcells.h"
-
-static int failures;
-#define EXPECT(cond, ...)                                                     \
-  do {                                                                        \
-    if (!(cond)) {                                                            \
-      printf(__VA_ARGS__);                                                    \
-      printf("\n");                                                           \
-      failures++;                                                             \
-    }                                                                         \
-  } while (0)
+#include "tests/expect.h"
 
 /* Lattice integer coordinates of each node, in H&W order. */
 static int lattice(int dim, int N, int (*ijk)[3]) {
@@ -151,7 +142,5 @@ int main(void) {
   EXPECT(dg_subcells_build(4, 2, dummy) == DG_ERR_ARG, "dim 4 accepted");
   EXPECT(dg_subcells_build(2, 0, dummy) == DG_ERR_ARG, "N 0 accepted");
   EXPECT(dg_subcells_count(2, 0) == 0, "count(2, 0) != 0");
-  if (failures == 0)
-    printf("ok\n");
-  return failures ? 1 : 0;
+  return expect_finish();
 }

@@ -6,24 +6,15 @@
 #include <stdint.h>
 #include <stdio.h>
 
-extern int tu_failures;
-#define EXPECT(cond, ...)                                                     \
-  do {                                                                        \
-    if (!(cond)) {                                                            \
-      printf("%s:%d: ", __FILE__, __LINE__);                                  \
-      printf(__VA_ARGS__);                                                    \
-      printf("\n");                                                           \
-      tu_failures++;                                                          \
-    }                                                                         \
-  } while (0)
+#include "tests/expect.h"
 
 /* A fresh scratch directory (under $TMPDIR or /tmp) in buf. */
 void tu_mkdtemp(char *buf, size_t cap);
 /* rm -r path (only what the tests made); kept when $DGRUN_TEST_KEEP is set. */
 void tu_rmtree(const char *path);
-/* End of a test: expect no ".tmp." file in dir, remove dir, print "ok" when
- * nothing failed; the exit code. */
-int tu_finish(const char *dir);
+/* End of a test that counted nfailed failures: expect no ".tmp." file in
+ * dir, remove dir, print "ok" when nothing failed; the exit code. */
+int tu_finish(const char *dir, int nfailed);
 /* Number of entries in dir whose name contains needle (0 if dir is missing). */
 int tu_count(const char *dir, const char *needle);
 int tu_exists(const char *path);

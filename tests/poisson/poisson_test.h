@@ -6,16 +6,8 @@
 #include <stdlib.h>
 
 #include "problems/poisson_run.h"
+#include "tests/expect.h"
 
-#define CHECK(c, ...)                                                              \
-  do {                                                                             \
-    if (!(c)) {                                                                    \
-      fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #c);        \
-      fprintf(stderr, __VA_ARGS__);                                                \
-      fprintf(stderr, "\n");                                                       \
-      exit(1);                                                                     \
-    }                                                                              \
-  } while (0)
 
 /* Solve cfg on comm with order N, `cells` per axis (dim of them), on
  * `backend`, output off, plus the extra overrides. */

@@ -17,14 +17,6 @@
 /* after dgrun headers: lapacke.h pulls in complex.h, which defines I */
 #include <lapacke.h>
 
-#define TRY(e)                                                                     \
-  do {                                                                             \
-    if ((e) != DG_OK) {                                                            \
-      dg_error_print(stderr);                                                      \
-      exit(1);                                                                     \
-    }                                                                              \
-  } while (0)
-
 static const double slope[3] = {0.7, -1.3, 0.4};
 
 static double linear(const double *x, int dim) {
@@ -60,9 +52,9 @@ static void run(int dim, int N, int64_t cells) {
   int64_t n[3] = {cells, cells, cells};
   int per[3] = {0, 0, 0};
   dg_mesh *mesh;
-  TRY(dg_builtin_mesh(dim, lo, hi, n, per, &mesh));
+  MUST(dg_builtin_mesh(dim, lo, hi, n, per, &mesh));
   dg_discretization *d;
-  TRY(dg_discretization_create(mesh, N, DG_PRECISION_DOUBLE, &d));
+  MUST(dg_discretization_create(mesh, N, DG_DOUBLE, &d));
   dg_sipg_bc kinds[6] = {0, DG_SIPG_NEUMANN, 0, 0, 0, 0};
   dg_sipg_options opt = dg_sipg_defaults();
   opt.tag_kind = kinds;
@@ -74,8 +66,8 @@ static void run(int dim, int N, int64_t cells) {
     row_of[K - 1 - k] = k;
   }
   dg_csr *A;
-  TRY(dg_sipg_assemble(d, &opt, K, own, row_of, K, &A));
-  TRY(dg_sparse_csr_check(A));
+  MUST(dg_sipg_assemble(d, &opt, K, own, row_of, K, &A));
+  MUST(dg_sparse_csr_check(A));
   double *Ad = calloc((size_t)(M * M), sizeof(double));
   double *b = malloc(sizeof(double) * M), *w = malloc(sizeof(double) * M);
   for (int64_t r = 0; r < M; r++)
@@ -86,7 +78,7 @@ static void run(int dim, int N, int64_t cells) {
       CHECK(Ad[r * M + c] == Ad[c * M + r], "%dD N=%d: A[%lld][%lld] = %.17g != A^T = %.17g",
             dim, N, (long long)r, (long long)c, Ad[r * M + c], Ad[c * M + r]);
   dg_sipg_data data = {NULL, zero_source, bdata};
-  TRY(dg_sipg_rhs(d, &opt, K, own, &data, b));
+  MUST(dg_sipg_rhs(d, &opt, K, own, &data, b));
   /* Eigenvalues of a copy (dsyev overwrites it). */
   double *E = malloc(sizeof(double) * (size_t)(M * M));
   memcpy(E, Ad, sizeof(double) * (size_t)(M * M));

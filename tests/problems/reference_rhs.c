@@ -273,7 +273,7 @@ static int run_case(dg_device *dev, const char *flux_path, const physics_ref *ph
   dg_flux_program *prog = NULL;
   dg_physics phys;
   dg_physics_tables *tables = NULL;
-  if (dg_discretization_create(mesh, N, DG_PRECISION_DOUBLE, &disc) != DG_OK ||
+  if (dg_discretization_create(mesh, N, DG_DOUBLE, &disc) != DG_OK ||
       dg_flux_parse_file(flux_path, mesh->dim, &prog) != DG_OK ||
       dg_physics_from_program(prog, &phys, &tables) != DG_OK) {
     dg_error_print(stderr);

@@ -10,30 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int test_failures = 0;
+#include "tests/expect.h"
 
 #define M_PI_REF 3.14159265358979323846
-
-#define EXPECT(cond, ...)                                                     \
-  do {                                                                        \
-    if (!(cond)) {                                                            \
-      ++test_failures;                                                        \
-      fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__,       \
-              #cond);                                                         \
-      fprintf(stderr, __VA_ARGS__);                                           \
-      fputc('\n', stderr);                                                    \
-    }                                                                         \
-  } while (0)
-
-/* Abort the test on a library error, printing its trace. */
-#define MUST(expr)                                                            \
-  do {                                                                        \
-    if ((expr) != DG_OK) {                                                    \
-      dg_error_print(stderr);                                                 \
-      fprintf(stderr, "%s:%d: %s failed\n", __FILE__, __LINE__, #expr);      \
-      exit(1);                                                                \
-    }                                                                         \
-  } while (0)
 
 /* Exponents (e[0], e[1], e[2]) of a monomial r^e0 s^e1 t^e2. */
 typedef struct mono { int e[3]; } mono;
@@ -235,8 +214,8 @@ static inline void for_each_element(void (*check)(const dg_refelem *re,
 }
 
 static inline int test_result(const char *name) {
-  if (test_failures) {
-    fprintf(stderr, "%s: %d check(s) failed\n", name, test_failures);
+  if (failures) {
+    fprintf(stderr, "%s: %d check(s) failed\n", name, failures);
     return 1;
   }
   printf("%s: ok\n", name);

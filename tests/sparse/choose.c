@@ -20,7 +20,7 @@ static dg_csr *uniform_rows(int64_t n, int width, uint64_t *rng) {
       v[i * width + k] = dt_uniform(rng);
     }
   dg_csr *A;
-  TRY(dg_sparse_csr_from_coo(n, n, n * width, r, c, v, &A));
+  MUST(dg_sparse_csr_from_coo(n, n, n * width, r, c, v, &A));
   free(r);
   free(c);
   free(v);
@@ -29,7 +29,7 @@ static dg_csr *uniform_rows(int64_t n, int width, uint64_t *rng) {
 
 static dg_sparse_format choose(dg_device *dev, const dg_csr *A, int b) {
   dg_sparse_format f;
-  TRY(dg_sparse_choose(dev, A, b, &f));
+  MUST(dg_sparse_choose(dev, A, b, &f));
   return f;
 }
 
@@ -61,7 +61,7 @@ int main(int argc, char **argv) {
         dg_sparse_format_name(choose(dev, long_rows, 1)));
 
   dg_sparse *M;
-  TRY(dg_sparse_create(dev, blocks, DG_SPARSE_AUTO, 4, DG_DOUBLE, &M));
+  MUST(dg_sparse_create(dev, blocks, DG_SPARSE_AUTO, 4, DG_DOUBLE, &M));
   CHECK(dg_sparse_get_format(M) == DG_SPARSE_BSR, "auto gave %s",
         dg_sparse_format_name(dg_sparse_get_format(M)));
   dg_sparse_destroy(&M);
@@ -75,7 +75,7 @@ int main(int argc, char **argv) {
   for (size_t t = 0; t < sizeof tune / sizeof tune[0]; t++) {
     double ms[DG_SPARSE_NFORMATS];
     dg_sparse_format best;
-    TRY(dg_sparse_tune(dev, tune[t].A, tune[t].b, DG_DOUBLE, 3, &best, ms));
+    MUST(dg_sparse_tune(dev, tune[t].A, tune[t].b, DG_DOUBLE, 3, &best, ms));
     CHECK((ms[DG_SPARSE_BSR] >= 0) == tune[t].bsr, "case %zu: bsr time %g",
           t, ms[DG_SPARSE_BSR]);
     CHECK((ms[DG_SPARSE_ELL] >= 0) == tune[t].ell, "case %zu: ell time %g",

@@ -45,8 +45,8 @@ static void check_coo(uint64_t *rng) {
     D[rows[k] * n + cols[k]] += vals[k];
   }
   dg_csr *A;
-  TRY(dg_sparse_csr_from_coo(m, n, nnz, rows, cols, vals, &A));
-  TRY(dg_sparse_csr_check(A));
+  MUST(dg_sparse_csr_from_coo(m, n, nnz, rows, cols, vals, &A));
+  MUST(dg_sparse_csr_check(A));
   int64_t present = 0;
   for (int64_t i = 0; i < m; i++)
     for (int64_t j = 0; j < n; j++) {
@@ -80,7 +80,7 @@ static void check_coo(uint64_t *rng) {
 static void check_ell_bsr(const dg_csr *A, int b) {
   double *D = dense_of(A);
   dg_ell *E;
-  TRY(dg_sparse_csr_to_ell(A, &E));
+  MUST(dg_sparse_csr_to_ell(A, &E));
   int64_t longest = 0;
   for (int64_t i = 0; i < A->nrows; i++) {
     int64_t len = A->rowptr[i + 1] - A->rowptr[i];
@@ -100,13 +100,13 @@ static void check_ell_bsr(const dg_csr *A, int b) {
   CHECK(E->width == longest, "ell width %lld, longest row %lld",
         (long long)E->width, (long long)longest);
   dg_csr *back;
-  TRY(dg_sparse_ell_to_csr(E, &back));
+  MUST(dg_sparse_ell_to_csr(E, &back));
   expect_same_csr(A, back, "csr -> ell -> csr");
   dg_sparse_csr_destroy(&back);
   dg_sparse_ell_destroy(&E);
 
   dg_bsr *B;
-  TRY(dg_sparse_csr_to_bsr(A, b, &B));
+  MUST(dg_sparse_csr_to_bsr(A, b, &B));
   int64_t nbc = A->ncols / b, blocks = 0;
   for (int64_t I = 0; I < B->nbrows; I++) {
     for (int64_t J = 0; J < nbc; J++) {
@@ -131,7 +131,7 @@ static void check_ell_bsr(const dg_csr *A, int b) {
   /* Random values are never exactly 0, so stored blocks = touched blocks. */
   CHECK(B->nblocks == blocks, "bsr stores %lld blocks, %lld are touched",
         (long long)B->nblocks, (long long)blocks);
-  TRY(dg_sparse_bsr_to_csr(B, &back));
+  MUST(dg_sparse_bsr_to_csr(B, &back));
   expect_same_csr(A, back, "csr -> bsr -> csr");
   dg_sparse_csr_destroy(&back);
   dg_sparse_bsr_destroy(&B);
@@ -176,7 +176,7 @@ int main(void) {
   /* Format names round trip; a bad one lists the valid ones. */
   for (int f = 0; f <= DG_SPARSE_AUTO; f++) {
     dg_sparse_format g;
-    TRY(dg_sparse_format_parse(dg_sparse_format_name((dg_sparse_format)f), &g));
+    MUST(dg_sparse_format_parse(dg_sparse_format_name((dg_sparse_format)f), &g));
     CHECK(g == (dg_sparse_format)f, "format %d parsed as %d", f, (int)g);
   }
   dg_sparse_format g;

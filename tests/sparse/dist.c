@@ -41,7 +41,7 @@ static dg_csr *awkward_matrix(int64_t n, uint64_t *rng) {
     }
   }
   dg_csr *A;
-  TRY(dg_sparse_csr_from_coo(n, n, k, r, c, v, &A));
+  MUST(dg_sparse_csr_from_coo(n, n, k, r, c, v, &A));
   free(r);
   free(c);
   free(v);
@@ -82,7 +82,7 @@ static void check_dist(dg_device *dev, const dg_csr *A, dg_sparse_format f,
   st_reference(R, x, ref, bound);
 
   dg_sparse_dist *D;
-  TRY(dg_sparse_dist_create(world, dev, L, start, f, b, dtype, &D));
+  MUST(dg_sparse_dist_create(world, dev, L, start, f, b, dtype, &D));
   /* Ghosts: distinct columns outside [start, start + count), counted in
    * units of g (whole blocks travel for bsr). */
   char *seen = calloc((size_t)(A->ncols / g + 1), 1);
@@ -100,16 +100,16 @@ static void check_dist(dg_device *dev, const dg_csr *A, dg_sparse_format f,
   CHECK(size > 1 || ghosts == 0, "one rank with ghosts");
 
   dg_array *dx, *dy;
-  TRY(dg_array_create(dev, dtype, count, &dx));
-  TRY(dg_array_create(dev, dtype, count, &dy));
-  TRY(dg_array_upload_double(dx, x + start));
+  MUST(dg_array_create(dev, dtype, count, &dx));
+  MUST(dg_array_create(dev, dtype, count, &dy));
+  MUST(dg_array_upload_double(dx, x + start));
   for (int64_t i = 0; i < count; i++)
     got[i] = NAN;
-  TRY(dg_array_upload_double(dy, got));
+  MUST(dg_array_upload_double(dy, got));
   /* Twice: the second product reuses the exchange buffers. */
   for (int rep = 0; rep < 2; rep++) {
-    TRY(dg_sparse_dist_spmv(D, dx, dy));
-    TRY(dg_array_download_double(dy, got));
+    MUST(dg_sparse_dist_spmv(D, dx, dy));
+    MUST(dg_array_download_double(dy, got));
     double eps = dtype == DG_FLOAT ? FLT_EPSILON : DBL_EPSILON;
     for (int64_t i = 0; i < count; i++) {
       int64_t gi = start + i;
@@ -134,14 +134,14 @@ static void check_dist(dg_device *dev, const dg_csr *A, dg_sparse_format f,
 }
 
 int main(int argc, char **argv) {
-  TRY(dg_comm_create_world(&world));
+  MUST(dg_comm_create_world(&world));
   rank = dg_comm_rank(world);
   size = dg_comm_size(world);
   const char *cache;
   dg_device *dev = st_open_device(argc, argv, &cache);
   /* One seed for all ranks (rank 0's, below 2^52 so a double holds it). */
   double s = rank == 0 ? (double)(dt_seed() & ((1ull << 52) - 1)) : 0.0;
-  TRY(dg_comm_allreduce_max(world, &s, 1));
+  MUST(dg_comm_allreduce_max(world, &s, 1));
   uint64_t rng = (uint64_t)s;
 
   const int64_t sizes[] = {5, 48, 301};
@@ -173,7 +173,7 @@ int main(int argc, char **argv) {
   dg_sparse_dist *D = NULL;
   dg_error err = dg_sparse_dist_create(world, dev, L, start,
                                        DG_SPARSE_CSR_SCALAR, 1, DG_DOUBLE, &D);
-  CHECK(D == NULL && err == (bad ? DG_ERR_ARG : DG_ERR_MPI),
+  CHECK(D == NULL && err == (bad ? DG_ERR_ARG : DG_ERR_PEER),
         "rank %d: error %s (%s)", rank, dg_error_name(err), dg_error_message());
   if (!bad)
     CHECK(strstr(dg_error_message(), "failed"), "rank %d: message '%s'",
@@ -191,7 +191,7 @@ int main(int argc, char **argv) {
 
   dg_device_destroy(&dev);
   dt_remove_dir(cache);
-  TRY(dg_comm_barrier(world));
+  MUST(dg_comm_barrier(world));
   if (rank == 0)
     printf("distributed SpMV on %d rank(s): all checks passed\n", size);
   dg_comm_destroy(&world);

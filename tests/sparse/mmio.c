@@ -18,7 +18,7 @@ static const char *path_of(const char *name) {
 }
 
 static void write_text(const char *name, const char *text) {
-  TRY(dg_fsutil_write_file(path_of(name), text, strlen(text), 0600));
+  MUST(dg_fsutil_write_file(path_of(name), text, strlen(text), 0600));
 }
 
 static void expect_error(const char *name, const char *text,
@@ -71,7 +71,7 @@ int main(void) {
              "3 2 2.5\n"
              "3 3 -3\n");
   dg_csr *H;
-  TRY(dg_mmio_read(path_of("hand.mtx"), &H));
+  MUST(dg_mmio_read(path_of("hand.mtx"), &H));
   const int64_t rp[] = {0, 2, 5, 7}, ci[] = {0, 1, 0, 1, 2, 1, 2};
   const double va[] = {4, 1, 1, 5, 2.5, 2.5, -3};
   CHECK(H->nrows == 3 && H->ncols == 3 && H->nnz == 7, "hand.mtx: %lld "
@@ -88,19 +88,19 @@ int main(void) {
   dg_csr *G = st_random_csr(57, 31, 4, ST_EMPTY_ROWS | ST_DENSE_ROW, &rng);
   for (int64_t k = 0; k < G->nnz; k++)
     G->values[k] *= 1e-7 + 1e5 * (double)(k % 3); /* awkward magnitudes */
-  TRY(dg_mmio_write(path_of("g.mtx"), G, 0));
+  MUST(dg_mmio_write(path_of("g.mtx"), G, 0));
   dg_csr *G2;
-  TRY(dg_mmio_read(path_of("g.mtx"), &G2));
+  MUST(dg_mmio_read(path_of("g.mtx"), &G2));
   expect_equal(G, G2, "general round trip");
   dg_csr *S = st_block_matrix(12, 3, 1.0, &rng);
-  TRY(dg_mmio_write(path_of("s.mtx"), S, 1));
+  MUST(dg_mmio_write(path_of("s.mtx"), S, 1));
   void *text;
   size_t size;
-  TRY(dg_fsutil_read_file(path_of("s.mtx"), &text, &size));
+  MUST(dg_fsutil_read_file(path_of("s.mtx"), &text, &size));
   CHECK(strstr(text, "coordinate real symmetric"), "symmetric banner missing");
   free(text);
   dg_csr *S2;
-  TRY(dg_mmio_read(path_of("s.mtx"), &S2));
+  MUST(dg_mmio_read(path_of("s.mtx"), &S2));
   expect_equal(S, S2, "symmetric round trip");
   CHECK(dg_mmio_write(path_of("bad.mtx"), G, 1) == DG_ERR_ARG,
         "a rectangular matrix was written as symmetric");

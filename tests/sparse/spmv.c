@@ -31,21 +31,21 @@ static void check_one(dg_device *dev, const dg_csr *A, dg_sparse_format f,
   CHECK(ref && bound && got, "out of memory");
   st_reference(R, x, ref, bound);
   dg_sparse *M;
-  TRY(dg_sparse_create(dev, A, f, b, dtype, &M));
+  MUST(dg_sparse_create(dev, A, f, b, dtype, &M));
   CHECK(dg_sparse_get_format(M) == f, "format %s became %s",
         dg_sparse_format_name(f), dg_sparse_format_name(dg_sparse_get_format(M)));
   dg_array *dx, *dy;
-  TRY(dg_array_create(dev, dtype, A->ncols, &dx));
-  TRY(dg_array_create(dev, dtype, A->nrows, &dy));
-  TRY(dg_array_upload_double(dx, x));
+  MUST(dg_array_create(dev, dtype, A->ncols, &dx));
+  MUST(dg_array_create(dev, dtype, A->nrows, &dy));
+  MUST(dg_array_upload_double(dx, x));
   double eps = dtype == DG_FLOAT ? FLT_EPSILON : DBL_EPSILON;
   for (int acc = 0; acc < 2; acc++) {
     for (int64_t i = 0; i < A->nrows; i++)
       got[i] = acc ? y0[i] : NAN;
-    TRY(dg_array_upload_double(dy, got));
-    TRY(dg_sparse_spmv(M, dx, dy, acc, NULL));
-    TRY(dg_device_synchronize(dev));
-    TRY(dg_array_download_double(dy, got));
+    MUST(dg_array_upload_double(dy, got));
+    MUST(dg_sparse_spmv(M, dx, dy, acc, NULL));
+    MUST(dg_device_synchronize(dev));
+    MUST(dg_array_download_double(dy, got));
     for (int64_t i = 0; i < A->nrows; i++) {
       double len = (double)(R->rowptr[i + 1] - R->rowptr[i]);
       double want = acc ? ref[i] + y0[i] : ref[i];
@@ -117,11 +117,11 @@ int main(int argc, char **argv) {
   /* Mismatched vectors are refused with the sizes in the message. */
   dg_csr *A = st_random_csr(10, 8, 2, 0, &rng);
   dg_sparse *M;
-  TRY(dg_sparse_create(dev, A, DG_SPARSE_CSR_SCALAR, 1, DG_DOUBLE, &M));
+  MUST(dg_sparse_create(dev, A, DG_SPARSE_CSR_SCALAR, 1, DG_DOUBLE, &M));
   dg_array *x, *y, *xf;
-  TRY(dg_array_create(dev, DG_DOUBLE, 7, &x));
-  TRY(dg_array_create(dev, DG_DOUBLE, 10, &y));
-  TRY(dg_array_create(dev, DG_FLOAT, 8, &xf));
+  MUST(dg_array_create(dev, DG_DOUBLE, 7, &x));
+  MUST(dg_array_create(dev, DG_DOUBLE, 10, &y));
+  MUST(dg_array_create(dev, DG_FLOAT, 8, &xf));
   CHECK(dg_sparse_spmv(M, x, y, 0, NULL) == DG_ERR_ARG &&
             strstr(dg_error_message(), "x of 7"),
         "short x accepted: %s", dg_error_message());
@@ -135,7 +135,7 @@ int main(int argc, char **argv) {
   /* The generated source is readable and names its specialisation. */
   dg_sparse *B;
   dg_csr *D = st_block_matrix(9, 6, 1.0, &rng);
-  TRY(dg_sparse_create(dev, D, DG_SPARSE_BSR, 6, DG_DOUBLE, &B));
+  MUST(dg_sparse_create(dev, D, DG_SPARSE_BSR, 6, DG_DOUBLE, &B));
   CHECK(strstr(dg_sparse_source(B), "#define DG_B 6") &&
             strstr(dg_sparse_source(B), "y = A x"),
         "bsr source lacks its constants:\n%s", dg_sparse_source(B));

@@ -11,7 +11,7 @@ dg_device *st_open_device(int argc, char **argv, const char **cache_dir) {
   }
   *cache_dir = dt_fresh_cache_dir();
   dg_device *dev;
-  TRY(dg_device_create(backend, 0, &dev));
+  MUST(dg_device_create(backend, 0, &dev));
   return dev;
 }
 
@@ -42,7 +42,7 @@ dg_csr *st_random_csr(int64_t nrows, int64_t ncols, double per_row, int flags,
     }
   }
   dg_csr *A;
-  TRY(dg_sparse_csr_from_coo(nrows, ncols, n, r, c, v, &A));
+  MUST(dg_sparse_csr_from_coo(nrows, ncols, n, r, c, v, &A));
   free(r);
   free(c);
   free(v);
@@ -92,7 +92,7 @@ dg_csr *st_block_matrix(int64_t K, int b, double dominance, uint64_t *rng) {
     }
   }
   dg_csr *A;
-  TRY(dg_sparse_csr_from_coo(K * b, K * b, n, r, c, v, &A));
+  MUST(dg_sparse_csr_from_coo(K * b, K * b, n, r, c, v, &A));
   free(r);
   free(c);
   free(v);
@@ -127,7 +127,7 @@ double *st_random_vector(int64_t n, dg_dtype dtype, uint64_t *rng) {
 
 dg_csr *st_round_to_float(const dg_csr *A) {
   dg_csr *B;
-  TRY(dg_sparse_csr_create(A->nrows, A->ncols, A->nnz, &B));
+  MUST(dg_sparse_csr_create(A->nrows, A->ncols, A->nnz, &B));
   memcpy(B->rowptr, A->rowptr, (size_t)(A->nrows + 1) * sizeof *B->rowptr);
   memcpy(B->colind, A->colind, (size_t)A->nnz * sizeof *B->colind);
   for (int64_t k = 0; k < A->nnz; k++)
@@ -138,7 +138,7 @@ dg_csr *st_round_to_float(const dg_csr *A) {
 dg_csr *st_rows_of(const dg_csr *A, int64_t start, int64_t count) {
   int64_t k0 = A->rowptr[start], k1 = A->rowptr[start + count];
   dg_csr *L;
-  TRY(dg_sparse_csr_create(count, A->ncols, k1 - k0, &L));
+  MUST(dg_sparse_csr_create(count, A->ncols, k1 - k0, &L));
   for (int64_t i = 0; i <= count; i++)
     L->rowptr[i] = A->rowptr[start + i] - k0;
   memcpy(L->colind, A->colind + k0, (size_t)(k1 - k0) * sizeof *L->colind);
