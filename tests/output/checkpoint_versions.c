@@ -113,6 +113,6 @@ int main(void) {
              strstr(dg_error_message(), "checksum mismatch"),
          "damaged format 2 file: %s", dg_error_message());
   dg_error_clear();
-  return tu_finish(dir);
+  return tu_finish(dir, failures);
 }
 #endif
