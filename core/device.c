@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/device_backend.h"
 #include "core/hash.h"
@@ -565,6 +566,95 @@ static dg_error compile_store_load(dg_device *dev, dg_kernel_cache *cache,
   dg_error err = dev->ops->load(dev->state, blob, size, handle);
   free(blob);
   DG_CALL(err);
+  return DG_OK;
+}
+
+typedef struct precompile_job {
+  dg_device *dev;
+  dg_kernel_cache *cache;
+  const char *const *sources;
+  char (*keys)[DG_HASH_HEX_SIZE];
+  int n;
+  int next; /* guarded by dev->lock */
+} precompile_job;
+
+static void *precompile_worker(void *arg) {
+  precompile_job *j = arg;
+  for (;;) {
+    pthread_mutex_lock(&j->dev->lock);
+    int i = j->next++;
+    pthread_mutex_unlock(&j->dev->lock);
+    if (i >= j->n)
+      return NULL;
+    void *blob = NULL;
+    size_t size = 0;
+    /* errors are this thread's own (thread-local) and left for the load */
+    if (j->dev->ops->compile(j->dev->state, "precompile", j->sources[i], NULL, 0, &blob,
+                             &size) == DG_OK) {
+      bump(j->dev, &j->dev->stats.compilations);
+      if (dg_kernel_cache_put(j->cache, j->keys[i], blob, size) != DG_OK)
+        dg_error_clear();
+    } else {
+      dg_error_clear();
+    }
+    free(blob);
+  }
+}
+
+dg_error dg_device_precompile(dg_device *dev, const char *const *sources, int n, int threads) {
+  dg_kernel_cache *cache = device_cache(dev);
+  if (!cache || n <= 0)
+    return DG_OK;
+  precompile_job j = {dev, cache, NULL, NULL, 0, 0};
+  const char **todo = calloc((size_t)n, sizeof *todo);
+  j.keys = calloc((size_t)n, sizeof *j.keys);
+  if (!todo || !j.keys) {
+    free(todo);
+    free(j.keys);
+    DG_RAISE(DG_ERR_MEMORY, "out of memory for %d modules", n);
+  }
+  const char *identity = dev->ops->compiler_identity(dev->state);
+  for (int i = 0; i < n; i++) {
+    char key[DG_HASH_HEX_SIZE];
+    cache_key(dev, identity, sources[i], NULL, 0, key);
+    void *blob = NULL;
+    size_t size;
+    dg_kernel_cache_status st = DG_KERNEL_CACHE_MISS;
+    if (dg_kernel_cache_get(cache, key, &blob, &size, &st) != DG_OK)
+      dg_error_clear();
+    free(blob);
+    if (st == DG_KERNEL_CACHE_HIT)
+      continue;
+    int dup = 0; /* the same module twice: compile it once */
+    for (int k = 0; k < j.n && !dup; k++)
+      dup = strcmp(j.keys[k], key) == 0;
+    if (dup)
+      continue;
+    memcpy(j.keys[j.n], key, sizeof key);
+    todo[j.n++] = sources[i];
+  }
+  j.sources = todo;
+  if (threads <= 0) {
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    threads = cpus > 0 ? (int)cpus : 1;
+  }
+  if (threads > j.n)
+    threads = j.n;
+  pthread_t *tid = calloc((size_t)(threads > 0 ? threads : 1), sizeof *tid);
+  int started = 0;
+  for (int t = 0; tid && t < threads; t++)
+    if (pthread_create(&tid[t], NULL, precompile_worker, &j) == 0)
+      started++;
+    else
+      break;
+  if (started == 0)
+    precompile_worker(&j); /* no threads to be had: compile here */
+  for (int t = 0; t < started; t++)
+    pthread_join(tid[t], NULL);
+  dg_debug("precompiled %d of %d modules on %d threads", j.n, n, started);
+  free(tid);
+  free(todo);
+  free(j.keys);
   return DG_OK;
 }
 

@@ -252,7 +252,7 @@ static void emit_prelude(dg_strbuf *b, dg_codegen_target tg, const dg_element_op
                          const dg_physics *ph, const dg_kernel_config *cfg, int is_float,
                          int np_pad, int ngeo) {
   char knobs[512];
-  dg_kernel_config_describe(cfg, knobs, sizeof knobs);
+  dg_kernel_config_describe_code(cfg, knobs, sizeof knobs);
   dg_strbuf_appendf(b,
                     "/* dgrun generated DG operators (generator version %d)\n"
                     " * target %s, precision %s, dim %d, order N = %d\n"

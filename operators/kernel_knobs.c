@@ -24,29 +24,29 @@ const char *dg_work_mode_name(dg_work_mode m) {
 /* The order is the order of problem.cfg's reference and of database entries. */
 const dg_kernel_knob dg_kernel_knobs[] = {
     {"elements_per_block", "epb", DG_KNOB_INT, NULL, KNOB(elements_per_block),
-     "cuda volume kernel: elements per thread block"},
+     "cuda volume kernel: elements per thread block", 0},
     {"face_threads", "ft", DG_KNOB_INT, NULL, KNOB(face_threads),
-     "cuda surface kernel: threads per block"},
+     "cuda surface kernel: threads per block", 1},
     {"matrices", "mat", DG_KNOB_ENUM, matrix_names, KNOB(matrices),
-     "where the operator matrices live on the GPU"},
+     "where the operator matrices live on the GPU", 0},
     {"np_align", "align", DG_KNOB_INT, NULL, KNOB(np_align),
-     "pad the element stride to a multiple"},
+     "pad the element stride to a multiple", 0},
     {"layout", "layout", DG_KNOB_ENUM, layout_names, KNOB(layout),
-     "state field interleaving"},
+     "state field interleaving", 0},
     {"fuse_update", "fuse", DG_KNOB_BOOL, NULL, KNOB(fuse_update),
-     "volume kernel applies the Runge-Kutta update (saves a pass)"},
+     "volume kernel applies the Runge-Kutta update (saves a pass)", 0},
     {"work_mode", "work", DG_KNOB_ENUM, work_names, KNOB(work_mode),
      "cuda volume kernel: how a thread covers work_per_thread elements (gemm: the block's "
      "derivative and lifting products as one small matrix product; mma: the same on the "
-     "fp64 tensor cores, double only, elements_per_block a multiple of 8)"},
+     "fp64 tensor cores, double only, elements_per_block a multiple of 8)", 0},
     {"work_per_thread", "wpt", DG_KNOB_INT, NULL, KNOB(work_per_thread),
-     "cuda volume kernel: elements per thread (1 with work_mode = parallel, gemm or mma)"},
+     "cuda volume kernel: elements per thread (1 with work_mode = parallel, gemm or mma)", 0},
     {"prefetch", "pf", DG_KNOB_BOOL, NULL, KNOB(prefetch),
-     "cuda volume kernel: stage state and face fluxes in shared memory first"},
+     "cuda volume kernel: stage state and face fluxes in shared memory first", 0},
     {"fuse_surface", "fsurf", DG_KNOB_BOOL, NULL, KNOB(fuse_surface),
-     "cuda volume kernel computes the face fluxes itself (no surface kernel)"},
+     "cuda volume kernel computes the face fluxes itself (no surface kernel)", 0},
     {"cpu_chunk", "chunk", DG_KNOB_INT, NULL, KNOB(cpu_chunk),
-     "cpu backend: elements per chunk (0: automatic)"},
+     "cpu backend: elements per chunk (0: automatic)", 1},
 };
 const int dg_kernel_nknobs = (int)(sizeof dg_kernel_knobs / sizeof dg_kernel_knobs[0]);
 
@@ -123,15 +123,26 @@ void dg_kernel_knob_text(const dg_kernel_config *c, const dg_kernel_knob *k, int
     snprintf(buf, n, "%d", v);
 }
 
-void dg_kernel_config_describe(const dg_kernel_config *c, char *buf, size_t n) {
+static void describe(const dg_kernel_config *c, int code_only, char *buf, size_t n) {
   size_t used = 0;
   buf[0] = '\0';
   for (int i = 0; i < dg_kernel_nknobs && used < n; i++) {
+    if (code_only && dg_kernel_knobs[i].launch_only)
+      continue;
     char v[64];
     dg_kernel_knob_text(c, &dg_kernel_knobs[i], 0, v, sizeof v);
-    int w = snprintf(buf + used, n - used, "%s%s=%s", i ? " " : "", dg_kernel_knobs[i].abbrev, v);
+    int w = snprintf(buf + used, n - used, "%s%s=%s", used ? " " : "", dg_kernel_knobs[i].abbrev,
+                     v);
     if (w < 0)
       break;
     used += (size_t)w;
   }
+}
+
+void dg_kernel_config_describe(const dg_kernel_config *c, char *buf, size_t n) {
+  describe(c, 0, buf, n);
+}
+
+void dg_kernel_config_describe_code(const dg_kernel_config *c, char *buf, size_t n) {
+  describe(c, 1, buf, n);
 }

@@ -19,6 +19,8 @@ typedef struct dg_kernel_knob {
   const char *const *names; /* DG_KNOB_ENUM: value names, NULL-terminated */
   size_t offset;       /* of its int-sized field in dg_kernel_config */
   const char *help;    /* one line, for the problem.cfg reference */
+  int launch_only;     /* set at launch, not in the generated source (so the
+                          variants it tells apart share one compiled module) */
 } dg_kernel_knob;
 
 extern const dg_kernel_knob dg_kernel_knobs[];
@@ -41,5 +43,8 @@ void dg_kernel_knob_text(const dg_kernel_config *c, const dg_kernel_knob *k, int
                          char *buf, size_t n);
 /* "epb=8 ft=256 mat=global ..." over every knob. */
 void dg_kernel_config_describe(const dg_kernel_config *c, char *buf, size_t n);
+/* The same over the knobs that shape the generated source only (its header
+ * comment: launch-only knobs there would split identical modules). */
+void dg_kernel_config_describe_code(const dg_kernel_config *c, char *buf, size_t n);
 
 #endif

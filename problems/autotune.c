@@ -139,6 +139,42 @@ static dg_error op_digest(const dg_autotune_request *q, char hex[65]) {
   return DG_OK;
 }
 
+/* Compile the layout and volume candidates side by side into the kernel
+ * cache (exactly the configurations dg_tune_search composes for its first
+ * two phases), so that timing them loads instead of compiling: compiles,
+ * not timings, were most of a tuning run.  Best effort. */
+static void precompile_candidates(const dg_autotune_request *q, const dg_tune_space *sp) {
+  const dg_discretization *d = q->disc;
+  const dg_refelem *re = d->re;
+  dg_element_ops el = {d->dim, d->N, d->Np, d->Nfp, d->Nfaces, re->Dr, re->Ds, re->Dt,
+                       re->LIFT};
+  dg_codegen_target tg = dg_device_get_info(q->dev)->backend == DG_BACKEND_CUDA
+                             ? DG_CODEGEN_CUDA
+                             : DG_CODEGEN_C;
+  int cap = sp->nlayouts * (1 + sp->nvolume), n = 0;
+  char **src = calloc((size_t)cap + 1, sizeof *src);
+  for (int l = 0; src && l < sp->nlayouts; l++)
+    for (int v = -1; v < sp->nvolume; v++) {
+      dg_kernel_config c = q->base;
+      dg_tune_apply_layout(&c, &sp->layouts[l]);
+      if (v >= 0)
+        dg_tune_apply_volume(&c, &sp->volume[v]);
+      dg_generated g;
+      if (dg_codegen_generate(tg, &el, q->physics, d->precision == DG_FLOAT, &c, &g) != DG_OK) {
+        dg_error_clear(); /* refused for this size: the search says so */
+        continue;
+      }
+      src[n++] = g.source; /* taken over */
+      g.source = NULL;
+      dg_generated_free(&g);
+    }
+  if (src && dg_device_precompile(q->dev, (const char *const *)src, n, 0) != DG_OK)
+    dg_error_clear();
+  for (int i = 0; i < n; i++)
+    free(src[i]);
+  free(src);
+}
+
 dg_error dg_autotune(const dg_autotune_request *q, dg_autotune_outcome *out) {
   memset(out, 0, sizeof *out);
   out->cfg = q->base;
@@ -183,6 +219,7 @@ dg_error dg_autotune(const dg_autotune_request *q, dg_autotune_outcome *out) {
     dg_tune_result res;
     dg_info("tuning: searching %d layouts, %d volume and %d surface variants",
             sp.nlayouts, sp.nvolume, sp.nface);
+    precompile_candidates(q, &sp);
     err = dg_tune_search(&sp, &q->base, measure, &c, &res);
     dg_solver_destroy(&c.s);
     dg_tune_space_free(&sp);
