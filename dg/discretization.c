@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/timing.h"
 #include "dg/connectivity.h"
 #include "dg/linalg.h"
 
@@ -301,7 +302,9 @@ dg_error dg_discretization_create(const dg_mesh *mesh, int N, dg_precision preci
   dg_error err = DG_OK;
   d->mesh = mesh;
   d->precision = precision;
+  int ph_re = dg_timing_begin("reference element");
   DG_CALL_GOTO(err, fail, dg_refelem_create(mesh->dim, N, &d->re));
+  dg_timing_end(ph_re);
   d->dim = mesh->dim;
   d->N = N;
   d->Np = d->re->Np;
@@ -309,6 +312,7 @@ dg_error dg_discretization_create(const dg_mesh *mesh, int N, dg_precision preci
   d->Nfaces = d->re->Nfaces;
   d->K = mesh->K;
   const int64_t nvol = d->K * d->Np, nface = d->K * d->Nfaces * d->Nfp;
+  int ph_alloc = dg_timing_begin("allocation");
   int ok = 1;
   for (int c = 0; c < d->dim; c++) {
     ok &= (d->X[c] = alloc_doubles(nvol)) != NULL;
@@ -328,13 +332,26 @@ dg_error dg_discretization_create(const dg_mesh *mesh, int N, dg_precision preci
   ok &= (d->mapP = malloc((size_t)nface * sizeof *d->mapP)) != NULL;
   DG_CHECK_GOTO(err, fail, ok, DG_ERR_MEMORY,
                 "discretization of %" PRId64 " elements at N = %d: out of memory", d->K, N);
+  dg_timing_end(ph_alloc);
 
+  int ph = dg_timing_begin("node coordinates");
   map_nodes(d);
+  dg_timing_end(ph);
+  ph = dg_timing_begin("geometric factors");
   DG_CALL_GOTO(err, fail, geometric_factors(d));
+  dg_timing_end(ph);
+  ph = dg_timing_begin("normals, Fscale");
   face_geometry(d);
+  dg_timing_end(ph);
+  ph = dg_timing_begin("connectivity");
   DG_CALL_GOTO(err, fail, dg_connectivity_build(mesh, d->EToE, d->EToF, d->face_shift));
+  dg_timing_end(ph);
+  ph = dg_timing_begin("node maps");
   DG_CALL_GOTO(err, fail, node_maps(d));
+  dg_timing_end(ph);
+  ph = dg_timing_begin("boundary lists");
   DG_CALL_GOTO(err, fail, boundary_lists(d));
+  dg_timing_end(ph);
 
   /* Volume = sum_k sum_i J_ki w_i, w_i = sum_j M_ij = integral of l_i. */
   double *w = alloc_doubles(d->Np);

@@ -6,6 +6,7 @@
 
 #include "core/fsutil.h"
 #include "core/log.h"
+#include "core/timing.h"
 #include "core/reduction.h"
 #include "dg/face_geometry.h"
 
@@ -84,7 +85,9 @@ static dg_error ensure_alt_state(dg_solver *s) {
 static dg_error load_kernels(dg_solver *s, const dg_kernel_config *cfg) {
   int is_float = s->disc->precision == DG_PRECISION_FLOAT;
   dg_generated gen;
+  int ph = dg_timing_begin("kernel generation");
   DG_CALL(dg_codegen_generate(s->target, &s->el, s->physics, is_float, cfg, &gen));
+  dg_timing_end(ph);
   dg_error err = DG_OK;
   dg_module *mod = NULL;
   if (s->dump_dir)
@@ -92,7 +95,9 @@ static dg_error load_kernels(dg_solver *s, const dg_kernel_config *cfg) {
                                          s->target == DG_CODEGEN_CUDA ? "dg_operators.cu"
                                                                       : "dg_operators.c",
                                          gen.source));
+  ph = dg_timing_begin("kernel cache lookup or compile, load");
   DG_CALL_GOTO(err, fail, dg_device_compile(s->dev, "dg_operators", gen.source, NULL, 0, &mod));
+  dg_timing_end(ph);
   dg_kernel *ks, *kv, *kl, *kp;
   DG_CALL_GOTO(err, fail, dg_module_get_kernel(mod, "dg_surface", &ks));
   DG_CALL_GOTO(err, fail, dg_module_get_kernel(mod, "dg_volume", &kv));
@@ -150,9 +155,11 @@ dg_error dg_solver_create_partitioned(dg_device *dev, const dg_discretization *d
     s->cfg.fuse_surface = 0;
   }
   DG_CALL_GOTO(err, fail, load_kernels(s, &s->cfg));
+  int ph = dg_timing_begin("operator data");
   DG_CALL_GOTO(err, fail, dg_opdata_create(disc, s->gen.np_pad,
                                            s->cfg.layout == DG_LAYOUT_ELEMENT_MAJOR,
                                            s->ncomp, tag_to_bc, &s->od));
+  dg_timing_end(ph);
   if (halo) {
     /* Every rank got this far: the set-up exchange below cannot hang. */
     agreed = 1;
@@ -170,6 +177,7 @@ dg_error dg_solver_create_partitioned(dg_device *dev, const dg_discretization *d
   s->n_state = dg_opdata_state_length(od);
   size_t state_bytes = (size_t)s->n_state * s->rs;
   size_t nfn = (size_t)od->K * od->nfnfp;
+  ph = dg_timing_begin("device allocation, upload");
   DG_CALL_GOTO(err, fail, zeros_new(dev, state_bytes, &s->q));
   DG_CALL_GOTO(err, fail, zeros_new(dev, state_bytes, &s->res));
   DG_CALL_GOTO(err, fail, zeros_new(dev, state_bytes, &s->rhs));
@@ -193,6 +201,7 @@ dg_error dg_solver_create_partitioned(dg_device *dev, const dg_discretization *d
   DG_CALL_GOTO(err, fail, upload_new(dev, od->fbc,
                                      (size_t)od->K * od->Nfaces * sizeof(int32_t), &s->fbc));
   DG_CALL_GOTO(err, fail, ensure_alt_state(s));
+  dg_timing_end(ph);
   *out = s;
   return DG_OK;
 fail:
