@@ -11,6 +11,7 @@ typedef struct {
   char name[MAX_NAME];
   int depth, parent;
   double seconds, started;
+  double cpu_seconds, cpu_started; /* all threads of the process */
 } phase;
 
 static phase phases[MAX_PHASES];
@@ -19,6 +20,12 @@ static int nphases, open_phase = -1;
 double dg_timing_now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static double cpu_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
@@ -43,6 +50,7 @@ int dg_timing_begin(const char *name) {
     p->depth = open_phase < 0 ? 0 : phases[open_phase].depth + 1;
   }
   phases[h].started = dg_timing_now();
+  phases[h].cpu_started = cpu_now();
   open_phase = h;
   return h;
 }
@@ -51,6 +59,7 @@ void dg_timing_end(int handle) {
   if (handle < 0 || handle >= nphases)
     return;
   phases[handle].seconds += dg_timing_now() - phases[handle].started;
+  phases[handle].cpu_seconds += cpu_now() - phases[handle].cpu_started;
   /* a phase left open by an error return below it closes with its parent */
   open_phase = phases[handle].parent;
 }
@@ -59,14 +68,15 @@ void dg_timing_end(int handle) {
 static void report_children(int parent) {
   for (int i = 0; i < nphases; i++)
     if (phases[i].parent == parent) {
-      dg_info("  %*s%-*s %8.3f s", 2 * phases[i].depth, "", 40 - 2 * phases[i].depth,
-              phases[i].name, phases[i].seconds);
+      dg_info("  %*s%-*s %8.3f %8.3f", 2 * phases[i].depth, "", 40 - 2 * phases[i].depth,
+              phases[i].name, phases[i].seconds, phases[i].cpu_seconds);
       report_children(i);
     }
 }
 
 void dg_timing_report(const char *title) {
   dg_info("%s", title);
+  dg_info("  %-40s %8s %8s", "phase", "wall s", "cpu s");
   report_children(-1);
 }
 

@@ -18,8 +18,9 @@ void dg_timing_reset(void);
 int dg_timing_begin(const char *name);
 void dg_timing_end(int handle);
 
-/* Print the phases (inclusive wall seconds, children indented) at info
- * level, under a title line. */
+/* Print the phases (inclusive wall seconds, children indented, and the CPU
+ * seconds of all threads: cpu / wall is how many cores the phase used) at
+ * info level, under a title line. */
 void dg_timing_report(const char *title);
 
 /* Seconds recorded for the phase `name` (first match at any depth); -1 if

@@ -47,11 +47,9 @@ static dg_error zeros_new(dg_device *dev, size_t bytes, void **out) {
   *out = NULL;
   if (bytes == 0)
     return DG_OK;
-  void *z = calloc(1, bytes);
-  DG_CHECK(z, DG_ERR_MEMORY, "out of host memory (%zu bytes)", bytes);
-  dg_error err = upload_new(dev, z, bytes, out);
-  free(z);
-  return err;
+  DG_CALL(dg_device_malloc(dev, bytes, out));
+  DG_CALL(dg_device_zero(dev, *out, bytes));
+  return DG_OK;
 }
 
 int dg_solver_ncomp(const dg_solver *s) { return s->ncomp; }
@@ -234,6 +232,7 @@ static dg_error pack_state(const dg_solver *s, const double *u, void *buf) {
   const dg_opdata *od = s->od;
   memset(buf, 0, (size_t)s->n_state * s->rs);
   for (int c = 0; c < s->ncomp; c++)
+#pragma omp parallel for schedule(static)
     for (int64_t k = 0; k < od->K_owned; k++)
       for (int i = 0; i < od->Np; i++) {
         double v = u[((int64_t)c * od->K_owned + k) * od->Np + i];
@@ -249,6 +248,7 @@ static dg_error pack_state(const dg_solver *s, const double *u, void *buf) {
 static void unpack_state(const dg_solver *s, const void *buf, double *u) {
   const dg_opdata *od = s->od;
   for (int c = 0; c < s->ncomp; c++)
+#pragma omp parallel for schedule(static)
     for (int64_t k = 0; k < od->K_owned; k++)
       for (int i = 0; i < od->Np; i++) {
         int64_t o = dg_opdata_offset(od, k, i, c);
@@ -292,12 +292,7 @@ static real_arg mkreal(const dg_solver *s, double v) {
 
 /* A fresh state starts a fresh LSERK register. */
 static dg_error zero_residual(dg_solver *s) {
-  size_t bytes = (size_t)s->n_state * s->rs;
-  void *z = calloc(1, bytes ? bytes : 1);
-  DG_CHECK(z, DG_ERR_MEMORY, "out of host memory");
-  dg_error err = dg_device_upload(s->dev, s->res, z, bytes);
-  free(z);
-  DG_CALL(err);
+  DG_CALL(dg_device_zero(s->dev, s->res, (size_t)s->n_state * s->rs));
   return DG_OK;
 }
 
