@@ -416,17 +416,24 @@ static dg_error run_loop(const dg_run_options *opt, run_state *r, dg_run_result 
     if (r->writer)
       DG_CALL(dg_snapshot_writer_resume(r->writer, step)); /* rank 0 */
     dg_info("restarting from %s at t = %.9g (step %lld)", opt->restart, t, (long long)step);
-  } else {
-    /* evaluated on the device by a generated kernel (time to first step);
-     * the host copy serves the checks, norms and snapshots */
-    int ph = dg_timing_begin("initial condition");
-    DG_CALL(dg_solver_set_initial(r->solver, t));
-    DG_CALL(dg_solver_get_state(r->solver, r->u));
-    dg_timing_end(ph);
   }
-  int ph_check = dg_timing_begin("initial state check");
-  DG_CALL(check_finite(r, t, step));
-  dg_timing_end(ph_check);
+  /* evaluated on the device by a generated kernel (time to first step);
+   * the host copy serves the norms and snapshot at t = 0, and without them
+   * comes down only when the device finds the state not finite */
+  int host_state = opt->restart || (p->output_enabled && p->output_interval > 0);
+  int ph = dg_timing_begin("initial condition");
+  if (!opt->restart) {
+    DG_CALL(dg_solver_set_initial(r->solver, t));
+    int finite = 1;
+    if (!host_state)
+      DG_CALL(dg_solver_state_finite(r->solver, &finite));
+    if (host_state || !finite)
+      DG_CALL(dg_solver_get_state(r->solver, r->u));
+    host_state |= !finite;
+  }
+  if (host_state || r->par->size > 1) /* (under MPI every rank takes part) */
+    DG_CALL(check_finite(r, t, step));
+  dg_timing_end(ph);
   if (opt->restart)
     DG_CALL(dg_solver_set_state(r->solver, r->u));
   if (!opt->restart && p->output_enabled && p->output_interval > 0) {

@@ -1,4 +1,5 @@
-/* dg.setup_threads_bitwise: the discretization (dg/discretization,
+/* dg.setup_threads_bitwise: the built-in mesh and its orientation
+ * (meshes/builtin, meshes/mesh), the discretization (dg/discretization,
  * dg/connectivity), the operator data (dg/opdata) and the per-face geometry
  * (dg/face_geometry) are built by OpenMP loops over elements; each element
  * writes only its own entries, so every array must be bitwise the same
@@ -37,12 +38,10 @@ typedef struct {
   arrays a;
 } setup;
 
+static void set_threads(int n);
+
 static void build(dg_mesh *m, int N, int nthreads, setup *s) {
-#ifdef _OPENMP
-  omp_set_num_threads(nthreads);
-#else
-  (void)nthreads;
-#endif
+  set_threads(nthreads);
   memset(s, 0, sizeof *s);
   MUST(dg_discretization_create(m, N, DG_PRECISION_DOUBLE, &s->d));
   const dg_discretization *d = s->d;
@@ -97,9 +96,54 @@ static void release(setup *s) {
   dg_discretization_destroy(&s->d);
 }
 
+static void set_threads(int n) {
+#ifdef _OPENMP
+  omp_set_num_threads(n);
+#else
+  (void)n;
+#endif
+}
+
+/* The mesh as built and oriented with n threads, every third element
+ * inverted before orientation (so that it flips them back). */
+static dg_mesh *oriented_mesh(const mesh_case *c, int n, int64_t *nflipped) {
+  set_threads(n);
+  dg_mesh *m = NULL;
+  MUST(dg_builtin_mesh(c->dim, c->lo, c->hi, c->n, c->periodic, &m));
+  const int nv = c->dim + 1;
+  for (int64_t k = 0; k < m->K; k += 3) {
+    int64_t t = m->EToV[k * nv + nv - 1];
+    m->EToV[k * nv + nv - 1] = m->EToV[k * nv + nv - 2];
+    m->EToV[k * nv + nv - 2] = t;
+  }
+  MUST(dg_mesh_orient(m, nflipped));
+  return m;
+}
+
+static void check_mesh(const mesh_case *c, const char *name) {
+  int64_t f1 = 0;
+  dg_mesh *one = oriented_mesh(c, 1, &f1);
+  EXPECT(f1 == (one->K + 2) / 3, "%s: %lld of %lld elements flipped back", name, (long long)f1,
+         (long long)one->K);
+  for (int t = 2; t <= 4; t++) {
+    int64_t ft = 0;
+    dg_mesh *many = oriented_mesh(c, t, &ft);
+    const size_t nv = (size_t)(c->dim + 1), K = (size_t)one->K;
+    EXPECT(ft == f1 && many->K == one->K && many->Nv == one->Nv &&
+               memcmp(one->VX, many->VX, (size_t)one->Nv * (size_t)c->dim * 8) == 0 &&
+               memcmp(one->EToV, many->EToV, K * nv * 8) == 0 &&
+               memcmp(one->face_tag, many->face_tag, K * nv * sizeof(int)) == 0,
+           "%s: the oriented mesh differs between 1 and %d threads", name, t);
+    dg_mesh_destroy(&many);
+  }
+  dg_mesh_destroy(&one);
+}
+
 static void check(const mesh_case *c, int N) {
   char name[160];
   test_case_label(c, N, "distorted", name, sizeof name);
+  check_mesh(c, name);
+  set_threads(1);
   dg_mesh *m = test_make_mesh(c, 0.1);
   setup one, many;
   build(m, N, 1, &one);
