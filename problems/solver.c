@@ -168,7 +168,9 @@ dg_error dg_solver_create_partitioned(dg_device *dev, const dg_discretization *d
     if (s->target == DG_CODEGEN_CUDA)
       slack = (s->cfg.face_threads + s->od->nfnfp - 1) / s->od->nfnfp +
               (int64_t)s->cfg.elements_per_block * s->cfg.work_per_thread;
+    ph = dg_timing_begin("halo (ghost slots, pinned buffers)");
     DG_CALL_GOTO(err, fail, dg_halo_create(dev, halo, disc, s->od, slack, &s->halo));
+    dg_timing_end(ph);
   }
   const dg_opdata *od = s->od;
   s->rs = od->real_size;
