@@ -45,6 +45,7 @@ static const symbol driver_symbols[] = {
     DRV(cuMemcpyHtoD_v2),
     DRV(cuMemcpyDtoH_v2),
     DRV(cuMemcpyDtoD_v2),
+    {"cuMemsetD8_v2", NULL, offsetof(dg_cuda_driver, cuMemsetD8_v2), 1},
     {"cuMemHostAlloc", NULL, offsetof(dg_cuda_driver, cuMemHostAlloc), 1},
     {"cuMemFreeHost", NULL, offsetof(dg_cuda_driver, cuMemFreeHost), 1},
     {"cuMemcpyHtoDAsync_v2", NULL, offsetof(dg_cuda_driver, cuMemcpyHtoDAsync_v2), 1},

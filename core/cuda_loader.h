@@ -47,6 +47,7 @@ typedef struct dg_cuda_driver {
   CUresult (*cuMemcpyHtoD_v2)(CUdeviceptr, const void *, size_t);
   CUresult (*cuMemcpyDtoH_v2)(void *, CUdeviceptr, size_t);
   CUresult (*cuMemcpyDtoD_v2)(CUdeviceptr, CUdeviceptr, size_t);
+  CUresult (*cuMemsetD8_v2)(CUdeviceptr, unsigned char, size_t); /* optional */
   /* Optional (NULL when the driver lacks them): pinned host memory and
    * copies ordered on a stream, for staging halo exchanges. */
   CUresult (*cuMemHostAlloc)(void **, size_t, unsigned int);

@@ -497,6 +497,27 @@ dg_error dg_device_copy(dg_device *dev, void *dst_dev, const void *src_dev,
   return DG_OK;
 }
 
+dg_error dg_device_zero(dg_device *dev, void *dst_dev, size_t bytes) {
+  if (bytes == 0)
+    return DG_OK;
+  DG_CHECK(dst_dev, DG_ERR_ARG, "zeroing %zu bytes at a NULL device pointer", bytes);
+  if (dev->ops->zero) {
+    DG_CALL(dev->ops->zero(dev->state, dst_dev, bytes));
+    return DG_OK;
+  }
+  /* Upload zeros, a bounded host buffer at a time. */
+  size_t chunk = bytes < ((size_t)1 << 24) ? bytes : (size_t)1 << 24;
+  void *z = calloc(1, chunk);
+  DG_CHECK(z, DG_ERR_MEMORY, "out of host memory (%zu bytes)", chunk);
+  dg_error err = DG_OK;
+  for (size_t off = 0; off < bytes && err == DG_OK; off += chunk)
+    err = dev->ops->upload(dev->state, dg_device_offset(dst_dev, off), z,
+                           bytes - off < chunk ? bytes - off : chunk);
+  free(z);
+  DG_CALL(err);
+  return DG_OK;
+}
+
 void *dg_device_offset(void *ptr, size_t bytes) {
   /* Integer arithmetic: a CUdeviceptr in a void* is not a host object. */
   return (void *)((uintptr_t)ptr + bytes);

@@ -100,6 +100,9 @@ dg_error dg_device_download(dg_device *dev, void *dst_host,
                             const void *src_dev, size_t bytes);
 dg_error dg_device_copy(dg_device *dev, void *dst_dev, const void *src_dev,
                         size_t bytes);
+/* Set bytes of device memory to zero, on the device (no host buffer of
+ * zeros to fill, page in and copy over); complete on return. */
+dg_error dg_device_zero(dg_device *dev, void *dst_dev, size_t bytes);
 /* Page-locked host memory for staging transfers (cuda: cuMemHostAlloc;
  * otherwise, and on cpu, malloc), freed with dg_device_host_free. */
 dg_error dg_device_host_alloc(dg_device *dev, size_t bytes, void **ptr);

@@ -30,6 +30,9 @@ typedef struct dg_backend_ops {
   dg_error (*upload)(void *state, void *dst, const void *src, size_t bytes);
   dg_error (*download)(void *state, void *dst, const void *src, size_t bytes);
   dg_error (*copy)(void *state, void *dst, const void *src, size_t bytes);
+  /* Optional (NULL: zeros uploaded from the host): set bytes to zero,
+   * complete on return like upload. */
+  dg_error (*zero)(void *state, void *dst, size_t bytes);
   /* Optional (NULL: malloc/free and synchronous copies, in device.c):
    * page-locked host memory, and copies ordered on a stream (to_device:
    * host -> device).  staging (optional) answers 0 when the open device

@@ -334,6 +334,19 @@ static dg_error cpu_memcpy(void *state, void *dst, const void *src,
   return DG_OK;
 }
 
+/* Zero in parallel: the threads that run the kernels touch the pages first. */
+static dg_error cpu_zero(void *state, void *dst, size_t bytes) {
+  (void)state;
+  const size_t chunk = (size_t)1 << 20;
+  const int64_t n = (int64_t)((bytes + chunk - 1) / chunk);
+#pragma omp parallel for schedule(static)
+  for (int64_t c = 0; c < n; c++) {
+    size_t off = (size_t)c * chunk;
+    memset((char *)dst + off, 0, bytes - off < chunk ? bytes - off : chunk);
+  }
+  return DG_OK;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Compile error reports. */
 
@@ -711,6 +724,7 @@ const dg_backend_ops dg_backend_cpu_ops = {
     .upload = cpu_memcpy,
     .download = cpu_memcpy,
     .copy = cpu_memcpy,
+    .zero = cpu_zero,
     .compile = cpu_compile,
     .compiler_identity = cpu_compiler_identity,
     .load = cpu_load,

@@ -373,6 +373,26 @@ static dg_error cuda_copy(void *state, void *dst, const void *src,
   return DG_OK;
 }
 
+static dg_error cuda_zero(void *state, void *dst, size_t bytes) {
+  cuda_state *st = state;
+  if (bytes == 0)
+    return DG_OK;
+  DG_CALL(bind(st));
+  if (!st->cu->cuMemsetD8_v2) { /* an old driver: zeros from the host */
+    void *z = calloc(1, bytes);
+    DG_CHECK(z, DG_ERR_MEMORY, "out of host memory (%zu bytes)", bytes);
+    dg_error err = cuda_upload(state, dst, z, bytes);
+    free(z);
+    DG_CALL(err);
+    return DG_OK;
+  }
+  CU_WHY(st, cuMemsetD8_v2, (dptr(dst), 0, bytes), "zeroing %zu bytes of device memory",
+         bytes);
+  /* complete on return, for every stream (as an upload) */
+  CU_WHY(st, cuStreamSynchronize, ((CUstream)0), "finishing a %zu-byte memset", bytes);
+  return DG_OK;
+}
+
 static void warn_failed(cuda_state *st, CUresult r, const char *call);
 
 /* Pinned staging memory and stream-ordered copies, when the driver has the
@@ -761,6 +781,7 @@ const dg_backend_ops dg_backend_cuda_ops = {
     .upload = cuda_upload,
     .download = cuda_download,
     .copy = cuda_copy,
+    .zero = cuda_zero,
     .compile = cuda_compile,
     .compiler_identity = cuda_compiler_identity,
     .load = cuda_load,

@@ -9,18 +9,87 @@
  * face's size, far above the round-off of a centroid (a few ulps). */
 #define CENTROID_RTOL 1e-8
 
+/* Elements around each vertex, CSR: the elements holding vertex v are
+ * elems[offset[v] .. offset[v+1]), in increasing order. */
 typedef struct {
-  int64_t v[3]; /* sorted vertex ids (unused entries -1) */
-  int64_t k;
-  int f;
-} face_key;
+  int64_t *offset, *elems;
+} vertex_elements;
 
-static int compare_face_keys(const void *pa, const void *pb) {
-  const face_key *a = pa, *b = pb;
-  for (int i = 0; i < 3; i++)
-    if (a->v[i] != b->v[i])
-      return a->v[i] < b->v[i] ? -1 : 1;
-  return 0;
+static dg_error vertex_elements_build(const dg_mesh *m, vertex_elements *ve) {
+  const int nv = m->dim + 1;
+  ve->offset = calloc((size_t)m->Nv + 2, sizeof *ve->offset);
+  ve->elems = malloc((size_t)(m->K * nv + 1) * sizeof *ve->elems);
+  DG_CHECK(ve->offset && ve->elems, DG_ERR_MEMORY,
+           "connectivity of %" PRId64 " elements: out of memory", m->K);
+  for (int64_t i = 0; i < m->K * nv; i++) {
+    int64_t v = m->EToV[i];
+    DG_CHECK(v >= 0 && v < m->Nv, DG_ERR_INPUT,
+             "element %" PRId64 " refers to vertex %" PRId64 " (mesh has %" PRId64 " vertices)",
+             i / nv, v, m->Nv);
+    ve->offset[v + 2]++;
+  }
+  for (int64_t v = 0; v < m->Nv; v++)
+    ve->offset[v + 2] += ve->offset[v + 1];
+  /* offset[v + 1] is the fill position of v; it ends at offset[v + 2]'s start */
+  for (int64_t i = 0; i < m->K * nv; i++)
+    ve->elems[ve->offset[m->EToV[i] + 1]++] = i / nv;
+  return DG_OK;
+}
+
+static void vertex_elements_free(vertex_elements *ve) {
+  free(ve->offset);
+  free(ve->elems);
+}
+
+/* The neighbours of face (k, f) that share all its vertices: found among the
+ * elements around its lowest vertex (a few dozen), so that matching every
+ * face is O(K) and each face is matched on its own (in parallel), where
+ * tiConnect sorts all faces.  Returns how many there are (a conforming mesh
+ * has at most one); the first is (*k2, *f2). */
+static int face_neighbours(const dg_mesh *m, const vertex_elements *ve, int64_t k, int f,
+                           int64_t *k2, int *f2) {
+  const int dim = m->dim, nv = dim + 1;
+  int fv[DG_MESH_MAX_VERTS];
+  dg_mesh_face_vertices(dim, f, fv);
+  int64_t fvert[3] = {0, 0, 0}, low;
+  for (int i = 0; i < dim; i++)
+    fvert[i] = m->EToV[k * nv + fv[i]];
+  low = fvert[0];
+  for (int i = 1; i < dim; i++)
+    if (fvert[i] < low)
+      low = fvert[i];
+  int found = 0;
+  for (int64_t j = ve->offset[low]; j < ve->offset[low + 1]; j++) {
+    int64_t e = ve->elems[j];
+    if (e == k)
+      continue;
+    unsigned set = 0; /* positions in e of the face's vertices */
+    int hits = 0;
+    for (int i = 0; i < dim; i++)
+      for (int p = 0; p < nv; p++)
+        if (m->EToV[e * nv + p] == fvert[i]) {
+          set |= 1u << p;
+          hits++;
+          break;
+        }
+    if (hits < dim)
+      continue;
+    for (int g = 0; g < nv; g++) {
+      int gv[DG_MESH_MAX_VERTS];
+      unsigned gset = 0;
+      dg_mesh_face_vertices(dim, g, gv);
+      for (int i = 0; i < dim; i++)
+        gset |= 1u << gv[i];
+      if (gset == set) {
+        if (found++ == 0) {
+          *k2 = e;
+          *f2 = g;
+        }
+        break;
+      }
+    }
+  }
+  return found;
 }
 
 void dg_connectivity_face_centroid(const dg_mesh *m, int64_t k, int f, double c[3]) {
@@ -137,55 +206,49 @@ static dg_error match_periodic_axis(const dg_mesh *m, int axis, int64_t *EToE, i
 dg_error dg_connectivity_build(const dg_mesh *m, int64_t *EToE, int *EToF, double *shift) {
   const int dim = m->dim, Nfaces = dim + 1;
   const int64_t nf = m->K * Nfaces;
+#pragma omp parallel for schedule(static)
   for (int64_t i = 0; i < nf; i++) {
     EToE[i] = -1;
     EToF[i] = -1;
+    for (int a = 0; a < 3; a++)
+      shift[i * 3 + a] = 0;
   }
-  memset(shift, 0, (size_t)nf * 3 * sizeof *shift);
 
-  /* Interior faces: equal sorted vertex tuples are neighbours (tiConnect). */
-  face_key *keys = malloc((size_t)nf * sizeof *keys);
-  DG_CHECK(keys != NULL, DG_ERR_MEMORY, "connectivity of %" PRId64 " faces: out of memory", nf);
-  for (int64_t k = 0; k < m->K; k++)
-    for (int f = 0; f < Nfaces; f++) {
-      face_key *fk = &keys[k * Nfaces + f];
-      int fv[DG_MESH_MAX_VERTS];
-      dg_mesh_face_vertices(dim, f, fv);
-      fk->v[0] = fk->v[1] = fk->v[2] = -1;
-      for (int i = 0; i < dim; i++) {
-        int64_t v = m->EToV[k * Nfaces + fv[i]];
-        int j = i; /* insertion sort of at most 3 ids */
-        while (j > 0 && fk->v[j - 1] > v) {
-          fk->v[j] = fk->v[j - 1];
-          j--;
-        }
-        fk->v[j] = v;
-      }
-      fk->k = k;
-      fk->f = f;
-    }
-  qsort(keys, (size_t)nf, sizeof *keys, compare_face_keys);
-  const double zero[3] = {0, 0, 0};
-  for (int64_t i = 0; i < nf;) {
-    int64_t j = i + 1;
-    while (j < nf && compare_face_keys(&keys[i], &keys[j]) == 0)
-      j++;
-    if (j - i > 2) {
-      dg_error e = dg_error_raise(DG_ERR_INPUT, __FILE__, __LINE__, __func__,
-                                  "mesh is not conforming: face with vertices %" PRId64
-                                  " %" PRId64 " %" PRId64 " is shared by %" PRId64
-                                  " elements (%" PRId64 ", %" PRId64 ", %" PRId64 ", ...)",
-                                  keys[i].v[0], keys[i].v[1], keys[i].v[2], j - i, keys[i].k,
-                                  keys[i + 1].k, keys[i + 2].k);
-      free(keys);
-      return e;
-    }
-    if (j - i == 2)
-      connect(Nfaces, EToE, EToF, shift, keys[i].k, keys[i].f, keys[i + 1].k, keys[i + 1].f,
-              zero);
-    i = j;
+  /* Interior faces: faces with the same vertices are neighbours (tiConnect).
+   * Each face writes only its own entry: the result does not depend on the
+   * number of threads. */
+  vertex_elements ve = {NULL, NULL};
+  dg_error err = vertex_elements_build(m, &ve);
+  if (err != DG_OK) {
+    vertex_elements_free(&ve);
+    return err;
   }
-  free(keys);
+  int64_t bad = nf; /* first face with more than one neighbour */
+#pragma omp parallel for schedule(static) reduction(min : bad)
+  for (int64_t i = 0; i < nf; i++) {
+    int64_t k2 = -1;
+    int f2 = -1;
+    int n = face_neighbours(m, &ve, i / Nfaces, (int)(i % Nfaces), &k2, &f2);
+    if (n == 1) {
+      EToE[i] = k2;
+      EToF[i] = f2;
+    } else if (n > 1 && i < bad) {
+      bad = i;
+    }
+  }
+  if (bad < nf) {
+    int64_t k = bad / Nfaces, k2 = -1;
+    int f = (int)(bad % Nfaces), f2 = -1;
+    int n = face_neighbours(m, &ve, k, f, &k2, &f2);
+    double c[3];
+    dg_connectivity_face_centroid(m, k, f, c);
+    vertex_elements_free(&ve);
+    DG_RAISE(DG_ERR_INPUT,
+             "mesh is not conforming: face %d of element %" PRId64 " (centroid %g %g %g) is "
+             "shared by %d elements (%" PRId64 ", %" PRId64 ", ...)",
+             f, k, c[0], c[1], c[2], n + 1, k, k2);
+  }
+  vertex_elements_free(&ve);
 
   /* Explicit periodic pairs (Gmsh periodic entities). */
   for (int64_t p = 0; p < m->nface_pairs; p++) {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/timing.h"
 #include "dg/connectivity.h"
 #include "dg/linalg.h"
 
@@ -29,6 +30,7 @@ static double *alloc_doubles(int64_t n) { return calloc((size_t)n, sizeof(double
 static void map_nodes(dg_discretization *d) {
   const dg_mesh *m = d->mesh;
   const double *rst[3] = {d->re->r, d->re->s, d->re->t};
+#pragma omp parallel for schedule(static)
   for (int64_t k = 0; k < d->K; k++) {
     const int64_t *v = m->EToV + k * (d->dim + 1);
     for (int i = 0; i < d->Np; i++) {
@@ -76,14 +78,19 @@ static double invert_jacobian(int dim, double A[3][3], double B[3][3]) {
   return det;
 }
 
-/* Elements per block of the geometric factors: the dx/dr work arrays stay
- * small (dim^2 x block x Np) while each dgemm is still large. */
-enum { GEO_BLOCK = 512 };
+/* Elements per dgemm of the geometric factors (the block decides how BLAS
+ * splits the product, hence the last bits: keep it fixed), and dgemm blocks
+ * per stretch: BLAS runs over a whole stretch, then the threads invert the
+ * Jacobians of the stretch.  Alternating the two often lets OpenBLAS's
+ * pthreads and the OpenMP threads spin against each other; a stretch keeps
+ * the dx/dr work arrays at dim^2 x 16384 x Np. */
+enum { GEO_BLOCK = 512, GEO_STRETCH = 32 };
 
 static dg_error geometric_factors(dg_discretization *d) {
   const int dim = d->dim, Np = d->Np;
   const double *Dmat[3] = {d->re->Dr, d->re->Ds, d->re->Dt};
-  const int64_t blk = d->K < GEO_BLOCK ? d->K : GEO_BLOCK;
+  const int64_t span = (int64_t)GEO_BLOCK * GEO_STRETCH;
+  const int64_t blk = d->K < span ? d->K : span;
   double *xr[3][3] = {{0}}; /* xr[c][b] = d x_c / d r_b, blk x Np */
   dg_error err = DG_OK;
   for (int c = 0; c < dim; c++)
@@ -93,12 +100,18 @@ static dg_error geometric_factors(dg_discretization *d) {
                     "geometric factors: out of memory");
     }
   for (int64_t k0 = 0; k0 < d->K; k0 += blk) {
-    const int nk = (int)(d->K - k0 < blk ? d->K - k0 : blk);
-    for (int c = 0; c < dim; c++)
-      for (int b = 0; b < dim; b++)
-        /* (nk x Np) = X (nk x Np) * D_b^T: row k holds D_b x_k. */
-        DG_CALL_GOTO(err, done,
-                     dg_linalg_matmul(0, 1, nk, Np, Np, d->X[c] + k0 * Np, Dmat[b], xr[c][b]));
+    const int64_t nk = d->K - k0 < blk ? d->K - k0 : blk;
+    for (int64_t j0 = 0; j0 < nk; j0 += GEO_BLOCK) {
+      const int nj = (int)(nk - j0 < GEO_BLOCK ? nk - j0 : GEO_BLOCK);
+      for (int c = 0; c < dim; c++)
+        for (int b = 0; b < dim; b++)
+          /* (nj x Np) = X (nj x Np) * D_b^T: row k holds D_b x_k. */
+          DG_CALL_GOTO(err, done,
+                       dg_linalg_matmul(0, 1, nj, Np, Np, d->X[c] + (k0 + j0) * Np, Dmat[b],
+                                        xr[c][b] + j0 * Np));
+    }
+    int64_t bad = INT64_MAX; /* first node with J <= 0 */
+#pragma omp parallel for schedule(static) reduction(min : bad)
     for (int64_t k = k0; k < k0 + nk; k++)
       for (int i = 0; i < Np; i++) {
         const int64_t n = k * Np + i, l = (k - k0) * Np + i;
@@ -107,19 +120,21 @@ static dg_error geometric_factors(dg_discretization *d) {
           for (int b = 0; b < dim; b++)
             A[c][b] = xr[c][b][l];
         double J = invert_jacobian(dim, A, B);
-        if (!(J > 0)) {
-          err = dg_error_raise(DG_ERR_INPUT, __FILE__, __LINE__, __func__,
-                               "element %" PRId64 " has Jacobian %g <= 0 at node %d (%g %g %g): "
-                               "the mesh is inverted or degenerate there (dg_mesh_orient)",
-                               k, J, i, d->X[0][n], dim > 1 ? d->X[1][n] : 0.0,
-                               dim > 2 ? d->X[2][n] : 0.0);
-          goto done;
-        }
+        if (!(J > 0) && n < bad)
+          bad = n;
         d->J[n] = J;
         for (int a = 0; a < dim; a++)
           for (int b = 0; b < dim; b++)
             d->G[a][b][n] = B[a][b];
       }
+    if (bad != INT64_MAX) {
+      err = dg_error_raise(DG_ERR_INPUT, __FILE__, __LINE__, __func__,
+                           "element %" PRId64 " has Jacobian %g <= 0 at node %d (%g %g %g): "
+                           "the mesh is inverted or degenerate there (dg_mesh_orient)",
+                           bad / Np, d->J[bad], (int)(bad % Np), d->X[0][bad],
+                           dim > 1 ? d->X[1][bad] : 0.0, dim > 2 ? d->X[2][bad] : 0.0);
+      goto done;
+    }
   }
 done:
   for (int c = 0; c < 3; c++)
@@ -132,7 +147,7 @@ done:
 static void face_geometry(dg_discretization *d) {
   const int dim = d->dim, Nfp = d->Nfp, Nfaces = d->Nfaces;
   const double(*coef)[3] = dim == 1 ? normal_coef1 : dim == 2 ? normal_coef2 : normal_coef3;
-  d->h_min = INFINITY;
+#pragma omp parallel for schedule(static)
   for (int64_t k = 0; k < d->K; k++) {
     double fmax_k = 0;
     for (int f = 0; f < Nfaces; f++)
@@ -154,8 +169,10 @@ static void face_geometry(dg_discretization *d) {
         fmax_k = fmax(fmax_k, d->Fscale[fn]);
       }
     d->h[k] = 1.0 / fmax_k;
-    d->h_min = fmin(d->h_min, d->h[k]);
   }
+  d->h_min = INFINITY;
+  for (int64_t k = 0; k < d->K; k++)
+    d->h_min = fmin(d->h_min, d->h[k]);
 }
 
 typedef struct {
@@ -172,74 +189,102 @@ static int compare_projected(const void *pa, const void *pb) {
  * distinct nodes rarely share a projection (only speed depends on it). */
 static const double proj_dir[3] = {1.0, 0.6180339887498949, 0.4142135623730950};
 
-/* vmapM, vmapP, mapP (BuildMaps3D, with the periodic shift of
- * BuildPeriodicMaps): node i of face (k, f) pairs with the node of the
- * neighbour's face at x + shift, found by bisection on projections. */
-static dg_error node_maps(dg_discretization *d) {
+/* vmapM, vmapP, mapP of face (k, f) (BuildMaps3D, with the periodic shift
+ * of BuildPeriodicMaps): node i of the face pairs with the node of the
+ * neighbour's face at x + shift, found by bisection on projections; nb is
+ * Nfp entries of scratch.  Returns the first node without a partner, or -1;
+ * want (its sought position) says where. */
+static int face_node_maps(dg_discretization *d, int64_t k, int f, projected *nb,
+                          double want[3]) {
   const int dim = d->dim, Nfp = d->Nfp, Nfaces = d->Nfaces, Np = d->Np;
   const int *Fmask = d->re->Fmask;
-  projected *nb = malloc((size_t)Nfp * sizeof *nb);
-  DG_CHECK(nb != NULL, DG_ERR_MEMORY, "node maps: out of memory");
-  for (int64_t k = 0; k < d->K; k++)
-    for (int f = 0; f < Nfaces; f++) {
-      int64_t face = k * Nfaces + f, k2 = d->EToE[face];
-      int f2 = d->EToF[face];
-      for (int i = 0; i < Nfp; i++) {
-        d->vmapM[face * Nfp + i] = k * Np + Fmask[f * Nfp + i];
-        d->vmapP[face * Nfp + i] = d->vmapM[face * Nfp + i];
-        d->mapP[face * Nfp + i] = face * Nfp + i;
-      }
-      if (k2 == k && f2 == f)
-        continue; /* boundary face */
-      const double *s = d->face_shift + face * 3;
-      double tol = NODE_RTOL * fmin(d->h[k], d->h[k2]), ptol = 0;
-      for (int c = 0; c < dim; c++)
-        ptol += tol * proj_dir[c];
-      for (int j = 0; j < Nfp; j++) {
-        int64_t vn = k2 * Np + Fmask[f2 * Nfp + j];
-        nb[j].p = 0;
-        nb[j].i = j;
-        for (int c = 0; c < dim; c++)
-          nb[j].p += proj_dir[c] * d->X[c][vn];
-      }
-      qsort(nb, (size_t)Nfp, sizeof *nb, compare_projected);
-      for (int i = 0; i < Nfp; i++) {
-        int64_t vm = d->vmapM[face * Nfp + i];
-        double want[3] = {0, 0, 0}, p = 0;
-        for (int c = 0; c < dim; c++) {
-          want[c] = d->X[c][vm] + s[c];
-          p += proj_dir[c] * want[c];
-        }
-        int lo = 0, hi = Nfp;
-        while (lo < hi) {
-          int mid = (lo + hi) / 2;
-          if (nb[mid].p < p - ptol)
-            lo = mid + 1;
-          else
-            hi = mid;
-        }
-        int found = -1;
-        for (int j = lo; j < Nfp && nb[j].p <= p + ptol && found < 0; j++) {
-          int64_t vn = k2 * Np + Fmask[f2 * Nfp + nb[j].i];
-          double dist = 0;
-          for (int c = 0; c < dim; c++)
-            dist = fmax(dist, fabs(d->X[c][vn] - want[c]));
-          if (dist <= tol)
-            found = nb[j].i;
-        }
-        if (found < 0) {
-          free(nb);
-          DG_RAISE(DG_ERR_INPUT,
-                   "face %d of element %" PRId64 ": no node of the neighbour's face %d of "
-                   "element %" PRId64 " lies at (%g %g %g) (faces do not coincide)",
-                   f, k, f2, k2, want[0], want[1], want[2]);
-        }
-        d->vmapP[face * Nfp + i] = k2 * Np + Fmask[f2 * Nfp + found];
-        d->mapP[face * Nfp + i] = (k2 * Nfaces + f2) * Nfp + found;
-      }
+  int64_t face = k * Nfaces + f, k2 = d->EToE[face];
+  int f2 = d->EToF[face];
+  for (int i = 0; i < Nfp; i++) {
+    d->vmapM[face * Nfp + i] = k * Np + Fmask[f * Nfp + i];
+    d->vmapP[face * Nfp + i] = d->vmapM[face * Nfp + i];
+    d->mapP[face * Nfp + i] = face * Nfp + i;
+  }
+  if (k2 == k && f2 == f)
+    return -1; /* boundary face */
+  const double *s = d->face_shift + face * 3;
+  double tol = NODE_RTOL * fmin(d->h[k], d->h[k2]), ptol = 0;
+  for (int c = 0; c < dim; c++)
+    ptol += tol * proj_dir[c];
+  for (int j = 0; j < Nfp; j++) {
+    int64_t vn = k2 * Np + Fmask[f2 * Nfp + j];
+    nb[j].p = 0;
+    nb[j].i = j;
+    for (int c = 0; c < dim; c++)
+      nb[j].p += proj_dir[c] * d->X[c][vn];
+  }
+  qsort(nb, (size_t)Nfp, sizeof *nb, compare_projected);
+  for (int i = 0; i < Nfp; i++) {
+    int64_t vm = d->vmapM[face * Nfp + i];
+    double p = 0;
+    want[0] = want[1] = want[2] = 0;
+    for (int c = 0; c < dim; c++) {
+      want[c] = d->X[c][vm] + s[c];
+      p += proj_dir[c] * want[c];
     }
+    int lo = 0, hi = Nfp;
+    while (lo < hi) {
+      int mid = (lo + hi) / 2;
+      if (nb[mid].p < p - ptol)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    int found = -1;
+    for (int j = lo; j < Nfp && nb[j].p <= p + ptol && found < 0; j++) {
+      int64_t vn = k2 * Np + Fmask[f2 * Nfp + nb[j].i];
+      double dist = 0;
+      for (int c = 0; c < dim; c++)
+        dist = fmax(dist, fabs(d->X[c][vn] - want[c]));
+      if (dist <= tol)
+        found = nb[j].i;
+    }
+    if (found < 0)
+      return i;
+    d->vmapP[face * Nfp + i] = k2 * Np + Fmask[f2 * Nfp + found];
+    d->mapP[face * Nfp + i] = (k2 * Nfaces + f2) * Nfp + found;
+  }
+  return -1;
+}
+
+/* Every face on its own (it writes only its own entries), in parallel. */
+static dg_error node_maps(dg_discretization *d) {
+  const int64_t nfaces = d->K * d->Nfaces;
+  int64_t bad = INT64_MAX; /* first face with an unmatched node */
+  int nomem = 0;
+#pragma omp parallel reduction(min : bad) reduction(| : nomem)
+  {
+    projected *nb = malloc((size_t)d->Nfp * sizeof *nb);
+    nomem = nb == NULL;
+    if (nb) {
+      double want[3];
+#pragma omp for schedule(static)
+      for (int64_t face = 0; face < nfaces; face++)
+        if (face_node_maps(d, face / d->Nfaces, (int)(face % d->Nfaces), nb, want) >= 0 &&
+            face < bad)
+          bad = face;
+    }
+    free(nb);
+  }
+  DG_CHECK(!nomem, DG_ERR_MEMORY, "node maps: out of memory");
+  if (bad == INT64_MAX)
+    return DG_OK;
+  projected *nb = malloc((size_t)d->Nfp * sizeof *nb);
+  DG_CHECK(nb != NULL, DG_ERR_MEMORY, "node maps: out of memory");
+  int64_t k = bad / d->Nfaces, k2 = d->EToE[bad];
+  int f = (int)(bad % d->Nfaces), f2 = d->EToF[bad];
+  double want[3];
+  face_node_maps(d, k, f, nb, want);
   free(nb);
-  return DG_OK;
+  DG_RAISE(DG_ERR_INPUT,
+           "face %d of element %" PRId64 ": no node of the neighbour's face %d of "
+           "element %" PRId64 " lies at (%g %g %g) (faces do not coincide)",
+           f, k, f2, k2, want[0], want[1], want[2]);
 }
 
 /* mapB/vmapB and the per-tag lists (CSR by tag id). */
@@ -301,7 +346,9 @@ dg_error dg_discretization_create(const dg_mesh *mesh, int N, dg_dtype precision
   dg_error err = DG_OK;
   d->mesh = mesh;
   d->precision = precision;
+  int ph_re = dg_timing_begin("reference element");
   DG_CALL_GOTO(err, fail, dg_refelem_create(mesh->dim, N, &d->re));
+  dg_timing_end(ph_re);
   d->dim = mesh->dim;
   d->N = N;
   d->Np = d->re->Np;
@@ -309,6 +356,7 @@ dg_error dg_discretization_create(const dg_mesh *mesh, int N, dg_dtype precision
   d->Nfaces = d->re->Nfaces;
   d->K = mesh->K;
   const int64_t nvol = d->K * d->Np, nface = d->K * d->Nfaces * d->Nfp;
+  int ph_alloc = dg_timing_begin("allocation");
   int ok = 1;
   for (int c = 0; c < d->dim; c++) {
     ok &= (d->X[c] = alloc_doubles(nvol)) != NULL;
@@ -328,13 +376,26 @@ dg_error dg_discretization_create(const dg_mesh *mesh, int N, dg_dtype precision
   ok &= (d->mapP = malloc((size_t)nface * sizeof *d->mapP)) != NULL;
   DG_CHECK_GOTO(err, fail, ok, DG_ERR_MEMORY,
                 "discretization of %" PRId64 " elements at N = %d: out of memory", d->K, N);
+  dg_timing_end(ph_alloc);
 
+  int ph = dg_timing_begin("node coordinates");
   map_nodes(d);
+  dg_timing_end(ph);
+  ph = dg_timing_begin("geometric factors");
   DG_CALL_GOTO(err, fail, geometric_factors(d));
+  dg_timing_end(ph);
+  ph = dg_timing_begin("normals, Fscale");
   face_geometry(d);
+  dg_timing_end(ph);
+  ph = dg_timing_begin("connectivity");
   DG_CALL_GOTO(err, fail, dg_connectivity_build(mesh, d->EToE, d->EToF, d->face_shift));
+  dg_timing_end(ph);
+  ph = dg_timing_begin("node maps");
   DG_CALL_GOTO(err, fail, node_maps(d));
+  dg_timing_end(ph);
+  ph = dg_timing_begin("boundary lists");
   DG_CALL_GOTO(err, fail, boundary_lists(d));
+  dg_timing_end(ph);
 
   /* Volume = sum_k sum_i J_ki w_i, w_i = sum_j M_ij = integral of l_i. */
   double *w = alloc_doubles(d->Np);

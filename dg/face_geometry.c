@@ -9,6 +9,7 @@ dg_error dg_face_geometry_per_face(const dg_opdata *od, void **out, size_t *byte
   *bytes = nf * row;
   *out = malloc(*bytes ? *bytes : 1);
   DG_CHECK(*out, DG_ERR_MEMORY, "out of host memory (%zu bytes)", *bytes);
+#pragma omp parallel for schedule(static)
   for (size_t kf = 0; kf < nf; kf++) {
     size_t k = kf / (size_t)od->Nfaces, f = kf % (size_t)od->Nfaces;
     size_t node = k * (size_t)od->nfnfp + f * (size_t)od->Nfp; /* first node of the face */

@@ -21,6 +21,61 @@ static void put(void *buf, size_t real_size, int64_t idx, double v) {
     ((double *)buf)[idx] = v;
 }
 
+enum { OPDATA_OK = 0, OPDATA_CURVED = 1, OPDATA_NO_BC = 2 /* + face */ };
+
+/* The rows of element k; OPDATA_CURVED when its geometric factors vary,
+ * OPDATA_NO_BC + f when its face f has a tag without boundary condition. */
+static int element_opdata(const dg_discretization *d, dg_opdata *o, const int *tag_to_bc,
+                          int64_t k) {
+  const int dim = d->dim, Np = d->Np, nfnfp = o->nfnfp, np_pad = o->np_pad;
+  const int64_t K = o->K;
+  const size_t rs = o->real_size;
+  /* The element's largest factor sets the scale of round-off in all. */
+  double gmax = 0;
+  for (int a = 0; a < dim; a++)
+    for (int b = 0; b < dim; b++)
+      for (int i = 0; i < Np; i++)
+        gmax = fmax(gmax, fabs(d->G[a][b][k * Np + i]));
+  /* Affine elements: node 0 carries the element's factors; check that the
+   * others agree (to round-off relative to the factor's magnitude). */
+  for (int a = 0; a < dim; a++)
+    for (int b = 0; b < dim; b++) {
+      const double *G = d->G[a][b];
+      double g0 = G[k * Np];
+      for (int i = 1; i < Np; i++)
+        if (!(fabs(G[k * Np + i] - g0) <= 1e-8 * gmax))
+          return OPDATA_CURVED;
+      put(o->egeo, rs, k * o->ngeo + a * dim + b, g0);
+    }
+  put(o->egeo, rs, k * o->ngeo + dim * dim, d->J[k * Np]);
+  o->Jk[k] = d->J[k * Np];
+  for (int m = 0; m < nfnfp; m++) {
+    int64_t idx = k * nfnfp + m;
+    for (int a = 0; a < dim; a++) {
+      put(o->fgeo, rs, idx * (dim + 1) + a, d->n[a][idx]);
+      put(o->fx, rs, idx * dim + a, d->X[a][d->vmapM[idx]]);
+    }
+    put(o->fgeo, rs, idx * (dim + 1) + dim, d->Fscale[idx]);
+    int64_t vm = d->vmapM[idx], vp = d->vmapP[idx];
+    o->mapM[idx] = (int32_t)dg_opdata_offset(o, vm / Np, (int)(vm % Np), 0);
+    o->mapP[idx] = (int32_t)dg_opdata_offset(o, vp / Np, (int)(vp % Np), 0);
+  }
+  for (int i = 0; i < Np; i++)
+    for (int a = 0; a < dim; a++)
+      put(o->vx, rs, ((int64_t)a * K + k) * np_pad + i, d->X[a][k * Np + i]);
+  for (int f = 0; f < d->Nfaces; f++) {
+    int tag = d->mesh->face_tag[k * d->Nfaces + f];
+    int bc = -1;
+    if (tag >= 0) {
+      bc = tag_to_bc ? tag_to_bc[tag] : -1;
+      if (bc < 0)
+        return OPDATA_NO_BC + f;
+    }
+    o->fbc[k * d->Nfaces + f] = bc;
+  }
+  return OPDATA_OK;
+}
+
 void dg_opdata_destroy(dg_opdata **od) {
   if (!od || !*od)
     return;
@@ -76,55 +131,25 @@ dg_error dg_opdata_create(const dg_discretization *d, int np_pad, int element_ma
                 o->egeo && o->fgeo && o->fx && o->vx && o->mapM && o->mapP && o->fbc && o->Jk,
                 DG_ERR_MEMORY, "out of memory for the operator data of %lld elements",
                 (long long)K);
-  for (int64_t k = 0; k < K; k++) {
-    /* The element's largest factor sets the scale of round-off in all. */
-    double gmax = 0;
-    for (int a = 0; a < dim; a++)
-      for (int b = 0; b < dim; b++)
-        for (int i = 0; i < Np; i++)
-          gmax = fmax(gmax, fabs(d->G[a][b][k * Np + i]));
-    /* Affine elements: node 0 carries the element's factors; check that the
-     * others agree (to round-off relative to the factor's magnitude). */
-    for (int a = 0; a < dim; a++)
-      for (int b = 0; b < dim; b++) {
-        const double *G = d->G[a][b];
-        double g0 = G[k * Np];
-        for (int i = 1; i < Np; i++)
-          DG_CHECK_GOTO(err, fail, fabs(G[k * Np + i] - g0) <= 1e-8 * gmax,
-                        DG_ERR_UNSUPPORTED,
-                        "element %lld is not straight-sided (geometric factors vary); "
-                        "curved elements are not supported yet",
-                        (long long)k);
-        put(o->egeo, rs, k * o->ngeo + a * dim + b, g0);
-      }
-    put(o->egeo, rs, k * o->ngeo + dim * dim, d->J[k * Np]);
-    o->Jk[k] = d->J[k * Np];
-    for (int m = 0; m < nfnfp; m++) {
-      int64_t idx = k * nfnfp + m;
-      for (int a = 0; a < dim; a++) {
-        put(o->fgeo, rs, idx * (dim + 1) + a, d->n[a][idx]);
-        put(o->fx, rs, idx * dim + a, d->X[a][d->vmapM[idx]]);
-      }
-      put(o->fgeo, rs, idx * (dim + 1) + dim, d->Fscale[idx]);
-      int64_t vm = d->vmapM[idx], vp = d->vmapP[idx];
-      o->mapM[idx] = (int32_t)dg_opdata_offset(o, vm / Np, (int)(vm % Np), 0);
-      o->mapP[idx] = (int32_t)dg_opdata_offset(o, vp / Np, (int)(vp % Np), 0);
-    }
-    for (int i = 0; i < Np; i++)
-      for (int a = 0; a < dim; a++)
-        put(o->vx, rs, ((int64_t)a * K + k) * np_pad + i, d->X[a][k * Np + i]);
-    for (int f = 0; f < d->Nfaces; f++) {
-      int tag = d->mesh->face_tag[k * d->Nfaces + f];
-      int bc = -1;
-      if (tag >= 0) {
-        bc = tag_to_bc ? tag_to_bc[tag] : -1;
-        DG_CHECK_GOTO(err, fail, bc >= 0, DG_ERR_INPUT,
-                      "boundary tag '%s' has no boundary condition (map it in the "
-                      "[boundaries] section of the problem file)",
-                      d->mesh->tag_names[tag]);
-      }
-      o->fbc[k * d->Nfaces + f] = bc;
-    }
+  /* Elements in parallel (each writes only its own rows); the first bad
+   * element is reported, as a sequential loop would. */
+  int64_t bad = K;
+#pragma omp parallel for schedule(static) reduction(min : bad)
+  for (int64_t k = 0; k < K; k++)
+    if (element_opdata(d, o, tag_to_bc, k) != OPDATA_OK && k < bad)
+      bad = k;
+  if (bad < K) {
+    int why = element_opdata(d, o, tag_to_bc, bad);
+    if (why == OPDATA_CURVED)
+      DG_CHECK_GOTO(err, fail, 0, DG_ERR_UNSUPPORTED,
+                    "element %lld is not straight-sided (geometric factors vary); "
+                    "curved elements are not supported yet",
+                    (long long)bad);
+    int tag = d->mesh->face_tag[bad * d->Nfaces + why - OPDATA_NO_BC];
+    DG_CHECK_GOTO(err, fail, 0, DG_ERR_INPUT,
+                  "boundary tag '%s' has no boundary condition (map it in the "
+                  "[boundaries] section of the problem file)",
+                  d->mesh->tag_names[tag]);
   }
   *out = o;
   return DG_OK;

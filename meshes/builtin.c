@@ -37,6 +37,7 @@ static void grid_index(int dim, const int64_t *n, int64_t id, int64_t *idx) {
  * on integer grid indices, so no floating-point tolerance is involved. */
 static void tag_sides(dg_mesh *m, const int64_t *n, const int side_tag[6]) {
   const int dim = m->dim, nv = dim + 1;
+#pragma omp parallel for schedule(static)
   for (int64_t k = 0; k < m->K; k++)
     for (int f = 0; f < nv; f++) {
       int fv[DG_MESH_MAX_VERTS];
@@ -77,6 +78,7 @@ dg_error dg_builtin_mesh(int dim, const double *lo, const double *hi, const int6
   dg_mesh *m;
   DG_CALL(dg_mesh_create(dim, nverts, ncells * npaths, &m));
   dg_error err = DG_OK;
+#pragma omp parallel for schedule(static)
   for (int64_t v = 0; v < nverts; v++) {
     int64_t idx[3];
     grid_index(dim, n, v, idx);
@@ -86,6 +88,7 @@ dg_error dg_builtin_mesh(int dim, const double *lo, const double *hi, const int6
       m->VX[v * dim + a] =
           idx[a] == n[a] ? hi[a] : lo[a] + (hi[a] - lo[a]) * (double)idx[a] / (double)n[a];
   }
+#pragma omp parallel for schedule(static)
   for (int64_t c = 0; c < ncells; c++) {
     int64_t cell[3];
     int64_t rest = c;

@@ -27,6 +27,7 @@ dg_error dg_mesh_create(int dim, int64_t Nv, int64_t K, dg_mesh **out) {
     dg_mesh_destroy(&m);
     DG_RAISE(DG_ERR_MEMORY, "mesh of %" PRId64 " elements: out of memory", K);
   }
+#pragma omp parallel for schedule(static)
   for (int64_t i = 0; i < K * (dim + 1); i++)
     m->face_tag[i] = -1;
   *out = m;
@@ -215,45 +216,72 @@ static void face_permutation(int dim, int perm[DG_MESH_MAX_FACES]) {
   }
 }
 
+/* 0 when element k is fine or was flipped (*flipped set), 1 when it names a
+ * vertex that does not exist, 2 when it is degenerate. */
+static int orient_element(dg_mesh *m, int64_t k, const int perm[DG_MESH_MAX_FACES],
+                          int *flipped) {
+  const int nv = m->dim + 1;
+  int64_t *v = m->EToV + k * nv;
+  *flipped = 0;
+  for (int i = 0; i < nv; i++)
+    if (!(v[i] >= 0 && v[i] < m->Nv))
+      return 1;
+  double vol = dg_mesh_signed_volume(m, k);
+  double h = dg_mesh_element_size(m, k);
+  if (!(fabs(vol) > 1e-10 * pow(h, m->dim)))
+    return 2;
+  if (vol > 0)
+    return 0;
+  int64_t tmp = v[nv - 1];
+  v[nv - 1] = v[nv - 2];
+  v[nv - 2] = tmp;
+  int *tag = m->face_tag + k * nv, old[DG_MESH_MAX_FACES];
+  memcpy(old, tag, (size_t)nv * sizeof *old);
+  for (int f = 0; f < nv; f++)
+    tag[perm[f]] = old[f];
+  *flipped = 1;
+  return 0;
+}
+
 dg_error dg_mesh_orient(dg_mesh *m, int64_t *nflipped) {
   const int nv = m->dim + 1;
   int perm[DG_MESH_MAX_FACES];
   face_permutation(m->dim, perm);
-  int64_t flipped = 0;
+  /* Elements on their own, in parallel; the face pairs of flipped elements
+   * follow in one pass.  The first bad element is reported. */
+  unsigned char *was_flipped = m->nface_pairs > 0 ? calloc((size_t)m->K, 1) : NULL;
+  DG_CHECK(was_flipped || m->nface_pairs == 0, DG_ERR_MEMORY, "mesh orientation: out of memory");
+  int64_t flipped = 0, bad = m->K;
+#pragma omp parallel for schedule(static) reduction(+ : flipped) reduction(min : bad)
   for (int64_t k = 0; k < m->K; k++) {
-    int64_t *v = m->EToV + k * nv;
+    int f = 0;
+    if (orient_element(m, k, perm, &f) != 0 && k < bad)
+      bad = k;
+    flipped += f;
+    if (f && was_flipped)
+      was_flipped[k] = 1;
+  }
+  for (int64_t p = 0; p < m->nface_pairs; p++) {
+    dg_mesh_face_pair *fp = &m->face_pairs[p];
+    if (fp->k1 >= 0 && fp->k1 < m->K && was_flipped[fp->k1])
+      fp->f1 = perm[fp->f1];
+    if (fp->k2 >= 0 && fp->k2 < m->K && was_flipped[fp->k2])
+      fp->f2 = perm[fp->f2];
+  }
+  free(was_flipped);
+  if (bad < m->K) {
+    const int64_t k = bad, *v = m->EToV + k * nv;
     for (int i = 0; i < nv; i++)
       DG_CHECK(v[i] >= 0 && v[i] < m->Nv, DG_ERR_INPUT,
                "element %" PRId64 " refers to vertex %" PRId64 " (mesh has %" PRId64
                " vertices)",
                k, v[i], m->Nv);
-    double vol = dg_mesh_signed_volume(m, k);
-    double h = dg_mesh_element_size(m, k);
-    if (!(fabs(vol) > 1e-10 * pow(h, m->dim))) {
-      char buf[512];
-      format_vertices(m, k, buf, sizeof buf);
-      DG_RAISE(DG_ERR_INPUT,
-               "element %" PRId64 " is degenerate (signed volume %.3g, longest edge %.3g); "
-               "vertices %s",
-               k, vol, h, buf);
-    }
-    if (vol > 0)
-      continue;
-    int64_t tmp = v[nv - 1];
-    v[nv - 1] = v[nv - 2];
-    v[nv - 2] = tmp;
-    int *tag = m->face_tag + k * nv, old[DG_MESH_MAX_FACES];
-    memcpy(old, tag, (size_t)nv * sizeof *old);
-    for (int f = 0; f < nv; f++)
-      tag[perm[f]] = old[f];
-    for (int64_t p = 0; p < m->nface_pairs; p++) {
-      dg_mesh_face_pair *fp = &m->face_pairs[p];
-      if (fp->k1 == k)
-        fp->f1 = perm[fp->f1];
-      if (fp->k2 == k)
-        fp->f2 = perm[fp->f2];
-    }
-    flipped++;
+    char buf[512];
+    format_vertices(m, k, buf, sizeof buf);
+    DG_RAISE(DG_ERR_INPUT,
+             "element %" PRId64 " is degenerate (signed volume %.3g, longest edge %.3g); "
+             "vertices %s",
+             k, dg_mesh_signed_volume(m, k), dg_mesh_element_size(m, k), buf);
   }
   if (flipped)
     dg_info("mesh: reoriented %" PRId64 " of %" PRId64 " elements (negative volume)", flipped,

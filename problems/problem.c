@@ -7,6 +7,7 @@
 
 #include "core/comm_h5.h"
 #include "core/log.h"
+#include "core/timing.h"
 #include "meshes/builtin.h"
 #include "meshes/gmsh_reader.h"
 #include "meshes/mesh_h5.h"
@@ -203,7 +204,9 @@ static dg_error read_mesh_file(dg_problem *p) {
   dg_mesh_validate_options vo;
   memset(&vo, 0, sizeof vo);
   vo.default_tag = deftag[0] ? deftag : NULL;
+  int ph = dg_timing_begin("mesh validation");
   DG_CALL(dg_mesh_validate(p->mesh, &vo, NULL));
+  dg_timing_end(ph);
   p->dim = p->mesh->dim;
   return DG_OK;
 }
@@ -323,13 +326,19 @@ static dg_error load(dg_problem *p, const char *const *overrides, int noverrides
              "(it names output files)",
              dg_config_name(cfg), p->name);
 
+  int ph = dg_timing_begin("mesh (build or read)");
   DG_CALL(build_mesh(p));
+  dg_timing_end(ph);
   int64_t nflipped = 0;
+  ph = dg_timing_begin("mesh orientation");
   DG_CALL(dg_mesh_orient(p->mesh, &nflipped));
+  dg_timing_end(ph);
 
   const char *flux_path = NULL;
   DG_CALL(dg_config_get_path(cfg, "problem", "flux", NULL, &flux_path));
+  ph = dg_timing_begin("flux file");
   DG_CALL(dg_flux_parse_file(flux_path, p->dim, &p->program));
+  dg_timing_end(ph);
   const char *pname;
   for (size_t i = 0; (pname = dg_config_key_at(cfg, "params", i)); i++) {
     double v;

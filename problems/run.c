@@ -12,6 +12,7 @@
 #include "core/device.h"
 #include "core/fsutil.h"
 #include "core/log.h"
+#include "core/timing.h"
 #include "dg/discretization.h"
 #include "dg/timestep.h"
 #include "operators/flux_eval.h"
@@ -445,13 +446,24 @@ static dg_error run_loop(const dg_run_options *opt, run_state *r, dg_run_result 
     if (r->writer)
       DG_CALL(dg_snapshot_writer_resume(r->writer, step)); /* rank 0, or all collectively */
     dg_info("restarting from %s at t = %.9g (step %lld)", opt->restart, t, (long long)step);
-  } else {
-    /* evaluated on the device by a generated kernel (time to first step);
-     * the host copy serves the checks, norms and snapshots */
-    DG_CALL(dg_solver_set_initial(r->solver, t));
-    DG_CALL(dg_solver_get_state(r->solver, r->u));
   }
-  DG_CALL(check_finite(r, t, step));
+  /* evaluated on the device by a generated kernel (time to first step);
+   * the host copy serves the norms and snapshot at t = 0, and without them
+   * comes down only when the device finds the state not finite */
+  int host_state = opt->restart || (p->output_enabled && p->output_interval > 0);
+  int ph = dg_timing_begin("initial condition");
+  if (!opt->restart) {
+    DG_CALL(dg_solver_set_initial(r->solver, t));
+    int finite = 1;
+    if (!host_state)
+      DG_CALL(dg_solver_state_finite(r->solver, &finite));
+    if (host_state || !finite)
+      DG_CALL(dg_solver_get_state(r->solver, r->u));
+    host_state |= !finite;
+  }
+  if (host_state || r->par->size > 1) /* (under MPI every rank takes part) */
+    DG_CALL(check_finite(r, t, step));
+  dg_timing_end(ph);
   if (opt->restart)
     DG_CALL(dg_solver_set_state(r->solver, r->u));
   if (!opt->restart && p->output_enabled && p->output_interval > 0) {
@@ -480,6 +492,7 @@ static dg_error run_loop(const dg_run_options *opt, run_state *r, dg_run_result 
   double t_start = now_seconds(), last_print = t_start;
   int64_t steps_at_start = step, rhs_at_start = dg_solver_get_timings(r->solver).rhs_evaluations;
   double dt = dt_max;
+  int ph_first = dg_timing_begin("first step");
   while (t < p->t_final * (1 - 1e-14)) {
     double stop = next_stop(t, p->t_final, p->output_interval, p->checkpoint_interval);
     int64_t n;
@@ -491,6 +504,7 @@ static dg_error run_loop(const dg_run_options *opt, run_state *r, dg_run_result 
       step++;
       if (step == steps_at_start + 1) { /* time to first step: set-up + one step */
         DG_CALL(dg_device_synchronize(r->dev));
+        dg_timing_end(ph_first);
         if (!opt->quiet)
           dg_info("first step done %.2f s after start", now_seconds() - r->t_entry);
       }
@@ -610,21 +624,29 @@ static dg_error check_memory(const dg_problem *p, const dg_device_info *info, in
 
 static dg_error setup(const dg_run_options *opt, run_state *r) {
   /* Bad input fails on every rank alike: reported once, by rank 0. */
+  int ph = dg_timing_begin("problem load (config, flux, mesh)");
   DG_CALL(dg_parallel_agree(opt->comm,
                             dg_problem_load_rank(opt->cfg_path, opt->overrides, opt->noverrides,
                                                  opt->comm ? dg_comm_rank(opt->comm) : 0,
                                                  opt->comm ? dg_comm_size(opt->comm) : 1,
                                                  &r->prob)));
+  dg_timing_end(ph);
   dg_problem *p = r->prob;
+  ph = dg_timing_begin("partition");
   DG_CALL(dg_parallel_agree(opt->comm, dg_parallel_create(opt->comm, p, &r->par)));
+  dg_timing_end(ph);
+  ph = dg_timing_begin("device init");
   DG_CALL(dg_parallel_agree(opt->comm, dg_parallel_device(r->par, p, &r->dev)));
+  dg_timing_end(ph);
   const dg_device_info *info = dg_device_get_info(r->dev);
   if (!opt->quiet)
     dg_info("backend %s: %s%s", info->backend_name, info->name,
             r->par->size > 1 ? " (rank 0; one device per rank)" : "");
   DG_CALL(dg_parallel_agree(opt->comm, check_memory(p, info, r->par->size)));
+  ph = dg_timing_begin("discretization");
   DG_CALL(dg_parallel_agree(opt->comm, dg_discretization_create(r->par->mesh, p->order,
                                                                  p->precision, &r->disc)));
+  dg_timing_end(ph);
   DG_CALL(dg_physics_from_program(p->program, &r->phys, &r->tables));
   r->ncomp = r->phys.ncomp;
   r->comp_names = calloc((size_t)r->ncomp, sizeof(char *));
@@ -642,6 +664,7 @@ static dg_error setup(const dg_run_options *opt, run_state *r) {
     }
   }
   int64_t n = (int64_t)r->ncomp * r->disc->K * r->disc->Np;
+  ph = dg_timing_begin("host state");
   r->u = calloc((size_t)n + 1, sizeof(double));
   DG_CHECK(r->u, DG_ERR_MEMORY, "out of host memory for %lld values", (long long)n);
   /* Partitioned output: every rank writes its part of each file
@@ -661,6 +684,7 @@ static dg_error setup(const dg_run_options *opt, run_state *r) {
     r->u_global = calloc((size_t)(r->ncomp * r->par->K_global * r->disc->Np) + 1, sizeof(double));
     DG_CHECK(r->u_global, DG_ERR_MEMORY, "out of host memory");
   }
+  dg_timing_end(ph);
   if (r->par->rank == 0 && (p->output_enabled || p->checkpoint_interval > 0))
     DG_CALL(probe_output_dir(r));
   if (p->output_enabled)
@@ -674,14 +698,18 @@ static dg_error setup(const dg_run_options *opt, run_state *r) {
                                                                           : (dg_tune_mode)p->tuning,
                               p->kernels, opt->tune_only ? stdout : NULL, NULL, 0};
     dg_autotune_outcome to;
+    ph = dg_timing_begin("tuning (database lookup or search)");
     DG_CALL(dg_parallel_agree(opt->comm, dg_autotune(&tq, &to)));
+    dg_timing_end(ph);
     kc = to.cfg;
   }
   dg_solver_options so = {kc, opt->dump_kernels};
+  ph = dg_timing_begin("solver");
   DG_CALL(dg_parallel_agree(
       opt->comm, dg_solver_create_partitioned(r->dev, r->disc, &r->phys, r->par->tag_to_bc, &so,
                                               r->par->size > 1 ? &r->par->halo : NULL,
                                               &r->solver)));
+  dg_timing_end(ph);
   if (!opt->quiet)
     dg_info("%s: %dD, order %d, %lld elements, %lld DOFs, %s, %s", p->name, r->disc->dim,
             r->disc->N, (long long)r->par->K_global,
@@ -696,7 +724,10 @@ dg_error dg_run(const dg_run_options *opt, dg_run_result *result) {
   r.t_entry = now_seconds();
   dg_run_result res;
   memset(&res, 0, sizeof res);
+  dg_timing_reset();
+  int ph = dg_timing_begin("set-up");
   dg_error err = setup(opt, &r);
+  dg_timing_end(ph);
   if (err == DG_OK && !opt->tune_only) {
     dg_signals_install();
     err = run_loop(opt, &r, &res);
@@ -711,6 +742,8 @@ dg_error dg_run(const dg_run_options *opt, dg_run_result *result) {
     for (int f = 0; f < dg_flux_field_count(r.prob->program) && f < 16; f++)
       dg_info("final t = %.6g  %s: L2 error %.6e  max error %.6e", res.t_final,
               dg_flux_field(r.prob->program, f)->name, res.l2[f], res.maxerr[f]);
+  if (err == DG_OK && opt->timings && !opt->quiet)
+    dg_timing_report("phases of the run (wall time, inclusive; --timings):");
   if (r.prob)
     res.nfields = dg_flux_field_count(r.prob->program);
   if (err != DG_OK && r.created_dir)

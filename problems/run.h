@@ -19,6 +19,7 @@ typedef struct dg_run_options {
   dg_comm *comm;                /* the ranks sharing the run (NULL: this process alone) */
   int want_state;               /* return the final state in the result (rank 0) */
   int tune_only;                /* `dgrun tune`: tune, print the table, do not run */
+  int timings;                  /* print the wall time of each phase (--timings) */
 } dg_run_options;
 
 /* What a finished run measured (for tests and the closing summary). */

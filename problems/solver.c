@@ -6,6 +6,7 @@
 
 #include "core/fsutil.h"
 #include "core/log.h"
+#include "core/timing.h"
 #include "core/reduction.h"
 #include "dg/face_geometry.h"
 
@@ -46,11 +47,9 @@ static dg_error zeros_new(dg_device *dev, size_t bytes, void **out) {
   *out = NULL;
   if (bytes == 0)
     return DG_OK;
-  void *z = calloc(1, bytes);
-  DG_CHECK(z, DG_ERR_MEMORY, "out of host memory (%zu bytes)", bytes);
-  dg_error err = upload_new(dev, z, bytes, out);
-  free(z);
-  return err;
+  DG_CALL(dg_device_malloc(dev, bytes, out));
+  DG_CALL(dg_device_zero(dev, *out, bytes));
+  return DG_OK;
 }
 
 int dg_solver_ncomp(const dg_solver *s) { return s->ncomp; }
@@ -84,7 +83,9 @@ static dg_error ensure_alt_state(dg_solver *s) {
 static dg_error load_kernels(dg_solver *s, const dg_kernel_config *cfg) {
   int is_float = s->disc->precision == DG_FLOAT;
   dg_generated gen;
+  int ph = dg_timing_begin("kernel generation");
   DG_CALL(dg_codegen_generate(s->target, &s->el, s->physics, is_float, cfg, &gen));
+  dg_timing_end(ph);
   dg_error err = DG_OK;
   dg_module *mod = NULL;
   if (s->dump_dir)
@@ -92,7 +93,9 @@ static dg_error load_kernels(dg_solver *s, const dg_kernel_config *cfg) {
                                          s->target == DG_CODEGEN_CUDA ? "dg_operators.cu"
                                                                       : "dg_operators.c",
                                          gen.source));
+  ph = dg_timing_begin("kernel cache lookup or compile, load");
   DG_CALL_GOTO(err, fail, dg_device_compile(s->dev, "dg_operators", gen.source, NULL, 0, &mod));
+  dg_timing_end(ph);
   dg_kernel *ks, *kv, *kl, *kp;
   DG_CALL_GOTO(err, fail, dg_module_get_kernel(mod, "dg_surface", &ks));
   DG_CALL_GOTO(err, fail, dg_module_get_kernel(mod, "dg_volume", &kv));
@@ -150,9 +153,11 @@ dg_error dg_solver_create_partitioned(dg_device *dev, const dg_discretization *d
     s->cfg.fuse_surface = 0;
   }
   DG_CALL_GOTO(err, fail, load_kernels(s, &s->cfg));
+  int ph = dg_timing_begin("operator data");
   DG_CALL_GOTO(err, fail, dg_opdata_create(disc, s->gen.np_pad,
                                            s->cfg.layout == DG_LAYOUT_ELEMENT_MAJOR,
                                            s->ncomp, tag_to_bc, &s->od));
+  dg_timing_end(ph);
   if (halo) {
     /* Every rank got this far: the set-up exchange below cannot hang. */
     agreed = 1;
@@ -163,13 +168,16 @@ dg_error dg_solver_create_partitioned(dg_device *dev, const dg_discretization *d
     if (s->target == DG_CODEGEN_CUDA)
       slack = (s->cfg.face_threads + s->od->nfnfp - 1) / s->od->nfnfp +
               (int64_t)s->cfg.elements_per_block * s->cfg.work_per_thread;
+    ph = dg_timing_begin("halo (ghost slots, pinned buffers)");
     DG_CALL_GOTO(err, fail, dg_halo_create(dev, halo, disc, s->od, slack, &s->halo));
+    dg_timing_end(ph);
   }
   const dg_opdata *od = s->od;
   s->rs = od->real_size;
   s->n_state = dg_opdata_state_length(od);
   size_t state_bytes = (size_t)s->n_state * s->rs;
   size_t nfn = (size_t)od->K * od->nfnfp;
+  ph = dg_timing_begin("device allocation, upload");
   DG_CALL_GOTO(err, fail, zeros_new(dev, state_bytes, &s->q));
   DG_CALL_GOTO(err, fail, zeros_new(dev, state_bytes, &s->res));
   DG_CALL_GOTO(err, fail, zeros_new(dev, state_bytes, &s->rhs));
@@ -193,6 +201,7 @@ dg_error dg_solver_create_partitioned(dg_device *dev, const dg_discretization *d
   DG_CALL_GOTO(err, fail, upload_new(dev, od->fbc,
                                      (size_t)od->K * od->Nfaces * sizeof(int32_t), &s->fbc));
   DG_CALL_GOTO(err, fail, ensure_alt_state(s));
+  dg_timing_end(ph);
   *out = s;
   return DG_OK;
 fail:
@@ -225,6 +234,7 @@ static dg_error pack_state(const dg_solver *s, const double *u, void *buf) {
   const dg_opdata *od = s->od;
   memset(buf, 0, (size_t)s->n_state * s->rs);
   for (int c = 0; c < s->ncomp; c++)
+#pragma omp parallel for schedule(static)
     for (int64_t k = 0; k < od->K_owned; k++)
       for (int i = 0; i < od->Np; i++) {
         double v = u[((int64_t)c * od->K_owned + k) * od->Np + i];
@@ -240,6 +250,7 @@ static dg_error pack_state(const dg_solver *s, const double *u, void *buf) {
 static void unpack_state(const dg_solver *s, const void *buf, double *u) {
   const dg_opdata *od = s->od;
   for (int c = 0; c < s->ncomp; c++)
+#pragma omp parallel for schedule(static)
     for (int64_t k = 0; k < od->K_owned; k++)
       for (int i = 0; i < od->Np; i++) {
         int64_t o = dg_opdata_offset(od, k, i, c);
@@ -283,12 +294,7 @@ static real_arg mkreal(const dg_solver *s, double v) {
 
 /* A fresh state starts a fresh LSERK register. */
 static dg_error zero_residual(dg_solver *s) {
-  size_t bytes = (size_t)s->n_state * s->rs;
-  void *z = calloc(1, bytes ? bytes : 1);
-  DG_CHECK(z, DG_ERR_MEMORY, "out of host memory");
-  dg_error err = dg_device_upload(s->dev, s->res, z, bytes);
-  free(z);
-  DG_CALL(err);
+  DG_CALL(dg_device_zero(s->dev, s->res, (size_t)s->n_state * s->rs));
   return DG_OK;
 }
 

@@ -1,7 +1,9 @@
 /* dgrun: the driver.
  *
  *   dgrun problem.cfg [section.key=value ...] [--quiet] [--restart ckpt.h5]
- *                     [--dump-kernels DIR] [--tune=off|auto|full]
+ *                     [--dump-kernels DIR] [--tune=off|auto|full] [--timings]
+ *                     (--timings: after the run, the wall time of each set-up
+ *                     phase and of the first step)
  *   dgrun tune problem.cfg [section.key=value ...] [--tune=auto|full]
  *                            tune (full search unless --tune=auto), print the
  *                            candidate table and the choice, record it
@@ -66,7 +68,7 @@ static void parallel_fail(dg_comm *comm, dg_error err) {
 static void usage(FILE *out) {
   fprintf(out,
           "usage: dgrun problem.cfg [section.key=value ...] [--quiet] [--restart ckpt.h5]\n"
-          "                         [--dump-kernels DIR] [--tune=off|auto|full]\n"
+          "                         [--dump-kernels DIR] [--tune=off|auto|full] [--timings]\n"
           "       dgrun tune problem.cfg [section.key=value ...] [--tune=auto|full]\n"
           "       dgrun import mesh.msh mesh.h5 [--parts P]\n"
           "       dgrun --devices\n"
@@ -128,6 +130,8 @@ int main(int argc, char **argv) {
     const char *a = argv[i];
     if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
       opt.quiet = 1;
+    } else if (strcmp(a, "--timings") == 0) {
+      opt.timings = 1;
     } else if (i == 1 && strcmp(a, "tune") == 0) {
       opt.tune_only = 1;
     } else if (strcmp(a, "--tune=off") == 0 || strcmp(a, "--tune=auto") == 0 ||

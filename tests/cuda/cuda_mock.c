@@ -77,6 +77,11 @@ static void test_memory(void) {
   MUST(ops->copy(st, b, a, sizeof h));
   MUST(ops->download(st, back, b, sizeof h));
   EXPECT(memcmp(h, back, sizeof h) == 0, "round trip differs");
+  /* zero: on the device (cuMemsetD8), exactly the bytes asked for */
+  MUST(ops->zero(st, (char *)b + 4 * sizeof(int), 10 * sizeof(int)));
+  MUST(ops->download(st, back, b, sizeof h));
+  for (int i = 0; i < N; i++)
+    EXPECT(back[i] == (i >= 4 && i < 14 ? 0 : h[i]), "after zero: int %d is %d", i, back[i]);
 
   /* Out of memory: the bytes asked for and the bytes free, both exact. */
   size_t huge = MOCK_CUDA_TOTAL_MEMORY, free_b = huge - 2 * sizeof h;

@@ -249,6 +249,12 @@ CUresult cuMemcpyDtoD_v2(CUdeviceptr dst, CUdeviceptr src, size_t n) {
   return CUDA_SUCCESS;
 }
 
+CUresult cuMemsetD8_v2(CUdeviceptr dst, unsigned char v, size_t n) {
+  FAIL_POINT();
+  memset((void *)(uintptr_t)dst, v, n);
+  return CUDA_SUCCESS;
+}
+
 /* ------------------------------------------------ modules and kernels */
 
 typedef struct mock_function {

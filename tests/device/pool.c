@@ -1,6 +1,6 @@
 /* core.device_pool: the pooled allocator reuses freed blocks of the same
  * size class, keeps its byte counts straight, trims, rejects foreign
- * pointers; upload / download / copy / offset move the right bytes. */
+ * pointers; upload / download / copy / offset / zero move the right bytes. */
 #include <string.h>
 
 #include "devtest.h"
@@ -122,6 +122,23 @@ int main(void) {
   MUST(dg_device_free(dev, d2));
   free(a);
   free(b);
+
+  /* dg_device_zero clears exactly the bytes asked for, over several of the
+   * backend's 1 MiB chunks and a partial last one. */
+  size_t big = ((size_t)3 << 20) + 12345, lo = 7, hi = big - 5;
+  unsigned char *h = malloc(big);
+  CHECK(h != NULL, "out of memory");
+  memset(h, 0xA5, big);
+  void *dz;
+  TRY(dg_device_malloc(dev, big, &dz));
+  TRY(dg_device_upload(dev, dz, h, big));
+  TRY(dg_device_zero(dev, dg_device_offset(dz, lo), hi - lo));
+  TRY(dg_device_download(dev, h, dz, big));
+  for (size_t i = 0; i < big; i++)
+    CHECK(h[i] == (i >= lo && i < hi ? 0 : 0xA5), "byte %zu is %d after zeroing [%zu, %zu)",
+          i, h[i], lo, hi);
+  TRY(dg_device_free(dev, dz));
+  free(h);
   dg_device_destroy(&dev);
   return 0;
 }
