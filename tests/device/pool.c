@@ -130,14 +130,14 @@ int main(void) {
   CHECK(h != NULL, "out of memory");
   memset(h, 0xA5, big);
   void *dz;
-  TRY(dg_device_malloc(dev, big, &dz));
-  TRY(dg_device_upload(dev, dz, h, big));
-  TRY(dg_device_zero(dev, dg_device_offset(dz, lo), hi - lo));
-  TRY(dg_device_download(dev, h, dz, big));
+  MUST(dg_device_malloc(dev, big, &dz));
+  MUST(dg_device_upload(dev, dz, h, big));
+  MUST(dg_device_zero(dev, dg_device_offset(dz, lo), hi - lo));
+  MUST(dg_device_download(dev, h, dz, big));
   for (size_t i = 0; i < big; i++)
     CHECK(h[i] == (i >= lo && i < hi ? 0 : 0xA5), "byte %zu is %d after zeroing [%zu, %zu)",
           i, h[i], lo, hi);
-  TRY(dg_device_free(dev, dz));
+  MUST(dg_device_free(dev, dz));
   free(h);
   dg_device_destroy(&dev);
   return 0;
