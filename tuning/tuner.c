@@ -117,6 +117,10 @@ dg_error dg_tune_space_create(int cuda, dg_tune_mode mode, int Np, int nfnfp,
       push_volume(out, cap, epbs[e], DG_WORK_INLINE, 2, G, 0, 1, 1, Np);
       push_volume(out, cap, epbs[e], DG_WORK_INLINE, 4, G, 0, 1, 1, Np);
     }
+    /* 16 elements per block with the fused surface: more face fluxes per
+     * block to hide their gathers (the candidates compile side by side) */
+    push_volume(out, cap, epbs[4], DG_WORK_PARALLEL, 1, G, 0, 1, 1, Np);
+    push_volume(out, cap, epbs[4], DG_WORK_INLINE, 2, G, 0, 1, 1, Np);
     for (int e = 1; e < 3; e++) {
       push_volume(out, cap, epbs[e], DG_WORK_PARALLEL, 1, DG_MATRIX_SHARED, 0, 1, 1, Np);
       push_volume(out, cap, epbs[e], DG_WORK_SEQUENCE, 2, DG_MATRIX_SHARED, 0, 1, 1, Np);
