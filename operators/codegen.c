@@ -277,6 +277,13 @@ static void emit_prelude(dg_strbuf *b, dg_codegen_target tg, const dg_element_op
     dg_strbuf_append(b, "/* element-major state: components of one element adjacent */\n"
                         "#define CSTRIDE(K) ((long long)NP_PAD)\n"
                         "#define BASE(k, i) ((long long)(k) * NC * NP_PAD + (i))\n\n");
+  if (tg == DG_CODEGEN_CUDA && cfg->fuse_surface) {
+    dg_strbuf_appendf(b, "/* the volume node of face node m = f*NFP + j */\n"
+                         "__device__ const int c_Fmask[%d] = {", el->Nfaces * el->Nfp);
+    for (int m = 0; m < el->Nfaces * el->Nfp; m++)
+      dg_strbuf_appendf(b, "%s%d", m ? ", " : "", el->Fmask[m]);
+    dg_strbuf_append(b, "};\n\n");
+  }
   if (tg == DG_CODEGEN_CUDA && (cfg->work_mode == DG_WORK_GEMM || cfg->work_mode == DG_WORK_MMA))
     return; /* its dg_volume reads its own transposed table (codegen_gemm.c) */
   const char *names[3] = {"c_Dr", "c_Ds", "c_Dt"};
@@ -291,7 +298,8 @@ static void emit_prelude(dg_strbuf *b, dg_codegen_target tg, const dg_element_op
 
 /* dst: where component %d of the scaled flux of (k, m) goes. */
 void dg_cg_emit_surface_body(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
-                              int is_float, int uses_x, dg_emit_ctx *ctx, const char *dst) {
+                             int is_float, int uses_x, dg_emit_ctx *ctx, const char *dst,
+                             int absolute_k) {
   /* Expects k, m (face node of element k) and the kernel arguments. */
   dg_strbuf_line(b, "const long long idx = k * NFNFP + m;");
   dg_strbuf_line(b, "const int f = m / NFP;");
@@ -304,7 +312,10 @@ void dg_cg_emit_surface_body(dg_strbuf *b, const dg_element_ops *el, const dg_ph
     dg_strbuf_line(b, "for (int d = 0; d < DIM; ++d) X[d] = fx[idx * DIM + d];");
   }
   dg_strbuf_line(b, "const long long cs = CSTRIDE(K);");
-  dg_strbuf_line(b, "const long long iM = mapM[idx], iP = mapP[idx];");
+  if (absolute_k) /* the element's own face node: a table in L1, not a gather */
+    dg_strbuf_line(b, "const long long iM = BASE(k, c_Fmask[m]), iP = mapP[idx];");
+  else
+    dg_strbuf_line(b, "const long long iM = mapM[idx], iP = mapP[idx];");
   dg_strbuf_line(b, "real uM[NC], uP[NC];");
   dg_strbuf_line(b, "for (int c = 0; c < NC; ++c) uM[c] = q[iM + c * cs];");
   dg_strbuf_line(b, "const int bc = fbc[k * NFACES + f];");
@@ -379,12 +390,12 @@ static dg_error emit_surface(dg_strbuf *b, dg_codegen_target tg, const dg_elemen
     dg_strbuf_line(b, "const long long k = gid / NFNFP;");
     dg_strbuf_line(b, "const int m = (int)(gid - k * NFNFP);");
     dg_strbuf_line(b, "(void)fx; (void)t;");
-    dg_cg_emit_surface_body(b, el, ph, is_float, uses_x, &ctx, "fl[((long long)%d * K + k) * NFNFP + m]");
+    dg_cg_emit_surface_body(b, el, ph, is_float, uses_x, &ctx, "fl[((long long)%d * K + k) * NFNFP + m]", 0);
   } else {
     dg_strbuf_line(b, "for (long long k = first; k < first + count; ++k) {");
     dg_strbuf_line(b, "  for (int m = 0; m < NFNFP; ++m) {");
     b->indent = 6;
-    dg_cg_emit_surface_body(b, el, ph, is_float, uses_x, &ctx, "fl[((long long)%d * K + k) * NFNFP + m]");
+    dg_cg_emit_surface_body(b, el, ph, is_float, uses_x, &ctx, "fl[((long long)%d * K + k) * NFNFP + m]", 0);
     b->indent = 2;
     dg_strbuf_line(b, "  }");
     dg_strbuf_line(b, "}");
@@ -661,7 +672,7 @@ static void emit_volume_cuda(dg_strbuf *b, const dg_element_ops *el, const dg_ph
     dg_strbuf_line(b, "  if (k < K) {");
     b->indent += 4;
     dg_cg_emit_surface_body(b, el, ph, is_float, uses_fx, &fctx,
-                      "s_fl[(%d * SLOTS + s) * NFNFP + m]");
+                            "s_fl[(%d * SLOTS + s) * NFNFP + m]", 1);
     b->indent -= 4;
     dg_strbuf_line(b, "  }");
     dg_strbuf_line(b, "}");

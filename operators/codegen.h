@@ -126,6 +126,7 @@ typedef struct dg_element_ops {
   int dim, N, Np, Nfp, Nfaces;
   const double *Dr, *Ds, *Dt; /* Np x Np (NULL beyond dim) */
   const double *LIFT;         /* Np x Nfaces*Nfp */
+  const int *Fmask;           /* Nfaces*Nfp: the volume node of each face node */
 } dg_element_ops;
 
 typedef struct dg_generated {

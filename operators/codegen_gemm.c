@@ -281,7 +281,7 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
     dg_strbuf_line(b, "  if (k < K) {");
     b->indent += 4;
     dg_cg_emit_surface_body(b, el, ph, is_float, uses_fx, &fctx,
-                            "s_fl[(%d * NFNFP + m) * PADE + s]");
+                            "s_fl[(%d * NFNFP + m) * PADE + s]", 1);
     b->indent -= 4;
     dg_strbuf_line(b, "  } else {");
     dg_strbuf_line(b, "    for (int c = 0; c < NC; ++c) s_fl[(c * NFNFP + m) * PADE + s] = 0;");

@@ -42,9 +42,14 @@ void dg_cg_face_field(const dg_emit_ctx *c, dg_strbuf *b, int comp, dg_flux_side
 void dg_cg_face_normal(const dg_emit_ctx *c, dg_strbuf *b, int d);
 
 /* The scaled face flux of face node (k, m) into dst (a format with one %d
- * for the component); expects k, m and the kernel arguments. */
+ * for the component); expects k, m and the kernel arguments.  absolute_k:
+ * k is the element's index in the whole state (the fused-surface volume
+ * kernels, always launched over every element), so the interior trace is
+ * read at BASE(k, c_Fmask[m]) instead of through a mapM gather; dg_surface
+ * also runs on element ranges through offset pointers and keeps mapM. */
 void dg_cg_emit_surface_body(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
-                             int is_float, int uses_x, dg_emit_ctx *ctx, const char *dst);
+                             int is_float, int uses_x, dg_emit_ctx *ctx, const char *dst,
+                             int absolute_k);
 /* The flux quantities g(u) of one node into dst_fmt (one %d: quantity);
  * contravariant: divergence rows in reference directions (needs G[]). */
 void dg_cg_emit_gvalues(dg_strbuf *b, const deriv_table *dt, dg_emit_ctx *ctx,

@@ -127,7 +127,7 @@ static dg_error op_digest(const dg_autotune_request *q, char hex[65]) {
   const dg_discretization *d = q->disc;
   const dg_refelem *re = d->re;
   dg_element_ops el = {d->dim, d->N, d->Np, d->Nfp, d->Nfaces, re->Dr, re->Ds, re->Dt,
-                       re->LIFT};
+                       re->LIFT, re->Fmask};
   dg_kernel_config c = dg_kernel_config_default();
   dg_generated g;
   DG_CALL(dg_codegen_generate(DG_CODEGEN_C, &el, q->physics,
@@ -147,7 +147,7 @@ static void precompile_candidates(const dg_autotune_request *q, const dg_tune_sp
   const dg_discretization *d = q->disc;
   const dg_refelem *re = d->re;
   dg_element_ops el = {d->dim, d->N, d->Np, d->Nfp, d->Nfaces, re->Dr, re->Ds, re->Dt,
-                       re->LIFT};
+                       re->LIFT, re->Fmask};
   dg_codegen_target tg = dg_device_get_info(q->dev)->backend == DG_BACKEND_CUDA
                              ? DG_CODEGEN_CUDA
                              : DG_CODEGEN_C;

@@ -139,7 +139,7 @@ dg_error dg_solver_create_partitioned(dg_device *dev, const dg_discretization *d
   s->ncomp = physics->ncomp;
   const dg_refelem *re = disc->re;
   dg_element_ops el = {disc->dim, disc->N, disc->Np, disc->Nfp, disc->Nfaces,
-                       re->Dr, re->Ds, re->Dt, re->LIFT};
+                       re->Dr, re->Ds, re->Dt, re->LIFT, re->Fmask};
   s->el = el;
   s->physics = physics;
   s->target = dg_device_get_info(dev)->backend == DG_BACKEND_CUDA ? DG_CODEGEN_CUDA

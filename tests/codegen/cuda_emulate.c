@@ -205,7 +205,7 @@ int main(int argc, char **argv) {
     MUST(dg_discretization_create(p->mesh, orders[o], DG_DOUBLE, &d));
     const dg_refelem *re = d->re;
     dg_element_ops el = {d->dim, d->N, d->Np, d->Nfp, d->Nfaces, re->Dr, re->Ds, re->Dt,
-                         re->LIFT};
+                         re->LIFT, re->Fmask};
     int64_t nlog = (int64_t)nc * d->K * d->Np;
     double *u = malloc((size_t)nlog * sizeof *u), *ref = malloc((size_t)nlog * sizeof *ref);
     double *got = malloc((size_t)nlog * sizeof *got);
