@@ -407,6 +407,38 @@ static dg_error emit_surface(dg_strbuf *b, dg_codegen_target tg, const dg_elemen
 
 /* ---- dg_volume ------------------------------------------------------------- */
 
+void dg_cg_emit_block_faces(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
+                            int is_float, int uses_fx, dg_emit_ctx *ctx, const char *nslots,
+                            const char *dst, int zero_past_end) {
+  dg_emit_ctx fctx;
+  dg_cg_init_ctx(&fctx, ph, el->dim, is_float);
+  fctx.field = dg_cg_face_field;
+  fctx.normal = dg_cg_face_normal;
+  dg_strbuf_line(b, "/* fused surface: scaled face fluxes of the block's elements */");
+  dg_strbuf_line(b, "for (int z = tid; z < %s * NFNFP; z += NP * EPB) {", nslots);
+  dg_strbuf_line(b, "  const int s = z / NFNFP, m = z - s * NFNFP;");
+  dg_strbuf_line(b, "  const long long k = k0 + s;");
+  dg_strbuf_line(b, "  if (k < K) {");
+  b->indent += 4;
+  dg_cg_emit_surface_body(b, el, ph, is_float, uses_fx, &fctx, dst, 1);
+  b->indent -= 4;
+  if (zero_past_end) {
+    dg_strbuf_line(b, "  } else {");
+    for (int c = 0; c < ph->ncomp; c++) {
+      dg_strbuf_indent(b);
+      dg_strbuf_append(b, "    ");
+      dg_strbuf_appendf(b, dst, c);
+      dg_strbuf_append(b, " = 0;\n");
+    }
+  }
+  dg_strbuf_line(b, "  }");
+  dg_strbuf_line(b, "}");
+  if (fctx.failed && !ctx->failed) {
+    ctx->failed = 1;
+    memcpy(ctx->failure, fctx.failure, sizeof ctx->failure);
+  }
+}
+
 /* r = volume terms + sources + the lifted flux (lift_fmt names component
  * %d of it), then the store or the fused LSERK update; expects u, k, i. */
 void dg_cg_emit_rhs_store(dg_strbuf *b, const dg_physics *ph, const dg_kernel_config *cfg,
@@ -659,28 +691,9 @@ static void emit_volume_cuda(dg_strbuf *b, const dg_element_ops *el, const dg_ph
       dg_strbuf_line(b, "}");
     }
   }
-  if (cfg->fuse_surface) {
-    /* the face fluxes of the pass's elements, straight into shared memory */
-    dg_emit_ctx fctx;
-    dg_cg_init_ctx(&fctx, ph, el->dim, is_float);
-    fctx.field = dg_cg_face_field;
-    fctx.normal = dg_cg_face_normal;
-    dg_strbuf_line(b, "/* fused surface: scaled face fluxes of the pass's elements into s_fl */");
-    dg_strbuf_line(b, "for (int z = tid; z < SLOTS * NFNFP; z += NP * EPB) {");
-    dg_strbuf_line(b, "  const int s = z / NFNFP, m = z - s * NFNFP;");
-    dg_strbuf_line(b, "  const long long k = k0 + s;");
-    dg_strbuf_line(b, "  if (k < K) {");
-    b->indent += 4;
-    dg_cg_emit_surface_body(b, el, ph, is_float, uses_fx, &fctx,
-                            "s_fl[(%d * SLOTS + s) * NFNFP + m]", 1);
-    b->indent -= 4;
-    dg_strbuf_line(b, "  }");
-    dg_strbuf_line(b, "}");
-    if (fctx.failed && !ctx->failed) {
-      ctx->failed = 1;
-      memcpy(ctx->failure, fctx.failure, sizeof ctx->failure);
-    }
-  }
+  if (cfg->fuse_surface) /* the pass's face fluxes, straight into shared memory */
+    dg_cg_emit_block_faces(b, el, ph, is_float, uses_fx, ctx, "SLOTS",
+                           "s_fl[(%d * SLOTS + s) * NFNFP + m]", 0);
   if (cfg->prefetch || cfg->fuse_surface)
     dg_strbuf_line(b, "__syncthreads();");
   const char *uload = cfg->prefetch

@@ -270,27 +270,8 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
   }
   /* B: face fluxes */
   if (cfg->fuse_surface) {
-    dg_emit_ctx fctx;
-    dg_cg_init_ctx(&fctx, ph, dim, is_float);
-    fctx.field = dg_cg_face_field;
-    fctx.normal = dg_cg_face_normal;
-    dg_strbuf_line(b, "/* B: scaled face fluxes of the block's elements */");
-    dg_strbuf_line(b, "for (int z = tid; z < EPB * NFNFP; z += NP * EPB) {");
-    dg_strbuf_line(b, "  const int s = z / NFNFP, m = z - s * NFNFP;");
-    dg_strbuf_line(b, "  const long long k = k0 + s;");
-    dg_strbuf_line(b, "  if (k < K) {");
-    b->indent += 4;
-    dg_cg_emit_surface_body(b, el, ph, is_float, uses_fx, &fctx,
-                            "s_fl[(%d * NFNFP + m) * PADE + s]", 1);
-    b->indent -= 4;
-    dg_strbuf_line(b, "  } else {");
-    dg_strbuf_line(b, "    for (int c = 0; c < NC; ++c) s_fl[(c * NFNFP + m) * PADE + s] = 0;");
-    dg_strbuf_line(b, "  }");
-    dg_strbuf_line(b, "}");
-    if (fctx.failed && !ctx->failed) {
-      ctx->failed = 1;
-      memcpy(ctx->failure, fctx.failure, sizeof ctx->failure);
-    }
+    dg_cg_emit_block_faces(b, el, ph, is_float, uses_fx, ctx, "EPB",
+                           "s_fl[(%d * NFNFP + m) * PADE + s]", 1);
   } else {
     dg_strbuf_line(b, "/* B: the block's face fluxes from dg_surface, coalesced */");
     dg_strbuf_line(b, "for (int z = tid; z < NC * EPB * NFNFP; z += NP * EPB) {");

@@ -50,6 +50,14 @@ void dg_cg_face_normal(const dg_emit_ctx *c, dg_strbuf *b, int d);
 void dg_cg_emit_surface_body(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
                              int is_float, int uses_x, dg_emit_ctx *ctx, const char *dst,
                              int absolute_k);
+/* The fused surface of a cuda dg_volume: the scaled face fluxes of the
+ * block's elements k0 + s, s < nslots (an expression), one face node per
+ * iteration of the block's NP x EPB threads, into dst (one %d: component);
+ * zero_past_end: write zeros for elements past K (else leave them).
+ * Expects tid, k0, K and the kernel arguments. */
+void dg_cg_emit_block_faces(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
+                            int is_float, int uses_fx, dg_emit_ctx *ctx, const char *nslots,
+                            const char *dst, int zero_past_end);
 /* The flux quantities g(u) of one node into dst_fmt (one %d: quantity);
  * contravariant: divergence rows in reference directions (needs G[]). */
 void dg_cg_emit_gvalues(dg_strbuf *b, const deriv_table *dt, dg_emit_ctx *ctx,
