@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/strbuf.h"
+#include "dg/refelem.h"
 #include "operators/codegen_internal.h"
 #include "operators/emit_expr.h"
 #include "operators/kernel_knobs.h"
@@ -246,6 +247,12 @@ static void emit_matrix(dg_strbuf *b, dg_codegen_target tg, dg_matrix_place plac
     dg_strbuf_appendf(b, is_float ? "%.9ef, " : "%.17e, ", v);
   }
   dg_strbuf_append(b, "\n};\n\n");
+}
+
+dg_element_ops dg_element_ops_of(const dg_refelem *re) {
+  dg_element_ops el = {re->dim, re->N,  re->Np, re->Nfp,  re->Nfaces,
+                       re->Dr,  re->Ds, re->Dt, re->LIFT, re->Fmask};
+  return el;
 }
 
 static void emit_prelude(dg_strbuf *b, dg_codegen_target tg, const dg_element_ops *el,

@@ -129,6 +129,11 @@ typedef struct dg_element_ops {
   const int *Fmask;           /* Nfaces*Nfp: the volume node of each face node */
 } dg_element_ops;
 
+/* The element operators of a reference element (pointers into re, which
+ * must outlive the result). */
+struct dg_refelem;
+dg_element_ops dg_element_ops_of(const struct dg_refelem *re);
+
 typedef struct dg_generated {
   char *source;           /* the whole module, readable */
   int np_pad;             /* element stride used */

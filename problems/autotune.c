@@ -125,9 +125,7 @@ static dg_error measure(void *vctx, const dg_kernel_config *cfg, int phase, doub
  * knobs (physics, dim, N, fields, precision and generator version in one). */
 static dg_error op_digest(const dg_autotune_request *q, char hex[65]) {
   const dg_discretization *d = q->disc;
-  const dg_refelem *re = d->re;
-  dg_element_ops el = {d->dim, d->N, d->Np, d->Nfp, d->Nfaces, re->Dr, re->Ds, re->Dt,
-                       re->LIFT, re->Fmask};
+  dg_element_ops el = dg_element_ops_of(d->re);
   dg_kernel_config c = dg_kernel_config_default();
   dg_generated g;
   DG_CALL(dg_codegen_generate(DG_CODEGEN_C, &el, q->physics,
@@ -145,9 +143,7 @@ static dg_error op_digest(const dg_autotune_request *q, char hex[65]) {
  * not timings, were most of a tuning run.  Best effort. */
 static void precompile_candidates(const dg_autotune_request *q, const dg_tune_space *sp) {
   const dg_discretization *d = q->disc;
-  const dg_refelem *re = d->re;
-  dg_element_ops el = {d->dim, d->N, d->Np, d->Nfp, d->Nfaces, re->Dr, re->Ds, re->Dt,
-                       re->LIFT, re->Fmask};
+  dg_element_ops el = dg_element_ops_of(d->re);
   dg_codegen_target tg = dg_device_get_info(q->dev)->backend == DG_BACKEND_CUDA
                              ? DG_CODEGEN_CUDA
                              : DG_CODEGEN_C;

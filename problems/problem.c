@@ -1,6 +1,8 @@
 #include "problems/problem.h"
 
 #include <ctype.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -112,30 +114,42 @@ static const dg_config_key schema_base[] = {
 };
 enum { SCHEMA_BASE = sizeof schema_base / sizeof schema_base[0], MAX_KNOBS = 32 };
 
-const dg_config_key *dg_problem_schema(size_t *n) {
-  static dg_config_key all[SCHEMA_BASE + MAX_KNOBS];
+static dg_config_key schema_all[SCHEMA_BASE + MAX_KNOBS];
+static size_t schema_count;
+
+/* The base rows, with a row per kernel knob after [backend] tuning.  Once
+ * per process (pthread_once): the table is built into static storage and
+ * read from any thread afterwards. */
+static void build_schema(void) {
   static char choices[MAX_KNOBS][256], defaults[MAX_KNOBS][32];
-  static size_t count;
-  if (count == 0) {
-    static const dg_config_type types[] = {DG_CONFIG_INT, DG_CONFIG_ENUM, DG_CONFIG_BOOL};
-    dg_kernel_config def = dg_kernel_config_default();
-    for (size_t i = 0; i < SCHEMA_BASE; i++) {
-      all[count++] = schema_base[i];
-      if (strcmp(schema_base[i].section, "backend") != 0 || !schema_base[i].key ||
-          strcmp(schema_base[i].key, "tuning") != 0)
-        continue;
-      for (int k = 0; k < dg_kernel_nknobs && k < MAX_KNOBS; k++) {
-        const dg_kernel_knob *kn = &dg_kernel_knobs[k];
-        dg_kernel_knob_choices(kn, choices[k], sizeof choices[k]);
-        dg_kernel_knob_text(&def, kn, 1, defaults[k], sizeof defaults[k]);
-        all[count++] = (dg_config_key){"backend", kn->key, types[kn->kind],
-                                       kn->kind == DG_KNOB_ENUM ? choices[k] : NULL,
-                                       defaults[k], kn->help};
-      }
+  static const dg_config_type types[] = {DG_CONFIG_INT, DG_CONFIG_ENUM, DG_CONFIG_BOOL};
+  if (dg_kernel_nknobs > MAX_KNOBS) { /* a programming error: raise MAX_KNOBS */
+    fprintf(stderr, "dgrun: internal error: %d kernel knobs, room for %d in %s\n",
+            dg_kernel_nknobs, (int)MAX_KNOBS, __FILE__);
+    abort();
+  }
+  dg_kernel_config def = dg_kernel_config_default();
+  for (size_t i = 0; i < SCHEMA_BASE; i++) {
+    schema_all[schema_count++] = schema_base[i];
+    if (strcmp(schema_base[i].section, "backend") != 0 || !schema_base[i].key ||
+        strcmp(schema_base[i].key, "tuning") != 0)
+      continue;
+    for (int k = 0; k < dg_kernel_nknobs; k++) {
+      const dg_kernel_knob *kn = &dg_kernel_knobs[k];
+      dg_kernel_knob_choices(kn, choices[k], sizeof choices[k]);
+      dg_kernel_knob_text(&def, kn, 1, defaults[k], sizeof defaults[k]);
+      schema_all[schema_count++] = (dg_config_key){"backend", kn->key, types[kn->kind],
+                                                   kn->kind == DG_KNOB_ENUM ? choices[k] : NULL,
+                                                   defaults[k], kn->help};
     }
   }
-  *n = count;
-  return all;
+}
+
+const dg_config_key *dg_problem_schema(size_t *n) {
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once(&once, build_schema);
+  *n = schema_count;
+  return schema_all;
 }
 
 /* Parse up to max numbers from a whitespace-separated list. */

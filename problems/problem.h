@@ -19,7 +19,7 @@
 #include "operators/flux.h"
 
 /* The schema of problem.cfg (*n entries; the kernel knobs come from
- * operators/kernel_knobs.h). */
+ * operators/kernel_knobs.h).  Built on first call; safe from any thread. */
 const dg_config_key *dg_problem_schema(size_t *n);
 
 /* How a partitioned run writes snapshots and checkpoints: every rank its

@@ -137,10 +137,7 @@ dg_error dg_solver_create_partitioned(dg_device *dev, const dg_discretization *d
   s->disc = disc;
   s->cfg = opt ? opt->kernels : dg_kernel_config_default();
   s->ncomp = physics->ncomp;
-  const dg_refelem *re = disc->re;
-  dg_element_ops el = {disc->dim, disc->N, disc->Np, disc->Nfp, disc->Nfaces,
-                       re->Dr, re->Ds, re->Dt, re->LIFT, re->Fmask};
-  s->el = el;
+  s->el = dg_element_ops_of(disc->re);
   s->physics = physics;
   s->target = dg_device_get_info(dev)->backend == DG_BACKEND_CUDA ? DG_CODEGEN_CUDA
                                                                    : DG_CODEGEN_C;

@@ -45,8 +45,7 @@ int main(int argc, char **argv) {
       dg_refelem *re;
       if (dg_refelem_create(dim, orders[o], &re) != DG_OK)
         return 1;
-      dg_element_ops el = {dim, re->N, re->Np, re->Nfp, re->Nfaces, re->Dr, re->Ds, re->Dt,
-                           re->LIFT, re->Fmask};
+      dg_element_ops el = dg_element_ops_of(re);
       for (int v = 0; v < 13; v++) {
         dg_kernel_config c = dg_kernel_config_default();
         c.elements_per_block = v % 3 == 0 ? 1 : v % 3 == 1 ? 2 : 4;

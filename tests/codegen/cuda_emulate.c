@@ -203,9 +203,7 @@ int main(int argc, char **argv) {
   for (int o = 0; o < 2; o++) {
     dg_discretization *d = NULL;
     MUST(dg_discretization_create(p->mesh, orders[o], DG_DOUBLE, &d));
-    const dg_refelem *re = d->re;
-    dg_element_ops el = {d->dim, d->N, d->Np, d->Nfp, d->Nfaces, re->Dr, re->Ds, re->Dt,
-                         re->LIFT, re->Fmask};
+    dg_element_ops el = dg_element_ops_of(d->re);
     int64_t nlog = (int64_t)nc * d->K * d->Np;
     double *u = malloc((size_t)nlog * sizeof *u), *ref = malloc((size_t)nlog * sizeof *ref);
     double *got = malloc((size_t)nlog * sizeof *got);

@@ -1,7 +1,8 @@
 /* Fuzz target of the .cfg reader (core/config.c): any bytes must either
  * read, or fail with DG_ERR_INPUT, no config left behind and a message that
- * starts with the file name; never a crash, a hang, a leak or undefined
- * behaviour.  A config that reads must print to text that reads back to the
+ * starts with the file name, fits the error buffer and is valid UTF-8;
+ * never a crash, a hang, a leak or undefined behaviour.  The same bytes cut
+ * at the first NUL go through dg_config_read_string too.  A config that reads must print to text that reads back to the
  * same values, every typed getter on every value must answer OK or an input
  * error, and overrides taken from the input and validation against a schema
  * like dgrun's must do the same. */
@@ -31,9 +32,28 @@ static void must(int cond) {
     abort();
 }
 
+static int valid_utf8(const char *s) {
+  const unsigned char *u = (const unsigned char *)s;
+  while (*u) {
+    int k = *u < 0x80 ? 1 : (*u & 0xE0) == 0xC0 ? 2 : (*u & 0xF0) == 0xE0 ? 3
+                          : (*u & 0xF8) == 0xF0 ? 4 : 0;
+    if (k == 0)
+      return 0;
+    for (int i = 1; i < k; i++)
+      if ((u[i] & 0xC0) != 0x80)
+        return 0;
+    u += k;
+  }
+  return 1;
+}
+
+/* An error must be an input error whose message names the source, fits
+ * the message buffer (2048 bytes with its NUL) and is text. */
 static void input_error(dg_error e, const char *name) {
+  const char *m = dg_error_message();
   must(e == DG_ERR_INPUT);
-  must(strncmp(dg_error_message(), name, strlen(name)) == 0);
+  must(strncmp(m, name, strlen(name)) == 0);
+  must(strlen(m) < 2047 && valid_utf8(m));
   dg_error_clear();
 }
 
@@ -87,7 +107,21 @@ static void exercise(dg_config *cfg, const uint8_t *data, size_t size) {
   dg_error_clear();
 }
 
+static void read_as_string(const uint8_t *data, size_t size) {
+  char *text = malloc(size + 1);
+  must(text != NULL);
+  memcpy(text, data, size);
+  text[size] = '\0';
+  dg_config *cfg = NULL;
+  dg_error e = dg_config_read_string(text, "fuzz.cfg", &cfg);
+  if (e != DG_OK)
+    input_error(e, "fuzz.cfg");
+  dg_config_destroy(&cfg);
+  free(text);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  read_as_string(data, size);
   dg_config *cfg = (dg_config *)&cfg; /* poison: a failed read must set NULL */
   dg_error e = dg_config_read_buffer((const char *)data, size, "fuzz.cfg", &cfg);
   if (e != DG_OK) {
