@@ -121,15 +121,12 @@ static dg_error measure(void *vctx, const dg_kernel_config *cfg, int phase, doub
   return DG_OK;
 }
 
-/* The operator identity: a digest of the module generated with the default
- * knobs (physics, dim, N, fields, precision and generator version in one). */
-static dg_error op_digest(const dg_autotune_request *q, char hex[65]) {
-  const dg_discretization *d = q->disc;
-  dg_element_ops el = dg_element_ops_of(d->re);
+dg_error dg_autotune_op_digest(const dg_refelem *re, const dg_physics *physics,
+                               int precision_float, char hex[65]) {
+  dg_element_ops el = dg_element_ops_of(re);
   dg_kernel_config c = dg_kernel_config_default();
   dg_generated g;
-  DG_CALL(dg_codegen_generate(DG_CODEGEN_C, &el, q->physics,
-                              d->precision == DG_FLOAT, &c, &g));
+  DG_CALL(dg_codegen_generate(DG_CODEGEN_C, &el, physics, precision_float, &c, &g));
   unsigned char dig[DG_HASH_SIZE];
   dg_hash_buffer(g.source, strlen(g.source), dig);
   dg_hash_hex(dig, 32, hex);
@@ -178,7 +175,7 @@ dg_error dg_autotune(const dg_autotune_request *q, dg_autotune_outcome *out) {
     return DG_OK;
   const dg_device_info *info = dg_device_get_info(q->dev);
   char hex[65];
-  DG_CALL(op_digest(q, hex));
+  DG_CALL(dg_autotune_op_digest(q->disc->re, q->physics, q->disc->precision == DG_FLOAT, hex));
   dg_tune_key key;
   dg_tune_key_make(info, hex, q->disc->dim, q->disc->N, q->physics->ncomp,
                    q->disc->precision == DG_FLOAT, &key);

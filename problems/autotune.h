@@ -32,6 +32,15 @@ typedef struct dg_autotune_outcome {
 
 dg_error dg_autotune(const dg_autotune_request *req, dg_autotune_outcome *out);
 
+/* The operator identity of the tuning database: a digest of the module
+ * generated with the default knobs for the C target (physics, dim, N,
+ * fields, precision and generator version in one); 64 hex digits, of
+ * which the key keeps 32.  A generator change that alters that source
+ * re-keys every operator, so the shipped defaults (tuning/defaults) must
+ * be tuned again: tuning.shipped_defaults_current says so. */
+dg_error dg_autotune_op_digest(const dg_refelem *re, const dg_physics *physics,
+                               int precision_float, char hex[65]);
+
 /* Median time of each kernel of one LSERK stage (surface, volume, update)
  * over repeats, after one warm-up; stops after the first repeat when the
  * sum of the kernels in score_mask (bit k: kernel k) exceeds cutoff_ms > 0
