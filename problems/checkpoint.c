@@ -209,10 +209,22 @@ static dg_error expect_str(hid_t file, const char *path, const char *attr, const
   return DG_OK;
 }
 
+static dg_error checksum_mismatch(const char *name, const char *path) {
+  DG_RAISE(DG_ERR_INPUT, "field '%s' in checkpoint '%s' is corrupt (checksum mismatch)", name,
+           path);
+}
+
 /* Read one field: it must exist, be K*Np floating-point values of this run's
- * size, and hash to the stored FNV-1a value. */
+ * size, and hash to the stored FNV-1a value.  With part only this rank's
+ * elements land in out (part->K*Np values, local order): from a version 2
+ * file through a hyperslab union of its runs, leaving its checksum share in
+ * *share and the stored sum in *want for the caller to compare once the
+ * shares of all ranks are summed; from a version 1 file (one FNV-1a over
+ * the whole array, which no part can check) by reading and checking the
+ * whole field, one field at a time, then picking the part. */
 static dg_error read_field(hid_t g, const char *path, const dg_checkpoint_info *in,
-                           int64_t version, const char *name, void *out) {
+                           int64_t version, const char *name, const dg_h5part *part, void *out,
+                           uint64_t *share, uint64_t *want) {
   htri_t ex = H5Lexists(g, name, H5P_DEFAULT);
   if (ex <= 0) {
     H5Eclear2(H5E_DEFAULT);
@@ -222,6 +234,7 @@ static dg_error read_field(hid_t g, const char *path, const dg_checkpoint_info *
   if (d < 0)
     return DG_H5_RAISE(DG_ERR_INPUT, "cannot open field '%s' in checkpoint '%s'", name, path);
   uint64_t n = (uint64_t)(in->K * in->Np);
+  size_t bytes = (size_t)in->Np * (size_t)in->real_size;
   hid_t s = H5Dget_space(d), t = H5Dget_type(d);
   hsize_t dims[2] = {0, 0};
   int ok = s >= 0 && t >= 0 && H5Sget_simple_extent_ndims(s) == 1 &&
@@ -232,6 +245,7 @@ static dg_error read_field(hid_t g, const char *path, const dg_checkpoint_info *
   if (t >= 0)
     H5Tclose(t);
   dg_error err = DG_OK;
+  void *buf = NULL;
   if (!ok) {
     H5Eclear2(H5E_DEFAULT);
     err = dg_error_raise(DG_ERR_INPUT, __FILE__, __LINE__, __func__,
@@ -241,42 +255,64 @@ static dg_error read_field(hid_t g, const char *path, const dg_checkpoint_info *
     goto done;
   }
   hid_t mt = in->real_size == 4 ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE;
-  if (H5Dread(d, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, out) < 0) {
+  if (part && version >= 2) {
+    buf = malloc(bytes * (size_t)part->K + 1);
+    DG_CHECK_GOTO(err, done, buf, DG_ERR_MEMORY, "out of memory reading checkpoint '%s'", path);
+    DG_CALL_GOTO(err, done, dg_h5part_read(part, d, mt, in->Np, buf, H5P_DEFAULT, name, path));
+    DG_CALL_GOTO(err, done, dg_h5io_attr_get_u64(d, "elem_fnv1a_sum", want, path));
+    *share = elem_hash_sum(buf, part->K, bytes, part->gid);
+    dg_h5part_unpack(part, bytes, buf, out);
+    goto done;
+  }
+  void *whole = out;
+  if (part) {
+    whole = buf = malloc(bytes * (size_t)in->K + 1);
+    DG_CHECK_GOTO(err, done, buf, DG_ERR_MEMORY, "out of memory reading checkpoint '%s'", path);
+  }
+  if (H5Dread(d, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, whole) < 0) {
     err = DG_H5_RAISE(DG_ERR_INPUT, "cannot read field '%s' from checkpoint '%s' (truncated?)",
                       name, path);
     goto done;
   }
-  uint64_t want, got;
+  uint64_t stored, got;
   if (version == 1) {
-    DG_CALL_GOTO(err, done, dg_h5io_attr_get_u64(d, "fnv1a64", &want, path));
-    got = dg_h5io_fnv1a(out, (size_t)n * (size_t)in->real_size);
+    DG_CALL_GOTO(err, done, dg_h5io_attr_get_u64(d, "fnv1a64", &stored, path));
+    got = dg_h5io_fnv1a(whole, (size_t)n * (size_t)in->real_size);
   } else {
-    DG_CALL_GOTO(err, done, dg_h5io_attr_get_u64(d, "elem_fnv1a_sum", &want, path));
-    got = elem_hash_sum(out, in->K, (size_t)in->Np * (size_t)in->real_size, NULL);
+    DG_CALL_GOTO(err, done, dg_h5io_attr_get_u64(d, "elem_fnv1a_sum", &stored, path));
+    got = elem_hash_sum(whole, in->K, bytes, NULL);
   }
-  if (got != want)
-    err = dg_error_raise(DG_ERR_INPUT, __FILE__, __LINE__, __func__,
-                         "field '%s' in checkpoint '%s' is corrupt (checksum mismatch)", name,
-                         path);
+  if (got != stored) {
+    err = checksum_mismatch(name, path);
+    goto done;
+  }
+  if (part)
+    for (int64_t j = 0; j < part->K; j++)
+      memcpy((unsigned char *)out + (size_t)part->order[j] * bytes,
+             (unsigned char *)whole + (size_t)part->gid[j] * bytes, bytes);
 done:
+  free(buf);
   H5Dclose(d);
   return err;
 }
 
+/* The checkpoint's identity checks and its fields (part: this rank's
+ * elements; shares and wants as in read_field, for a version 2 file); sets
+ * *version and, on success, info's progress. */
 static dg_error read_body(hid_t file, const char *path, dg_checkpoint_info *in,
-                          void *const *fields) {
+                          void *const *fields, const dg_h5part *part, int64_t *version,
+                          uint64_t *shares, uint64_t *wants) {
   char fmt[64];
   dg_error err = dg_h5io_attr_get_str(file, "format", fmt, sizeof fmt, path);
   if (err != DG_OK || strcmp(fmt, format_name) != 0) {
     dg_error_clear();
     DG_RAISE(DG_ERR_INPUT, "'%s' is an HDF5 file but not a dgrun checkpoint", path);
   }
-  int64_t version;
-  DG_CALL(dg_h5io_attr_get_i64(file, "format_version", &version, path));
-  DG_CHECK(version >= 1 && version <= DG_CHECKPOINT_FORMAT_VERSION, DG_ERR_INPUT,
+  DG_CALL(dg_h5io_attr_get_i64(file, "format_version", version, path));
+  DG_CHECK(*version >= 1 && *version <= DG_CHECKPOINT_FORMAT_VERSION, DG_ERR_INPUT,
            "checkpoint '%s' has format version %lld; this dgrun reads versions 1 to %d only%s",
-           path, (long long)version, DG_CHECKPOINT_FORMAT_VERSION,
-           version > DG_CHECKPOINT_FORMAT_VERSION ? " (written by a newer dgrun)" : "");
+           path, (long long)*version, DG_CHECKPOINT_FORMAT_VERSION,
+           *version > DG_CHECKPOINT_FORMAT_VERSION ? " (written by a newer dgrun)" : "");
   DG_CALL(expect_int(file, path, "dim", "dimension", in->dim));
   DG_CALL(expect_int(file, path, "order", "order", in->N));
   DG_CALL(expect_int(file, path, "nodes_per_element", "nodes per element", in->Np));
@@ -297,7 +333,8 @@ static dg_error read_body(hid_t file, const char *path, dg_checkpoint_info *in,
     DG_RAISE(DG_ERR_INPUT, "checkpoint '%s' has no /fields group (corrupt file?)", path);
   }
   for (int i = 0; i < in->nfields && err == DG_OK; ++i)
-    err = read_field(g, path, in, version, in->field_names[i], fields[i]);
+    err = read_field(g, path, in, *version, in->field_names[i], part, fields[i], &shares[i],
+                     &wants[i]);
   H5Gclose(g);
   if (err != DG_OK)
     return dg_error_push(err, __FILE__, __LINE__, __func__);
@@ -307,17 +344,75 @@ static dg_error read_body(hid_t file, const char *path, dg_checkpoint_info *in,
   return DG_OK;
 }
 
-dg_error dg_checkpoint_read(const char *path, dg_checkpoint_info *info, void *const *fields) {
+static dg_error check_buffers(const char *path, const dg_checkpoint_info *info,
+                              void *const *fields) {
   DG_CALL(check_info(path, info));
   DG_CHECK(fields != NULL, DG_ERR_ARG, "checkpoint '%s': NULL fields", path);
+  DG_CHECK(info->nfields <= 64, DG_ERR_ARG, "checkpoint '%s': %d fields (at most 64)", path,
+           info->nfields);
   for (int i = 0; i < info->nfields; ++i)
     DG_CHECK(fields[i] != NULL, DG_ERR_ARG, "checkpoint '%s': NULL buffer for field '%s'", path,
              info->field_names[i]);
+  return DG_OK;
+}
+
+/* Open, read (all of it, or part), close. */
+static dg_error read_file(const char *path, dg_checkpoint_info *info, void *const *fields,
+                          const dg_h5part *part, int64_t *version, uint64_t *shares,
+                          uint64_t *wants) {
   hid_t file;
   DG_CALL(dg_h5io_open_read(path, "checkpoint", &file));
-  dg_error err = read_body(file, path, info, fields);
+  dg_error err = read_body(file, path, info, fields, part, version, shares, wants);
   H5Fclose(file);
   H5Eclear2(H5E_DEFAULT);
+  if (err != DG_OK)
+    return dg_error_push(err, __FILE__, __LINE__, __func__);
+  return DG_OK;
+}
+
+dg_error dg_checkpoint_read(const char *path, dg_checkpoint_info *info, void *const *fields) {
+  DG_CALL(check_buffers(path, info, fields));
+  int64_t version;
+  uint64_t shares[64], wants[64];
+  DG_CALL(read_file(path, info, fields, NULL, &version, shares, wants));
+  return DG_OK;
+}
+
+dg_error dg_checkpoint_read_part(const char *path, dg_checkpoint_info *info,
+                                 void *const *fields, dg_comm *comm, const dg_h5part *part) {
+  /* Every rank opens the file read-only on its own and reads its runs
+   * independently (H5P_DEFAULT transfers), in serial and parallel HDF5
+   * builds alike: a restart reads the file once, each byte by one rank, so
+   * collective buffering would gain little, and independent reads need no
+   * MPI-IO file access and no collective call that a rank failing early
+   * (a missing file, a mismatching order) could leave the others waiting
+   * in.  The only collective steps are the agreement and the checksum sum
+   * below. */
+  int64_t version = 0;
+  uint64_t shares[65] = {0}, wants[64] = {0};
+  dg_error err = check_buffers(path, info, fields);
+  if (err == DG_OK && (!part || !comm || part->K_global != info->K))
+    err = dg_error_raise(DG_ERR_ARG, __FILE__, __LINE__, __func__,
+                         "checkpoint '%s': bad part or communicator", path);
+  if (err == DG_OK)
+    err = read_file(path, info, fields, part, &version, shares, wants);
+  err = dg_comm_agree(comm, err);
+  if (err == DG_OK && version >= 2) {
+    /* each rank hashed its own elements: the shares add up to the sum the
+     * writer stored, so a changed element fails every rank alike; the
+     * element count summed alongside says that the parts cover the file
+     * (they are distinct by the partition) */
+    int n = info->nfields;
+    shares[n] = (uint64_t)part->K;
+    err = dg_comm_allreduce_sum_u64(comm, shares, n + 1);
+    if (err == DG_OK && shares[n] != (uint64_t)info->K)
+      err = dg_error_raise(DG_ERR_ARG, __FILE__, __LINE__, __func__,
+                           "checkpoint '%s': the ranks' parts hold %llu of its %lld elements",
+                           path, (unsigned long long)shares[n], (long long)info->K);
+    for (int i = 0; err == DG_OK && i < n; ++i)
+      if (shares[i] != wants[i])
+        err = checksum_mismatch(info->field_names[i], path);
+  }
   if (err != DG_OK)
     return dg_error_push(err, __FILE__, __LINE__, __func__);
   return DG_OK;
@@ -349,6 +444,13 @@ dg_error dg_checkpoint_read(const char *path, dg_checkpoint_info *info, void *co
   DG_RAISE(DG_ERR_UNSUPPORTED,
            "cannot read checkpoint '%s': this dgrun was built without HDF5 "
            "(install libhdf5-dev and rebuild)",
+           path);
+}
+
+dg_error dg_checkpoint_read_part(const char *path, dg_checkpoint_info *info,
+                                 void *const *fields, dg_comm *comm, const dg_h5part *part) {
+  (void)info, (void)fields, (void)comm, (void)part;
+  DG_RAISE(DG_ERR_UNSUPPORTED, "cannot read checkpoint '%s': this dgrun was built without HDF5",
            path);
 }
 

@@ -21,7 +21,9 @@
  * (dg_checkpoint_write_part): the same file as the one written from the
  * gathered state, the checksum summed over the ranks' shares (which is why
  * version 2 sums per-element hashes: FNV-1a of a whole array cannot be
- * split).  Any number of ranks reads it back (dg_checkpoint_read). */
+ * split).  Any number of ranks reads it back: one rank all of it
+ * (dg_checkpoint_read), each of several ranks only its own elements
+ * (dg_checkpoint_read_part). */
 #ifndef DG_PROBLEMS_CHECKPOINT_H
 #define DG_PROBLEMS_CHECKPOINT_H
 
@@ -72,5 +74,19 @@ dg_error dg_checkpoint_write_part(const char *path, const dg_checkpoint_info *in
  * mismatching checkpoint (fields are then unspecified), DG_ERR_UNSUPPORTED
  * without HDF5. */
 dg_error dg_checkpoint_read(const char *path, dg_checkpoint_info *info, void *const *fields);
+
+/* Collective over comm (any HDF5 build): the same checks, then this rank's
+ * part into fields[i] (part->K*Np values each, local order part->order;
+ * info->K is the global element count; the ranks' parts are disjoint and
+ * together hold every element, DG_ERR_ARG when their sizes do not add up).  Memory O(part->K) for a version 2
+ * file: each rank reads the hyperslab union of its runs and hashes its own
+ * elements, and the shares summed over the ranks are compared with the
+ * stored sum on every rank, so one changed value anywhere fails all ranks
+ * with the same error.  A version 1 file (one FNV-1a hash of each whole
+ * field, which cannot be split) is read whole, one field of K*Np values at
+ * a time, on every rank.  Errors as dg_checkpoint_read, on every rank alike
+ * (DG_ERR_PEER on the ranks that only learnt of another's failure). */
+dg_error dg_checkpoint_read_part(const char *path, dg_checkpoint_info *info,
+                                 void *const *fields, dg_comm *comm, const dg_h5part *part);
 
 #endif

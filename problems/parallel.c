@@ -203,16 +203,6 @@ dg_error dg_parallel_gather(const dg_parallel *par, int nf, int Np, const double
   return DG_OK;
 }
 
-void dg_parallel_pick(const dg_parallel *par, int nf, int Np, const double *global,
-                      double *local) {
-  for (int c = 0; c < nf; c++)
-    for (int64_t k = 0; k < par->K; k++) {
-      int64_t g = par->gk ? par->gk[k] : k;
-      memcpy(local + ((int64_t)c * par->K + k) * Np,
-             global + ((int64_t)c * par->K_global + g) * Np, sizeof(double) * (size_t)Np);
-    }
-}
-
 static dg_error partition(dg_parallel *par, const dg_problem *p) {
   int method;
   DG_CALL(dg_config_get_enum(p->cfg, "parallel", "partition", "auto|metis|rcb", 0, &method));

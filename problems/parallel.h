@@ -1,7 +1,8 @@
 /* What a run needs to know about the other ranks (mpirun -np P dgrun):
  * this rank's part of the mesh with its halo, the device it uses, and the
  * collective steps of the time loop (reductions, gathering a field to rank
- * 0 for output, picking this rank's elements out of a global checkpoint).
+ * 0 for output).  A restart reads only this rank's elements of a
+ * checkpoint (dg_checkpoint_read_part).
  *
  * Partitioning.  Every rank builds (or reads) the whole mesh, partitions it
  * the same way (meshes/partition: METIS k-way, or coordinate bisection),
@@ -69,9 +70,6 @@ dg_error dg_parallel_gather(const dg_parallel *par, int nf, int Np, const double
 dg_error dg_parallel_gather_ids(dg_comm *comm, const int64_t *counts, const int64_t *ids,
                                 int64_t K_global, int nf, int Np, const double *local,
                                 double *global);
-/* This rank's elements out of a global array (every rank holds it). */
-void dg_parallel_pick(const dg_parallel *par, int nf, int Np, const double *global,
-                      double *local);
 
 /* Collective error agreement with one report: when err fails on some
  * ranks, the message of the lowest rank with an error of its own (err not

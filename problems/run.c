@@ -18,6 +18,7 @@
 #include "operators/flux_eval.h"
 #include "operators/physics.h"
 #include "problems/checkpoint.h"
+#include "problems/memory_estimate.h"
 #include "problems/parallel.h"
 #include "problems/problem.h"
 #include "problems/signals.h"
@@ -428,18 +429,32 @@ static dg_error run_loop(const dg_run_options *opt, run_state *r, dg_run_result 
   if (opt->restart) {
     dg_checkpoint_info info;
     DG_CALL(checkpoint_info(r, &info));
-    /* Every rank reads the global state and keeps its elements, so a run
-     * may continue on any number of ranks. */
-    int64_t Kg = r->par->K_global;
-    double *ug = malloc(sizeof(double) * (size_t)(r->ncomp * Kg * d->Np + 1));
-    DG_CHECK(ug, DG_ERR_MEMORY, "out of memory reading %s", opt->restart);
+    /* Every rank reads its own elements of the global state, so a run may
+     * continue on any number of ranks; no rank holds more than its part
+     * (nothing of K_global size is allocated for a restart, except one
+     * field at a time from a format 1 file; see checkpoint.h).  The host
+     * state holds the owned elements only (the ghost slots live on the
+     * device and are filled by the first halo exchange). */
     void *fields[64];
+    DG_CHECK(r->ncomp <= 64, DG_ERR_UNSUPPORTED, "more than 64 state components");
     for (int c = 0; c < r->ncomp; c++)
-      fields[c] = ug + (int64_t)c * Kg * d->Np;
-    dg_error err = dg_checkpoint_read(opt->restart, &info, fields);
-    if (err == DG_OK)
-      dg_parallel_pick(r->par, r->ncomp, d->Np, ug, r->u);
-    free(ug);
+      fields[c] = r->u + (int64_t)c * d->K * d->Np;
+    dg_error err;
+    if (!r->par->gk) {
+      err = dg_checkpoint_read(opt->restart, &info, fields); /* one rank: all elements */
+    } else {
+      dg_h5part *part = r->part; /* collective output made it already */
+      if (!part)
+        err = dg_comm_agree(r->par->comm, dg_h5part_create(r->par->gk, r->par->K,
+                                                           r->par->K_global, &part));
+      else
+        err = DG_OK;
+      if (err == DG_OK)
+        err = dg_checkpoint_read_part(opt->restart, &info, fields, r->par->comm, part);
+      if (part != r->part)
+        dg_h5part_destroy(&part);
+      err = dg_parallel_agree(r->par->comm, err);
+    }
     DG_CALL(err);
     t = info.time;
     step = info.step;
@@ -604,21 +619,20 @@ done:
   return DG_OK;
 }
 
-/* Refuse a run whose arrays cannot fit, before allocating them: per node
- * the coordinates and geometric factors (dim + dim^2 + 1 values) and per
- * state component four copies (host state, device state, RK register,
- * right-hand side), in double. */
-static dg_error check_memory(const dg_problem *p, const dg_device_info *info, int nranks) {
-  int N = p->order, d = p->mesh->dim, ncomp = 0;
-  double Np = d == 1 ? N + 1 : d == 2 ? (N + 1) * (N + 2) / 2.0 : (N + 1) * (N + 2) * (N + 3) / 6.0;
+/* Refuse a run whose arrays cannot fit, before allocating them (see
+ * memory_estimate.h): this rank's elements after partitioning, not the
+ * problem's mesh, which a run reading its mesh part by part holds only in
+ * part. */
+static dg_error check_memory(const run_state *r, const dg_device_info *info, int gather) {
+  const dg_problem *p = r->prob;
+  const dg_parallel *par = r->par;
+  dg_memory_estimate m = {par->mesh->dim, p->order, 0, par->K,
+                          par->local ? par->local->nhalo : 0, 0, par->K_global};
   for (int f = 0; f < dg_flux_field_count(p->program); f++)
-    ncomp += dg_flux_field(p->program, f)->ncomp;
-  /* each of the nranks devices holds about K / nranks elements */
-  double need = (double)p->mesh->K / nranks * Np * 8 * (d + d * d + 1 + 4.0 * ncomp);
-  DG_CHECK(info->total_memory == 0 || need <= (double)info->total_memory, DG_ERR_MEMORY,
-           "%lld elements of order %d need about %.3g GB of memory; %s has %.3g GB "
-           "(use a coarser mesh, a lower order, or more MPI ranks)",
-           (long long)p->mesh->K, N, need / 1e9, info->name, (double)info->total_memory / 1e9);
+    m.ncomp += dg_flux_field(p->program, f)->ncomp;
+  if (gather && par->rank == 0)
+    m.K_gather = par->K_global;
+  DG_CALL(dg_memory_estimate_check(&m, info->total_memory, info->name));
   return DG_OK;
 }
 
@@ -642,7 +656,11 @@ static dg_error setup(const dg_run_options *opt, run_state *r) {
   if (!opt->quiet)
     dg_info("backend %s: %s%s", info->backend_name, info->name,
             r->par->size > 1 ? " (rank 0; one device per rank)" : "");
-  DG_CALL(dg_parallel_agree(opt->comm, check_memory(p, info, r->par->size)));
+  /* Partitioned output: every rank writes its part of each file
+   * (parallel HDF5), or rank 0 gathers and writes. */
+  r->collective = r->par->size > 1 && p->parallel_io == DG_IO_COLLECTIVE;
+  DG_CALL(dg_parallel_agree(opt->comm,
+                            check_memory(r, info, r->par->size > 1 && !r->collective)));
   ph = dg_timing_begin("discretization");
   DG_CALL(dg_parallel_agree(opt->comm, dg_discretization_create(r->par->mesh, p->order,
                                                                  p->precision, &r->disc)));
@@ -667,9 +685,6 @@ static dg_error setup(const dg_run_options *opt, run_state *r) {
   ph = dg_timing_begin("host state");
   r->u = calloc((size_t)n + 1, sizeof(double));
   DG_CHECK(r->u, DG_ERR_MEMORY, "out of host memory for %lld values", (long long)n);
-  /* Partitioned output: every rank writes its part of each file
-   * (parallel HDF5), or rank 0 gathers and writes. */
-  r->collective = r->par->size > 1 && p->parallel_io == DG_IO_COLLECTIVE;
   if (r->par->size > 1 && r->collective)
     dg_info("parallel HDF5: all %d ranks write each snapshot and checkpoint collectively",
             r->par->size);
