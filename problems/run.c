@@ -534,10 +534,15 @@ static dg_error run_loop(const dg_run_options *opt, run_state *r, dg_run_result 
       if (sig)
         DG_CALL(stop_on_signal(opt, r, sig, t, dt, step, res));
       if (step % p->nan_check_steps == 0) {
-        /* decided on the device; the state comes down only to say where */
+        /* decided on the device; the state comes down only to say where.
+         * Every rank learns of a non-finite state on any rank: the rank that
+         * found it would otherwise wait in check_finite's agreement while
+         * the others wait for its halo faces in the next step. */
         int finite = 1;
         DG_CALL(dg_solver_state_finite(r->solver, &finite));
-        if (!finite) {
+        double bad = !finite;
+        DG_CALL(dg_parallel_max(r->par, &bad, 1));
+        if (bad != 0) {
           DG_CALL(dg_solver_get_state(r->solver, r->u));
           DG_CALL(check_finite(r, t, step));
         }
