@@ -705,8 +705,10 @@ static dg_error setup(const dg_run_options *opt, run_state *r) {
     DG_CHECK(r->u_global, DG_ERR_MEMORY, "out of host memory");
   }
   dg_timing_end(ph);
-  if (r->par->rank == 0 && (p->output_enabled || p->checkpoint_interval > 0))
-    DG_CALL(probe_output_dir(r));
+  /* rank 0 probes; every rank stops with it (the others would wait for it
+   * in the next collective step) */
+  if (p->output_enabled || p->checkpoint_interval > 0)
+    DG_CALL(dg_parallel_agree(opt->comm, r->par->rank == 0 ? probe_output_dir(r) : DG_OK));
   if (p->output_enabled)
     DG_CALL(create_writer(r));
   /* Under mpirun every rank tunes its own part (the parts are alike; the
