@@ -458,8 +458,10 @@ static dg_error run_loop(const dg_run_options *opt, run_state *r, dg_run_result 
     DG_CALL(err);
     t = info.time;
     step = info.step;
-    if (r->writer)
-      DG_CALL(dg_snapshot_writer_resume(r->writer, step)); /* rank 0, or all collectively */
+    /* rank 0 (gathering), or all collectively; every rank learns of a
+     * failure (rank 0's own would leave the others waiting for it) */
+    DG_CALL(dg_parallel_agree(r->par->comm,
+                              r->writer ? dg_snapshot_writer_resume(r->writer, step) : DG_OK));
     dg_info("restarting from %s at t = %.9g (step %lld)", opt->restart, t, (long long)step);
   }
   /* evaluated on the device by a generated kernel (time to first step);

@@ -1,7 +1,7 @@
 #!/bin/sh
-# A failure that only one rank sees in set-up (problems.mpi_output_dir_bad:
-# rank 0 probes the output directory) stops every rank through the agreed
-# path: a non-zero status, the message printed once with the failing rank
+# A failure that only one rank sees (problems.mpi_output_dir_bad: rank 0
+# probes the output directory; resume_bad.sh) stops every rank the agreed
+# way: a non-zero status, the message printed once with the failing rank
 # named, and no MPI_Abort (which is what a rank failing alone falls back to).
 # usage: agreed_stop.sh mpiexec dgrun log failing-rank message dgrun-args...
 mpiexec=$1; dgrun=$2; log=$3; bad=$4; want=$5; shift 5
