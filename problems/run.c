@@ -412,6 +412,25 @@ static dg_error final_state(run_state *r, dg_run_result *res) {
   return DG_OK;
 }
 
+/* The total number of steps from (t, step) to the end, for the progress
+ * line; more than [time] max_steps is an error. */
+static dg_error count_steps(const dg_problem *p, double t, int64_t step, double dt_max,
+                            int64_t *total) {
+  *total = step;
+  while (t < p->t_final * (1 - 1e-14)) {
+    double stop = next_stop(t, p->t_final, p->output_interval, p->checkpoint_interval);
+    int64_t n;
+    double dt;
+    DG_CALL(dg_rk_plan_steps(t, stop, dt_max, p->max_steps, &n, &dt));
+    *total += n;
+    t = stop;
+    DG_CHECK(p->max_steps <= 0 || *total <= p->max_steps, DG_ERR_INPUT,
+             "reaching t = %g needs more than [time] max_steps = %lld steps", p->t_final,
+             (long long)p->max_steps);
+  }
+  return DG_OK;
+}
+
 static dg_error run_loop(const dg_run_options *opt, run_state *r, dg_run_result *res) {
   dg_problem *p = r->prob;
   const dg_discretization *d = r->disc;
@@ -421,7 +440,8 @@ static dg_error run_loop(const dg_run_options *opt, run_state *r, dg_run_result 
   else {
     double h_min = d->h_min;
     DG_CALL(dg_parallel_min(r->par, &h_min, 1));
-    DG_CALL(dg_rk_cfl_dt(p->cfl, h_min, p->wave_speed, d->N, &dt_max));
+    DG_CALL(dg_parallel_agree(r->par->comm,
+                              dg_rk_cfl_dt(p->cfl, h_min, p->wave_speed, d->N, &dt_max)));
   }
 
   double t = 0;
@@ -488,22 +508,9 @@ static dg_error run_loop(const dg_run_options *opt, run_state *r, dg_run_result 
     DG_CALL(write_snapshot(r, t, step, res));
   }
 
-  /* Estimate the total number of steps for the progress line. */
-  int64_t total = step;
-  {
-    double tt = t;
-    while (tt < p->t_final * (1 - 1e-14)) {
-      double stop = next_stop(tt, p->t_final, p->output_interval, p->checkpoint_interval);
-      int64_t n;
-      double dt;
-      DG_CALL(dg_rk_plan_steps(tt, stop, dt_max, p->max_steps, &n, &dt));
-      total += n;
-      tt = stop;
-      DG_CHECK(p->max_steps <= 0 || total <= p->max_steps, DG_ERR_INPUT,
-               "reaching t = %g needs more than [time] max_steps = %lld steps",
-               p->t_final, (long long)p->max_steps);
-    }
-  }
+  /* (the same on every rank: agreed, so that all stop with one report) */
+  int64_t total;
+  DG_CALL(dg_parallel_agree(r->par->comm, count_steps(p, t, step, dt_max, &total)));
   int tty = isatty(STDERR_FILENO);
   double dofs = (double)r->ncomp * (double)r->par->K_global * d->Np;
   double t_start = now_seconds(), last_print = t_start;
