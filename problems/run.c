@@ -303,8 +303,9 @@ static dg_error stop_on_signal(const dg_run_options *opt, run_state *r, int sig,
   res->interrupted_by = sig;
   DG_CALL(dg_solver_get_state(r->solver, r->u));
   DG_CALL(check_finite(r, t, step));
-  /* (a run without output or checkpoints has not created the directory) */
-  DG_CALL(dg_fsutil_mkdir_p(r->prob->output_dir, 0755));
+  /* (a run without output or checkpoints has not created the directory;
+   * every rank tries, and all stop together when it cannot be made) */
+  DG_CALL(dg_parallel_agree(r->par->comm, dg_fsutil_mkdir_p(r->prob->output_dir, 0755)));
   DG_CALL(write_checkpoint(r, t, dt, step));
   char *path = checkpoint_path(r, step);
   DG_CHECK(path, DG_ERR_MEMORY, "out of memory");

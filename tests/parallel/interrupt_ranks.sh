@@ -14,20 +14,8 @@ mpiexec=$1; dgrun=$2; match=$3; cfg=$4; work=$5; who=$6; shift 6
 sig=INT; want=130
 [ "$who" = all ] && { sig=TERM; want=143; }
 rm -rf "$work"; mkdir -p "$work"
-"$mpiexec" -n 2 --oversubscribe "$dgrun" "$cfg" backend.device=cpu output.enabled=false \
-  time.dt=0.002 time.final=1e6 output.directory="$work/out" "$@" > "$work/log" 2>&1 &
-pid=$!
-# Wait until set-up is done (its last line names the DOFs), then let it step.
-i=0
-while ! grep -q DOFs "$work/log" 2>/dev/null; do
-  i=$((i + 1)); [ $i -gt 600 ] && { echo "FAIL: no set-up line"; cat "$work/log"; kill $pid; exit 1; }
-  kill -0 $pid 2>/dev/null || { echo "FAIL: the run ended early"; cat "$work/log"; exit 1; }
-  sleep 0.1
-done
-sleep 0.5
-# the ranks: mpiexec's children running dgrun
-ranks=$(ps -o pid=,comm= --ppid $pid | awk '$2 == "dgrun" { print $1 }')
-[ $(echo "$ranks" | wc -w) -eq 2 ] || { echo "FAIL: ranks '$ranks'"; ps -ef; kill $pid; exit 1; }
+outdir="$work/out"
+. "$(dirname "$0")/start_ranks.sh"
 if [ "$who" = one ]; then
   kill -$sig $(echo "$ranks" | tail -1)
 else
