@@ -140,22 +140,37 @@ static dg_error error_norms(run_state *r, double t, dg_run_result *res) {
   return DG_OK;
 }
 
-/* NaN/Inf anywhere in the state: name field, element and time. */
+/* NaN/Inf anywhere in the state: name field, element and time.  The
+ * element is the mesh's (a partitioned run's local numbers mean nothing to
+ * the user): of the first component that is not finite, its first element
+ * in mesh order, as a serial run names it. */
 static dg_error check_finite_local(run_state *r, double t, int64_t step) {
   const dg_discretization *d = r->disc;
-  int64_t n = (int64_t)r->ncomp * d->K * d->Np;
-  for (int64_t z = 0; z < n; z++)
-    if (!isfinite(r->u[z])) {
-      int c = (int)(z / (d->K * d->Np));
-      int64_t k = (z / d->Np) % d->K;
-      DG_RAISE(DG_ERR_NUMERIC,
-               "the solution is not finite (%g) in %s at element %lld (node %lld) at "
-               "t = %.9g (step %lld): the run is unstable (reduce [time] cfl or dt, or "
-               "check the fluxes); the last good snapshot is kept",
-               r->u[z], r->comp_names[c], (long long)k, (long long)(z % d->Np), t,
-               (long long)step);
+  const int64_t *gk = r->par->gk; /* NULL: local numbers are the mesh's */
+  int64_t KN = d->K * d->Np, n = (int64_t)r->ncomp * KN, bad = -1;
+  for (int64_t z = 0; z < n; z++) {
+    if (isfinite(r->u[z]))
+      continue;
+    if (bad < 0) {
+      bad = z;
+      if (!gk)
+        break;
+    } else if (z / KN > bad / KN) {
+      break;
+    } else if (gk[(z / d->Np) % d->K] < gk[(bad / d->Np) % d->K]) {
+      bad = z; /* (the first node of that element: nodes are scanned in order) */
     }
-  return DG_OK;
+  }
+  if (bad < 0)
+    return DG_OK;
+  int c = (int)(bad / KN);
+  int64_t k = (bad / d->Np) % d->K;
+  DG_RAISE(DG_ERR_NUMERIC,
+           "the solution is not finite (%g) in %s at element %lld (node %lld) at "
+           "t = %.9g (step %lld): the run is unstable (reduce [time] cfl or dt, or "
+           "check the fluxes); the last good snapshot is kept",
+           r->u[bad], r->comp_names[c], (long long)(gk ? gk[k] : k), (long long)(bad % d->Np),
+           t, (long long)step);
 }
 
 static dg_error write_snapshot_file(run_state *r, double t, int64_t step, dg_run_result *res);
