@@ -250,7 +250,19 @@ static char *checkpoint_path(const run_state *r, int64_t step) {
   return dg_fsutil_join(r->prob->output_dir, name);
 }
 
+/* A checkpoint holds at most 64 state components (checkpoint.h; the
+ * field tables below have room for as many). */
+static dg_error check_checkpoint_fields(const run_state *r) {
+  DG_CHECK(r->ncomp <= 64, DG_ERR_INPUT,
+           "%s has %d state components, but a checkpoint holds at most 64: run it without "
+           "checkpoints ([output] checkpoint_interval = 0, no --restart)",
+           r->prob->name, r->ncomp);
+  return DG_OK;
+}
+
 static dg_error write_checkpoint(run_state *r, double t, double dt, int64_t step) {
+  /* (also reached by a signal in a run without checkpoint_interval) */
+  DG_CALL(dg_parallel_agree(r->par->comm, check_checkpoint_fields(r)));
   dg_checkpoint_info info;
   DG_CALL(checkpoint_info(r, &info));
   info.time = t;
@@ -711,6 +723,9 @@ static dg_error setup(const dg_run_options *opt, run_state *r) {
       DG_CHECK(r->comp_names[fi->offset + c], DG_ERR_MEMORY, "out of memory");
     }
   }
+  /* before the time loop, not at its first checkpoint */
+  if (p->checkpoint_interval > 0 || opt->restart)
+    DG_CALL(dg_parallel_agree(opt->comm, check_checkpoint_fields(r)));
   int64_t n = (int64_t)r->ncomp * r->disc->K * r->disc->Np;
   ph = dg_timing_begin("host state");
   r->u = calloc((size_t)n + 1, sizeof(double));
