@@ -114,8 +114,9 @@ dg_error dg_checkpoint_write(const char *path, const dg_checkpoint_info *info,
   DG_CALL(check_info(path, info));
   DG_CHECK(fields != NULL, DG_ERR_ARG, "checkpoint '%s': NULL fields", path);
   uint64_t hash[64];
-  DG_CHECK(info->nfields <= 64, DG_ERR_ARG, "checkpoint '%s': %d fields (at most 64)", path,
-           info->nfields);
+  DG_CHECK(info->nfields <= DG_CHECKPOINT_MAX_FIELDS, DG_ERR_ARG,
+           "checkpoint '%s': %d fields (at most %d)", path, info->nfields,
+           DG_CHECKPOINT_MAX_FIELDS);
   for (int i = 0; i < info->nfields; ++i) {
     DG_CHECK(fields[i] != NULL, DG_ERR_ARG, "checkpoint '%s': field '%s' is NULL", path,
              info->field_names[i]);
@@ -142,7 +143,7 @@ dg_error dg_checkpoint_write_part(const char *path, const dg_checkpoint_info *in
   uint64_t hash[64] = {0};
   size_t bytes = info ? (size_t)info->Np * (size_t)info->real_size : 0;
   void *buf = NULL;
-  if (err == DG_OK && (!fields || !part || !comm || info->nfields > 64 || part->K_global != info->K))
+  if (err == DG_OK && (!fields || !part || !comm || info->nfields > DG_CHECKPOINT_MAX_FIELDS || part->K_global != info->K))
     err = dg_error_raise(DG_ERR_ARG, __FILE__, __LINE__, __func__,
                          "checkpoint '%s': bad fields, part or communicator", path);
   if (err == DG_OK) {
@@ -348,8 +349,9 @@ static dg_error check_buffers(const char *path, const dg_checkpoint_info *info,
                               void *const *fields) {
   DG_CALL(check_info(path, info));
   DG_CHECK(fields != NULL, DG_ERR_ARG, "checkpoint '%s': NULL fields", path);
-  DG_CHECK(info->nfields <= 64, DG_ERR_ARG, "checkpoint '%s': %d fields (at most 64)", path,
-           info->nfields);
+  DG_CHECK(info->nfields <= DG_CHECKPOINT_MAX_FIELDS, DG_ERR_ARG,
+           "checkpoint '%s': %d fields (at most %d)", path, info->nfields,
+           DG_CHECKPOINT_MAX_FIELDS);
   for (int i = 0; i < info->nfields; ++i)
     DG_CHECK(fields[i] != NULL, DG_ERR_ARG, "checkpoint '%s': NULL buffer for field '%s'", path,
              info->field_names[i]);
@@ -373,7 +375,7 @@ static dg_error read_file(const char *path, dg_checkpoint_info *info, void *cons
 dg_error dg_checkpoint_read(const char *path, dg_checkpoint_info *info, void *const *fields) {
   DG_CALL(check_buffers(path, info, fields));
   int64_t version;
-  uint64_t shares[64], wants[64];
+  uint64_t shares[DG_CHECKPOINT_MAX_FIELDS], wants[DG_CHECKPOINT_MAX_FIELDS];
   DG_CALL(read_file(path, info, fields, NULL, &version, shares, wants));
   return DG_OK;
 }
@@ -389,7 +391,8 @@ dg_error dg_checkpoint_read_part(const char *path, dg_checkpoint_info *info,
    * in.  The only collective steps are the agreement and the checksum sum
    * below. */
   int64_t version = 0;
-  uint64_t shares[65] = {0}, wants[64] = {0};
+  /* (shares: one more slot, for the element count summed alongside) */
+  uint64_t shares[DG_CHECKPOINT_MAX_FIELDS + 1] = {0}, wants[DG_CHECKPOINT_MAX_FIELDS] = {0};
   dg_error err = check_buffers(path, info, fields);
   if (err == DG_OK && (!part || !comm || part->K_global != info->K))
     err = dg_error_raise(DG_ERR_ARG, __FILE__, __LINE__, __func__,

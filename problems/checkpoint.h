@@ -35,6 +35,9 @@
 #include "problems/h5part.h"
 
 enum { DG_CHECKPOINT_FORMAT_VERSION = 2 };
+/* The most state components (fields) one checkpoint holds: callers keep
+ * their field tables on the stack at this size. */
+enum { DG_CHECKPOINT_MAX_FIELDS = 64 };
 
 typedef struct dg_checkpoint_info {
   /* identity: written, and on read compared with the stored values */

@@ -250,13 +250,13 @@ static char *checkpoint_path(const run_state *r, int64_t step) {
   return dg_fsutil_join(r->prob->output_dir, name);
 }
 
-/* A checkpoint holds at most 64 state components (checkpoint.h; the
- * field tables below have room for as many). */
+/* A checkpoint holds at most DG_CHECKPOINT_MAX_FIELDS state components
+ * (the field tables below have room for as many). */
 static dg_error check_checkpoint_fields(const run_state *r) {
-  DG_CHECK(r->ncomp <= 64, DG_ERR_INPUT,
-           "%s has %d state components, but a checkpoint holds at most 64: run it without "
+  DG_CHECK(r->ncomp <= DG_CHECKPOINT_MAX_FIELDS, DG_ERR_INPUT,
+           "%s has %d state components, but a checkpoint holds at most %d: run it without "
            "checkpoints ([output] checkpoint_interval = 0, no --restart)",
-           r->prob->name, r->ncomp);
+           r->prob->name, r->ncomp, DG_CHECKPOINT_MAX_FIELDS);
   return DG_OK;
 }
 
@@ -272,7 +272,7 @@ static dg_error write_checkpoint(run_state *r, double t, double dt, int64_t step
   const double *u = r->u;
   if (r->collective) {
     /* every rank writes its elements into the one file */
-    const void *fields[64];
+    const void *fields[DG_CHECKPOINT_MAX_FIELDS];
     for (int c = 0; c < r->ncomp; c++)
       fields[c] = r->u + (int64_t)c * d->K * d->Np;
     char *path = checkpoint_path(r, step);
@@ -301,7 +301,7 @@ static dg_error write_checkpoint_file(run_state *r, dg_checkpoint_info *info, co
   const dg_discretization *d = r->disc;
   int64_t step = info->step;
   double t = info->time;
-  const void *fields[64];
+  const void *fields[DG_CHECKPOINT_MAX_FIELDS];
   for (int c = 0; c < r->ncomp; c++)
     fields[c] = u + (int64_t)c * r->par->K_global * d->Np;
   char *path = checkpoint_path(r, step);
@@ -483,8 +483,9 @@ static dg_error run_loop(const dg_run_options *opt, run_state *r, dg_run_result 
      * field at a time from a format 1 file; see checkpoint.h).  The host
      * state holds the owned elements only (the ghost slots live on the
      * device and are filled by the first halo exchange). */
-    void *fields[64];
-    DG_CHECK(r->ncomp <= 64, DG_ERR_UNSUPPORTED, "more than 64 state components");
+    void *fields[DG_CHECKPOINT_MAX_FIELDS];
+    DG_CHECK(r->ncomp <= DG_CHECKPOINT_MAX_FIELDS, DG_ERR_UNSUPPORTED,
+             "more than %d state components", DG_CHECKPOINT_MAX_FIELDS);
     for (int c = 0; c < r->ncomp; c++)
       fields[c] = r->u + (int64_t)c * d->K * d->Np;
     dg_error err;
