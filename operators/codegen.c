@@ -26,6 +26,9 @@ dg_kernel_config dg_kernel_config_default(void) {
   c.work_per_thread = 1;
   c.prefetch = 0;
   c.fuse_surface = 0;
+  c.unroll = 4;
+  c.vector_loads = 0;
+  c.gather_ahead = 0;
   return c;
 }
 
@@ -67,6 +70,18 @@ dg_error dg_kernel_config_check(const dg_kernel_config *c, int Np) {
            c->elements_per_block, dg_matrix_place_name(c->matrices));
   DG_CHECK(c->fuse_surface == 0 || c->fuse_surface == 1, DG_ERR_INPUT,
            "fuse_surface %d must be 0 or 1", c->fuse_surface);
+  DG_CHECK(c->unroll == 1 || c->unroll == 2 || c->unroll == 4 || c->unroll == 8, DG_ERR_INPUT,
+           "unroll %d must be 1, 2, 4 or 8", c->unroll);
+  DG_CHECK(c->vector_loads == 0 || c->vector_loads == 1, DG_ERR_INPUT,
+           "vector_loads %d must be 0 or 1", c->vector_loads);
+  DG_CHECK(c->gather_ahead == 0 || c->gather_ahead == 1, DG_ERR_INPUT,
+           "gather_ahead %d must be 0 or 1", c->gather_ahead);
+  DG_CHECK(!c->gather_ahead || c->fuse_surface, DG_ERR_INPUT,
+           "gather_ahead shapes the face-flux loop of the fused surface: it needs "
+           "fuse_surface = true");
+  DG_CHECK(!gemm || !c->vector_loads, DG_ERR_INPUT,
+           "vector_loads is a knob of work_mode parallel, inline and sequence, not %s (it "
+           "stages its own shared data)", dg_work_mode_name(c->work_mode));
   return DG_OK;
 }
 
@@ -307,6 +322,12 @@ static void emit_prelude(dg_strbuf *b, dg_codegen_target tg, const dg_element_op
 void dg_cg_emit_surface_body(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
                              int is_float, int uses_x, dg_emit_ctx *ctx, const char *dst,
                              int absolute_k) {
+  dg_cg_emit_surface_body_from(b, el, ph, is_float, uses_x, ctx, dst, absolute_k, 0);
+}
+
+void dg_cg_emit_surface_body_from(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
+                                  int is_float, int uses_x, dg_emit_ctx *ctx, const char *dst,
+                                  int absolute_k, int preloaded) {
   /* Expects k, m (face node of element k) and the kernel arguments. */
   dg_strbuf_line(b, "const long long idx = k * NFNFP + m;");
   dg_strbuf_line(b, "const int f = m / NFP;");
@@ -314,22 +335,34 @@ void dg_cg_emit_surface_body(dg_strbuf *b, const dg_element_ops *el, const dg_ph
   dg_strbuf_line(b, "real nrm[DIM];");
   dg_strbuf_line(b, "for (int d = 0; d < DIM; ++d) nrm[d] = fg[d];");
   dg_strbuf_line(b, "const real fscale = fg[DIM];");
-  if (uses_x) {
+  if (uses_x > 1) {
     dg_strbuf_line(b, "real X[DIM];");
     dg_strbuf_line(b, "for (int d = 0; d < DIM; ++d) X[d] = fx[idx * DIM + d];");
   }
-  dg_strbuf_line(b, "const long long cs = CSTRIDE(K);");
-  if (absolute_k) /* the element's own face node: a table in L1, not a gather */
-    dg_strbuf_line(b, "const long long iM = BASE(k, c_Fmask[m]), iP = mapP[idx];");
-  else
-    dg_strbuf_line(b, "const long long iM = mapM[idx], iP = mapP[idx];");
-  dg_strbuf_line(b, "real uM[NC], uP[NC];");
-  dg_strbuf_line(b, "for (int c = 0; c < NC; ++c) uM[c] = q[iM + c * cs];");
-  dg_strbuf_line(b, "const int bc = fbc[k * NFACES + f];");
-  dg_strbuf_line(b, "if (bc < 0) {");
-  dg_strbuf_line(b, "  for (int c = 0; c < NC; ++c) uP[c] = q[iP + c * cs];");
-  dg_strbuf_line(b, "} else {");
+  const char *exterior_else = "} else {";
+  if (preloaded) { /* uM, uP (interior faces) loaded by the caller */
+    dg_strbuf_line(b, "const int bc = fbc[k * NFACES + f];");
+    dg_strbuf_line(b, "if (bc >= 0) {");
+    exterior_else = NULL;
+  } else {
+    dg_strbuf_line(b, "const long long cs = CSTRIDE(K);");
+    if (absolute_k) /* the element's own face node: a table in L1, not a gather */
+      dg_strbuf_line(b, "const long long iM = BASE(k, c_Fmask[m]), iP = mapP[idx];");
+    else
+      dg_strbuf_line(b, "const long long iM = mapM[idx], iP = mapP[idx];");
+    dg_strbuf_line(b, "real uM[NC], uP[NC];");
+    dg_strbuf_line(b, "for (int c = 0; c < NC; ++c) uM[c] = q[iM + c * cs];");
+    dg_strbuf_line(b, "const int bc = fbc[k * NFACES + f];");
+    dg_strbuf_line(b, "if (bc < 0) {");
+    dg_strbuf_line(b, "  for (int c = 0; c < NC; ++c) uP[c] = q[iP + c * cs];");
+  }
+  if (exterior_else)
+    dg_strbuf_line(b, "%s", exterior_else);
   b->indent += 2;
+  if (uses_x == 1) { /* only boundary conditions read x: not loaded on interior faces */
+    dg_strbuf_line(b, "real X[DIM];");
+    dg_strbuf_line(b, "for (int d = 0; d < DIM; ++d) X[d] = fx[idx * DIM + d];");
+  }
   dg_strbuf_line(b, "/* boundary conditions: the exterior state from the interior one */");
   dg_strbuf_line(b, "switch (bc) {");
   for (int bi = 0; bi < ph->nboundaries; bi++) {
@@ -416,18 +449,53 @@ static dg_error emit_surface(dg_strbuf *b, dg_codegen_target tg, const dg_elemen
 
 void dg_cg_emit_block_faces(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
                             int is_float, int uses_fx, dg_emit_ctx *ctx, const char *nslots,
-                            const char *dst, int zero_past_end) {
+                            const char *dst, int zero_past_end, int gather_ahead) {
   dg_emit_ctx fctx;
   dg_cg_init_ctx(&fctx, ph, el->dim, is_float);
   fctx.field = dg_cg_face_field;
   fctx.normal = dg_cg_face_normal;
   dg_strbuf_line(b, "/* fused surface: scaled face fluxes of the block's elements */");
-  dg_strbuf_line(b, "for (int z = tid; z < %s * NFNFP; z += NP * EPB) {", nslots);
+  if (gather_ahead) {
+    /* every trace the thread needs is requested before the first flux is
+     * computed: FITER face nodes' gathers in flight at once instead of one
+     * mapP -> q round trip per face node */
+    dg_strbuf_line(b, "{");
+    b->indent += 2;
+    dg_strbuf_line(b, "enum { FITER = (%s * NFNFP + NP * EPB - 1) / (NP * EPB) };", nslots);
+    dg_strbuf_line(b, "real fuM[FITER][NC], fuP[FITER][NC];");
+    dg_strbuf_line(b, "#pragma unroll");
+    dg_strbuf_line(b, "for (int it = 0; it < FITER; ++it) {");
+    dg_strbuf_line(b, "  const int z = tid + it * (NP * EPB);");
+    dg_strbuf_line(b, "  const int s = z / NFNFP, m = z - s * NFNFP;");
+    dg_strbuf_line(b, "  const long long k = k0 + s;");
+    dg_strbuf_line(b, "  if (z < %s * NFNFP && k < K) {", nslots);
+    dg_strbuf_line(b, "    const long long idx = k * NFNFP + m, cs = CSTRIDE(K);");
+    dg_strbuf_line(b, "    const long long iM = BASE(k, c_Fmask[m]), iP = mapP[idx];");
+    dg_strbuf_line(b, "    const int interior = fbc[k * NFACES + m / NFP] < 0;");
+    dg_strbuf_line(b, "    #pragma unroll");
+    dg_strbuf_line(b, "    for (int c = 0; c < NC; ++c) {");
+    dg_strbuf_line(b, "      fuM[it][c] = q[iM + c * cs];");
+    dg_strbuf_line(b, "      fuP[it][c] = interior ? q[iP + c * cs] : (real)0;");
+    dg_strbuf_line(b, "    }");
+    dg_strbuf_line(b, "  }");
+    dg_strbuf_line(b, "}");
+    dg_strbuf_line(b, "#pragma unroll");
+    dg_strbuf_line(b, "for (int it = 0; it < FITER; ++it) {");
+    dg_strbuf_line(b, "  const int z = tid + it * (NP * EPB);");
+    dg_strbuf_line(b, "  if (z >= %s * NFNFP) break;", nslots);
+  } else {
+    dg_strbuf_line(b, "for (int z = tid; z < %s * NFNFP; z += NP * EPB) {", nslots);
+  }
   dg_strbuf_line(b, "  const int s = z / NFNFP, m = z - s * NFNFP;");
   dg_strbuf_line(b, "  const long long k = k0 + s;");
   dg_strbuf_line(b, "  if (k < K) {");
   b->indent += 4;
-  dg_cg_emit_surface_body(b, el, ph, is_float, uses_fx, &fctx, dst, 1);
+  if (gather_ahead) {
+    dg_strbuf_line(b, "real uM[NC], uP[NC];");
+    dg_strbuf_line(b, "#pragma unroll");
+    dg_strbuf_line(b, "for (int c = 0; c < NC; ++c) { uM[c] = fuM[it][c]; uP[c] = fuP[it][c]; }");
+  }
+  dg_cg_emit_surface_body_from(b, el, ph, is_float, uses_fx, &fctx, dst, 1, gather_ahead);
   b->indent -= 4;
   if (zero_past_end) {
     dg_strbuf_line(b, "  } else {");
@@ -440,6 +508,10 @@ void dg_cg_emit_block_faces(dg_strbuf *b, const dg_element_ops *el, const dg_phy
   }
   dg_strbuf_line(b, "  }");
   dg_strbuf_line(b, "}");
+  if (gather_ahead) {
+    b->indent -= 2;
+    dg_strbuf_line(b, "}");
+  }
   if (fctx.failed && !ctx->failed) {
     ctx->failed = 1;
     memcpy(ctx->failure, fctx.failure, sizeof ctx->failure);
@@ -607,6 +679,24 @@ static void open_slot_loop(dg_strbuf *b, const char *uload) {
   dg_strbuf_line(b, "(void)u;");
 }
 
+/* The flux quantities of a node in shared memory: NG apart in the plain
+ * layout; with vector_loads, a node's NG values side by side, padded to an
+ * even count (pairs) that is 2 mod 4, so that the stores of a warp's nodes
+ * spread over the banks (a multiple of 4 would put every node on the same
+ * bank group) and every pair stays 8- or 16-byte aligned. */
+static int g_stride(int ng, const dg_kernel_config *cfg) {
+  int ngs = ng > 0 ? ng : 1;
+  if (!cfg->vector_loads)
+    return ngs;
+  int v = (ngs + 1) / 2 * 2;
+  return v % 4 == 0 ? v + 2 : v;
+}
+
+/* Where s_g starts (in reals) after n reals: 16-byte aligned for pairs. */
+static size_t g_offset(size_t n, const dg_kernel_config *cfg) {
+  return cfg->vector_loads ? (n + 3) / 4 * 4 : n;
+}
+
 /* The number of elements one cuda dg_volume pass keeps in shared memory. */
 static int volume_slots(const dg_kernel_config *cfg) {
   return cfg->elements_per_block *
@@ -617,14 +707,25 @@ static int volume_slots(const dg_kernel_config *cfg) {
 static size_t volume_shared_reals(const dg_element_ops *el, int ng, int ncomp,
                                   const dg_kernel_config *cfg) {
   size_t nfnfp = (size_t)el->Nfaces * el->Nfp, slots = (size_t)volume_slots(cfg);
-  size_t n = slots * (size_t)(ng > 0 ? ng : 1) * (size_t)el->Np;
+  size_t n = 0;
   if (cfg->matrices == DG_MATRIX_SHARED)
     n += (size_t)el->dim * el->Np * el->Np + (size_t)el->Np * nfnfp;
+  n = g_offset(n, cfg) + slots * (size_t)g_stride(ng, cfg) * (size_t)el->Np;
   if (cfg->prefetch)
     n += slots * (size_t)ncomp * (size_t)el->Np;
   if (cfg->prefetch || cfg->fuse_surface)
     n += slots * (size_t)ncomp * nfnfp;
   return n;
+}
+
+/* Flux quantity g of node j in the product loop: a half of pair g/2, or a
+ * shared load NP apart. */
+static const char *g_value(char *buf, size_t n, int vec, int g) {
+  if (vec)
+    snprintf(buf, n, "gp%d.%c", g / 2, g % 2 ? 'y' : 'x');
+  else
+    snprintf(buf, n, "gj[%d * NP]", g);
+  return buf;
 }
 
 /* cuda dg_volume.  Block = NP x EPB threads; thread (i, e) owns node i of
@@ -647,9 +748,11 @@ static void emit_volume_cuda(dg_strbuf *b, const dg_element_ops *el, const dg_ph
   dg_strbuf_appendf(b, "#define EPB %d\n#define WI %d\n#define SLOTS %d\n#define PASSES %d\n",
                     cfg->elements_per_block, wi, slots, passes);
   dg_strbuf_appendf(b, "#define QOUT %s\n", cfg->fuse_surface ? "q_out" : "q");
+  if (cfg->vector_loads)
+    dg_strbuf_appendf(b, "typedef %s real2;\n", is_float ? "float2" : "double2");
   dg_strbuf_append(b, dg_cg_volume_signature_cuda);
   b->indent = 2;
-  dg_strbuf_line(b, "extern __shared__ double smem_raw[];");
+  dg_strbuf_line(b, "extern __shared__ __align__(16) double smem_raw[];");
   dg_strbuf_line(b, "real *smem = (real *)smem_raw;");
   dg_strbuf_line(b, "(void)vx; (void)t; (void)rhs; (void)res; (void)rk_a; (void)rk_b; (void)dt;");
   dg_strbuf_line(b, "(void)q_out; (void)mapM; (void)mapP; (void)fbc; (void)fgeo; (void)fx; (void)fl;");
@@ -672,8 +775,13 @@ static void emit_volume_cuda(dg_strbuf *b, const dg_element_ops *el, const dg_ph
     dg_strbuf_line(b, "for (int z = tid; z < NP * NFNFP; z += NP * EPB) s_c_LIFT[z] = c_LIFT[z];");
     mp = "s_";
   }
-  dg_strbuf_line(b, "real *s_g = smem + %zu; /* [SLOTS][NG][NP] */", off);
-  off += (size_t)slots * ngs * el->Np;
+  int gst = g_stride(ng, cfg), vec = cfg->vector_loads;
+  off = g_offset(off, cfg);
+  if (vec)
+    dg_strbuf_line(b, "real *s_g = smem + %zu; /* [SLOTS][NP][%d] */", off, gst);
+  else
+    dg_strbuf_line(b, "real *s_g = smem + %zu; /* [SLOTS][NG][NP] */", off);
+  off += (size_t)slots * gst * el->Np;
   if (cfg->prefetch) {
     dg_strbuf_line(b, "real *s_q = smem + %zu; /* [NC][SLOTS][NP] */", off);
     off += (size_t)slots * ph->ncomp * el->Np;
@@ -700,7 +808,7 @@ static void emit_volume_cuda(dg_strbuf *b, const dg_element_ops *el, const dg_ph
   }
   if (cfg->fuse_surface) /* the pass's face fluxes, straight into shared memory */
     dg_cg_emit_block_faces(b, el, ph, is_float, uses_fx, ctx, "SLOTS",
-                           "s_fl[(%d * SLOTS + s) * NFNFP + m]", 0);
+                           "s_fl[(%d * SLOTS + s) * NFNFP + m]", 0, cfg->gather_ahead);
   if (cfg->prefetch || cfg->fuse_surface)
     dg_strbuf_line(b, "__syncthreads();");
   const char *uload = cfg->prefetch
@@ -714,7 +822,10 @@ static void emit_volume_cuda(dg_strbuf *b, const dg_element_ops *el, const dg_ph
     dg_strbuf_line(b, "for (int a = 0; a < DIM * DIM; ++a) G[a] = egeo[k * NGEO + a];");
   }
   char fmt[64];
-  snprintf(fmt, sizeof fmt, "s_g[(s * %d + %%d) * NP + i]", ngs);
+  if (vec)
+    snprintf(fmt, sizeof fmt, "s_g[(s * NP + i) * %d + %%d]", gst);
+  else
+    snprintf(fmt, sizeof fmt, "s_g[(s * %d + %%d) * NP + i]", ngs);
   dg_cg_emit_gvalues(b, dtab, ctx, fmt, 1);
   b->indent = 4;
   dg_strbuf_line(b, "  }");
@@ -742,13 +853,21 @@ static void emit_volume_cuda(dg_strbuf *b, const dg_element_ops *el, const dg_ph
       dg_strbuf_line(b, "  for (int g = 0; g < %d; ++g) R[w][g] = 0;", ng * dim);
     }
     dg_strbuf_line(b, "}");
-    dg_strbuf_line(b, "#pragma unroll 4");
+    dg_strbuf_line(b, "#pragma unroll %d", cfg->unroll);
     dg_strbuf_line(b, "for (int j = 0; j < NP; ++j) {");
     for (int d = 0; d < dim; d++)
       dg_strbuf_line(b, "  const real %s = %sc_%s[j * NP + i];", dn[d], mp, dn[d]);
     dg_strbuf_line(b, "  #pragma unroll");
     dg_strbuf_line(b, "  for (int w = 0; w < WI; ++w) {");
-    dg_strbuf_line(b, "    const real *gj = s_g + (w * EPB + e) * %d * NP + j;", ngs);
+    char gv[32];
+    if (vec) { /* the node's values as pairs, one shared load per pair */
+      dg_strbuf_line(b, "    const real2 *gj = (const real2 *)(s_g + ((w * EPB + e) * NP + j) * %d);",
+                     gst);
+      for (int q = 0; q < (ng + 1) / 2; q++)
+        dg_strbuf_line(b, "    const real2 gp%d = gj[%d];", q, q);
+    } else {
+      dg_strbuf_line(b, "    const real *gj = s_g + (w * EPB + e) * %d * NP + j;", ngs);
+    }
     for (int x = 0; x < dtab->n; x++) {
       const deriv_entry *de = &dtab->d[x];
       if (de->div) {
@@ -756,8 +875,8 @@ static void emit_volume_cuda(dg_strbuf *b, const dg_element_ops *el, const dg_ph
           dg_strbuf_indent(b);
           dg_strbuf_appendf(b, "    DVa[w][%d] +=", de->dbase + row);
           for (int a = 0; a < dim; a++)
-            dg_strbuf_appendf(b, "%s %s * gj[%d * NP]", a ? " +" : "", dn[a],
-                              de->gbase + row * dim + a);
+            dg_strbuf_appendf(b, "%s %s * %s", a ? " +" : "", dn[a],
+                              g_value(gv, sizeof gv, vec, de->gbase + row * dim + a));
           dg_strbuf_append(b, ";\n");
         }
         continue;
@@ -766,7 +885,7 @@ static void emit_volume_cuda(dg_strbuf *b, const dg_element_ops *el, const dg_ph
       for (int c = 0; c < gsz; c++) {
         int g = de->gbase + c;
         dg_strbuf_indent(b);
-        dg_strbuf_appendf(b, "    { const real v = gj[%d * NP];", g);
+        dg_strbuf_appendf(b, "    { const real v = %s;", g_value(gv, sizeof gv, vec, g));
         for (int d = 0; d < dim; d++)
           dg_strbuf_appendf(b, " R[w][%d] += %s * v;", g * dim + d, dn[d]);
         dg_strbuf_append(b, " }\n");
@@ -781,7 +900,7 @@ static void emit_volume_cuda(dg_strbuf *b, const dg_element_ops *el, const dg_ph
   dg_strbuf_line(b, "for (int w = 0; w < WI; ++w)");
   dg_strbuf_line(b, "  #pragma unroll");
   dg_strbuf_line(b, "  for (int c = 0; c < NC; ++c) rl[w][c] = 0;");
-  dg_strbuf_line(b, "#pragma unroll 4");
+  dg_strbuf_line(b, "#pragma unroll %d", cfg->unroll);
   dg_strbuf_line(b, "for (int mm = 0; mm < NFNFP; ++mm) {");
   dg_strbuf_line(b, "  const real L = %sc_LIFT[mm * NP + i];", mp);
   dg_strbuf_line(b, "  #pragma unroll");
@@ -999,15 +1118,19 @@ dg_error dg_codegen_generate(dg_codegen_target target, const dg_element_ops *el,
     free(dtab);
     return dg_error_push(err, __FILE__, __LINE__, __func__);
   }
+  /* uses_fx: 2 when a numerical flux reads the face node's x, 1 when only
+   * a boundary condition does (x is then loaded on boundary faces only) */
   int uses_fx = 0, uses_vx = 0;
   for (int f = 0; f < ph->nfields; f++) {
-    uses_fx |= uses_op(ph->flux[f], DG_FLUX_X, ph, 0);
+    if (uses_op(ph->flux[f], DG_FLUX_X, ph, 0))
+      uses_fx = 2;
     uses_vx |= uses_op(ph->rhs[f], DG_FLUX_X, ph, 0);
     if (ph->source && ph->source[f])
       uses_vx |= uses_op(ph->source[f], DG_FLUX_X, ph, 0);
   }
-  for (int i = 0; i < ph->nboundaries * ph->nfields; i++)
-    uses_fx |= uses_op(ph->bc_ext[i], DG_FLUX_X, ph, 0);
+  for (int i = 0; i < ph->nboundaries * ph->nfields && !uses_fx; i++)
+    if (uses_op(ph->bc_ext[i], DG_FLUX_X, ph, 0))
+      uses_fx = 1;
 
   int np_pad = (el->Np + cfg->np_align - 1) / cfg->np_align * cfg->np_align;
   int ngeo = el->dim * el->dim + 1;

@@ -87,6 +87,14 @@ typedef struct dg_kernel_config {
   int fuse_surface;         /* cuda: dg_volume computes its elements' face fluxes into
                                shared memory itself (no dg_surface, no fl round trip);
                                with fuse_update it reads q and writes q_out */
+  int unroll;               /* cuda dg_volume (node-per-thread modes): unroll factor of
+                               the derivative and lifting loops over j (1, 2, 4, 8); more
+                               loads in flight against more registers per thread */
+  int vector_loads;         /* cuda dg_volume (node-per-thread modes): flux quantities in
+                               shared memory node-major, [slot][node][g] padded, read as
+                               pairs: half the shared-load instructions of the products */
+  int gather_ahead;         /* cuda dg_volume with fuse_surface: a thread loads the traces
+                               of all its face nodes before computing any face flux */
 } dg_kernel_config;
 
 /* The generator version (part of kernel-cache and tuning-database keys). */

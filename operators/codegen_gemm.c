@@ -271,7 +271,7 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
   /* B: face fluxes */
   if (cfg->fuse_surface) {
     dg_cg_emit_block_faces(b, el, ph, is_float, uses_fx, ctx, "EPB",
-                           "s_fl[(%d * NFNFP + m) * PADE + s]", 1);
+                           "s_fl[(%d * NFNFP + m) * PADE + s]", 1, cfg->gather_ahead);
   } else {
     dg_strbuf_line(b, "/* B: the block's face fluxes from dg_surface, coalesced */");
     dg_strbuf_line(b, "for (int z = tid; z < NC * EPB * NFNFP; z += NP * EPB) {");

@@ -42,7 +42,9 @@ void dg_cg_face_field(const dg_emit_ctx *c, dg_strbuf *b, int comp, dg_flux_side
 void dg_cg_face_normal(const dg_emit_ctx *c, dg_strbuf *b, int d);
 
 /* The scaled face flux of face node (k, m) into dst (a format with one %d
- * for the component); expects k, m and the kernel arguments.  absolute_k:
+ * for the component); expects k, m and the kernel arguments.  uses_x: 0
+ * no x, 1 x in boundary conditions only (loaded on boundary faces), 2 x in
+ * a numerical flux.  absolute_k:
  * k is the element's index in the whole state (the fused-surface volume
  * kernels, always launched over every element), so the interior trace is
  * read at BASE(k, c_Fmask[m]) instead of through a mapM gather; dg_surface
@@ -50,14 +52,21 @@ void dg_cg_face_normal(const dg_emit_ctx *c, dg_strbuf *b, int d);
 void dg_cg_emit_surface_body(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
                              int is_float, int uses_x, dg_emit_ctx *ctx, const char *dst,
                              int absolute_k);
+/* The same; preloaded: the caller has declared uM[NC] and uP[NC] and
+ * loaded them (uP for interior faces only), so only the boundary
+ * conditions' exterior states are made here. */
+void dg_cg_emit_surface_body_from(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
+                                  int is_float, int uses_x, dg_emit_ctx *ctx, const char *dst,
+                                  int absolute_k, int preloaded);
 /* The fused surface of a cuda dg_volume: the scaled face fluxes of the
  * block's elements k0 + s, s < nslots (an expression), one face node per
  * iteration of the block's NP x EPB threads, into dst (one %d: component);
- * zero_past_end: write zeros for elements past K (else leave them).
+ * zero_past_end: write zeros for elements past K (else leave them);
+ * gather_ahead: load the thread's traces of all its face nodes first.
  * Expects tid, k0, K and the kernel arguments. */
 void dg_cg_emit_block_faces(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
                             int is_float, int uses_fx, dg_emit_ctx *ctx, const char *nslots,
-                            const char *dst, int zero_past_end);
+                            const char *dst, int zero_past_end, int gather_ahead);
 /* The flux quantities g(u) of one node into dst_fmt (one %d: quantity);
  * contravariant: divergence rows in reference directions (needs G[]). */
 void dg_cg_emit_gvalues(dg_strbuf *b, const deriv_table *dt, dg_emit_ctx *ctx,

@@ -45,6 +45,15 @@ const dg_kernel_knob dg_kernel_knobs[] = {
      "cuda volume kernel: stage state and face fluxes in shared memory first", 0},
     {"fuse_surface", "fsurf", DG_KNOB_BOOL, NULL, KNOB(fuse_surface),
      "cuda volume kernel computes the face fluxes itself (no surface kernel)", 0},
+    {"unroll", "unroll", DG_KNOB_INT, NULL, KNOB(unroll),
+     "cuda volume kernel (parallel, inline, sequence): unroll factor (1, 2, 4 or 8) of the "
+     "derivative and lifting loops", 0},
+    {"vector_loads", "vec", DG_KNOB_BOOL, NULL, KNOB(vector_loads),
+     "cuda volume kernel (parallel, inline, sequence): flux quantities node-major in shared "
+     "memory, read two at a time", 0},
+    {"gather_ahead", "ga", DG_KNOB_BOOL, NULL, KNOB(gather_ahead),
+     "cuda volume kernel with fuse_surface: load the traces of all the thread's face nodes "
+     "before computing any face flux", 0},
     {"cpu_chunk", "chunk", DG_KNOB_INT, NULL, KNOB(cpu_chunk),
      "cpu backend: elements per chunk (0: automatic)", 1},
 };

@@ -89,40 +89,72 @@ static dg_error error_norms(run_state *r, double t, dg_run_result *res) {
   if (!res->have_norms)
     return DG_OK;
   int Np = d->Np;
-  double *e = malloc(sizeof(double) * (size_t)Np);
-  DG_CHECK(e, DG_ERR_MEMORY, "out of memory");
   double sums[16] = {0};
   for (int f = 0; f < nf && f < 16; f++) {
     const dg_flux_field_info *fi = dg_flux_field(prog, f);
+    int nc = fi->ncomp;
     double sum = 0, mx = 0;
-    for (int64_t k = 0; k < d->K; k++) {
-      for (int c = 0; c < fi->ncomp; c++) {
-        for (int i = 0; i < Np; i++) {
+    int nan_seen = 0, no_memory = 0;
+    int64_t bad_k = -1;
+    /* over the elements in parallel (a serial loop took 25 s after a 3-step
+     * run on 257k N=3 tets); the exact solution once per node for all its
+     * components */
+#pragma omp parallel reduction(+ : sum) reduction(max : mx) reduction(| : nan_seen, no_memory)
+    {
+      double *e = malloc(sizeof(double) * (size_t)Np * (size_t)nc);
+      no_memory |= e == NULL;
+#pragma omp for schedule(static)
+      for (int64_t k = 0; k < d->K; k++) {
+        if (!e)
+          continue;
+        int failed = 0;
+        for (int i = 0; i < Np && !failed; i++) {
           double x[3], ex[64];
           node_x(d, k, i, x);
-          dg_error err = dg_flux_eval_exact(prog, f, x, t, ex);
-          if (err != DG_OK) {
-            free(e);
-            DG_CALL(err);
+          if (dg_flux_eval_exact(prog, f, x, t, ex) != DG_OK) {
+            failed = 1;
+            break;
           }
-          e[i] = r->u[((int64_t)(fi->offset + c) * d->K + k) * Np + i] - ex[c];
-          if (fabs(e[i]) > mx || isnan(e[i]))
-            mx = fabs(e[i]);
+          for (int c = 0; c < nc; c++) {
+            double v = r->u[((int64_t)(fi->offset + c) * d->K + k) * Np + i] - ex[c];
+            e[c * Np + i] = v;
+            nan_seen |= isnan(v);
+            if (fabs(v) > mx)
+              mx = fabs(v);
+          }
         }
-        double s = 0;
-        for (int i = 0; i < Np; i++) {
-          double mi = 0;
-          for (int j = 0; j < Np; j++)
-            mi += d->re->M[i * Np + j] * e[j];
-          s += e[i] * mi;
+        if (failed) {
+#pragma omp atomic write
+          bad_k = k;
+          continue;
         }
-        sum += d->J[k * Np] * s;
+        for (int c = 0; c < nc; c++) {
+          const double *ec = e + c * Np;
+          double s = 0;
+          for (int i = 0; i < Np; i++) {
+            double mi = 0;
+            for (int j = 0; j < Np; j++)
+              mi += d->re->M[i * Np + j] * ec[j];
+            s += ec[i] * mi;
+          }
+          sum += d->J[k * Np] * s;
+        }
       }
+      free(e);
+    }
+    DG_CHECK(!no_memory, DG_ERR_MEMORY, "out of memory");
+    if (bad_k >= 0) { /* again on this thread, whose error stack is reported */
+      for (int i = 0; i < Np; i++) {
+        double x[3], ex[64];
+        node_x(d, bad_k, i, x);
+        DG_CALL(dg_flux_eval_exact(prog, f, x, t, ex));
+      }
+      DG_RAISE(DG_ERR_INTERNAL, "exact solution of '%s' failed on another thread only",
+               fi->name);
     }
     sums[f] = sum;
-    res->maxerr[f] = mx;
+    res->maxerr[f] = nan_seen ? NAN : mx;
   }
-  free(e);
   /* Over all ranks (NaN kept: fmax would drop it, so it is flagged apart). */
   int nn = nf < 16 ? nf : 16;
   double nan_flag = 0;

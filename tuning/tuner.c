@@ -16,8 +16,9 @@
 
 /* ---- candidates --------------------------------------------------------- */
 
-static int push_volume(dg_tune_space *s, int cap, int epb, dg_work_mode mode, int w,
-                       dg_matrix_place mat, int prefetch, int fuse, int fuse_surface, int Np) {
+static int push_volume_full(dg_tune_space *s, int cap, int epb, dg_work_mode mode, int w,
+                            dg_matrix_place mat, int prefetch, int fuse, int fuse_surface,
+                            int unroll, int vector_loads, int gather_ahead, int Np) {
   if ((long)epb * Np > 1024)
     return 0;
   if (s->nvolume >= cap) /* the caller sized cap for its loops: a bug if reached */
@@ -30,8 +31,33 @@ static int push_volume(dg_tune_space *s, int cap, int epb, dg_work_mode mode, in
   c.prefetch = prefetch;
   c.fuse_update = fuse;
   c.fuse_surface = fuse_surface;
+  c.unroll = unroll;
+  c.vector_loads = vector_loads;
+  c.gather_ahead = gather_ahead;
   s->volume[s->nvolume++] = c;
   return 1;
+}
+
+/* The fused kernel (fused surface and update, the form the tuner chose at
+ * every order so far) with its face traces gathered ahead. */
+static int push_gather_ahead(dg_tune_space *s, int cap, int epb, dg_work_mode mode, int w,
+                             dg_matrix_place mat, int Np) {
+  return push_volume_full(s, cap, epb, mode, w, mat, 0, 1, 1,
+                          dg_kernel_config_default().unroll, 0, 1, Np);
+}
+
+static int push_volume_unrolled(dg_tune_space *s, int cap, int epb, dg_work_mode mode, int w,
+                                dg_matrix_place mat, int prefetch, int fuse, int fuse_surface,
+                                int unroll, int vector_loads, int Np) {
+  return push_volume_full(s, cap, epb, mode, w, mat, prefetch, fuse, fuse_surface, unroll,
+                          vector_loads, 0, Np);
+}
+
+/* The default unroll factor (4) and shared layout. */
+static int push_volume(dg_tune_space *s, int cap, int epb, dg_work_mode mode, int w,
+                       dg_matrix_place mat, int prefetch, int fuse, int fuse_surface, int Np) {
+  return push_volume_unrolled(s, cap, epb, mode, w, mat, prefetch, fuse, fuse_surface,
+                              dg_kernel_config_default().unroll, 0, Np);
 }
 
 dg_error dg_tune_space_create(int cuda, dg_tune_mode mode, int Np, int nfnfp,
@@ -41,8 +67,11 @@ dg_error dg_tune_space_create(int cuda, dg_tune_mode mode, int Np, int nfnfp,
   /* full mode: 2 fuse_surface x 2 fuse_update x 5 epb x 3 matrices x 2
    * prefetch x (1 parallel + 2 inline + 2 sequence) = 600, plus gemm:
    * 2 fuse_surface x 2 fuse_update x 6 epb x 3 matrices = 72, plus mma:
-   * 2 x 2 x 3 epb = 12 at the most */
-  const int cap = 684;
+   * 2 x 2 x 3 epb = 12, plus the other unroll factors of the fused kernel:
+   * 5 epb x 3 matrices x 5 slicings x 3 factors = 225, plus the node-major
+   * shared layout (vector_loads) of the fused kernel: 5 x 3 x 5 = 75, plus
+   * its face traces gathered ahead: 75 + 3 mma = 78 */
+  const int cap = 1062;
   out->layouts = calloc(4, sizeof *out->layouts);
   out->volume = calloc(cap, sizeof *out->volume);
   out->face_threads = calloc(8, sizeof *out->face_threads);
@@ -102,6 +131,34 @@ dg_error dg_tune_space_create(int cuda, dg_tune_mode mode, int Np, int nfnfp,
                 push_volume(out, cap, epbs[e], DG_WORK_SEQUENCE, w, m, pf, fuse, fs, Np);
               }
             }
+    /* unroll 1, 2, 8 and the node-major shared layout of the fused
+     * kernel (fused surface and update, the form the tuner chose at every
+     * order so far), no prefetch */
+    const int unrolls[] = {1, 2, 8, 4}, vecs[] = {0, 0, 0, 1};
+    for (int u = 0; u < 4; u++)
+      for (int e = 0; e < 5; e++)
+        for (int mat = 0; mat < 3; mat++) {
+          dg_matrix_place m = (dg_matrix_place)mat;
+          push_volume_unrolled(out, cap, epbs[e], DG_WORK_PARALLEL, 1, m, 0, 1, 1, unrolls[u],
+                               vecs[u], Np);
+          for (int w = 2; w <= 4; w += 2) {
+            push_volume_unrolled(out, cap, epbs[e], DG_WORK_INLINE, w, m, 0, 1, 1, unrolls[u],
+                                 vecs[u], Np);
+            push_volume_unrolled(out, cap, epbs[e], DG_WORK_SEQUENCE, w, m, 0, 1, 1,
+                                 unrolls[u], vecs[u], Np);
+          }
+        }
+    for (int e = 0; e < 5; e++)
+      for (int mat = 0; mat < 3; mat++) {
+        dg_matrix_place m = (dg_matrix_place)mat;
+        push_gather_ahead(out, cap, epbs[e], DG_WORK_PARALLEL, 1, m, Np);
+        for (int w = 2; w <= 4; w += 2) {
+          push_gather_ahead(out, cap, epbs[e], DG_WORK_INLINE, w, m, Np);
+          push_gather_ahead(out, cap, epbs[e], DG_WORK_SEQUENCE, w, m, Np);
+        }
+      }
+    for (int e = 3; e < 6; e++)
+      push_gather_ahead(out, cap, gemm_epbs[e], DG_WORK_MMA, 1, DG_MATRIX_GLOBAL, Np);
   } else {
     /* auto: fused update, global matrices (column-major reads are
      * coalesced and L1-resident), 1..8 elements per block; separate
@@ -121,6 +178,20 @@ dg_error dg_tune_space_create(int cuda, dg_tune_mode mode, int Np, int nfnfp,
      * block to hide their gathers (the candidates compile side by side) */
     push_volume(out, cap, epbs[4], DG_WORK_PARALLEL, 1, G, 0, 1, 1, Np);
     push_volume(out, cap, epbs[4], DG_WORK_INLINE, 2, G, 0, 1, 1, Np);
+    /* the fused kernels with their face traces gathered ahead (more
+     * gathers in flight where few warps share an SM) */
+    for (int e = 0; e < 5; e++) {
+      push_gather_ahead(out, cap, epbs[e], DG_WORK_PARALLEL, 1, G, Np);
+      push_gather_ahead(out, cap, epbs[e], DG_WORK_INLINE, 2, G, Np);
+      if (e < 4)
+        push_gather_ahead(out, cap, epbs[e], DG_WORK_INLINE, 4, G, Np);
+    }
+    if (Np >= 35)
+      push_gather_ahead(out, cap, 8, DG_WORK_MMA, 1, G, Np);
+    /* unroll 1, 2, 8 and the node-major shared layout (vector_loads) are
+     * full-mode candidates only: each lost to the default at Euler 3D
+     * N = 1, 3, 5 and Maxwell 3D N = 3 on the H100 (tuning/RESULTS.md), and
+     * every candidate costs auto mode's 60 s budget a compile */
     for (int e = 1; e < 3; e++) {
       push_volume(out, cap, epbs[e], DG_WORK_PARALLEL, 1, DG_MATRIX_SHARED, 0, 1, 1, Np);
       push_volume(out, cap, epbs[e], DG_WORK_SEQUENCE, 2, DG_MATRIX_SHARED, 0, 1, 1, Np);

@@ -281,6 +281,7 @@ int dg_rhsbench_main(int argc, char **argv) {
           continue;
         }
         csv_row(f, &row);
+        fflush(f); /* the rows done so far survive a sweep cut short */
       }
   fclose(f);
   free(ov);

@@ -21,6 +21,7 @@
 #include "core/strbuf.h"
 #include "dg/face_geometry.h"
 #include "dg/opdata.h"
+#include "operators/kernel_knobs.h"
 #include "operators/physics.h"
 #include "problems/problem.h"
 #include "tests/expect.h"
@@ -220,20 +221,20 @@ int main(int argc, char **argv) {
       switch (v) {
       case 0: c.elements_per_block = 1; break;
       case 1: c.elements_per_block = 3; c.prefetch = 1; break;
-      case 2: c.work_mode = DG_WORK_INLINE; c.work_per_thread = 2; c.prefetch = 1; break;
+      case 2: c.work_mode = DG_WORK_INLINE; c.work_per_thread = 2; c.prefetch = 1; c.unroll = 2; c.vector_loads = 1; break;
       case 3: c.work_mode = DG_WORK_SEQUENCE; c.work_per_thread = 3; c.matrices = DG_MATRIX_SHARED; break;
-      case 4: c.work_mode = DG_WORK_INLINE; c.work_per_thread = 4; c.fuse_update = 1; c.elements_per_block = 1; break;
+      case 4: c.work_mode = DG_WORK_INLINE; c.work_per_thread = 4; c.fuse_update = 1; c.elements_per_block = 1; c.unroll = 1; break;
       case 5: c.matrices = DG_MATRIX_CONSTANT; c.layout = DG_LAYOUT_ELEMENT_MAJOR; c.elements_per_block = 2; break;
       case 6: c.np_align = 4; c.work_mode = DG_WORK_SEQUENCE; c.work_per_thread = 2; c.prefetch = 1; c.fuse_update = 1; break;
-      case 8: c.fuse_surface = 1; c.elements_per_block = 2; break;
-      case 9: c.fuse_surface = 1; c.fuse_update = 1; c.work_mode = DG_WORK_INLINE; c.work_per_thread = 2; c.prefetch = 1; break;
-      case 11: c.work_mode = DG_WORK_GEMM; c.elements_per_block = 2; c.fuse_surface = 1; c.fuse_update = 1; break;
+      case 8: c.fuse_surface = 1; c.elements_per_block = 2; c.vector_loads = 1; break;
+      case 9: c.fuse_surface = 1; c.fuse_update = 1; c.work_mode = DG_WORK_INLINE; c.work_per_thread = 2; c.prefetch = 1; c.unroll = 8; c.gather_ahead = 1; break;
+      case 11: c.work_mode = DG_WORK_GEMM; c.elements_per_block = 2; c.fuse_surface = 1; c.fuse_update = 1; c.gather_ahead = 1; break;
       case 12: c.work_mode = DG_WORK_GEMM; c.elements_per_block = 3; c.matrices = DG_MATRIX_SHARED; break;
       case 13: c.work_mode = DG_WORK_GEMM; c.elements_per_block = 4; c.matrices = DG_MATRIX_CONSTANT; c.layout = DG_LAYOUT_ELEMENT_MAJOR; c.np_align = 4; c.fuse_surface = 1; break;
       case 14: c.work_mode = DG_WORK_GEMM; c.elements_per_block = 1; c.fuse_update = 1; c.layout = DG_LAYOUT_ELEMENT_MAJOR; break;
-      case 15: c.work_mode = DG_WORK_MMA; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; break;
+      case 15: c.work_mode = DG_WORK_MMA; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; c.gather_ahead = 1; break;
       case 16: c.work_mode = DG_WORK_MMA; c.elements_per_block = 16; c.layout = DG_LAYOUT_ELEMENT_MAJOR; c.np_align = 4; break;
-      case 10: c.fuse_surface = 1; c.fuse_update = 1; c.work_mode = DG_WORK_SEQUENCE; c.work_per_thread = 2; c.layout = DG_LAYOUT_ELEMENT_MAJOR; c.matrices = DG_MATRIX_SHARED; break;
+      case 10: c.fuse_surface = 1; c.fuse_update = 1; c.work_mode = DG_WORK_SEQUENCE; c.work_per_thread = 2; c.layout = DG_LAYOUT_ELEMENT_MAJOR; c.matrices = DG_MATRIX_SHARED; c.vector_loads = 1; break;
       default: c.np_align = 8; c.layout = DG_LAYOUT_ELEMENT_MAJOR; c.work_mode = DG_WORK_INLINE; c.work_per_thread = 3; c.prefetch = 1; c.matrices = DG_MATRIX_SHARED; break;
       }
       if ((long)c.elements_per_block * d->Np > 256 && c.work_mode != DG_WORK_MMA)
@@ -266,13 +267,9 @@ int main(int argc, char **argv) {
       }
       double rel = num / fmax(den, 1e-300);
       int ok = rel < 1e-12 && den > 0; /* a zero reference would prove nothing */
-      char buf[200];
-      snprintf(buf, sizeof buf, "epb %d work %s*%d prefetch %d matrices %s align %d %s fuse %d%s",
-               c.elements_per_block, dg_work_mode_name(c.work_mode), c.work_per_thread,
-               c.prefetch, dg_matrix_place_name(c.matrices), c.np_align,
-               dg_field_layout_name(c.layout), c.fuse_update,
-               c.fuse_surface ? " fused surface" : "");
-      printf("N=%d %-90s max rel diff %.2e %s\n", d->N, buf, rel, ok ? "ok" : "FAIL");
+      char buf[256];
+      dg_kernel_config_describe(&c, buf, sizeof buf);
+      printf("N=%d %-120s max rel diff %.2e %s\n", d->N, buf, rel, ok ? "ok" : "FAIL");
       failures += !ok;
       checked++;
       free(emu);

@@ -51,7 +51,7 @@ int main(int argc, char **argv) {
   const char *none[1] = {NULL};
   if (run(argv[1], "cpu", none, 0, argv + 2, argc - 2, &ref))
     return 1;
-  const char *variants[][5] = {
+  const char *variants[][6] = {
       {"backend.elements_per_block=1", NULL},
       {"backend.elements_per_block=4", "backend.matrices=shared", NULL},
       {"backend.elements_per_block=2", "backend.matrices=constant", "backend.np_align=8", NULL},
@@ -61,7 +61,18 @@ int main(int argc, char **argv) {
       {"backend.work_mode=sequence", "backend.work_per_thread=3", "backend.matrices=shared",
        NULL},
       {"backend.work_mode=inline", "backend.work_per_thread=4", "backend.fuse_update=true",
-       "backend.elements_per_block=1", NULL},
+       "backend.elements_per_block=1", "backend.unroll=1", NULL},
+      /* the unroll factors the tuner adds to the fused kernel */
+      {"backend.work_mode=inline", "backend.work_per_thread=2", "backend.fuse_surface=true",
+       "backend.fuse_update=true", "backend.unroll=2", NULL},
+      {"backend.elements_per_block=2", "backend.fuse_surface=true", "backend.fuse_update=true",
+       "backend.unroll=8", "backend.gather_ahead=true", NULL},
+      /* the node-major shared layout, read as pairs (after shared matrices:
+       * its 16-byte aligned start) */
+      {"backend.work_mode=inline", "backend.work_per_thread=2", "backend.fuse_surface=true",
+       "backend.fuse_update=true", "backend.vector_loads=true", NULL},
+      {"backend.elements_per_block=3", "backend.matrices=shared", "backend.vector_loads=true",
+       "backend.prefetch=true", NULL},
       {"backend.work_mode=gemm", "backend.elements_per_block=8", "backend.fuse_surface=true",
        "backend.fuse_update=true", NULL},
       {"backend.work_mode=gemm", "backend.elements_per_block=3", "backend.matrices=shared",
@@ -71,6 +82,8 @@ int main(int argc, char **argv) {
        "backend.fuse_update=true", NULL},
       {"backend.work_mode=mma", "backend.elements_per_block=16", "backend.layout=element-major",
        NULL},
+      {"backend.work_mode=mma", "backend.elements_per_block=8", "backend.fuse_surface=true",
+       "backend.fuse_update=true", "backend.gather_ahead=true", NULL},
   };
   int failures = 0;
   for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {

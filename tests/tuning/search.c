@@ -13,8 +13,9 @@
 static int measured, stopped_early;
 
 /* cost model: the best variant is inline x 2, 4 elements per block, fused
- * surface (prefetch or fused: the same saving), np_align 4, 128 face
- * threads; epb 1 is very slow (stopped after one repeat) */
+ * surface (prefetch or fused: the same saving), unrolled twice where that
+ * is a candidate, np_align 4, 128 face threads; epb 1 is very slow
+ * (stopped after one repeat) */
 static dg_error model(void *ctx, const dg_kernel_config *c, int phase, double cutoff,
                       dg_tune_timing *t) {
   (void)ctx;
@@ -23,7 +24,7 @@ static dg_error model(void *ctx, const dg_kernel_config *c, int phase, double cu
   t->volume_ms = 2.0 + (c->work_mode == DG_WORK_INLINE && c->work_per_thread == 2 ? 0 : 1) +
                  (c->elements_per_block == 4 ? 0 : 0.5) +
                  (c->prefetch || c->fuse_surface ? 0 : 0.25) +
-                 (c->elements_per_block == 1 ? 20 : 0);
+                 (c->elements_per_block == 1 ? 20 : 0) + (c->unroll == 2 ? 0 : 0.05);
   t->update_ms = c->fuse_update ? 0 : 0.5;
   if (c->fuse_surface) /* the fused surface saves the fl round trip */
     t->volume_ms -= 0.3;
@@ -53,9 +54,34 @@ int main(void) {
     EXPECT(r.best.elements_per_block == 4);
     EXPECT(r.best.np_align == 4 && r.best.face_threads == 128 && r.best.fuse_update == 1);
     EXPECT(r.best.fuse_surface == 1);
+    /* unroll 2 is a full-mode candidate; auto mode finds the best of the rest */
+    EXPECT(r.best.unroll == (mode == DG_TUNE_FULL ? 2 : 4));
     EXPECT(measured == sp.nlayouts + sp.nvolume + sp.nface && r.nrows == measured);
     EXPECT(stopped_early > 0); /* the epb = 1 variants */
     dg_tune_result_free(&r);
+    dg_tune_space_free(&sp);
+  }
+  /* the other unroll factors and the node-major shared layout (node-per-
+   * thread modes only) in full mode only; the traces gathered ahead in both
+   * modes, the tensor-core kernel's too */
+  for (int mode = 1; mode <= 2; mode++) {
+    dg_tune_space sp;
+    EXPECT(dg_tune_space_create(1, (dg_tune_mode)mode, 56, 84, &sp) == DG_OK);
+    int seen[9] = {0}, vec = 0, vec_gemm = 0, ga = 0, ga_mma = 0;
+    for (int i = 0; i < sp.nvolume; i++) {
+      const dg_kernel_config *c = &sp.volume[i];
+      EXPECT(dg_kernel_config_check(c, 56) == DG_OK);
+      seen[c->unroll]++;
+      vec += c->vector_loads;
+      vec_gemm += c->vector_loads && c->work_mode >= DG_WORK_GEMM;
+      ga += c->gather_ahead;
+      ga_mma += c->gather_ahead && c->work_mode == DG_WORK_MMA;
+    }
+    int full = mode == DG_TUNE_FULL;
+    EXPECT(seen[4] > 0 && (seen[1] > 0) == full && (seen[2] > 0) == full &&
+           (seen[8] > 0) == full);
+    EXPECT((vec >= 8) == full && vec_gemm == 0);
+    EXPECT(ga >= 10 && ga_mma >= 1); /* check() above: only with fuse_surface */
     dg_tune_space_free(&sp);
   }
   /* cpu: the chunk is the knob */
