@@ -321,13 +321,7 @@ static void emit_prelude(dg_strbuf *b, dg_codegen_target tg, const dg_element_op
 /* dst: where component %d of the scaled flux of (k, m) goes. */
 void dg_cg_emit_surface_body(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
                              int is_float, int uses_x, dg_emit_ctx *ctx, const char *dst,
-                             int absolute_k) {
-  dg_cg_emit_surface_body_from(b, el, ph, is_float, uses_x, ctx, dst, absolute_k, 0);
-}
-
-void dg_cg_emit_surface_body_from(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
-                                  int is_float, int uses_x, dg_emit_ctx *ctx, const char *dst,
-                                  int absolute_k, int preloaded) {
+                             int absolute_k, int preloaded) {
   /* Expects k, m (face node of element k) and the kernel arguments. */
   dg_strbuf_line(b, "const long long idx = k * NFNFP + m;");
   dg_strbuf_line(b, "const int f = m / NFP;");
@@ -339,11 +333,9 @@ void dg_cg_emit_surface_body_from(dg_strbuf *b, const dg_element_ops *el, const 
     dg_strbuf_line(b, "real X[DIM];");
     dg_strbuf_line(b, "for (int d = 0; d < DIM; ++d) X[d] = fx[idx * DIM + d];");
   }
-  const char *exterior_else = "} else {";
   if (preloaded) { /* uM, uP (interior faces) loaded by the caller */
     dg_strbuf_line(b, "const int bc = fbc[k * NFACES + f];");
     dg_strbuf_line(b, "if (bc >= 0) {");
-    exterior_else = NULL;
   } else {
     dg_strbuf_line(b, "const long long cs = CSTRIDE(K);");
     if (absolute_k) /* the element's own face node: a table in L1, not a gather */
@@ -355,9 +347,8 @@ void dg_cg_emit_surface_body_from(dg_strbuf *b, const dg_element_ops *el, const 
     dg_strbuf_line(b, "const int bc = fbc[k * NFACES + f];");
     dg_strbuf_line(b, "if (bc < 0) {");
     dg_strbuf_line(b, "  for (int c = 0; c < NC; ++c) uP[c] = q[iP + c * cs];");
+    dg_strbuf_line(b, "} else {");
   }
-  if (exterior_else)
-    dg_strbuf_line(b, "%s", exterior_else);
   b->indent += 2;
   if (uses_x == 1) { /* only boundary conditions read x: not loaded on interior faces */
     dg_strbuf_line(b, "real X[DIM];");
@@ -430,12 +421,12 @@ static dg_error emit_surface(dg_strbuf *b, dg_codegen_target tg, const dg_elemen
     dg_strbuf_line(b, "const long long k = gid / NFNFP;");
     dg_strbuf_line(b, "const int m = (int)(gid - k * NFNFP);");
     dg_strbuf_line(b, "(void)fx; (void)t;");
-    dg_cg_emit_surface_body(b, el, ph, is_float, uses_x, &ctx, "fl[((long long)%d * K + k) * NFNFP + m]", 0);
+    dg_cg_emit_surface_body(b, el, ph, is_float, uses_x, &ctx, "fl[((long long)%d * K + k) * NFNFP + m]", 0, 0);
   } else {
     dg_strbuf_line(b, "for (long long k = first; k < first + count; ++k) {");
     dg_strbuf_line(b, "  for (int m = 0; m < NFNFP; ++m) {");
     b->indent = 6;
-    dg_cg_emit_surface_body(b, el, ph, is_float, uses_x, &ctx, "fl[((long long)%d * K + k) * NFNFP + m]", 0);
+    dg_cg_emit_surface_body(b, el, ph, is_float, uses_x, &ctx, "fl[((long long)%d * K + k) * NFNFP + m]", 0, 0);
     b->indent = 2;
     dg_strbuf_line(b, "  }");
     dg_strbuf_line(b, "}");
@@ -495,7 +486,7 @@ void dg_cg_emit_block_faces(dg_strbuf *b, const dg_element_ops *el, const dg_phy
     dg_strbuf_line(b, "#pragma unroll");
     dg_strbuf_line(b, "for (int c = 0; c < NC; ++c) { uM[c] = fuM[it][c]; uP[c] = fuP[it][c]; }");
   }
-  dg_cg_emit_surface_body_from(b, el, ph, is_float, uses_fx, &fctx, dst, 1, gather_ahead);
+  dg_cg_emit_surface_body(b, el, ph, is_float, uses_fx, &fctx, dst, 1, gather_ahead);
   b->indent -= 4;
   if (zero_past_end) {
     dg_strbuf_line(b, "  } else {");

@@ -48,16 +48,12 @@ void dg_cg_face_normal(const dg_emit_ctx *c, dg_strbuf *b, int d);
  * k is the element's index in the whole state (the fused-surface volume
  * kernels, always launched over every element), so the interior trace is
  * read at BASE(k, c_Fmask[m]) instead of through a mapM gather; dg_surface
- * also runs on element ranges through offset pointers and keeps mapM. */
+ * also runs on element ranges through offset pointers and keeps mapM.
+ * preloaded: the caller has declared uM[NC] and uP[NC] and loaded them (uP
+ * on interior faces only); only the boundary exterior states are made. */
 void dg_cg_emit_surface_body(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
                              int is_float, int uses_x, dg_emit_ctx *ctx, const char *dst,
-                             int absolute_k);
-/* The same; preloaded: the caller has declared uM[NC] and uP[NC] and
- * loaded them (uP for interior faces only), so only the boundary
- * conditions' exterior states are made here. */
-void dg_cg_emit_surface_body_from(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
-                                  int is_float, int uses_x, dg_emit_ctx *ctx, const char *dst,
-                                  int absolute_k, int preloaded);
+                             int absolute_k, int preloaded);
 /* The fused surface of a cuda dg_volume: the scaled face fluxes of the
  * block's elements k0 + s, s < nslots (an expression), one face node per
  * iteration of the block's NP x EPB threads, into dst (one %d: component);

@@ -16,13 +16,9 @@
 
 /* ---- candidates --------------------------------------------------------- */
 
-static int push_volume_full(dg_tune_space *s, int cap, int epb, dg_work_mode mode, int w,
-                            dg_matrix_place mat, int prefetch, int fuse, int fuse_surface,
-                            int unroll, int vector_loads, int gather_ahead, int Np) {
-  if ((long)epb * Np > 1024)
-    return 0;
-  if (s->nvolume >= cap) /* the caller sized cap for its loops: a bug if reached */
-    abort();
+/* A volume candidate (the other knobs at their defaults). */
+static dg_kernel_config variant(int epb, dg_work_mode mode, int w, dg_matrix_place mat,
+                                int prefetch, int fuse, int fuse_surface) {
   dg_kernel_config c = dg_kernel_config_default();
   c.elements_per_block = epb;
   c.work_mode = mode;
@@ -31,33 +27,30 @@ static int push_volume_full(dg_tune_space *s, int cap, int epb, dg_work_mode mod
   c.prefetch = prefetch;
   c.fuse_update = fuse;
   c.fuse_surface = fuse_surface;
-  c.unroll = unroll;
-  c.vector_loads = vector_loads;
-  c.gather_ahead = gather_ahead;
+  return c;
+}
+
+static int push_config(dg_tune_space *s, int cap, dg_kernel_config c, int Np) {
+  if ((long)c.elements_per_block * Np > 1024)
+    return 0;
+  if (s->nvolume >= cap) /* the caller sized cap for its loops: a bug if reached */
+    abort();
   s->volume[s->nvolume++] = c;
   return 1;
 }
 
-/* The fused kernel (fused surface and update, the form the tuner chose at
- * every order so far) with its face traces gathered ahead. */
-static int push_gather_ahead(dg_tune_space *s, int cap, int epb, dg_work_mode mode, int w,
-                             dg_matrix_place mat, int Np) {
-  return push_volume_full(s, cap, epb, mode, w, mat, 0, 1, 1,
-                          dg_kernel_config_default().unroll, 0, 1, Np);
-}
-
-static int push_volume_unrolled(dg_tune_space *s, int cap, int epb, dg_work_mode mode, int w,
-                                dg_matrix_place mat, int prefetch, int fuse, int fuse_surface,
-                                int unroll, int vector_loads, int Np) {
-  return push_volume_full(s, cap, epb, mode, w, mat, prefetch, fuse, fuse_surface, unroll,
-                          vector_loads, 0, Np);
-}
-
-/* The default unroll factor (4) and shared layout. */
 static int push_volume(dg_tune_space *s, int cap, int epb, dg_work_mode mode, int w,
                        dg_matrix_place mat, int prefetch, int fuse, int fuse_surface, int Np) {
-  return push_volume_unrolled(s, cap, epb, mode, w, mat, prefetch, fuse, fuse_surface,
-                              dg_kernel_config_default().unroll, 0, Np);
+  return push_config(s, cap, variant(epb, mode, w, mat, prefetch, fuse, fuse_surface), Np);
+}
+
+/* The fused kernel (fused surface and update, no prefetch: the form the
+ * tuner chose at every order so far) with its face traces gathered ahead. */
+static int push_gather_ahead(dg_tune_space *s, int cap, int epb, dg_work_mode mode, int w,
+                             dg_matrix_place mat, int Np) {
+  dg_kernel_config c = variant(epb, mode, w, mat, 0, 1, 1);
+  c.gather_ahead = 1;
+  return push_config(s, cap, c, Np);
 }
 
 dg_error dg_tune_space_create(int cuda, dg_tune_mode mode, int Np, int nfnfp,
@@ -67,10 +60,9 @@ dg_error dg_tune_space_create(int cuda, dg_tune_mode mode, int Np, int nfnfp,
   /* full mode: 2 fuse_surface x 2 fuse_update x 5 epb x 3 matrices x 2
    * prefetch x (1 parallel + 2 inline + 2 sequence) = 600, plus gemm:
    * 2 fuse_surface x 2 fuse_update x 6 epb x 3 matrices = 72, plus mma:
-   * 2 x 2 x 3 epb = 12, plus the other unroll factors of the fused kernel:
-   * 5 epb x 3 matrices x 5 slicings x 3 factors = 225, plus the node-major
-   * shared layout (vector_loads) of the fused kernel: 5 x 3 x 5 = 75, plus
-   * its face traces gathered ahead: 75 + 3 mma = 78 */
+   * 2 x 2 x 3 epb = 12, plus 5 tweaks of the fused kernel (unroll 1, 2, 8,
+   * vector_loads, gather_ahead) x 5 epb x 3 matrices x 5 slicings = 375,
+   * plus mma with gather_ahead: 3 */
   const int cap = 1062;
   out->layouts = calloc(4, sizeof *out->layouts);
   out->volume = calloc(cap, sizeof *out->volume);
@@ -131,32 +123,24 @@ dg_error dg_tune_space_create(int cuda, dg_tune_mode mode, int Np, int nfnfp,
                 push_volume(out, cap, epbs[e], DG_WORK_SEQUENCE, w, m, pf, fuse, fs, Np);
               }
             }
-    /* unroll 1, 2, 8 and the node-major shared layout of the fused
-     * kernel (fused surface and update, the form the tuner chose at every
-     * order so far), no prefetch */
-    const int unrolls[] = {1, 2, 8, 4}, vecs[] = {0, 0, 0, 1};
-    for (int u = 0; u < 4; u++)
+    /* the fused kernel's other unroll factors, node-major shared layout
+     * and face traces gathered ahead, one at a time */
+    static const struct { int unroll, vector_loads, gather_ahead; } tweaks[] = {
+        {1, 0, 0}, {2, 0, 0}, {8, 0, 0}, {4, 1, 0}, {4, 0, 1}};
+    for (int t = 0; t < 5; t++)
       for (int e = 0; e < 5; e++)
-        for (int mat = 0; mat < 3; mat++) {
-          dg_matrix_place m = (dg_matrix_place)mat;
-          push_volume_unrolled(out, cap, epbs[e], DG_WORK_PARALLEL, 1, m, 0, 1, 1, unrolls[u],
-                               vecs[u], Np);
-          for (int w = 2; w <= 4; w += 2) {
-            push_volume_unrolled(out, cap, epbs[e], DG_WORK_INLINE, w, m, 0, 1, 1, unrolls[u],
-                                 vecs[u], Np);
-            push_volume_unrolled(out, cap, epbs[e], DG_WORK_SEQUENCE, w, m, 0, 1, 1,
-                                 unrolls[u], vecs[u], Np);
+        for (int mat = 0; mat < 3; mat++)
+          for (int sl = 0; sl < 5; sl++) { /* parallel, inline x2/x4, sequence x2/x4 */
+            dg_work_mode wm = sl == 0 ? DG_WORK_PARALLEL
+                              : sl < 3 ? DG_WORK_INLINE
+                                       : DG_WORK_SEQUENCE;
+            int w = sl == 0 ? 1 : sl % 2 ? 2 : 4;
+            dg_kernel_config c = variant(epbs[e], wm, w, (dg_matrix_place)mat, 0, 1, 1);
+            c.unroll = tweaks[t].unroll;
+            c.vector_loads = tweaks[t].vector_loads;
+            c.gather_ahead = tweaks[t].gather_ahead;
+            push_config(out, cap, c, Np);
           }
-        }
-    for (int e = 0; e < 5; e++)
-      for (int mat = 0; mat < 3; mat++) {
-        dg_matrix_place m = (dg_matrix_place)mat;
-        push_gather_ahead(out, cap, epbs[e], DG_WORK_PARALLEL, 1, m, Np);
-        for (int w = 2; w <= 4; w += 2) {
-          push_gather_ahead(out, cap, epbs[e], DG_WORK_INLINE, w, m, Np);
-          push_gather_ahead(out, cap, epbs[e], DG_WORK_SEQUENCE, w, m, Np);
-        }
-      }
     for (int e = 3; e < 6; e++)
       push_gather_ahead(out, cap, gemm_epbs[e], DG_WORK_MMA, 1, DG_MATRIX_GLOBAL, Np);
   } else {
