@@ -11,7 +11,7 @@
 #include "operators/kernel_knobs.h"
 
 /* Bumped whenever generated code changes meaning; part of tuning keys. */
-#define GENERATOR_VERSION 3
+#define GENERATOR_VERSION 4
 
 dg_kernel_config dg_kernel_config_default(void) {
   dg_kernel_config c;
@@ -29,6 +29,7 @@ dg_kernel_config dg_kernel_config_default(void) {
   c.unroll = 4;
   c.vector_loads = 0;
   c.gather_ahead = 0;
+  c.mma_rows = 8;
   return c;
 }
 
@@ -79,6 +80,9 @@ dg_error dg_kernel_config_check(const dg_kernel_config *c, int Np) {
   DG_CHECK(!c->gather_ahead || c->fuse_surface, DG_ERR_INPUT,
            "gather_ahead shapes the face-flux loop of the fused surface: it needs "
            "fuse_surface = true");
+  DG_CHECK(c->mma_rows == 8 || c->mma_rows == 16, DG_ERR_INPUT,
+           "mma_rows %d must be 8 or 16 (the fp64 tensor-core tiles m8n8k4 and m16n8k4)",
+           c->mma_rows);
   DG_CHECK(!gemm || !c->vector_loads, DG_ERR_INPUT,
            "vector_loads is a knob of work_mode parallel, inline and sequence, not %s (it "
            "stages its own shared data)", dg_work_mode_name(c->work_mode));

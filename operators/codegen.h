@@ -95,6 +95,9 @@ typedef struct dg_kernel_config {
                                pairs: half the shared-load instructions of the products */
   int gather_ahead;         /* cuda dg_volume with fuse_surface: a thread loads the traces
                                of all its face nodes before computing any face flux */
+  int mma_rows;             /* cuda dg_volume, work_mode mma: rows of a tensor-core tile,
+                               8 (m8n8k4) or 16 (m16n8k4: each source fragment serves 16
+                               rows, against more padding when Np is not a multiple) */
 } dg_kernel_config;
 
 /* The generator version (part of kernel-cache and tuning-database keys). */

@@ -17,6 +17,14 @@
  * the transposed matrix (the same address across the lanes of an
  * accumulator: a broadcast), for RC multiply-adds.
  *
+ * work_mode = mma runs the same products on the fp64 tensor cores
+ * (mma.sync m8n8k4 or m16n8k4, knob mma_rows; the 16-row shape has twice
+ * the throughput on the H100: 66 against 33 TFLOP/s): the operators are
+ * A-fragment tables in global memory, the shared source columns the B
+ * fragments, 8 elements the tile width.  The work of a row tile is split
+ * at generation time into parts (see "mma work split" below), and every
+ * warp task runs straight-line code for its part.
+ *
  * Block = NP x EPB threads, one pass (work_per_thread 1):
  *   B  face fluxes of the block's elements -> s_fl   (fused surface, or a
  *      coalesced copy of dg_surface's fl)
@@ -35,6 +43,12 @@ typedef struct {
   int len; /* rows j of the segment */
 } gemm_seg;
 
+/* mma: one (accumulator, segment) product, the unit the tensor-core work of
+ * a row tile is split by. */
+typedef struct {
+  int acc, mat, src, len;
+} mma_item;
+
 typedef struct {
   int nacc, nseg;
   int *first;      /* [nacc + 1]: segments of accumulator a */
@@ -47,10 +61,165 @@ typedef struct {
   int alias_out;   /* mma: OUT overlays the sources (see plan) */
   int ks[4];       /* mma: k-steps of 4 of each matrix */
   int afrag[4];    /* mma: offset of each matrix's fragments in g_AF */
+  /* OUT holds one slot per (part, accumulator) of the mma work split (the
+   * gemm products: slot a is accumulator a); node values are slot sums */
+  int nslot;
+  int *slot_acc;   /* [nslot]: the accumulator of each slot */
+  /* mma work split: a row tile's items sorted by matrix, cut into nparts
+   * contiguous parts of about equal cost; a warp task is (row tile, element
+   * tile, part), tpw tasks per warp, at most maxslots slots per part */
+  int tm, nwarps, nte, ntask, nitem, nparts, maxslots, tpw;
+  mma_item *item;
+  int *part_first; /* [nparts + 1] into item */
+  int *item_slot;  /* [nitem]: slot of the item within its part */
+  int *part_slot0; /* [nparts + 1]: first slot of each part */
   size_t off_fl, off_out, off_mt, total;
 } gemm_plan;
 
 static int odd_stride(int epb) { return epb | 1; }
+
+/* ---- mma work split ----------------------------------------------------------
+ * Why: a tensor-core step needs its A fragment (the operator, from global
+ * memory) and a B fragment (the sources, from shared memory), and waits for
+ * the previous step into the same accumulator.  A part that runs several
+ * items of one matrix side by side loads each A fragment once for all of
+ * them and keeps that many independent accumulations in flight; enough
+ * parts keep every warp busy.  The cost model counts L1 wavefronts (the
+ * unit the kernels are bound by, tuning/RESULTS.md): per k-step 2 for each
+ * item's B fragment plus TM/4 for the matrix's A fragment. */
+
+static int item_ks(const mma_item *it) { return (it->len + 3) / 4; }
+
+static int cmp_item(const void *x, const void *y) {
+  const mma_item *a = x, *b = y;
+  if (a->mat != b->mat)
+    return a->mat - b->mat;
+  return a->acc - b->acc;
+}
+
+/* Cuts items [0, n) into np non-empty contiguous parts of about equal cost. */
+static void split_contiguous(const mma_item *it, int n, int np, int *first) {
+  long total = 0, cum = 0;
+  for (int k = 0; k < n; k++)
+    total += item_ks(&it[k]);
+  int k = 0;
+  first[0] = 0;
+  for (int q = 1; q < np; q++) {
+    double target = (double)total * q / np;
+    while (k < n - (np - q) &&
+           (k == first[q - 1] || (double)cum + 0.5 * item_ks(&it[k]) <= target))
+      cum += item_ks(&it[k++]);
+    first[q] = k;
+  }
+  first[np] = n;
+}
+
+/* The wavefronts of one part, and its slots (distinct accumulators). */
+static long part_cost(const gemm_plan *p, int q, int *slots) {
+  long cost = 0;
+  int ns = 0;
+  for (int k = p->part_first[q]; k < p->part_first[q + 1]; k++) {
+    const mma_item *it = &p->item[k];
+    cost += 2L * item_ks(it);
+    if (k == p->part_first[q] || p->item[k - 1].mat != it->mat)
+      cost += (long)(p->tm / 4) * item_ks(it);
+    int seen = 0;
+    for (int j = p->part_first[q]; j < k && !seen; j++)
+      seen = p->item[j].acc == it->acc;
+    ns += !seen;
+  }
+  *slots = ns;
+  return cost;
+}
+
+/* Fills item, part_first, item_slot, part_slot0 and slot_acc for nparts. */
+static int fill_split(gemm_plan *p, int nparts) {
+  p->nparts = nparts;
+  free(p->part_first);
+  free(p->part_slot0);
+  p->part_first = calloc((size_t)nparts + 1, sizeof *p->part_first);
+  p->part_slot0 = calloc((size_t)nparts + 1, sizeof *p->part_slot0);
+  if (!p->part_first || !p->part_slot0)
+    return 0;
+  split_contiguous(p->item, p->nitem, nparts, p->part_first);
+  p->nslot = 0;
+  p->maxslots = 0;
+  for (int q = 0; q < nparts; q++) {
+    p->part_slot0[q] = p->nslot;
+    int ns = 0;
+    for (int k = p->part_first[q]; k < p->part_first[q + 1]; k++) {
+      int slot = -1;
+      for (int j = p->part_first[q]; j < k && slot < 0; j++)
+        if (p->item[j].acc == p->item[k].acc)
+          slot = p->item_slot[j];
+      if (slot < 0) {
+        slot = ns++;
+        p->slot_acc[p->nslot + slot] = p->item[k].acc;
+      }
+      p->item_slot[k] = slot;
+    }
+    p->nslot += ns;
+    p->maxslots = ns > p->maxslots ? ns : p->maxslots;
+  }
+  p->part_slot0[nparts] = p->nslot;
+  p->ntask = p->nrc * p->nte * nparts;
+  p->tpw = (p->ntask + p->nwarps - 1) / p->nwarps;
+  return 1;
+}
+
+/* Chooses the number of parts: the least time of the busiest warp (tasks
+ * go round-robin, task t to warp t % nwarps) among the splits whose
+ * results fit 32 registers (doubles) a lane, preferring those whose OUT
+ * fits over the sources (else OUT takes shared memory of its own, and each
+ * task's results go there at once instead of waiting in registers). */
+static int plan_mma_split(gemm_plan *p, int nwarps, int nte) {
+  p->nwarps = nwarps;
+  p->nte = nte;
+  p->nitem = p->nseg;
+  p->item = calloc((size_t)p->nitem, sizeof *p->item);
+  p->item_slot = calloc((size_t)p->nitem, sizeof *p->item_slot);
+  p->slot_acc = calloc((size_t)p->nitem, sizeof *p->slot_acc);
+  if (!p->item || !p->item_slot || !p->slot_acc)
+    return 0;
+  for (int a = 0, k = 0; a < p->nacc; a++)
+    for (int sg = p->first[a]; sg < p->first[a + 1]; sg++, k++)
+      p->item[k] = (mma_item){a, p->seg[sg].mat, p->seg[sg].src, p->seg[sg].len};
+  qsort(p->item, (size_t)p->nitem, sizeof *p->item, cmp_item);
+  int best = 1, best_rank = -1;
+  long best_span = 0;
+  int maxp = p->nitem < 32 ? p->nitem : 32;
+  for (int np = 1; np <= maxp; np++) {
+    if (!fill_split(p, np))
+      return 0;
+    long *cost = calloc((size_t)np, sizeof *cost);
+    long *busy = calloc((size_t)nwarps, sizeof *busy);
+    if (!cost || !busy) {
+      free(cost);
+      free(busy);
+      return 0;
+    }
+    for (int q = 0; q < np; q++) {
+      int ns;
+      cost[q] = part_cost(p, q, &ns);
+    }
+    long span = 0;
+    for (int t = 0; t < p->ntask; t++) {
+      busy[t % nwarps] += cost[t % np];
+      span = busy[t % nwarps] > span ? busy[t % nwarps] : span;
+    }
+    free(cost);
+    free(busy);
+    int alias = (size_t)p->nslot * p->npr * p->pade <= p->off_out;
+    int held = (alias ? p->tpw : 1) * p->maxslots * (p->tm / 4);
+    int rank = 2 * (held <= 32) + alias;
+    if (rank > best_rank || (rank == best_rank && span < best_span)) {
+      best = np;
+      best_span = span;
+      best_rank = rank;
+    }
+  }
+  return fill_split(p, best);
+}
 
 /* Plans the accumulators and the shared-memory map.  Returns 0 on memory
  * failure. */
@@ -75,15 +244,16 @@ static int plan(const dg_element_ops *el, const deriv_table *dt, int ncomp,
   for (int g = 0; g < dt->ng * dim; g++)
     p->r_acc[g] = -1;
   p->mma = cfg->work_mode == DG_WORK_MMA;
-  if (p->mma) { /* rows in tiles of 8; each matrix's k in steps of 4 */
-    p->npr = (np + 7) / 8 * 8;
-    p->rc = 8;
-    p->nrc = p->npr / 8;
+  if (p->mma) { /* rows in tiles of TM; each matrix's k in steps of 4 */
+    p->tm = cfg->mma_rows;
+    p->npr = (np + p->tm - 1) / p->tm * p->tm;
+    p->rc = p->tm;
+    p->nrc = p->npr / p->tm;
     int off = 0;
     for (int m = 0; m <= dim; m++) {
       p->ks[m] = ((m < dim ? np : nfnfp) + 3) / 4;
       p->afrag[m] = off;
-      off += p->nrc * p->ks[m] * 32;
+      off += p->nrc * p->ks[m] * 32 * (p->tm / 8);
     }
   } else {
     /* rows per thread: enough row chunks that NACC x NRC items fill the
@@ -98,16 +268,6 @@ static int plan(const dg_element_ops *el, const deriv_table *dt, int ncomp,
   p->off_fl = (size_t)dt->ng * np * pade;
   p->off_out = p->off_fl + (size_t)ncomp * nfnfp * pade;
   p->off_out += p->off_out & 1; /* vector alignment of what follows */
-  p->off_mt = p->off_out + (size_t)p->nacc * p->npr * pade;
-  p->off_mt += p->off_mt & 1;
-  p->total = p->off_mt;
-  /* mma keeps its few results per lane in registers until every warp has
-   * read its sources, so OUT may reuse the source columns' space */
-  p->alias_out = p->mma && (size_t)p->nacc * p->npr * pade <= p->off_out;
-  if (p->alias_out)
-    p->total = p->off_out, p->off_out = 0;
-  if (cfg->matrices == DG_MATRIX_SHARED && !p->mma)
-    p->total += (size_t)(dim * np + nfnfp) * p->npr;
   int a = 0, s = 0;
   for (int x = 0; x < dt->n; x++) { /* divergence rows: D_a on contravariant row a */
     const deriv_entry *de = &dt->d[x];
@@ -138,6 +298,27 @@ static int plan(const dg_element_ops *el, const deriv_table *dt, int ncomp,
     p->seg[s++] = (gemm_seg){dim, (int)p->off_fl + c * nfnfp * p->pade, nfnfp};
   }
   p->first[a] = s;
+  if (p->mma) {
+    if (!plan_mma_split(p, np * epb / 32, epb / 8))
+      return 0;
+  } else {
+    p->nslot = p->nacc;
+    p->slot_acc = calloc((size_t)p->nslot, sizeof *p->slot_acc);
+    if (!p->slot_acc)
+      return 0;
+    for (int x = 0; x < p->nslot; x++)
+      p->slot_acc[x] = x;
+  }
+  p->off_mt = p->off_out + (size_t)p->nslot * p->npr * pade;
+  p->off_mt += p->off_mt & 1;
+  p->total = p->off_mt;
+  /* mma keeps its few results per lane in registers until every warp has
+   * read its sources, so OUT may reuse the source columns' space */
+  p->alias_out = p->mma && (size_t)p->nslot * p->npr * pade <= p->off_out;
+  if (p->alias_out)
+    p->total = p->off_out, p->off_out = 0;
+  if (cfg->matrices == DG_MATRIX_SHARED && !p->mma)
+    p->total += (size_t)(dim * np + nfnfp) * p->npr;
   return 1;
 }
 
@@ -146,6 +327,11 @@ static void plan_free(gemm_plan *p) {
   free(p->seg);
   free(p->dv_acc);
   free(p->r_acc);
+  free(p->slot_acc);
+  free(p->item);
+  free(p->part_first);
+  free(p->item_slot);
+  free(p->part_slot0);
   memset(p, 0, sizeof *p);
 }
 
@@ -171,20 +357,23 @@ static double op_entry(const dg_element_ops *el, int m, int i, int j) {
 }
 
 /* mma: g_AF holds each operator as DMMA A-fragments, [row tile][k-step][lane]
- * with lane l holding entry (8*tile + l/4, 4*step + l%4): one coalesced load
- * per lane per tensor-core step. */
+ * [TM/8] with lane l holding entries (TM*tile + l/4 + 8h, 4*step + l%4),
+ * h < TM/8: one coalesced load per lane per tensor-core step. */
 static void emit_fragments(dg_strbuf *b, const dg_element_ops *el, const gemm_plan *p) {
-  int n = p->afrag[el->dim] + p->nrc * p->ks[el->dim] * 32, z = 0;
-  dg_strbuf_appendf(b, "/* g_AF: D_r, ..., LIFT as m8n8k4 A-fragments [tile][k-step][lane] */\n");
+  int hs = p->tm / 8, n = p->afrag[el->dim] + p->nrc * p->ks[el->dim] * 32 * hs, z = 0;
+  dg_strbuf_appendf(b, "/* g_AF: D_r, ..., LIFT as m%dn8k4 A-fragments [tile][k-step][lane][%d] */\n",
+                    p->tm, hs);
   dg_strbuf_appendf(b, "__device__ __align__(16) const real g_AF[%d] = {", n);
   for (int m = 0; m <= el->dim; m++)
     for (int ti = 0; ti < p->nrc; ti++)
       for (int k = 0; k < p->ks[m]; k++)
-        for (int l = 0; l < 32; l++, z++) {
-          if (z % 4 == 0)
-            dg_strbuf_append(b, "\n  ");
-          dg_strbuf_appendf(b, "%.17e, ", op_entry(el, m, 8 * ti + l / 4, 4 * k + l % 4));
-        }
+        for (int l = 0; l < 32; l++)
+          for (int h = 0; h < hs; h++, z++) {
+            if (z % 4 == 0)
+              dg_strbuf_append(b, "\n  ");
+            dg_strbuf_appendf(b, "%.17e, ",
+                              op_entry(el, m, p->tm * ti + l / 4 + 8 * h, 4 * k + l % 4));
+          }
   dg_strbuf_append(b, "\n};\n");
 }
 
@@ -207,20 +396,175 @@ static void emit_transposed(dg_strbuf *b, const dg_element_ops *el, const gemm_p
   dg_strbuf_append(b, "\n};\n");
 }
 
-/* The accumulators' segments: gemm {MT row, source, length}; mma
- * {fragment offset, source, length, k-steps}. */
+/* gemm: the accumulators' segments {MT row, source, length}. */
 static void emit_segments(dg_strbuf *b, const dg_element_ops *el, const gemm_plan *p) {
   dg_strbuf_appendf(b, "__device__ const int g_seg_first[%d] = {", p->nacc + 1);
   for (int a = 0; a <= p->nacc; a++)
     dg_strbuf_appendf(b, "%s%d", a ? ", " : "", p->first[a]);
   dg_strbuf_append(b, "};\n");
-  dg_strbuf_appendf(b, "__device__ const int g_seg[%d][4] = {\n", p->nseg);
+  dg_strbuf_appendf(b, "__device__ const int g_seg[%d][3] = {\n", p->nseg);
   for (int s = 0; s < p->nseg; s++) {
     const gemm_seg *g = &p->seg[s];
-    dg_strbuf_appendf(b, "  {%d, %d, %d, %d},\n", p->mma ? p->afrag[g->mat] : g->mat * el->Np,
-                      g->src, g->len, p->mma ? p->ks[g->mat] : 0);
+    dg_strbuf_appendf(b, "  {%d, %d, %d},\n", g->mat * el->Np, g->src, g->len);
   }
   dg_strbuf_append(b, "};\n");
+}
+
+/* mma: task (part, ti, te)'s results dd[T] into their OUT slots; expects
+ * lane, part, ti and te. */
+static void emit_mma_store(dg_strbuf *b, const gemm_plan *p, const char *T) {
+  dg_strbuf_line(b, "const int s0 = g_part_slot[part], ns = g_part_slot[part + 1] - s0;");
+  dg_strbuf_line(b, "#pragma unroll");
+  dg_strbuf_line(b, "for (int z = 0; z < %d; ++z) {", p->maxslots);
+  dg_strbuf_line(b, "  if (z < ns) {");
+  dg_strbuf_line(b, "    real *o = s_out + ((s0 + z) * NPR + ti * %d + (lane >> 2)) * PADE + te * 8 + (lane & 3) * 2;",
+                 p->tm);
+  dg_strbuf_line(b, "    o[0] = dd[%s][z][0];", T);
+  dg_strbuf_line(b, "    o[1] = dd[%s][z][1];", T);
+  if (p->tm == 16) {
+    dg_strbuf_line(b, "    o[8 * PADE] = dd[%s][z][2];", T);
+    dg_strbuf_line(b, "    o[8 * PADE + 1] = dd[%s][z][3];", T);
+  }
+  dg_strbuf_line(b, "  }");
+  dg_strbuf_line(b, "}");
+}
+
+/* mma, phase D: the warp tasks (row tile ti, element tile te, part) on the
+ * tensor cores.  Each part is emitted as straight code: per matrix, one
+ * k-step loop that loads the A fragment once and runs every item of that
+ * matrix on it, each into its own accumulator (independent chains).  The
+ * results stay in registers until all warps have read their sources (OUT
+ * may overlay them), then go to their slots. */
+static void emit_mma_products(dg_strbuf *b, const gemm_plan *p) {
+  int hs = p->tm / 8, nd = p->tm / 4;
+  dg_strbuf_line(b, "/* D: warp tasks (row tile, element tile, part) on the tensor cores; whole");
+  dg_strbuf_line(b, " * warps only (a partial last warp idles).  Lane l holds A (rows l/4 + 8h,");
+  dg_strbuf_line(b, " * k l%%4), B (k l%%4, element l/4), D (rows l/4 + 8h, elements 2(l%%4) + {0,1}) */");
+  dg_strbuf_line(b, "{");
+  b->indent += 2;
+  dg_strbuf_line(b, "const int lane = tid & 31, warp = tid >> 5;");
+  dg_strbuf_line(b, "const real *xb = smem + (lane >> 2) + (lane & 3) * PADE;");
+  const char *T = p->alias_out ? "tt" : "0"; /* results wait in registers, or go at once */
+  dg_strbuf_line(b, "double dd[%d][%d][%d]; /* [task][slot][h] */", p->alias_out ? p->tpw : 1,
+                 p->maxslots, nd);
+  dg_strbuf_line(b, "#pragma unroll");
+  dg_strbuf_line(b, "for (int tt = 0; tt < %d; ++tt) {", p->tpw);
+  dg_strbuf_line(b, "  #pragma unroll");
+  dg_strbuf_line(b, "  for (int z = 0; z < %d; ++z) dd[%s][z / %d][z %% %d] = 0;", p->maxslots * nd,
+                 T, nd, nd);
+  dg_strbuf_line(b, "  const int task = warp + tt * %d;", p->nwarps);
+  dg_strbuf_line(b, "  if (warp < %d && task < %d) {", p->nwarps, p->ntask);
+  dg_strbuf_line(b, "    const int part = task %% %d, r = task / %d, te = r %% %d, ti = r / %d;",
+                 p->nparts, p->nparts, p->nte, p->nte);
+  dg_strbuf_line(b, "    const real *x = xb + te * 8;");
+  dg_strbuf_line(b, "    (void)x; (void)ti;");
+  dg_strbuf_line(b, "    switch (part) {");
+  b->indent += 4;
+  for (int q = 0; q < p->nparts; q++) {
+    dg_strbuf_line(b, "case %d: {", q);
+    for (int k0 = p->part_first[q]; k0 < p->part_first[q + 1];) {
+      int m = p->item[k0].mat, k1 = k0;
+      while (k1 < p->part_first[q + 1] && p->item[k1].mat == m)
+        k1++;
+      /* items k0..k1 share matrix m (and so its length and k-steps) */
+      int len = p->item[k0].len, full = len / 4, rem = len % 4;
+      dg_strbuf_line(b, "  { /* matrix %d: %d item(s) */", m, k1 - k0);
+      dg_strbuf_line(b, "    const real *af = g_AF + %d + ti * %d + lane * %d;", p->afrag[m],
+                     p->ks[m] * 32 * hs, hs);
+      for (int pass = 0; pass < (rem ? 2 : 1); pass++) {
+        if (pass == 0) {
+          dg_strbuf_line(b, "    #pragma unroll 2");
+          dg_strbuf_line(b, "    for (int ks = 0; ks < %d; ++ks) {", full);
+        } else {
+          dg_strbuf_line(b, "    { /* last k-step: %d of its 4 columns exist */", rem);
+          dg_strbuf_line(b, "      const int ks = %d;", full);
+        }
+        if (hs == 2)
+          dg_strbuf_line(b, "      const double2 a = *(const double2 *)(af + ks * 64);");
+        else
+          dg_strbuf_line(b, "      const double a = af[ks * 32];");
+        for (int k = k0; k < k1; k++) {
+          const mma_item *it = &p->item[k];
+          int sl = p->item_slot[k];
+          if (pass == 0)
+            dg_strbuf_line(b, "      const double b%d = x[%d + ks * %d];", k - k0, it->src,
+                           4 * p->pade);
+          else
+            dg_strbuf_line(b, "      const double b%d = (lane & 3) < %d ? x[%d + ks * %d] : 0.0;",
+                           k - k0, rem, it->src, 4 * p->pade);
+          if (hs == 2)
+            dg_strbuf_line(b,
+                           "      DG_DMMA16(dd[%s][%d][0], dd[%s][%d][1], dd[%s][%d][2], "
+                           "dd[%s][%d][3], a.x, a.y, b%d);",
+                           T, sl, T, sl, T, sl, T, sl, k - k0);
+          else
+            dg_strbuf_line(b, "      DG_DMMA(dd[%s][%d][0], dd[%s][%d][1], a, b%d);", T, sl, T,
+                           sl, k - k0);
+        }
+        dg_strbuf_line(b, "    }");
+      }
+      dg_strbuf_line(b, "  }");
+      k0 = k1;
+    }
+    dg_strbuf_line(b, "  break;");
+    dg_strbuf_line(b, "}");
+  }
+  b->indent -= 4;
+  dg_strbuf_line(b, "    }");
+  if (!p->alias_out) {
+    b->indent += 4;
+    emit_mma_store(b, p, T);
+    b->indent -= 4;
+  }
+  dg_strbuf_line(b, "  }");
+  dg_strbuf_line(b, "}");
+  if (p->alias_out) {
+    dg_strbuf_line(b, "__syncthreads(); /* OUT overlays the sources */");
+    dg_strbuf_line(b, "#pragma unroll");
+    dg_strbuf_line(b, "for (int tt = 0; tt < %d; ++tt) {", p->tpw);
+    dg_strbuf_line(b, "  const int task = warp + tt * %d;", p->nwarps);
+    dg_strbuf_line(b, "  if (warp < %d && task < %d) {", p->nwarps, p->ntask);
+    dg_strbuf_line(b, "    const int part = task %% %d, r = task / %d, te = r %% %d, ti = r / %d;",
+                   p->nparts, p->nparts, p->nte, p->nte);
+    b->indent += 4;
+    emit_mma_store(b, p, T);
+    b->indent -= 4;
+    dg_strbuf_line(b, "  }");
+    dg_strbuf_line(b, "}");
+  }
+  b->indent -= 2;
+  dg_strbuf_line(b, "}");
+}
+
+/* mma: the kernel's __launch_bounds__ minimum of blocks per
+ * multiprocessor.  Why: the face fluxes of the fused surface want ~85-100
+ * registers, which would hold a 448-thread block (N = 5, EPB 8) to one per
+ * multiprocessor, and with it the phases that move data could not overlap
+ * another block's tensor-core products.  So: as many blocks as shared
+ * memory and threads allow, but never fewer registers a thread than the
+ * products' results held across tasks (two per double) plus 32, nor 64
+ * (65536 registers per multiprocessor, H100). */
+static int mma_min_blocks(const gemm_plan *p, int threads) {
+  long bytes = (long)p->total * 8 + 1024; /* the runtime's 1 KiB per block */
+  int lanes = (threads + 31) / 32 * 32;   /* registers go to whole warps */
+  int held = (p->alias_out ? p->tpw : 1) * p->maxslots * (p->tm / 4);
+  int regs = 32 + 2 * held;
+  regs = regs < 64 ? 64 : (regs + 7) / 8 * 8;
+  int by_smem = (int)(228L * 1024 / bytes), by_threads = 2048 / lanes;
+  int by_regs = 65536 / (lanes * regs), n = by_smem;
+  n = by_threads < n ? by_threads : n;
+  n = by_regs < n ? by_regs : n;
+  return n;
+}
+
+/* The value of accumulator a at node (s, i): the sum of its OUT slots. */
+static void append_acc(dg_strbuf *b, const gemm_plan *p, int a) {
+  int n = 0;
+  dg_strbuf_append(b, "(");
+  for (int z = 0; z < p->nslot; z++)
+    if (p->slot_acc[z] == a)
+      dg_strbuf_appendf(b, "%ss_out[(%d * NPR + i) * PADE + s]", n++ ? " + " : "", z);
+  dg_strbuf_append(b, n ? ")" : "(real)0)");
 }
 
 void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
@@ -236,21 +580,39 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
   int dim = el->dim;
   if (p.mma) {
     emit_fragments(b, el, &p);
-    dg_strbuf_append(b, "#ifndef DG_DMMA /* D += A B on the fp64 tensor cores, m8n8k4 */\n"
-                        "#define DG_DMMA(d0, d1, a, b) asm volatile(\"mma.sync.aligned.m8n8k4."
+    /* no volatile: the steps have no side effects, and the compiler may
+     * then move the fragment loads ahead of them */
+    dg_strbuf_append(b, "#ifndef DG_DMMA /* D += A B on the fp64 tensor cores, m8n8k4, m16n8k4 */\n"
+                        "#define DG_DMMA(d0, d1, a, b) asm(\"mma.sync.aligned.m8n8k4."
                         "row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%0,%1};\" : \"+d\"(d0), "
-                        "\"+d\"(d1) : \"d\"(a), \"d\"(b))\n#endif\n");
+                        "\"+d\"(d1) : \"d\"(a), \"d\"(b))\n"
+                        "#define DG_DMMA16(d0, d1, d2, d3, a0, a1, b) asm(\"mma.sync.aligned."
+                        "m16n8k4.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5}, {%6}, "
+                        "{%0,%1,%2,%3};\" : \"+d\"(d0), \"+d\"(d1), \"+d\"(d2), \"+d\"(d3) : "
+                        "\"d\"(a0), \"d\"(a1), \"d\"(b))\n#endif\n");
+    dg_strbuf_appendf(b, "__device__ const int g_part_slot[%d] = {", p.nparts + 1);
+    for (int q = 0; q <= p.nparts; q++)
+      dg_strbuf_appendf(b, "%s%d", q ? ", " : "", p.part_slot0[q]);
+    dg_strbuf_append(b, "}; /* first OUT slot of each part of a row tile's products */\n");
   } else {
     emit_transposed(b, el, &p, cfg->matrices, is_float);
+    emit_segments(b, el, &p);
   }
-  emit_segments(b, el, &p);
   dg_strbuf_appendf(b, "typedef %s real2;\n", is_float ? "float2" : "double2");
   dg_strbuf_appendf(b,
                     "#define EPB %d\n#define PADE %d\n#define RC %d\n#define NRC %d\n"
                     "#define NPR %d\n#define NACC %d\n#define QOUT %s\n",
                     cfg->elements_per_block, p.pade, p.rc, p.nrc, p.npr, p.nacc,
                     cfg->fuse_surface ? "q_out" : "q");
-  dg_strbuf_append(b, dg_cg_volume_signature_cuda);
+  const char *sig = dg_cg_volume_signature_cuda, *lb = strstr(sig, "__launch_bounds__(NP * EPB)");
+  int minb = p.mma ? mma_min_blocks(&p, el->Np * cfg->elements_per_block) : 1;
+  if (lb && minb > 1) {
+    /* sig up to the bound, the bound with its block count, the rest */
+    size_t cut = strlen("__launch_bounds__(NP * EPB");
+    dg_strbuf_appendf(b, "%.*s, %d%s", (int)(lb - sig + cut), sig, minb, lb + cut);
+  } else {
+    dg_strbuf_append(b, sig);
+  }
   b->indent = 2;
   dg_strbuf_line(b, "extern __shared__ __align__(16) double smem_raw[];");
   dg_strbuf_line(b, "real *smem = (real *)smem_raw;");
@@ -305,47 +667,7 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
   dg_strbuf_line(b, "__syncthreads();");
   /* D: the products */
   if (p.mma) {
-    dg_strbuf_line(b, "/* D: OUT[a][8 rows][8 elements] per warp task on the tensor cores; whole");
-    dg_strbuf_line(b, " * warps only (a partial last warp idles); lane l holds A (row l/4, k l%%4),");
-    dg_strbuf_line(b, " * B (k l%%4, element l/4), D (row l/4, elements 2(l%%4) + {0, 1}) */");
-    int ntask = p.nacc * p.nrc * (cfg->elements_per_block / 8);
-    int nwarps = el->Np * cfg->elements_per_block / 32;
-    dg_strbuf_line(b, "{");
-    dg_strbuf_line(b, "  const int lane = tid & 31, warp = tid >> 5, nwarps = %d;", nwarps);
-    dg_strbuf_line(b, "  double dd[%d][2]; /* this lane's results of its warp's tasks */",
-                   (ntask + nwarps - 1) / nwarps);
-    dg_strbuf_line(b, "  #pragma unroll");
-    dg_strbuf_line(b, "  for (int tt = 0; tt < %d; ++tt) {", (ntask + nwarps - 1) / nwarps);
-    dg_strbuf_line(b, "    const int task = warp + tt * nwarps;");
-    dg_strbuf_line(b, "    dd[tt][0] = dd[tt][1] = 0;");
-    dg_strbuf_line(b, "    if (warp < nwarps && task < %d) {", ntask);
-    dg_strbuf_line(b, "      const int te = task %% (EPB / 8), r2 = task / (EPB / 8), ti = r2 %% NRC, a = r2 / NRC;");
-    dg_strbuf_line(b, "      for (int sg = g_seg_first[a]; sg < g_seg_first[a + 1]; ++sg) {");
-    dg_strbuf_line(b, "        const int len = g_seg[sg][2], nks = g_seg[sg][3];");
-    dg_strbuf_line(b, "        const real *af = g_AF + g_seg[sg][0] + ti * nks * 32 + lane;");
-    dg_strbuf_line(b, "        const real *x = smem + g_seg[sg][1] + te * 8 + (lane >> 2);");
-    dg_strbuf_line(b, "        #pragma unroll 4");
-    dg_strbuf_line(b, "        for (int ks = 0; ks < nks; ++ks) {");
-    dg_strbuf_line(b, "          const int j = ks * 4 + (lane & 3);");
-    dg_strbuf_line(b, "          const double bv = j < len ? x[j * PADE] : 0.0;");
-    dg_strbuf_line(b, "          DG_DMMA(dd[tt][0], dd[tt][1], af[ks * 32], bv);");
-    dg_strbuf_line(b, "        }");
-    dg_strbuf_line(b, "      }");
-    dg_strbuf_line(b, "    }");
-    dg_strbuf_line(b, "  }");
-    if (p.alias_out)
-      dg_strbuf_line(b, "  __syncthreads(); /* OUT overlays the sources */");
-    dg_strbuf_line(b, "  #pragma unroll");
-    dg_strbuf_line(b, "  for (int tt = 0; tt < %d; ++tt) {", (ntask + nwarps - 1) / nwarps);
-    dg_strbuf_line(b, "    const int task = warp + tt * nwarps;");
-    dg_strbuf_line(b, "    if (warp < nwarps && task < %d) {", ntask);
-    dg_strbuf_line(b, "      const int te = task %% (EPB / 8), r2 = task / (EPB / 8), ti = r2 %% NRC, a = r2 / NRC;");
-    dg_strbuf_line(b, "      real *o = s_out + (a * NPR + ti * 8 + (lane >> 2)) * PADE + te * 8 + (lane & 3) * 2;");
-    dg_strbuf_line(b, "      o[0] = dd[tt][0];");
-    dg_strbuf_line(b, "      o[1] = dd[tt][1];");
-    dg_strbuf_line(b, "    }");
-    dg_strbuf_line(b, "  }");
-    dg_strbuf_line(b, "}");
+    emit_mma_products(b, &p);
   } else {
   dg_strbuf_line(b, "/* D: OUT[a][i][s] = sum over a's segments of MT^T x source column */");
   dg_strbuf_line(b, "for (int it = tid; it < NACC * NRC * EPB; it += NP * EPB) {");
@@ -380,8 +702,12 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
   b->indent += 2;
   if (dt->nd > 0) {
     dg_strbuf_line(b, "real DV[%d];", dt->nd);
-    for (int g = 0; g < dt->nd; g++)
-      dg_strbuf_line(b, "DV[%d] = s_out[(%d * NPR + i) * PADE + s];", g, p.dv_acc[g]);
+    for (int g = 0; g < dt->nd; g++) {
+      dg_strbuf_indent(b);
+      dg_strbuf_appendf(b, "DV[%d] = ", g);
+      append_acc(b, &p, p.dv_acc[g]);
+      dg_strbuf_append(b, ";\n");
+    }
   }
   int any_r = 0;
   for (int g = 0; g < dt->ng * dim; g++)
@@ -397,16 +723,21 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
       for (int d = 0; d < dim; d++) {
         dg_strbuf_indent(b);
         dg_strbuf_appendf(b, "P[%d] =", g * dim + d);
-        for (int a = 0; a < dim; a++)
-          dg_strbuf_appendf(b, "%s G[%d] * s_out[(%d * NPR + i) * PADE + s]", a ? " +" : "",
-                            a * dim + d, p.r_acc[g * dim + a]);
+        for (int a = 0; a < dim; a++) {
+          dg_strbuf_appendf(b, "%s G[%d] * ", a ? " +" : "", a * dim + d);
+          append_acc(b, &p, p.r_acc[g * dim + a]);
+        }
         dg_strbuf_append(b, ";\n");
       }
     }
   }
   dg_strbuf_line(b, "real rl[NC];");
-  dg_strbuf_line(b, "for (int c = 0; c < NC; ++c) rl[c] = s_out[((%d + c) * NPR + i) * PADE + s];",
-                 p.lift0);
+  for (int c = 0; c < ph->ncomp; c++) {
+    dg_strbuf_indent(b);
+    dg_strbuf_appendf(b, "rl[%d] = ", c);
+    append_acc(b, &p, p.lift0 + c);
+    dg_strbuf_append(b, ";\n");
+  }
   dg_cg_emit_rhs_store(b, ph, cfg, ctx, "rl[%d]");
   b->indent -= 2;
   dg_strbuf_line(b, "}");

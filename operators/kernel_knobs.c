@@ -54,6 +54,9 @@ const dg_kernel_knob dg_kernel_knobs[] = {
     {"gather_ahead", "ga", DG_KNOB_BOOL, NULL, KNOB(gather_ahead),
      "cuda volume kernel with fuse_surface: load the traces of all the thread's face nodes "
      "before computing any face flux", 0},
+    {"mma_rows", "mrows", DG_KNOB_INT, NULL, KNOB(mma_rows),
+     "cuda volume kernel (work_mode mma): rows of the fp64 tensor-core tile, 8 (m8n8k4) or "
+     "16 (m16n8k4)", 0},
     {"cpu_chunk", "chunk", DG_KNOB_INT, NULL, KNOB(cpu_chunk),
      "cpu backend: elements per chunk (0: automatic)", 1},
 };

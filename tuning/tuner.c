@@ -62,8 +62,8 @@ dg_error dg_tune_space_create(int cuda, dg_tune_mode mode, int Np, int nfnfp,
    * 2 fuse_surface x 2 fuse_update x 6 epb x 3 matrices = 72, plus mma:
    * 2 x 2 x 3 epb = 12, plus 5 tweaks of the fused kernel (unroll 1, 2, 8,
    * vector_loads, gather_ahead) x 5 epb x 3 matrices x 5 slicings = 375,
-   * plus mma with gather_ahead: 3 */
-  const int cap = 1062;
+   * plus mma with gather_ahead: 3, plus both again with 16-row tiles: 15 */
+  const int cap = 1077;
   out->layouts = calloc(4, sizeof *out->layouts);
   out->volume = calloc(cap, sizeof *out->volume);
   out->face_threads = calloc(8, sizeof *out->face_threads);
@@ -107,10 +107,15 @@ dg_error dg_tune_space_create(int cuda, dg_tune_mode mode, int Np, int nfnfp,
           for (int mat = 0; mat < 3; mat++)
             push_volume(out, cap, gemm_epbs[e], DG_WORK_GEMM, 1, (dg_matrix_place)mat, 0, fuse,
                         fs, Np);
-    for (int fs = 1; fs >= 0; fs--) /* mma: whole tensor-core tiles of 8 elements */
-      for (int fuse = 1; fuse >= 0; fuse--)
-        for (int e = 3; e < 6; e++)
-          push_volume(out, cap, gemm_epbs[e], DG_WORK_MMA, 1, DG_MATRIX_GLOBAL, 0, fuse, fs, Np);
+    for (int rows = 8; rows <= 16; rows += 8) /* mma: whole tiles of 8 elements */
+      for (int fs = 1; fs >= 0; fs--)
+        for (int fuse = 1; fuse >= 0; fuse--)
+          for (int e = 3; e < 6; e++) {
+            dg_kernel_config c =
+                variant(gemm_epbs[e], DG_WORK_MMA, 1, DG_MATRIX_GLOBAL, 0, fuse, fs);
+            c.mma_rows = rows;
+            push_config(out, cap, c, Np);
+          }
     for (int fs = 1; fs >= 0; fs--)
       for (int fuse = 1; fuse >= 0; fuse--)
         for (int e = 0; e < 5; e++)
@@ -142,7 +147,12 @@ dg_error dg_tune_space_create(int cuda, dg_tune_mode mode, int Np, int nfnfp,
             push_config(out, cap, c, Np);
           }
     for (int e = 3; e < 6; e++)
-      push_gather_ahead(out, cap, gemm_epbs[e], DG_WORK_MMA, 1, DG_MATRIX_GLOBAL, Np);
+      for (int rows = 8; rows <= 16; rows += 8) {
+        dg_kernel_config c = variant(gemm_epbs[e], DG_WORK_MMA, 1, DG_MATRIX_GLOBAL, 0, 1, 1);
+        c.gather_ahead = 1;
+        c.mma_rows = rows;
+        push_config(out, cap, c, Np);
+      }
   } else {
     /* auto: fused update, global matrices (column-major reads are
      * coalesced and L1-resident), 1..8 elements per block; separate
@@ -170,8 +180,6 @@ dg_error dg_tune_space_create(int cuda, dg_tune_mode mode, int Np, int nfnfp,
       if (e < 4)
         push_gather_ahead(out, cap, epbs[e], DG_WORK_INLINE, 4, G, Np);
     }
-    if (Np >= 35)
-      push_gather_ahead(out, cap, 8, DG_WORK_MMA, 1, G, Np);
     /* unroll 1, 2, 8 and the node-major shared layout (vector_loads) are
      * full-mode candidates only: each lost to the default at Euler 3D
      * N = 1, 3, 5 and Maxwell 3D N = 3 on the H100 (tuning/RESULTS.md), and
@@ -183,12 +191,19 @@ dg_error dg_tune_space_create(int cuda, dg_tune_mode mode, int Np, int nfnfp,
     /* gemm is in full mode only: on the H100 it lost to the node-per-thread
      * kernels at N = 1, 3, 5 (Euler and Maxwell 3D, tuning/RESULTS.md), and
      * each candidate costs auto mode's 60 s budget a compile.  mma (fp64
-     * tensor cores) beside dg_surface won at Euler 3D N = 5 (4.21 against
-     * 4.38 ms): tried from Np >= 35 on (double only; float refuses it) */
-    if (Np >= 35) {
+     * tensor cores; double only, float refuses it): the fused kernel with
+     * 8- and 16-row tiles, traces gathered ahead or not, from Np >= 20 on
+     * (tetrahedra N >= 3), and beside dg_surface from Np >= 35 */
+    if (Np >= 20)
+      for (int rows = 8; rows <= 16; rows += 8)
+        for (int ga = 0; ga < 2; ga++) {
+          dg_kernel_config c = variant(8, DG_WORK_MMA, 1, G, 0, 1, 1);
+          c.mma_rows = rows;
+          c.gather_ahead = ga;
+          push_config(out, cap, c, Np);
+        }
+    if (Np >= 35)
       push_volume(out, cap, 8, DG_WORK_MMA, 1, G, 0, 1, 0, Np);
-      push_volume(out, cap, 8, DG_WORK_MMA, 1, G, 0, 1, 1, Np);
-    }
   }
   const int fts[] = {128, 256, 512};
   for (int i = 0; i < 3; i++)
@@ -221,8 +236,9 @@ void dg_tune_apply_volume(dg_kernel_config *c, const dg_kernel_config *v) {
 
 int dg_tune_prune(const dg_kernel_attributes *a, unsigned threads, unsigned dynamic_shared,
                   const dg_device_info *info, char *why, size_t n) {
-  if (a->local_bytes > 0) {
-    snprintf(why, n, "spills: %d bytes of local memory per thread", a->local_bytes);
+  if (a->local_bytes > DG_TUNE_MAX_LOCAL_BYTES) {
+    snprintf(why, n, "spills: %d bytes of local memory per thread (> %d)", a->local_bytes,
+             DG_TUNE_MAX_LOCAL_BYTES);
     return 1;
   }
   if (a->max_threads_per_block > 0 && threads > (unsigned)a->max_threads_per_block) {

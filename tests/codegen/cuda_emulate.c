@@ -29,7 +29,7 @@
 static const char *SHIM =
     "#include <math.h>\n#include <stdint.h>\n#include <omp.h>\n"
     "#define __global__\n#define __device__\n#define __constant__\n#define __shared__\n"
-    "#define __restrict__ restrict\n#define __launch_bounds__(n)\n"
+    "#define __restrict__ restrict\n#define __launch_bounds__(...)\n"
     "#define __align__(n) __attribute__((aligned(n)))\n"
     "typedef struct { double x, y; } double2;\ntypedef struct { float x, y; } float2;\n"
     "#define __syncthreads() _Pragma(\"omp barrier\")\n"
@@ -41,7 +41,7 @@ static const char *SHIM =
      * lanes (OpenMP threads) meet at a per-warp barrier, each computes its
      * two entries of D += A B from the exchanged fragments */
     "#include <sched.h>\n#include <stdatomic.h>\n"
-    "static double emu_fa[32][32], emu_fb[32][32];\n"
+    "static double emu_fa[32][32], emu_fa1[32][32], emu_fb[32][32];\n"
     "static atomic_int emu_count[32], emu_gen[32];\n"
     "static void emu_warp_barrier(int w) {\n"
     "  const int g = atomic_load(&emu_gen[w]);\n"
@@ -52,18 +52,33 @@ static const char *SHIM =
     "    while (atomic_load(&emu_gen[w]) == g) sched_yield();\n"
     "  }\n"
     "}\n"
-    "static void emu_dmma(double *d0, double *d1, double a, double b) {\n"
+    /* m8n8k4 (rows 8) and m16n8k4 (rows 16: lane l's a1 and d2, d3 are
+     * rows l/4 + 8); D entries (row, 2(l%4) + h) */
+    "static void emu_dmma_rows(double *d[4], int rows, double a0, double a1, double b) {\n"
     "  const int t = (int)(threadIdx.y * blockDim.x + threadIdx.x), w = t >> 5, l = t & 31;\n"
-    "  emu_fa[w][l] = a; emu_fb[w][l] = b;\n"
+    "  emu_fa[w][l] = a0; emu_fa1[w][l] = a1; emu_fb[w][l] = b;\n"
     "  emu_warp_barrier(w);\n"
     "  const int row = l >> 2;\n"
-    "  for (int h = 0; h < 2; ++h) {\n"
-    "    const int col = (l & 3) * 2 + h; double s = h ? *d1 : *d0;\n"
-    "    for (int k = 0; k < 4; ++k) s += emu_fa[w][row * 4 + k] * emu_fb[w][col * 4 + k];\n"
-    "    if (h) *d1 = s; else *d0 = s;\n"
+    "  for (int o = 0; o < rows / 4; ++o) {\n"
+    "    const int col = (l & 3) * 2 + (o & 1);\n"
+    "    const double *fa = o < 2 ? emu_fa[w] : emu_fa1[w];\n"
+    "    double s = *d[o];\n"
+    "    for (int k = 0; k < 4; ++k) s += fa[row * 4 + k] * emu_fb[w][col * 4 + k];\n"
+    "    *d[o] = s;\n"
     "  }\n"
     "  emu_warp_barrier(w);\n"
     "}\n"
+    "static void emu_dmma(double *d0, double *d1, double a, double b) {\n"
+    "  double *d[4] = {d0, d1, 0, 0};\n"
+    "  emu_dmma_rows(d, 8, a, 0.0, b);\n"
+    "}\n"
+    "static void emu_dmma16(double *d0, double *d1, double *d2, double *d3, double a0,\n"
+    "                       double a1, double b) {\n"
+    "  double *d[4] = {d0, d1, d2, d3};\n"
+    "  emu_dmma_rows(d, 16, a0, a1, b);\n"
+    "}\n"
+    "#define DG_DMMA16(d0, d1, d2, d3, a0, a1, b) \\\n"
+    "  emu_dmma16(&(d0), &(d1), &(d2), &(d3), (a0), (a1), (b))\n"
     "#define DG_DMMA(d0, d1, a, b) emu_dmma(&(d0), &(d1), (a), (b))\n";
 
 static const char *WRAPPERS =
@@ -215,7 +230,7 @@ int main(int argc, char **argv) {
         u[(int64_t)c * d->K * d->Np + z] =
             c == 0 ? 1 + 0.2 * r : c == nc - 1 ? 2.5 + 0.2 * r : 0.2 * (r - 0.5);
       }
-    for (int v = 0; v < 17; v++) {
+    for (int v = 0; v < 19; v++) {
       dg_kernel_config c = dg_kernel_config_default();
       c.face_threads = 64;
       switch (v) {
@@ -234,6 +249,8 @@ int main(int argc, char **argv) {
       case 14: c.work_mode = DG_WORK_GEMM; c.elements_per_block = 1; c.fuse_update = 1; c.layout = DG_LAYOUT_ELEMENT_MAJOR; break;
       case 15: c.work_mode = DG_WORK_MMA; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; c.gather_ahead = 1; break;
       case 16: c.work_mode = DG_WORK_MMA; c.elements_per_block = 16; c.layout = DG_LAYOUT_ELEMENT_MAJOR; c.np_align = 4; break;
+      case 17: c.work_mode = DG_WORK_MMA; c.mma_rows = 16; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; break;
+      case 18: c.work_mode = DG_WORK_MMA; c.mma_rows = 16; c.elements_per_block = 16; c.gather_ahead = 0; break;
       case 10: c.fuse_surface = 1; c.fuse_update = 1; c.work_mode = DG_WORK_SEQUENCE; c.work_per_thread = 2; c.layout = DG_LAYOUT_ELEMENT_MAJOR; c.matrices = DG_MATRIX_SHARED; c.vector_loads = 1; break;
       default: c.np_align = 8; c.layout = DG_LAYOUT_ELEMENT_MAJOR; c.work_mode = DG_WORK_INLINE; c.work_per_thread = 3; c.prefetch = 1; c.matrices = DG_MATRIX_SHARED; break;
       }

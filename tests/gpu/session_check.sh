@@ -33,7 +33,8 @@ if [ "${1:-1}" = 1 ]; then
            "euler3d_vortex|backend.work_mode=gemm backend.elements_per_block=8 backend.fuse_surface=true backend.fuse_update=true" \
            "maxwell3d|backend.work_mode=gemm backend.elements_per_block=3 backend.matrices=shared" \
            "euler3d_vortex|backend.work_mode=mma backend.elements_per_block=8 backend.fuse_surface=true backend.fuse_update=true" \
-           "maxwell3d|backend.work_mode=mma backend.elements_per_block=16"; do
+           "maxwell3d|backend.work_mode=mma backend.elements_per_block=16" \
+           "euler3d_vortex|backend.work_mode=mma backend.mma_rows=16 backend.elements_per_block=8 backend.fuse_surface=true backend.fuse_update=true"; do
     prob=${v%%|*}; knobs=${v#*|}
     for tool in memcheck racecheck; do
       timeout 120 $CS --tool $tool --error-exitcode 9 $D problems/$prob/$prob.cfg "${small[@]}" \

@@ -3,7 +3,9 @@
  * several kernel configurations (the generated variants must all compute the
  * same operator).  Exit 77 (skipped) without a CUDA device.
  *
- * usage: test_backend_match problem.cfg [k=v ...] */
+ * usage: test_backend_match problem.cfg [--mma-only] [k=v ...]
+ *   --mma-only: the tensor-core variants alone (high orders, where the
+ *   others' limits, e.g. matrices in constant memory, refuse the size) */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -40,6 +42,12 @@ int main(int argc, char **argv) {
   if (!dg_device_cuda_available()) {
     printf("no CUDA device: skipped\n");
     return 77;
+  }
+  int mma_only = argc > 2 && strcmp(argv[2], "--mma-only") == 0;
+  if (mma_only) { /* not an override: drop it */
+    argv[2] = argv[1];
+    argv++;
+    argc--;
   }
   int is_float = 0;
   for (int i = 2; i < argc; i++)
@@ -84,6 +92,10 @@ int main(int argc, char **argv) {
        NULL},
       {"backend.work_mode=mma", "backend.elements_per_block=8", "backend.fuse_surface=true",
        "backend.fuse_update=true", "backend.gather_ahead=true", NULL},
+      /* 16-row tiles (m16n8k4) */
+      {"backend.work_mode=mma", "backend.mma_rows=16", "backend.elements_per_block=8",
+       "backend.fuse_surface=true", "backend.fuse_update=true", NULL},
+      {"backend.work_mode=mma", "backend.mma_rows=16", "backend.elements_per_block=16", NULL},
   };
   int failures = 0;
   for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
@@ -91,7 +103,8 @@ int main(int argc, char **argv) {
     while (variants[v][nk])
       nk++;
     int ssp = strcmp(variants[v][0], "time.scheme=ssprk3") == 0;
-    if (is_float && strcmp(variants[v][0], "backend.work_mode=mma") == 0)
+    int mma = strcmp(variants[v][0], "backend.work_mode=mma") == 0;
+    if ((is_float && mma) || (mma_only && !mma))
       continue;
     dg_run_result cpu = ref, gpu;
     if (ssp && run(argv[1], "cpu", variants[v], nk, argv + 2, argc - 2, &cpu))

@@ -1,7 +1,8 @@
 /* tuning.search: the candidate space holds only legal configurations;
- * pruning rejects spills, register-file and shared-memory overflows; the
- * search finds the minimum of a synthetic cost model phase by phase and
- * stops timing candidates over 2x the best after one repeat. */
+ * pruning rejects spills beyond a few words, register-file and
+ * shared-memory overflows; the search finds the minimum of a synthetic cost
+ * model phase by phase and stops timing candidates over 2x the best after
+ * one repeat. */
 #include <stdio.h>
 #include <string.h>
 
@@ -67,7 +68,7 @@ int main(void) {
   for (int mode = 1; mode <= 2; mode++) {
     dg_tune_space sp;
     EXPECT(dg_tune_space_create(1, (dg_tune_mode)mode, 56, 84, &sp) == DG_OK);
-    int seen[9] = {0}, vec = 0, vec_gemm = 0, ga = 0, ga_mma = 0;
+    int seen[9] = {0}, vec = 0, vec_gemm = 0, ga = 0, ga_mma = 0, rows16 = 0;
     for (int i = 0; i < sp.nvolume; i++) {
       const dg_kernel_config *c = &sp.volume[i];
       EXPECT(dg_kernel_config_check(c, 56) == DG_OK);
@@ -76,12 +77,15 @@ int main(void) {
       vec_gemm += c->vector_loads && c->work_mode >= DG_WORK_GEMM;
       ga += c->gather_ahead;
       ga_mma += c->gather_ahead && c->work_mode == DG_WORK_MMA;
+      rows16 += c->mma_rows == 16;
+      EXPECT(c->mma_rows == 8 || c->work_mode == DG_WORK_MMA);
     }
     int full = mode == DG_TUNE_FULL;
     EXPECT(seen[4] > 0 && (seen[1] > 0) == full && (seen[2] > 0) == full &&
            (seen[8] > 0) == full);
     EXPECT((vec >= 8) == full && vec_gemm == 0);
-    EXPECT(ga >= 10 && ga_mma >= 1); /* check() above: only with fuse_surface */
+    EXPECT(ga >= 10 && ga_mma >= 2); /* check() above: only with fuse_surface */
+    EXPECT(rows16 >= 2);             /* both tensor-core tile shapes */
     dg_tune_space_free(&sp);
   }
   /* cpu: the chunk is the knob */
@@ -98,6 +102,9 @@ int main(void) {
   dg_kernel_attributes ok = {64, 0, 0, 1024}, spill = {255, 0, 48, 1024},
                        regs = {128, 0, 0, 1024}, big = {32, 1024, 0, 1024};
   EXPECT(!dg_tune_prune(&ok, 256, 1000, &info, why, sizeof why));
+  /* a few spilled words are timed, more are not */
+  EXPECT(!dg_tune_prune(&spill, 256, 0, &info, why, sizeof why));
+  spill.local_bytes = DG_TUNE_MAX_LOCAL_BYTES + 8;
   EXPECT(dg_tune_prune(&spill, 256, 0, &info, why, sizeof why) && strstr(why, "spill"));
   EXPECT(dg_tune_prune(&regs, 1024, 0, &info, why, sizeof why) && strstr(why, "register"));
   EXPECT(dg_tune_prune(&big, 128, 227 * 1024, &info, why, sizeof why) && strstr(why, "shared"));
