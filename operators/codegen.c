@@ -107,14 +107,21 @@ static dg_error collect_derivs(const dg_flux_node *n, deriv_table *t) {
     e->div = 0;
     e->rows = 0;
     e->dbase = t->nd;
+    e->curl = 0;
+    int nscalars = dg_flux_shape_size(gs);
     if (n->ref == DG_FLUX_D_DIV && t->dim > 0) {
       if (gs.rank == 1 && dg_flux_shape_size(gs) == t->dim)
         e->div = 1, e->rows = 1;
       else if (gs.rank == 2 && gs.cols == t->dim)
         e->div = 1, e->rows = gs.rows;
       t->nd += e->rows;
+    } else if (n->ref == DG_FLUX_D_CURL && t->curl_as_div && t->dim == 3 && gs.rank == 1 &&
+               nscalars == 3) {
+      e->div = 1, e->curl = 1, e->rows = 3;
+      t->nd += 3;
+      nscalars = 9; /* the rows' contravariant components */
     }
-    t->ng += dg_flux_shape_size(gs);
+    t->ng += nscalars;
     t->n++;
     return DG_OK;
   }
@@ -209,7 +216,9 @@ static void vol_derivative(const dg_emit_ctx *c, dg_strbuf *b, const dg_flux_nod
     break;
   }
   case DG_FLUX_D_CURL:
-    if (dim == 3) {
+    if (st->contravariant && e->div) { /* taken as divergences of its rows */
+      dg_strbuf_appendf(b, "DV[%d]", e->dbase + comp);
+    } else if (dim == 3) {
       int i = (comp + 1) % 3, j = (comp + 2) % 3;
       partial(b, dim, gb + j, i);
       dg_strbuf_append(b, " - ");
@@ -606,6 +615,27 @@ void dg_cg_emit_gvalues(dg_strbuf *b, const deriv_table *dt, dg_emit_ctx *ctx,
   int dim = dt->dim;
   for (int e = 0; e < dt->n; e++) {
     const dg_flux_node *g = dt->d[e].node->args[0];
+    if (contravariant && dt->d[e].curl) {
+      /* row a of a curl: F_a[b] = eps_abc g_c, i.e. F_a[a] = 0,
+       * F_a[a+1] = g[a+2], F_a[a+2] = -g[a+1] (indices mod 3) */
+      dg_strbuf_line(b, "{");
+      for (int c = 0; c < 3; c++) {
+        dg_strbuf_indent(b);
+        dg_strbuf_appendf(b, "  const real c%d = ", c);
+        dg_emit_expr(ctx, b, g, c);
+        dg_strbuf_append(b, ";\n");
+      }
+      for (int row = 0; row < 3; row++)
+        for (int a = 0; a < 3; a++) {
+          int j = (row + 1) % 3, k = (row + 2) % 3; /* F[j] = c_k, F[k] = -c_j */
+          dg_strbuf_indent(b);
+          dg_strbuf_append(b, "  ");
+          dg_strbuf_appendf(b, dst_fmt, dt->d[e].gbase + row * 3 + a);
+          dg_strbuf_appendf(b, " = G[%d] * c%d - G[%d] * c%d;\n", a * 3 + j, k, a * 3 + k, j);
+        }
+      dg_strbuf_line(b, "}");
+      continue;
+    }
     if (contravariant && dt->d[e].div) {
       for (int row = 0; row < dt->d[e].rows; row++) {
         dg_strbuf_line(b, "{");
@@ -1106,6 +1136,8 @@ dg_error dg_codegen_generate(dg_codegen_target target, const dg_element_ops *el,
   deriv_table *dtab = calloc(1, sizeof *dtab);
   DG_CHECK(dtab, DG_ERR_MEMORY, "out of memory");
   dtab->dim = el->dim;
+  dtab->curl_as_div = target == DG_CODEGEN_CUDA &&
+                      (cfg->work_mode == DG_WORK_GEMM || cfg->work_mode == DG_WORK_MMA);
   dg_error err = DG_OK;
   for (int f = 0; f < ph->nfields && err == DG_OK; f++)
     err = collect_derivs(ph->rhs[f], dtab);
@@ -1171,6 +1203,12 @@ dg_error dg_codegen_generate(dg_codegen_target target, const dg_element_ops *el,
   out->np_pad = np_pad;
   out->ngeo = ngeo;
   out->nderiv = dtab->ng;
+  out->nproducts = 0;
+  for (int x = 0; x < dtab->n; x++) {
+    const deriv_entry *de = &dtab->d[x];
+    int scalars = de->curl ? 9 : dg_flux_shape_size(de->node->args[0]->shape);
+    out->nproducts += target == DG_CODEGEN_CUDA && de->div ? scalars : scalars * el->dim;
+  }
   out->uses_face_x = uses_fx;
   out->uses_volume_x = uses_vx;
   out->volume_shared_bytes = (unsigned)shared;

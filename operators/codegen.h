@@ -150,6 +150,9 @@ typedef struct dg_generated {
   int np_pad;             /* element stride used */
   int ngeo;               /* egeo entries per element */
   int nderiv;             /* differentiated scalar quantities in dg_volume */
+  int nproducts;          /* Np x Np matrix applications of dg_volume per element
+                             (cuda: one per contravariant divergence source, DIM
+                             per other differentiated scalar; c: DIM per scalar) */
   int uses_face_x;        /* dg_surface reads fx */
   int uses_volume_x;      /* dg_volume reads vx */
   unsigned volume_shared_bytes; /* cuda: dynamic shared memory of dg_volume */

@@ -114,21 +114,15 @@ static void split_contiguous(const mma_item *it, int n, int np, int *first) {
   first[np] = n;
 }
 
-/* The wavefronts of one part, and its slots (distinct accumulators). */
-static long part_cost(const gemm_plan *p, int q, int *slots) {
+/* The L1 wavefronts of one part's straight-line code. */
+static long part_cost(const gemm_plan *p, int q) {
   long cost = 0;
-  int ns = 0;
   for (int k = p->part_first[q]; k < p->part_first[q + 1]; k++) {
     const mma_item *it = &p->item[k];
     cost += 2L * item_ks(it);
     if (k == p->part_first[q] || p->item[k - 1].mat != it->mat)
       cost += (long)(p->tm / 4) * item_ks(it);
-    int seen = 0;
-    for (int j = p->part_first[q]; j < k && !seen; j++)
-      seen = p->item[j].acc == it->acc;
-    ns += !seen;
   }
-  *slots = ns;
   return cost;
 }
 
@@ -198,10 +192,8 @@ static int plan_mma_split(gemm_plan *p, int nwarps, int nte) {
       free(busy);
       return 0;
     }
-    for (int q = 0; q < np; q++) {
-      int ns;
-      cost[q] = part_cost(p, q, &ns);
-    }
+    for (int q = 0; q < np; q++)
+      cost[q] = part_cost(p, q);
     long span = 0;
     for (int t = 0; t < p->ntask; t++) {
       busy[t % nwarps] += cost[t % np];
@@ -537,7 +529,10 @@ static void emit_mma_products(dg_strbuf *b, const gemm_plan *p) {
 }
 
 /* mma: the kernel's __launch_bounds__ minimum of blocks per
- * multiprocessor.  Why: the face fluxes of the fused surface want ~85-100
+ * multiprocessor (limits of compute capability 8.0-9.0: 228 KiB of shared
+ * memory, 65536 registers and 2048 threads per multiprocessor; the
+ * generator does not see the device, and on a GPU with less shared memory
+ * the bound only costs registers).  Why: the face fluxes of the fused surface want ~85-100
  * registers, which would hold a 448-thread block (N = 5, EPB 8) to one per
  * multiprocessor, and with it the phases that move data could not overlap
  * another block's tensor-core products.  So: as many blocks as shared

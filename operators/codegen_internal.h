@@ -17,7 +17,10 @@ typedef struct {
   const dg_flux_node *node;
   int gbase; /* first differentiated scalar of g */
   int div;   /* a divergence (vector of DIM, or matrix with DIM columns) */
-  int rows;  /* divergence: rows of g (1 for a vector) */
+  int curl;  /* a 3D curl of a 3-vector taken as the divergences of its 3 rows
+                (curl g)_a = div(F_a), F_a[b] = eps_abc g_c (div set, rows 3;
+                cuda gemm / mma only, see deriv_table.curl_as_div) */
+  int rows;  /* divergence: rows of g (1 for a vector; 3 for a curl) */
   int dbase; /* divergence: first accumulator DV[] */
 } deriv_entry;
 
@@ -27,6 +30,14 @@ typedef struct {
   int ng; /* differentiated scalars in all */
   int nd; /* divergence accumulators in all */
   int dim;
+  /* Why: a curl taken as 9 partial derivatives needs 9 accumulators per
+   * 3-vector, a curl as 3 divergence rows needs 3 (the same products, on 3x
+   * the sources).  The matrix-product kernels keep every accumulator of a
+   * block in shared memory, so for them (Maxwell: 18 partials against 6
+   * rows) the rows let the results overlay the sources: 170 -> 109 KiB at
+   * N = 5 and a fit at N = 6, 7.  The node-per-thread kernels would load 3x
+   * the sources per product instead, so they keep the partials. */
+  int curl_as_div;
 } deriv_table;
 
 /* The emit context's user data for volume terms. */
@@ -64,7 +75,8 @@ void dg_cg_emit_block_faces(dg_strbuf *b, const dg_element_ops *el, const dg_phy
                             int is_float, int uses_fx, dg_emit_ctx *ctx, const char *nslots,
                             const char *dst, int zero_past_end, int gather_ahead);
 /* The flux quantities g(u) of one node into dst_fmt (one %d: quantity);
- * contravariant: divergence rows in reference directions (needs G[]). */
+ * contravariant: divergence rows (a curl's rows too, deriv_entry.curl) in
+ * reference directions (needs G[]). */
 void dg_cg_emit_gvalues(dg_strbuf *b, const deriv_table *dt, dg_emit_ctx *ctx,
                         const char *dst_fmt, int contravariant);
 /* r = volume terms + sources + lifted flux, then the store or the fused

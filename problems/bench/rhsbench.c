@@ -21,10 +21,14 @@
  *            + 2*K*Np*NC*r more (res read, res and q written, no rhs)
  *   update   5 * K*Np*NC * r (res, rhs, q read; res, q written); 0 fused
  *   fused surface (cuda): surface + volume less the fl round trip, 2*K*F*NC*r
- * Flops counted: the D_r/D_s/D_t products (2*Np*Np*DIM per differentiated
- * quantity and element), the chain rule (2*DIM*DIM per quantity and node),
- * LIFT (2*Np*F*NC per element) and the update (5 per value); the pointwise
- * flux arithmetic is not counted.
+ * Flops counted: the D_r/D_s/D_t products (2*Np*Np per matrix application
+ * and element: one per contravariant source of a divergence on cuda, DIM
+ * per other differentiated quantity; dg_generated.nproducts), the chain
+ * rule (2*DIM per application and node), LIFT (2*Np*F*NC per element) and
+ * the update (5 per value); the pointwise flux arithmetic is not counted.
+ * (Until 2026-11-25 every differentiated quantity counted DIM applications,
+ * which tripled the products of divergences: Euler's GFLOP/s of sessions
+ * 2-5 read 2-2.5x too high.)
  *
  * The state is zero (the timing of these kernels does not depend on the
  * values on a GPU; NaNs from a zero density in Euler cost nothing).
@@ -100,9 +104,11 @@ static void counts(const dg_discretization *d, const dg_generated *g, int nc, in
                   K * d->Nfaces * 4;
   row->bytes[1] = K * (Np * nc + F * nc + g->ngeo) * r + n * r + (fused ? 2 * n * r : 0);
   row->bytes[2] = fused ? 0 : 5 * n * r;
-  double ng = g->nderiv;
+  /* the derivative products (and the DIM-term chain rule of each product's
+   * source or result), the lifting product, the update */
+  double np = g->nproducts;
   row->flops[0] = 0;
-  row->flops[1] = K * (2 * Np * Np * dim * ng + 2 * dim * dim * ng * Np + 2 * Np * F * nc) +
+  row->flops[1] = K * (2 * Np * Np * np + 2 * dim * np * Np + 2 * Np * F * nc) +
                   (fused ? 5 * n : 0);
   row->flops[2] = fused ? 0 : 5 * n;
   if (fused_surface) { /* one kernel: the fl round trip (write + read) is gone */
