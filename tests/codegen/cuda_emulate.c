@@ -9,7 +9,8 @@
  * barrier, shared memory one static buffer).  That executes exactly the
  * generated indexing, barriers and shared-memory traffic of the kernels.
  *
- * usage: test_cuda_emulate problem.cfg [section.key=value ...] */
+ * usage: test_cuda_emulate problem.cfg [--orders=A,B,...] [section.key=value ...]
+ *   --orders: the polynomial orders to check (default 1,3; at most 4) */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -207,6 +208,28 @@ int main(int argc, char **argv) {
   if (argc < 2)
     return 2;
   dg_log_set_level(DG_LOG_WARN);
+  int orders[4] = {1, 3}, norders = 2;
+  if (argc > 2 && strncmp(argv[2], "--orders=", 9) == 0) {
+    norders = 0;
+    const char *c = argv[2] + 9;
+    while (*c) {
+      char *end = NULL;
+      long o = strtol(c, &end, 10);
+      if (end == c || o < 1 || o > 12 || norders == 4 || (*end && *end != ',')) {
+        printf("bad --orders list (up to 4 orders 1..12, comma-separated): %s\n", argv[2]);
+        return 2;
+      }
+      orders[norders++] = (int)o;
+      c = *end ? end + 1 : end;
+    }
+    if (norders == 0) {
+      printf("bad --orders list: %s\n", argv[2]);
+      return 2;
+    }
+    argv[2] = argv[1]; /* not an override: drop it */
+    argv++;
+    argc--;
+  }
   dg_problem *p = NULL;
   MUST(dg_problem_load(argv[1], (const char *const *)argv + 2, argc - 2, &p));
   dg_device *dev = NULL;
@@ -215,8 +238,7 @@ int main(int argc, char **argv) {
   dg_physics_tables *tab = NULL;
   MUST(dg_physics_from_program(p->program, &ph, &tab));
   int nc = ph.ncomp, failures = 0, checked = 0;
-  const int orders[] = {1, 3};
-  for (int o = 0; o < 2; o++) {
+  for (int o = 0; o < norders; o++) {
     dg_discretization *d = NULL;
     MUST(dg_discretization_create(p->mesh, orders[o], DG_DOUBLE, &d));
     dg_element_ops el = dg_element_ops_of(d->re);
