@@ -119,7 +119,7 @@ static dg_error collect_derivs(const dg_flux_node *n, deriv_table *t) {
                nscalars == 3) {
       e->div = 1, e->curl = 1, e->rows = 3;
       t->nd += 3;
-      nscalars = 9; /* the rows' contravariant components */
+      nscalars = e->rows * t->dim; /* the rows' contravariant components */
     }
     t->ng += nscalars;
     t->n++;
@@ -615,34 +615,33 @@ void dg_cg_emit_gvalues(dg_strbuf *b, const deriv_table *dt, dg_emit_ctx *ctx,
   int dim = dt->dim;
   for (int e = 0; e < dt->n; e++) {
     const dg_flux_node *g = dt->d[e].node->args[0];
-    if (contravariant && dt->d[e].curl) {
-      /* row a of a curl: F_a[b] = eps_abc g_c, i.e. F_a[a] = 0,
-       * F_a[a+1] = g[a+2], F_a[a+2] = -g[a+1] (indices mod 3) */
-      dg_strbuf_line(b, "{");
-      for (int c = 0; c < 3; c++) {
-        dg_strbuf_indent(b);
-        dg_strbuf_appendf(b, "  const real c%d = ", c);
-        dg_emit_expr(ctx, b, g, c);
-        dg_strbuf_append(b, ";\n");
-      }
-      for (int row = 0; row < 3; row++)
-        for (int a = 0; a < 3; a++) {
-          int j = (row + 1) % 3, k = (row + 2) % 3; /* F[j] = c_k, F[k] = -c_j */
-          dg_strbuf_indent(b);
-          dg_strbuf_append(b, "  ");
-          dg_strbuf_appendf(b, dst_fmt, dt->d[e].gbase + row * 3 + a);
-          dg_strbuf_appendf(b, " = G[%d] * c%d - G[%d] * c%d;\n", a * 3 + j, k, a * 3 + k, j);
-        }
-      dg_strbuf_line(b, "}");
-      continue;
-    }
     if (contravariant && dt->d[e].div) {
+      /* a curl's row a is F_a[b] = eps_abc g_c: F_a[a] = 0 (left out),
+       * F_a[a+1] = g[a+2], F_a[a+2] = -g[a+1] (indices mod 3) */
+      int curl = dt->d[e].curl;
+      if (curl) {
+        dg_strbuf_line(b, "{");
+        for (int c = 0; c < 3; c++) {
+          dg_strbuf_indent(b);
+          dg_strbuf_appendf(b, "  const real c%d = ", c);
+          dg_emit_expr(ctx, b, g, c);
+          dg_strbuf_append(b, ";\n");
+        }
+        b->indent += 2;
+      }
       for (int row = 0; row < dt->d[e].rows; row++) {
         dg_strbuf_line(b, "{");
         for (int d = 0; d < dim; d++) {
+          if (curl && d == row)
+            continue;
           dg_strbuf_indent(b);
           dg_strbuf_appendf(b, "  const real f%d = ", d);
-          dg_emit_expr(ctx, b, g, row * dim + d);
+          if (!curl)
+            dg_emit_expr(ctx, b, g, row * dim + d);
+          else if (d == (row + 1) % 3)
+            dg_strbuf_appendf(b, "c%d", (row + 2) % 3);
+          else
+            dg_strbuf_appendf(b, "-c%d", (row + 1) % 3);
           dg_strbuf_append(b, ";\n");
         }
         for (int a = 0; a < dim; a++) {
@@ -650,10 +649,15 @@ void dg_cg_emit_gvalues(dg_strbuf *b, const deriv_table *dt, dg_emit_ctx *ctx,
           dg_strbuf_append(b, "  ");
           dg_strbuf_appendf(b, dst_fmt, dt->d[e].gbase + row * dim + a);
           dg_strbuf_append(b, " =");
-          for (int d = 0; d < dim; d++)
-            dg_strbuf_appendf(b, "%s G[%d] * f%d", d ? " +" : "", a * dim + d, d);
+          for (int d = 0, n = 0; d < dim; d++)
+            if (!(curl && d == row))
+              dg_strbuf_appendf(b, "%s G[%d] * f%d", n++ ? " +" : "", a * dim + d, d);
           dg_strbuf_append(b, ";\n");
         }
+        dg_strbuf_line(b, "}");
+      }
+      if (curl) {
+        b->indent -= 2;
         dg_strbuf_line(b, "}");
       }
       continue;
@@ -668,14 +672,21 @@ void dg_cg_emit_gvalues(dg_strbuf *b, const deriv_table *dt, dg_emit_ctx *ctx,
   }
 }
 
-const char *const dg_cg_volume_signature_cuda =
-    "KERNEL void __launch_bounds__(NP * EPB) dg_volume(real *__restrict__ q,\n"
+void dg_cg_emit_volume_signature_cuda(dg_strbuf *b, int min_blocks) {
+  if (min_blocks > 1)
+    dg_strbuf_appendf(b, "KERNEL void __launch_bounds__(NP * EPB, %d) ", min_blocks);
+  else
+    dg_strbuf_append(b, "KERNEL void __launch_bounds__(NP * EPB) ");
+  dg_strbuf_append(b,
+    "dg_volume(real *__restrict__ q,\n"
     "    real *__restrict__ rhs, const real *__restrict__ fl, const real *__restrict__ egeo,\n"
     "    const real *__restrict__ vx, real t, long long K, real *__restrict__ res,\n"
     "    real rk_a, real rk_b, real dt, real *__restrict__ q_out,\n"
     "    const int *__restrict__ mapM, const int *__restrict__ mapP,\n"
     "    const int *__restrict__ fbc, const real *__restrict__ fgeo,\n"
-    "    const real *__restrict__ fx) {\n";
+    "    const real *__restrict__ fx) {\n");
+}
+
 static const char *volume_signature_c =
     "KERNEL void dg_volume(void **args, int64_t first, int64_t count) {\n"
     "  real *restrict q = *(real **)args[0];\n"
@@ -775,7 +786,7 @@ static void emit_volume_cuda(dg_strbuf *b, const dg_element_ops *el, const dg_ph
   dg_strbuf_appendf(b, "#define QOUT %s\n", cfg->fuse_surface ? "q_out" : "q");
   if (cfg->vector_loads)
     dg_strbuf_appendf(b, "typedef %s real2;\n", is_float ? "float2" : "double2");
-  dg_strbuf_append(b, dg_cg_volume_signature_cuda);
+  dg_cg_emit_volume_signature_cuda(b, 1);
   b->indent = 2;
   dg_strbuf_line(b, "extern __shared__ __align__(16) double smem_raw[];");
   dg_strbuf_line(b, "real *smem = (real *)smem_raw;");
@@ -1206,8 +1217,11 @@ dg_error dg_codegen_generate(dg_codegen_target target, const dg_element_ops *el,
   out->nproducts = 0;
   for (int x = 0; x < dtab->n; x++) {
     const deriv_entry *de = &dtab->d[x];
-    int scalars = de->curl ? 9 : dg_flux_shape_size(de->node->args[0]->shape);
-    out->nproducts += target == DG_CODEGEN_CUDA && de->div ? scalars : scalars * el->dim;
+    /* a contravariant divergence source takes one application, any other
+     * differentiated scalar DIM (a curl taken as rows is a divergence) */
+    out->nproducts += target == DG_CODEGEN_CUDA && de->div
+                          ? de->rows * el->dim
+                          : dg_flux_shape_size(de->node->args[0]->shape) * el->dim;
   }
   out->uses_face_x = uses_fx;
   out->uses_volume_x = uses_vx;

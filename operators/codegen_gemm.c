@@ -421,6 +421,13 @@ static void emit_mma_store(dg_strbuf *b, const gemm_plan *p, const char *T) {
   dg_strbuf_line(b, "}");
 }
 
+/* mma: task -> (part, row tile ti, element tile te), one line at the
+ * current indent + 4 (inside the task's if). */
+static void emit_mma_task_decode(dg_strbuf *b, const gemm_plan *p) {
+  dg_strbuf_line(b, "    const int part = task %% %d, r = task / %d, te = r %% %d, ti = r / %d;",
+                 p->nparts, p->nparts, p->nte, p->nte);
+}
+
 /* mma, phase D: the warp tasks (row tile ti, element tile te, part) on the
  * tensor cores.  Each part is emitted as straight code: per matrix, one
  * k-step loop that loads the A fragment once and runs every item of that
@@ -446,8 +453,7 @@ static void emit_mma_products(dg_strbuf *b, const gemm_plan *p) {
                  T, nd, nd);
   dg_strbuf_line(b, "  const int task = warp + tt * %d;", p->nwarps);
   dg_strbuf_line(b, "  if (warp < %d && task < %d) {", p->nwarps, p->ntask);
-  dg_strbuf_line(b, "    const int part = task %% %d, r = task / %d, te = r %% %d, ti = r / %d;",
-                 p->nparts, p->nparts, p->nte, p->nte);
+  emit_mma_task_decode(b, p);
   dg_strbuf_line(b, "    const real *x = xb + te * 8;");
   dg_strbuf_line(b, "    (void)x; (void)ti;");
   dg_strbuf_line(b, "    switch (part) {");
@@ -516,8 +522,7 @@ static void emit_mma_products(dg_strbuf *b, const gemm_plan *p) {
     dg_strbuf_line(b, "for (int tt = 0; tt < %d; ++tt) {", p->tpw);
     dg_strbuf_line(b, "  const int task = warp + tt * %d;", p->nwarps);
     dg_strbuf_line(b, "  if (warp < %d && task < %d) {", p->nwarps, p->ntask);
-    dg_strbuf_line(b, "    const int part = task %% %d, r = task / %d, te = r %% %d, ti = r / %d;",
-                   p->nparts, p->nparts, p->nte, p->nte);
+    emit_mma_task_decode(b, p);
     b->indent += 4;
     emit_mma_store(b, p, T);
     b->indent -= 4;
@@ -599,15 +604,8 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
                     "#define NPR %d\n#define NACC %d\n#define QOUT %s\n",
                     cfg->elements_per_block, p.pade, p.rc, p.nrc, p.npr, p.nacc,
                     cfg->fuse_surface ? "q_out" : "q");
-  const char *sig = dg_cg_volume_signature_cuda, *lb = strstr(sig, "__launch_bounds__(NP * EPB)");
-  int minb = p.mma ? mma_min_blocks(&p, el->Np * cfg->elements_per_block) : 1;
-  if (lb && minb > 1) {
-    /* sig up to the bound, the bound with its block count, the rest */
-    size_t cut = strlen("__launch_bounds__(NP * EPB");
-    dg_strbuf_appendf(b, "%.*s, %d%s", (int)(lb - sig + cut), sig, minb, lb + cut);
-  } else {
-    dg_strbuf_append(b, sig);
-  }
+  dg_cg_emit_volume_signature_cuda(
+      b, p.mma ? mma_min_blocks(&p, el->Np * cfg->elements_per_block) : 1);
   b->indent = 2;
   dg_strbuf_line(b, "extern __shared__ __align__(16) double smem_raw[];");
   dg_strbuf_line(b, "real *smem = (real *)smem_raw;");

@@ -84,8 +84,10 @@ void dg_cg_emit_gvalues(dg_strbuf *b, const deriv_table *dt, dg_emit_ctx *ctx,
 void dg_cg_emit_rhs_store(dg_strbuf *b, const dg_physics *ph, const dg_kernel_config *cfg,
                           dg_emit_ctx *ctx, const char *lift_fmt);
 
-/* The cuda dg_volume signature (all work modes). */
-extern const char *const dg_cg_volume_signature_cuda;
+/* The cuda dg_volume signature (all work modes), through the opening
+ * brace; min_blocks > 1 adds that minimum of resident blocks per
+ * multiprocessor to its __launch_bounds__. */
+void dg_cg_emit_volume_signature_cuda(dg_strbuf *b, int min_blocks);
 
 /* work_mode gemm (codegen_gemm.c): shared memory in reals (and in
  * *matrix_reals the size of its transposed operator table), and the kernel. */

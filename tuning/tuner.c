@@ -44,6 +44,16 @@ static int push_volume(dg_tune_space *s, int cap, int epb, dg_work_mode mode, in
   return push_config(s, cap, variant(epb, mode, w, mat, prefetch, fuse, fuse_surface), Np);
 }
 
+/* A tensor-core candidate: whole tiles of 8 elements (epb a multiple),
+ * global matrices (its fragment table), rows 8 or 16. */
+static dg_kernel_config mma_variant(int epb, int fuse, int fuse_surface, int rows,
+                                    int gather_ahead) {
+  dg_kernel_config c = variant(epb, DG_WORK_MMA, 1, DG_MATRIX_GLOBAL, 0, fuse, fuse_surface);
+  c.mma_rows = rows;
+  c.gather_ahead = gather_ahead;
+  return c;
+}
+
 /* The fused kernel (fused surface and update, no prefetch: the form the
  * tuner chose at every order so far) with its face traces gathered ahead. */
 static int push_gather_ahead(dg_tune_space *s, int cap, int epb, dg_work_mode mode, int w,
@@ -107,15 +117,12 @@ dg_error dg_tune_space_create(int cuda, dg_tune_mode mode, int Np, int nfnfp,
           for (int mat = 0; mat < 3; mat++)
             push_volume(out, cap, gemm_epbs[e], DG_WORK_GEMM, 1, (dg_matrix_place)mat, 0, fuse,
                         fs, Np);
-    for (int rows = 8; rows <= 16; rows += 8) /* mma: whole tiles of 8 elements */
+    for (int rows = 8; rows <= 16; rows += 8) /* mma: ga only with both fusions */
       for (int fs = 1; fs >= 0; fs--)
         for (int fuse = 1; fuse >= 0; fuse--)
-          for (int e = 3; e < 6; e++) {
-            dg_kernel_config c =
-                variant(gemm_epbs[e], DG_WORK_MMA, 1, DG_MATRIX_GLOBAL, 0, fuse, fs);
-            c.mma_rows = rows;
-            push_config(out, cap, c, Np);
-          }
+          for (int e = 3; e < 6; e++)
+            for (int ga = 0; ga <= (fs && fuse); ga++)
+              push_config(out, cap, mma_variant(gemm_epbs[e], fuse, fs, rows, ga), Np);
     for (int fs = 1; fs >= 0; fs--)
       for (int fuse = 1; fuse >= 0; fuse--)
         for (int e = 0; e < 5; e++)
@@ -146,13 +153,6 @@ dg_error dg_tune_space_create(int cuda, dg_tune_mode mode, int Np, int nfnfp,
             c.gather_ahead = tweaks[t].gather_ahead;
             push_config(out, cap, c, Np);
           }
-    for (int e = 3; e < 6; e++)
-      for (int rows = 8; rows <= 16; rows += 8) {
-        dg_kernel_config c = variant(gemm_epbs[e], DG_WORK_MMA, 1, DG_MATRIX_GLOBAL, 0, 1, 1);
-        c.gather_ahead = 1;
-        c.mma_rows = rows;
-        push_config(out, cap, c, Np);
-      }
   } else {
     /* auto: fused update, global matrices (column-major reads are
      * coalesced and L1-resident), 1..8 elements per block; separate
@@ -196,14 +196,10 @@ dg_error dg_tune_space_create(int cuda, dg_tune_mode mode, int Np, int nfnfp,
      * (tetrahedra N >= 3), and beside dg_surface from Np >= 35 */
     if (Np >= 20)
       for (int rows = 8; rows <= 16; rows += 8)
-        for (int ga = 0; ga < 2; ga++) {
-          dg_kernel_config c = variant(8, DG_WORK_MMA, 1, G, 0, 1, 1);
-          c.mma_rows = rows;
-          c.gather_ahead = ga;
-          push_config(out, cap, c, Np);
-        }
+        for (int ga = 0; ga < 2; ga++)
+          push_config(out, cap, mma_variant(8, 1, 1, rows, ga), Np);
     if (Np >= 35)
-      push_volume(out, cap, 8, DG_WORK_MMA, 1, G, 0, 1, 0, Np);
+      push_config(out, cap, mma_variant(8, 1, 0, 8, 0), Np);
   }
   const int fts[] = {128, 256, 512};
   for (int i = 0; i < 3; i++)
