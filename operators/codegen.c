@@ -81,7 +81,8 @@ dg_error dg_kernel_config_check(const dg_kernel_config *c, int Np) {
            "gather_ahead shapes the face-flux loop of the fused surface: it needs "
            "fuse_surface = true");
   DG_CHECK(c->mma_rows == 8 || c->mma_rows == 16, DG_ERR_INPUT,
-           "mma_rows %d must be 8 or 16 (the fp64 tensor-core tiles m8n8k4 and m16n8k4)",
+           "mma_rows %d must be 8 or 16 (the tensor-core tiles m8n8k4 and m16n8k4, in "
+           "float m16n8k8)",
            c->mma_rows);
   DG_CHECK(!gemm || !c->vector_loads, DG_ERR_INPUT,
            "vector_loads is a knob of work_mode parallel, inline and sequence, not %s (it "
@@ -1178,8 +1179,9 @@ dg_error dg_codegen_generate(dg_codegen_target target, const dg_element_ops *el,
   size_t shared = volume_shared_reals(el, dtab->ng, ph->ncomp, cfg) * rs;
   size_t matrix_bytes = ((size_t)el->dim * el->Np * el->Np + (size_t)el->Np * nfnfp) * rs;
   if (target == DG_CODEGEN_CUDA && cfg->work_mode == DG_WORK_MMA) {
-    DG_CHECK_GOTO(err, done, !is_float, DG_ERR_INPUT,
-                  "work_mode mma runs on the fp64 tensor cores: double precision only");
+    DG_CHECK_GOTO(err, done, !is_float || cfg->mma_rows == 16, DG_ERR_INPUT,
+                  "work_mode mma in float runs split-TF32 steps (m16n8k8): mma_rows must be "
+                  "16, not %d", cfg->mma_rows);
     DG_CHECK_GOTO(err, done, cfg->elements_per_block * el->Np >= 32, DG_ERR_INPUT,
                   "work_mode mma needs a whole warp: elements_per_block %d x Np %d < 32",
                   cfg->elements_per_block, el->Np);
@@ -1187,7 +1189,7 @@ dg_error dg_codegen_generate(dg_codegen_target target, const dg_element_ops *el,
   if (cfg->work_mode == DG_WORK_GEMM || cfg->work_mode == DG_WORK_MMA) {
     /* its own table of (transposed or fragment-ordered) matrices */
     size_t mt = 0;
-    shared = dg_cg_gemm_shared_reals(el, dtab, ph->ncomp, cfg, &mt) * rs;
+    shared = dg_cg_gemm_shared_reals(el, dtab, ph->ncomp, cfg, is_float, &mt) * rs;
     matrix_bytes = mt * rs;
   }
   if (target == DG_CODEGEN_CUDA) {

@@ -17,11 +17,15 @@
  * the transposed matrix (the same address across the lanes of an
  * accumulator: a broadcast), for RC multiply-adds.
  *
- * work_mode = mma runs the same products on the fp64 tensor cores
- * (mma.sync m8n8k4 or m16n8k4, knob mma_rows; the 16-row shape has twice
- * the throughput on the H100: 66 against 33 TFLOP/s): the operators are
- * A-fragment tables in global memory, the shared source columns the B
- * fragments, 8 elements the tile width.  The work of a row tile is split
+ * work_mode = mma runs the same products on the tensor cores: in double
+ * the fp64 steps (mma.sync m8n8k4 or m16n8k4, knob mma_rows; the 16-row
+ * shape has twice the throughput on the H100: 66 against 33 TFLOP/s), in
+ * float split TF32 (16 rows only, m16n8k8): each factor x = big + small
+ * with both parts TF32 (11 significant bits each), and A B ~ As Bb + Ab Bs
+ * + Ab Bb, three TF32 steps with fp32 accumulation, which keeps about
+ * fp32's accuracy (a plain TF32 step would keep 11 bits) at a third of
+ * TF32's rate.  The operators are A-fragment tables in global memory, the
+ * shared source columns the B fragments, 8 elements the tile width.  The work of a row tile is split
  * at generation time into parts (see "mma work split" below), and every
  * warp task runs straight-line code for its part.
  *
@@ -59,7 +63,10 @@ typedef struct {
   int pade, rc, nrc, npr;
   int mma;         /* products on the tensor cores (work_mode mma) */
   int alias_out;   /* mma: OUT overlays the sources (see plan) */
-  int ks[4];       /* mma: k-steps of 4 of each matrix */
+  int kw;          /* mma: k of one step, 4 (fp64) or 8 (split TF32) */
+  int nah;         /* mma: A values a lane holds per step */
+  int rs;          /* bytes of a real */
+  int ks[4];       /* mma: k-steps of KW of each matrix */
   int afrag[4];    /* mma: offset of each matrix's fragments in g_AF */
   /* OUT holds one slot per (part, accumulator) of the mma work split (the
    * gemm products: slot a is accumulator a); node values are slot sums */
@@ -88,7 +95,7 @@ static int odd_stride(int epb) { return epb | 1; }
  * unit the kernels are bound by, tuning/RESULTS.md): per k-step 2 for each
  * item's B fragment plus TM/4 for the matrix's A fragment. */
 
-static int item_ks(const mma_item *it) { return (it->len + 3) / 4; }
+static int item_ks(const mma_item *it, int kw) { return (it->len + kw - 1) / kw; }
 
 static int cmp_item(const void *x, const void *y) {
   const mma_item *a = x, *b = y;
@@ -98,32 +105,38 @@ static int cmp_item(const void *x, const void *y) {
 }
 
 /* Cuts items [0, n) into np non-empty contiguous parts of about equal cost. */
-static void split_contiguous(const mma_item *it, int n, int np, int *first) {
+static void split_contiguous(const mma_item *it, int n, int np, int kw, int *first) {
   long total = 0, cum = 0;
   for (int k = 0; k < n; k++)
-    total += item_ks(&it[k]);
+    total += item_ks(&it[k], kw);
   int k = 0;
   first[0] = 0;
   for (int q = 1; q < np; q++) {
     double target = (double)total * q / np;
     while (k < n - (np - q) &&
-           (k == first[q - 1] || (double)cum + 0.5 * item_ks(&it[k]) <= target))
-      cum += item_ks(&it[k++]);
+           (k == first[q - 1] || (double)cum + 0.5 * item_ks(&it[k], kw) <= target))
+      cum += item_ks(&it[k++], kw);
     first[q] = k;
   }
   first[np] = n;
 }
 
-/* The L1 wavefronts of one part's straight-line code. */
+/* The L1 wavefronts of one part's straight-line code: a step's B is KW/4
+ * loads of one real a lane, its A NAH reals a lane (128 bytes a wavefront). */
 static long part_cost(const gemm_plan *p, int q) {
-  long cost = 0;
+  long cost = 0, b = (long)p->kw * p->rs / 16, a = (long)p->nah * p->rs / 4;
   for (int k = p->part_first[q]; k < p->part_first[q + 1]; k++) {
     const mma_item *it = &p->item[k];
-    cost += 2L * item_ks(it);
+    cost += b * item_ks(it, p->kw);
     if (k == p->part_first[q] || p->item[k - 1].mat != it->mat)
-      cost += (long)(p->tm / 4) * item_ks(it);
+      cost += a * item_ks(it, p->kw);
   }
   return cost;
+}
+
+/* Registers a lane keeps the results of its tasks in until the stores. */
+static int held_registers(const gemm_plan *p, int alias) {
+  return (alias ? p->tpw : 1) * p->maxslots * (p->tm / 4) * p->rs / 4;
 }
 
 /* Fills item, part_first, item_slot, part_slot0 and slot_acc for nparts. */
@@ -135,7 +148,7 @@ static int fill_split(gemm_plan *p, int nparts) {
   p->part_slot0 = calloc((size_t)nparts + 1, sizeof *p->part_slot0);
   if (!p->part_first || !p->part_slot0)
     return 0;
-  split_contiguous(p->item, p->nitem, nparts, p->part_first);
+  split_contiguous(p->item, p->nitem, nparts, p->kw, p->part_first);
   p->nslot = 0;
   p->maxslots = 0;
   for (int q = 0; q < nparts; q++) {
@@ -163,7 +176,7 @@ static int fill_split(gemm_plan *p, int nparts) {
 
 /* Chooses the number of parts: the least time of the busiest warp (tasks
  * go round-robin, task t to warp t % nwarps) among the splits whose
- * results fit 32 registers (doubles) a lane, preferring those whose OUT
+ * results fit 64 registers a lane, preferring those whose OUT
  * fits over the sources (else OUT takes shared memory of its own, and each
  * task's results go there at once instead of waiting in registers). */
 static int plan_mma_split(gemm_plan *p, int nwarps, int nte) {
@@ -202,8 +215,7 @@ static int plan_mma_split(gemm_plan *p, int nwarps, int nte) {
     free(cost);
     free(busy);
     int alias = (size_t)p->nslot * p->npr * p->pade <= p->off_out;
-    int held = (alias ? p->tpw : 1) * p->maxslots * (p->tm / 4);
-    int rank = 2 * (held <= 32) + alias;
+    int rank = 2 * (held_registers(p, alias) <= 64) + alias;
     if (rank > best_rank || (rank == best_rank && span < best_span)) {
       best = np;
       best_span = span;
@@ -216,8 +228,9 @@ static int plan_mma_split(gemm_plan *p, int nwarps, int nte) {
 /* Plans the accumulators and the shared-memory map.  Returns 0 on memory
  * failure. */
 static int plan(const dg_element_ops *el, const deriv_table *dt, int ncomp,
-                const dg_kernel_config *cfg, gemm_plan *p) {
+                const dg_kernel_config *cfg, int is_float, gemm_plan *p) {
   memset(p, 0, sizeof *p);
+  p->rs = is_float ? 4 : 8;
   int dim = el->dim, np = el->Np, nfnfp = el->Nfaces * el->Nfp;
   int epb = cfg->elements_per_block;
   p->pade = odd_stride(epb);
@@ -236,16 +249,18 @@ static int plan(const dg_element_ops *el, const deriv_table *dt, int ncomp,
   for (int g = 0; g < dt->ng * dim; g++)
     p->r_acc[g] = -1;
   p->mma = cfg->work_mode == DG_WORK_MMA;
-  if (p->mma) { /* rows in tiles of TM; each matrix's k in steps of 4 */
+  if (p->mma) { /* rows in tiles of TM; each matrix's k in steps of KW */
     p->tm = cfg->mma_rows;
+    p->kw = is_float ? 8 : 4;
+    p->nah = is_float ? 4 : p->tm / 8;
     p->npr = (np + p->tm - 1) / p->tm * p->tm;
     p->rc = p->tm;
     p->nrc = p->npr / p->tm;
     int off = 0;
     for (int m = 0; m <= dim; m++) {
-      p->ks[m] = ((m < dim ? np : nfnfp) + 3) / 4;
+      p->ks[m] = ((m < dim ? np : nfnfp) + p->kw - 1) / p->kw;
       p->afrag[m] = off;
-      off += p->nrc * p->ks[m] * 32 * (p->tm / 8);
+      off += p->nrc * p->ks[m] * 32 * p->nah;
     }
   } else {
     /* rows per thread: enough row chunks that NACC x NRC items fill the
@@ -328,9 +343,9 @@ static void plan_free(gemm_plan *p) {
 }
 
 size_t dg_cg_gemm_shared_reals(const dg_element_ops *el, const deriv_table *dt, int ncomp,
-                               const dg_kernel_config *cfg, size_t *matrix_reals) {
+                               const dg_kernel_config *cfg, int is_float, size_t *matrix_reals) {
   gemm_plan p;
-  size_t n = plan(el, dt, ncomp, cfg, &p) ? p.total : (size_t)-1 / 16;
+  size_t n = plan(el, dt, ncomp, cfg, is_float, &p) ? p.total : (size_t)-1 / 16;
   *matrix_reals = (size_t)(el->dim * el->Np + el->Nfaces * el->Nfp) * (size_t)p.npr;
   if (p.mma)
     *matrix_reals = 0; /* its fragment table is in global memory, never constant */
@@ -348,13 +363,14 @@ static double op_entry(const dg_element_ops *el, int m, int i, int j) {
   return m < el->dim ? D[m][i * np + j] : el->LIFT[i * nfnfp + j];
 }
 
-/* mma: g_AF holds each operator as DMMA A-fragments, [row tile][k-step][lane]
- * [TM/8] with lane l holding entries (TM*tile + l/4 + 8h, 4*step + l%4),
- * h < TM/8: one coalesced load per lane per tensor-core step. */
-static void emit_fragments(dg_strbuf *b, const dg_element_ops *el, const gemm_plan *p) {
-  int hs = p->tm / 8, n = p->afrag[el->dim] + p->nrc * p->ks[el->dim] * 32 * hs, z = 0;
-  dg_strbuf_appendf(b, "/* g_AF: D_r, ..., LIFT as m%dn8k4 A-fragments [tile][k-step][lane][%d] */\n",
-                    p->tm, hs);
+/* mma: g_AF holds each operator as A-fragments, [row tile][k-step][lane]
+ * [NAH] with lane l holding entries (TM*tile + l/4 + 8(h%2), KW*step + l%4
+ * + 4(h/2)), h < NAH: one coalesced load per lane per tensor-core step. */
+static void emit_fragments(dg_strbuf *b, const dg_element_ops *el, const gemm_plan *p,
+                           int is_float) {
+  int hs = p->nah, n = p->afrag[el->dim] + p->nrc * p->ks[el->dim] * 32 * hs, z = 0;
+  dg_strbuf_appendf(b, "/* g_AF: D_r, ..., LIFT as m%dn8k%d A-fragments [tile][k-step][lane][%d] */\n",
+                    p->tm, p->kw, hs);
   dg_strbuf_appendf(b, "__device__ __align__(16) const real g_AF[%d] = {", n);
   for (int m = 0; m <= el->dim; m++)
     for (int ti = 0; ti < p->nrc; ti++)
@@ -363,8 +379,9 @@ static void emit_fragments(dg_strbuf *b, const dg_element_ops *el, const gemm_pl
           for (int h = 0; h < hs; h++, z++) {
             if (z % 4 == 0)
               dg_strbuf_append(b, "\n  ");
-            dg_strbuf_appendf(b, "%.17e, ",
-                              op_entry(el, m, p->tm * ti + l / 4 + 8 * h, 4 * k + l % 4));
+            double v = op_entry(el, m, p->tm * ti + l / 4 + 8 * (h % 2),
+                                p->kw * k + l % 4 + 4 * (h / 2));
+            dg_strbuf_appendf(b, is_float ? "%.9ef, " : "%.17e, ", v);
           }
   dg_strbuf_append(b, "\n};\n");
 }
@@ -428,6 +445,37 @@ static void emit_mma_task_decode(dg_strbuf *b, const gemm_plan *p) {
                  p->nparts, p->nparts, p->nte, p->nte);
 }
 
+/* mma in float, one k-step of 8 for items k0..k1 of one matrix: the A
+ * fragment (4 reals a lane) split once into TF32 big and small parts, then
+ * per item its two B values (columns l%4 and l%4 + 4 of the step; zero
+ * past the matrix's last column, rem < 8) and the three split steps. */
+static void emit_tf32_step(dg_strbuf *b, const gemm_plan *p, int k0, int k1, int rem,
+                           const char *T) {
+  dg_strbuf_line(b, "      const float4 a = *(const float4 *)(af + ks * 128);");
+  dg_strbuf_line(b, "      unsigned ab[4], as[4];");
+  dg_strbuf_line(b, "      DG_TF32_SPLIT(a.x, ab[0], as[0]); DG_TF32_SPLIT(a.y, ab[1], as[1]);");
+  dg_strbuf_line(b, "      DG_TF32_SPLIT(a.z, ab[2], as[2]); DG_TF32_SPLIT(a.w, ab[3], as[3]);");
+  for (int k = k0; k < k1; k++) {
+    const mma_item *it = &p->item[k];
+    int sl = p->item_slot[k];
+    for (int h = 0; h < 2; h++) {
+      const char *tail = h ? " + 4 * PADE" : "";
+      if (4 * h + 4 <= rem)
+        dg_strbuf_line(b, "      const float b%d_%d = x[%d + ks * %d%s];", k - k0, h, it->src,
+                       8 * p->pade, tail);
+      else if (4 * h >= rem)
+        dg_strbuf_line(b, "      const float b%d_%d = 0.0f;", k - k0, h);
+      else
+        dg_strbuf_line(b, "      const float b%d_%d = (lane & 3) + %d < %d ? x[%d + ks * %d%s] : 0.0f;",
+                       k - k0, h, 4 * h, rem, it->src, 8 * p->pade, tail);
+    }
+    dg_strbuf_line(b,
+                   "      DG_TMMA3(dd[%s][%d][0], dd[%s][%d][1], dd[%s][%d][2], dd[%s][%d][3], "
+                   "ab, as, b%d_0, b%d_1);",
+                   T, sl, T, sl, T, sl, T, sl, k - k0, k - k0);
+  }
+}
+
 /* mma, phase D: the warp tasks (row tile ti, element tile te, part) on the
  * tensor cores.  Each part is emitted as straight code: per matrix, one
  * k-step loop that loads the A fragment once and runs every item of that
@@ -435,17 +483,22 @@ static void emit_mma_task_decode(dg_strbuf *b, const gemm_plan *p) {
  * results stay in registers until all warps have read their sources (OUT
  * may overlay them), then go to their slots. */
 static void emit_mma_products(dg_strbuf *b, const gemm_plan *p) {
-  int hs = p->tm / 8, nd = p->tm / 4;
+  int hs = p->nah, nd = p->tm / 4, tf32 = p->kw == 8;
   dg_strbuf_line(b, "/* D: warp tasks (row tile, element tile, part) on the tensor cores; whole");
   dg_strbuf_line(b, " * warps only (a partial last warp idles).  Lane l holds A (rows l/4 + 8h,");
-  dg_strbuf_line(b, " * k l%%4), B (k l%%4, element l/4), D (rows l/4 + 8h, elements 2(l%%4) + {0,1}) */");
+  if (tf32) {
+    dg_strbuf_line(b, " * k l%%4 + 4h'), B (k l%%4 + 4h', element l/4), D (rows l/4 + 8h, elements");
+    dg_strbuf_line(b, " * 2(l%%4) + {0,1}); split TF32: x = big + small, three steps */");
+  } else {
+    dg_strbuf_line(b, " * k l%%4), B (k l%%4, element l/4), D (rows l/4 + 8h, elements 2(l%%4) + {0,1}) */");
+  }
   dg_strbuf_line(b, "{");
   b->indent += 2;
   dg_strbuf_line(b, "const int lane = tid & 31, warp = tid >> 5;");
   dg_strbuf_line(b, "const real *xb = smem + (lane >> 2) + (lane & 3) * PADE;");
   const char *T = p->alias_out ? "tt" : "0"; /* results wait in registers, or go at once */
-  dg_strbuf_line(b, "double dd[%d][%d][%d]; /* [task][slot][h] */", p->alias_out ? p->tpw : 1,
-                 p->maxslots, nd);
+  dg_strbuf_line(b, "%s dd[%d][%d][%d]; /* [task][slot][h] */", tf32 ? "float" : "double",
+                 p->alias_out ? p->tpw : 1, p->maxslots, nd);
   dg_strbuf_line(b, "#pragma unroll");
   dg_strbuf_line(b, "for (int tt = 0; tt < %d; ++tt) {", p->tpw);
   dg_strbuf_line(b, "  #pragma unroll");
@@ -465,7 +518,7 @@ static void emit_mma_products(dg_strbuf *b, const gemm_plan *p) {
       while (k1 < p->part_first[q + 1] && p->item[k1].mat == m)
         k1++;
       /* items k0..k1 share matrix m (and so its length and k-steps) */
-      int len = p->item[k0].len, full = len / 4, rem = len % 4;
+      int len = p->item[k0].len, full = len / p->kw, rem = len % p->kw;
       dg_strbuf_line(b, "  { /* matrix %d: %d item(s) */", m, k1 - k0);
       dg_strbuf_line(b, "    const real *af = g_AF + %d + ti * %d + lane * %d;", p->afrag[m],
                      p->ks[m] * 32 * hs, hs);
@@ -474,8 +527,13 @@ static void emit_mma_products(dg_strbuf *b, const gemm_plan *p) {
           dg_strbuf_line(b, "    #pragma unroll 2");
           dg_strbuf_line(b, "    for (int ks = 0; ks < %d; ++ks) {", full);
         } else {
-          dg_strbuf_line(b, "    { /* last k-step: %d of its 4 columns exist */", rem);
+          dg_strbuf_line(b, "    { /* last k-step: %d of its %d columns exist */", rem, p->kw);
           dg_strbuf_line(b, "      const int ks = %d;", full);
+        }
+        if (tf32) {
+          emit_tf32_step(b, p, k0, k1, pass ? rem : p->kw, T);
+          dg_strbuf_line(b, "    }");
+          continue;
         }
         if (hs == 2)
           dg_strbuf_line(b, "      const double2 a = *(const double2 *)(af + ks * 64);");
@@ -545,10 +603,9 @@ static void emit_mma_products(dg_strbuf *b, const gemm_plan *p) {
  * products' results held across tasks (two per double) plus 32, nor 64
  * (65536 registers per multiprocessor, H100). */
 static int mma_min_blocks(const gemm_plan *p, int threads) {
-  long bytes = (long)p->total * 8 + 1024; /* the runtime's 1 KiB per block */
-  int lanes = (threads + 31) / 32 * 32;   /* registers go to whole warps */
-  int held = (p->alias_out ? p->tpw : 1) * p->maxslots * (p->tm / 4);
-  int regs = 32 + 2 * held;
+  long bytes = (long)p->total * p->rs + 1024; /* the runtime's 1 KiB per block */
+  int lanes = (threads + 31) / 32 * 32;       /* registers go to whole warps */
+  int regs = 32 + held_registers(p, p->alias_out);
   regs = regs < 64 ? 64 : (regs + 7) / 8 * 8;
   int by_smem = (int)(228L * 1024 / bytes), by_threads = 2048 / lanes;
   int by_regs = 65536 / (lanes * regs), n = by_smem;
@@ -556,6 +613,35 @@ static int mma_min_blocks(const gemm_plan *p, int threads) {
   n = by_regs < n ? by_regs : n;
   return n;
 }
+
+/* float mma: the TF32 step (m16n8k8, fp32 accumulation; the test emulator
+ * defines DG_TMMA and dg_tf32 itself), the split x = big + small (both
+ * rounded to TF32 with cvt.rna: small holds the next 11 bits of x), and
+ * the three split steps, small products first so the big one lands on the
+ * most accurate sum. */
+static const char *const TF32_STEPS =
+    "#ifndef DG_TMMA /* D += A B, TF32 m16n8k8 with fp32 accumulation */\n"
+    "static __device__ __forceinline__ unsigned dg_tf32(float x) {\n"
+    "  unsigned r;\n"
+    "  asm(\"cvt.rna.tf32.f32 %0, %1;\" : \"=r\"(r) : \"f\"(x));\n"
+    "  return r;\n"
+    "}\n"
+    "#define DG_TMMA(d0, d1, d2, d3, a, b0, b1) asm(\"mma.sync.aligned.m16n8k8.row.col.f32."
+    "tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\" : \"+f\"(d0), "
+    "\"+f\"(d1), \"+f\"(d2), \"+f\"(d3) : \"r\"(a[0]), \"r\"(a[1]), \"r\"(a[2]), "
+    "\"r\"(a[3]), \"r\"(b0), \"r\"(b1))\n"
+    "#endif\n"
+    "#define DG_TF32_SPLIT(x, big, small) \\\n"
+    "  do { big = dg_tf32(x); small = dg_tf32((x) - __uint_as_float(big)); } while (0)\n"
+    "#define DG_TMMA3(d0, d1, d2, d3, ab, as, x0, x1) \\\n"
+    "  do { \\\n"
+    "    unsigned bb0_, bs0_, bb1_, bs1_; \\\n"
+    "    DG_TF32_SPLIT(x0, bb0_, bs0_); \\\n"
+    "    DG_TF32_SPLIT(x1, bb1_, bs1_); \\\n"
+    "    DG_TMMA(d0, d1, d2, d3, as, bb0_, bb1_); \\\n"
+    "    DG_TMMA(d0, d1, d2, d3, ab, bs0_, bs1_); \\\n"
+    "    DG_TMMA(d0, d1, d2, d3, ab, bb0_, bb1_); \\\n"
+    "  } while (0)\n";
 
 /* The value of accumulator a at node (s, i): the sum of its OUT slots. */
 static void append_acc(dg_strbuf *b, const gemm_plan *p, int a) {
@@ -571,15 +657,18 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
                             const deriv_table *dt, const dg_kernel_config *cfg,
                             dg_emit_ctx *ctx, int uses_x, int uses_fx, int is_float) {
   gemm_plan p;
-  if (!plan(el, dt, ph->ncomp, cfg, &p)) {
+  if (!plan(el, dt, ph->ncomp, cfg, is_float, &p)) {
     plan_free(&p);
     ctx->failed = 1;
     snprintf(ctx->failure, sizeof ctx->failure, "out of memory planning the gemm volume kernel");
     return;
   }
   int dim = el->dim;
-  if (p.mma) {
-    emit_fragments(b, el, &p);
+  if (p.mma && is_float) {
+    emit_fragments(b, el, &p, 1);
+    dg_strbuf_append(b, TF32_STEPS);
+  } else if (p.mma) {
+    emit_fragments(b, el, &p, 0);
     /* no volatile: the steps have no side effects, and the compiler may
      * then move the fragment loads ahead of them */
     dg_strbuf_append(b, "#ifndef DG_DMMA /* D += A B on the fp64 tensor cores, m8n8k4, m16n8k4 */\n"
@@ -590,6 +679,8 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
                         "m16n8k4.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5}, {%6}, "
                         "{%0,%1,%2,%3};\" : \"+d\"(d0), \"+d\"(d1), \"+d\"(d2), \"+d\"(d3) : "
                         "\"d\"(a0), \"d\"(a1), \"d\"(b))\n#endif\n");
+  }
+  if (p.mma) {
     dg_strbuf_appendf(b, "__device__ const int g_part_slot[%d] = {", p.nparts + 1);
     for (int q = 0; q <= p.nparts; q++)
       dg_strbuf_appendf(b, "%s%d", q ? ", " : "", p.part_slot0[q]);

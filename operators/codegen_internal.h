@@ -92,7 +92,7 @@ void dg_cg_emit_volume_signature_cuda(dg_strbuf *b, int min_blocks);
 /* work_mode gemm (codegen_gemm.c): shared memory in reals (and in
  * *matrix_reals the size of its transposed operator table), and the kernel. */
 size_t dg_cg_gemm_shared_reals(const dg_element_ops *el, const deriv_table *dt, int ncomp,
-                               const dg_kernel_config *cfg, size_t *matrix_reals);
+                               const dg_kernel_config *cfg, int is_float, size_t *matrix_reals);
 void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
                             const deriv_table *dt, const dg_kernel_config *cfg,
                             dg_emit_ctx *ctx, int uses_x, int uses_fx, int is_float);

@@ -38,7 +38,8 @@ const dg_kernel_knob dg_kernel_knobs[] = {
     {"work_mode", "work", DG_KNOB_ENUM, work_names, KNOB(work_mode),
      "cuda volume kernel: how a thread covers work_per_thread elements (gemm: the block's "
      "derivative and lifting products as one small matrix product; mma: the same on the "
-     "fp64 tensor cores, double only, elements_per_block a multiple of 8)", 0},
+     "tensor cores, fp64 steps in double, split TF32 in float, elements_per_block a multiple "
+     "of 8)", 0},
     {"work_per_thread", "wpt", DG_KNOB_INT, NULL, KNOB(work_per_thread),
      "cuda volume kernel: elements per thread (1 with work_mode = parallel, gemm or mma)", 0},
     {"prefetch", "pf", DG_KNOB_BOOL, NULL, KNOB(prefetch),
@@ -55,8 +56,8 @@ const dg_kernel_knob dg_kernel_knobs[] = {
      "cuda volume kernel with fuse_surface: load the traces of all the thread's face nodes "
      "before computing any face flux", 0},
     {"mma_rows", "mrows", DG_KNOB_INT, NULL, KNOB(mma_rows),
-     "cuda volume kernel (work_mode mma): rows of the fp64 tensor-core tile, 8 (m8n8k4) or "
-     "16 (m16n8k4)", 0},
+     "cuda volume kernel (work_mode mma): rows of the tensor-core tile, 8 (m8n8k4) or "
+     "16 (m16n8k4; in float 16 only, split-TF32 m16n8k8)", 0},
     {"cpu_chunk", "chunk", DG_KNOB_INT, NULL, KNOB(cpu_chunk),
      "cpu backend: elements per chunk (0: automatic)", 1},
 };

@@ -190,16 +190,19 @@ dg_error dg_tune_space_create(int cuda, dg_tune_mode mode, int Np, int nfnfp,
     }
     /* gemm is in full mode only: on the H100 it lost to the node-per-thread
      * kernels at N = 1, 3, 5 (Euler and Maxwell 3D, tuning/RESULTS.md), and
-     * each candidate costs auto mode's 60 s budget a compile.  mma (fp64
-     * tensor cores; double only, float refuses it): the fused kernel with
-     * 8- and 16-row tiles, traces gathered ahead or not, from Np >= 20 on
-     * (tetrahedra N >= 3), and beside dg_surface from Np >= 35 */
+     * each candidate costs auto mode's 60 s budget a compile.  mma (tensor
+     * cores; float takes the 16-row tiles only, as split TF32, and refuses
+     * the 8-row ones at generation, before any compile): the fused kernel
+     * with 8- and 16-row tiles, traces gathered ahead or not, from Np >= 20
+     * on (tetrahedra N >= 3), and beside dg_surface from Np >= 35 (8 rows;
+     * in float with 16) */
     if (Np >= 20)
       for (int rows = 8; rows <= 16; rows += 8)
         for (int ga = 0; ga < 2; ga++)
           push_config(out, cap, mma_variant(8, 1, 1, rows, ga), Np);
     if (Np >= 35)
-      push_config(out, cap, mma_variant(8, 1, 0, 8, 0), Np);
+      for (int rows = 8; rows <= 16; rows += 8)
+        push_config(out, cap, mma_variant(8, 1, 0, rows, 0), Np);
   }
   const int fts[] = {128, 256, 512};
   for (int i = 0; i < 3; i++)

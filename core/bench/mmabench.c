@@ -1,5 +1,6 @@
-/* dgbench mma: the fp64 tensor-core steps the generator's work_mode mma
- * uses, measured on this GPU, and their fragment layouts checked.
+/* dgbench mma: the tensor-core steps the generator's work_mode mma uses
+ * (fp64 in double, split TF32 in float), measured on this GPU, and their
+ * fragment layouts checked.
  *
  *   dgbench mma [--iters I]
  *
@@ -9,7 +10,10 @@
  * independent accumulations per warp in flight on every SM; FLOP counts 2
  * per multiply-add.  The layout kernels multiply known matrices with one
  * step and compare every entry of D with the host's product, so a wrong
- * lane map fails here (exit 1) before it fails inside a DG kernel.
+ * lane map fails here (exit 1) before it fails inside a DG kernel.  The
+ * TF32 check runs the float kernels' split product (x = big + small, three
+ * m16n8k8 steps) and must keep fp32-level accuracy; the plain one-step TF32
+ * error is printed beside it for scale.
  * Exit 77 (skipped) without a CUDA device or fp64 tensor cores (cc < 8.0). */
 #include <math.h>
 #include <stdio.h>
@@ -58,9 +62,79 @@ static const char *const MMA_SOURCE =
     "  STEP16(d, A[g * 4 + t], A[(g + 8) * 4 + t], B[t * 8 + g]);\n"
     "  D[g * 8 + 2 * t] = d[0]; D[g * 8 + 2 * t + 1] = d[1];\n"
     "  D[(g + 8) * 8 + 2 * t] = d[2]; D[(g + 8) * 8 + 2 * t + 1] = d[3];\n"
+    "}\n"
+    "#define TSTEP(d, a, b0, b1) asm volatile(\"mma.sync.aligned.m16n8k8.row.col.f32.tf32."
+    "tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\" : \"+f\"(d[0]), "
+    "\"+f\"(d[1]), \"+f\"(d[2]), \"+f\"(d[3]) : \"r\"(a[0]), \"r\"(a[1]), \"r\"(a[2]), "
+    "\"r\"(a[3]), \"r\"(b0), \"r\"(b1))\n"
+    "__device__ unsigned tf32(float x) {\n"
+    "  unsigned r;\n"
+    "  asm(\"cvt.rna.tf32.f32 %0, %1;\" : \"=r\"(r) : \"f\"(x));\n"
+    "  return r;\n"
+    "}\n"
+    "extern \"C\" __global__ void rate_tf32(double *out, int iters) {\n"
+    "  float d[8][4] = {};\n"
+    "  const unsigned a[4] = {tf32(1e-3f * threadIdx.x), tf32(0.5f), tf32(0.25f), tf32(2.0f)};\n"
+    "  const unsigned b0 = tf32(1.0f - 1e-4f * threadIdx.x), b1 = tf32(0.75f);\n"
+    "  for (int it = 0; it < iters; ++it) {\n"
+    "    #pragma unroll\n"
+    "    for (int c = 0; c < 8; ++c) TSTEP(d[c], a, b0, b1);\n"
+    "  }\n"
+    "  double s = 0;\n"
+    "  for (int c = 0; c < 8; ++c) s += d[c][0] + d[c][1] + d[c][2] + d[c][3];\n"
+    "  out[blockIdx.x * blockDim.x + threadIdx.x] = s;\n"
+    "}\n"
+    "/* A (16 x 8), B (8 x 8), D (16 x 8), all row-major; lane l = 4g + t holds\n"
+    " * A (g + 8(h%2), t + 4(h/2)), B (t + 4h, g), D (g + 8(h/2), 2t + h%2);\n"
+    " * split: three steps on x = big + small, else one on big */\n"
+    "extern \"C\" __global__ void layout_tf32(const float *A, const float *B, float *D,\n"
+    "                                        int split) {\n"
+    "  const int l = threadIdx.x, g = l >> 2, t = l & 3;\n"
+    "  float d[4] = {0, 0, 0, 0};\n"
+    "  unsigned ab[4], as[4], bb[2], bs[2];\n"
+    "  for (int h = 0; h < 4; ++h) {\n"
+    "    const float x = A[(g + 8 * (h % 2)) * 8 + t + 4 * (h / 2)];\n"
+    "    ab[h] = tf32(x);\n"
+    "    as[h] = tf32(x - __uint_as_float(ab[h]));\n"
+    "  }\n"
+    "  for (int h = 0; h < 2; ++h) {\n"
+    "    const float x = B[(t + 4 * h) * 8 + g];\n"
+    "    bb[h] = tf32(x);\n"
+    "    bs[h] = tf32(x - __uint_as_float(bb[h]));\n"
+    "  }\n"
+    "  if (split) {\n"
+    "    TSTEP(d, as, bb[0], bb[1]);\n"
+    "    TSTEP(d, ab, bs[0], bs[1]);\n"
+    "  }\n"
+    "  TSTEP(d, ab, bb[0], bb[1]);\n"
+    "  for (int h = 0; h < 4; ++h) D[(g + 8 * (h / 2)) * 8 + 2 * t + h % 2] = d[h];\n"
     "}\n";
 
-/* Largest |D - A B| of one layout kernel on fixed data (rows 8 or 16). */
+/* One warp of kernel `entry` on A and B (host arrays of na and nb bytes)
+ * into D (nd bytes back); `split`, if given, is the kernel's 4th argument. */
+static dg_error run_warp(dg_device *dev, dg_module *mod, const char *entry, const void *A,
+                         size_t na, const void *B, size_t nb, void *D, size_t nd, int *split) {
+  void *dA = NULL, *dB = NULL, *dD = NULL;
+  dg_kernel *k = NULL;
+  dg_error err;
+  DG_CALL_GOTO(err, done, dg_module_get_kernel(mod, entry, &k));
+  DG_CALL_GOTO(err, done, dg_device_malloc(dev, na, &dA));
+  DG_CALL_GOTO(err, done, dg_device_malloc(dev, nb, &dB));
+  DG_CALL_GOTO(err, done, dg_device_malloc(dev, nd, &dD));
+  DG_CALL_GOTO(err, done, dg_device_upload(dev, dA, A, na));
+  DG_CALL_GOTO(err, done, dg_device_upload(dev, dB, B, nb));
+  dg_launch ln = {.grid = {1, 1, 1}, .block = {32, 1, 1}};
+  void *args[] = {&dA, &dB, &dD, split};
+  DG_CALL_GOTO(err, done, dg_kernel_launch(k, &ln, args, NULL));
+  DG_CALL_GOTO(err, done, dg_device_download(dev, D, dD, nd));
+done:
+  (void)dg_device_free(dev, dA);
+  (void)dg_device_free(dev, dB);
+  (void)dg_device_free(dev, dD);
+  return err;
+}
+
+/* Largest |D - A B| of one fp64 layout kernel on fixed data (rows 8 or 16). */
 static dg_error check_layout(dg_device *dev, dg_module *mod, const char *entry, int rows,
                              double *err_out) {
   double A[64], B[32], D[128];
@@ -68,19 +142,8 @@ static dg_error check_layout(dg_device *dev, dg_module *mod, const char *entry, 
     A[i] = sin(1.0 + i);
   for (int i = 0; i < 32; i++)
     B[i] = cos(2.0 + 3 * i);
-  void *dA = NULL, *dB = NULL, *dD = NULL;
-  dg_kernel *k = NULL;
-  dg_error err;
-  DG_CALL_GOTO(err, done, dg_module_get_kernel(mod, entry, &k));
-  DG_CALL_GOTO(err, done, dg_device_malloc(dev, sizeof A, &dA));
-  DG_CALL_GOTO(err, done, dg_device_malloc(dev, sizeof B, &dB));
-  DG_CALL_GOTO(err, done, dg_device_malloc(dev, sizeof D, &dD));
-  DG_CALL_GOTO(err, done, dg_device_upload(dev, dA, A, sizeof A));
-  DG_CALL_GOTO(err, done, dg_device_upload(dev, dB, B, sizeof B));
-  dg_launch ln = {.grid = {1, 1, 1}, .block = {32, 1, 1}};
-  void *args[] = {&dA, &dB, &dD};
-  DG_CALL_GOTO(err, done, dg_kernel_launch(k, &ln, args, NULL));
-  DG_CALL_GOTO(err, done, dg_device_download(dev, D, dD, (size_t)rows * 8 * sizeof *D));
+  DG_CALL(run_warp(dev, mod, entry, A, sizeof A, B, sizeof B, D,
+                   (size_t)rows * 8 * sizeof *D, NULL));
   double worst = 0;
   for (int i = 0; i < rows; i++)
     for (int j = 0; j < 8; j++) {
@@ -90,11 +153,29 @@ static dg_error check_layout(dg_device *dev, dg_module *mod, const char *entry, 
       worst = fmax(worst, fabs(s - D[i * 8 + j]));
     }
   *err_out = worst;
-done:
-  (void)dg_device_free(dev, dA);
-  (void)dg_device_free(dev, dB);
-  (void)dg_device_free(dev, dD);
-  return err;
+  return DG_OK;
+}
+
+/* Largest |D - A B| / max |A B| of the TF32 layout kernel (split or one
+ * plain step) on fixed data, against the host's product in double. */
+static dg_error check_tf32(dg_device *dev, dg_module *mod, int split, double *err_out) {
+  float A[128], B[64], D[128];
+  for (int i = 0; i < 128; i++)
+    A[i] = (float)sin(1.0 + i);
+  for (int i = 0; i < 64; i++)
+    B[i] = (float)cos(2.0 + 3 * i);
+  DG_CALL(run_warp(dev, mod, "layout_tf32", A, sizeof A, B, sizeof B, D, sizeof D, &split));
+  double worst = 0, scale = 0;
+  for (int i = 0; i < 16; i++)
+    for (int j = 0; j < 8; j++) {
+      double s = 0;
+      for (int q = 0; q < 8; q++)
+        s += (double)A[i * 8 + q] * B[q * 8 + j];
+      worst = fmax(worst, fabs(s - D[i * 8 + j]));
+      scale = fmax(scale, fabs(s));
+    }
+  *err_out = worst / scale;
+  return DG_OK;
 }
 
 /* TFLOP/s of one rate kernel: 8 blocks of 256 threads per SM, one timed
@@ -136,7 +217,7 @@ static dg_error run(int iters, int *status) {
   dg_error err = DG_OK;
   DG_CALL(dg_device_create("cuda", -1, &dev));
   const dg_device_info *info = dg_device_get_info(dev);
-  printf("dgbench mma: %s (cc %d.%d, %d SMs), fp64\n", info->name, info->cc_major,
+  printf("dgbench mma: %s (cc %d.%d, %d SMs), fp64 and tf32\n", info->name, info->cc_major,
          info->cc_minor, info->multiprocessors);
   *status = 77;
   if (info->cc_major < 8) {
@@ -149,8 +230,9 @@ static dg_error run(int iters, int *status) {
     double flop; /* per warp-wide step */
   } rates[] = {{"rate8", "m8n8k4", 2.0 * 8 * 8 * 4},
                {"rate16", "m16n8k4", 2.0 * 16 * 8 * 4},
-               {"rate_fma", "fma (no tensor cores)", 2.0 * 32}};
-  for (int r = 0; r < 3; r++) {
+               {"rate_fma", "fma (no tensor cores)", 2.0 * 32},
+               {"rate_tf32", "tf32 m16n8k8 (float)", 2.0 * 16 * 8 * 8}};
+  for (int r = 0; r < 4; r++) {
     double tf = 0;
     DG_CALL_GOTO(err, done, time_rate(dev, mod, rates[r].entry, rates[r].flop, iters, &tf));
     printf("%-22s %8.2f TFLOP/s\n", rates[r].name, tf);
@@ -163,6 +245,13 @@ static dg_error run(int iters, int *status) {
     printf("m%dn8k4 fragment layout: max |D - AB| %.2e %s\n", rows, e, ok ? "ok" : "WRONG");
     *status |= !ok;
   }
+  double split = 0, plain = 0;
+  DG_CALL_GOTO(err, done, check_tf32(dev, mod, 1, &split));
+  DG_CALL_GOTO(err, done, check_tf32(dev, mod, 0, &plain));
+  int ok = split <= 2e-6; /* fp32-level; one TF32 step alone keeps ~1e-3 */
+  printf("tf32 m16n8k8 fragment layout, split (3 steps): max |D - AB| / max |AB| %.2e %s "
+         "(one plain step: %.2e)\n", split, ok ? "ok" : "WRONG", plain);
+  *status |= !ok;
 done:
   dg_module_destroy(&mod);
   dg_device_destroy(&dev);

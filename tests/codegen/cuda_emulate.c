@@ -10,7 +10,9 @@
  * generated indexing, barriers and shared-memory traffic of the kernels.
  *
  * usage: test_cuda_emulate problem.cfg [--orders=A,B,...] [section.key=value ...]
- *   --orders: the polynomial orders to check (default 1,3; at most 4) */
+ *   --orders: the polynomial orders to check (default 1,3; at most 4)
+ * With discretization.precision=float both modules run in float (the
+ * tensor-core variants as split TF32), compared to 5e-5 relative. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,11 +30,13 @@
 #include "tests/expect.h"
 
 static const char *SHIM =
-    "#include <math.h>\n#include <stdint.h>\n#include <omp.h>\n"
+    "#include <math.h>\n#include <stdint.h>\n#include <string.h>\n#include <omp.h>\n"
     "#define __global__\n#define __device__\n#define __constant__\n#define __shared__\n"
     "#define __restrict__ restrict\n#define __launch_bounds__(...)\n"
     "#define __align__(n) __attribute__((aligned(n)))\n"
+    "#define __forceinline__\n"
     "typedef struct { double x, y; } double2;\ntypedef struct { float x, y; } float2;\n"
+    "typedef struct { float x, y, z, w; } float4;\n"
     "#define __syncthreads() _Pragma(\"omp barrier\")\n"
     "typedef struct { unsigned x, y, z; } emu_dim3;\n"
     "static emu_dim3 threadIdx, blockIdx, blockDim, gridDim;\n"
@@ -80,7 +84,38 @@ static const char *SHIM =
     "}\n"
     "#define DG_DMMA16(d0, d1, d2, d3, a0, a1, b) \\\n"
     "  emu_dmma16(&(d0), &(d1), &(d2), &(d3), (a0), (a1), (b))\n"
-    "#define DG_DMMA(d0, d1, a, b) emu_dmma(&(d0), &(d1), (a), (b))\n";
+    "#define DG_DMMA(d0, d1, a, b) emu_dmma(&(d0), &(d1), (a), (b))\n"
+    /* float: cvt.rna.tf32.f32 (nearest, ties away: add half an ulp of the
+     * 10-bit mantissa to the magnitude, drop the low 13 bits) and the TF32
+     * m16n8k8 step: lane l = 4g + t holds A (g + 8(h%2), t + 4(h/2)), B (t +
+     * 4h, g), D (g + 8(h/2), 2t + h%2); the hardware reads only the TF32 bits */
+    "static float __uint_as_float(unsigned u) { float f; memcpy(&f, &u, 4); return f; }\n"
+    "static unsigned dg_tf32(float x) {\n"
+    "  unsigned u; memcpy(&u, &x, 4);\n"
+    "  if ((u & 0x7f800000u) == 0x7f800000u) return u;\n"
+    "  return (u + 0x1000u) & 0xffffe000u;\n"
+    "}\n"
+    "static float emu_ta[32][32][4], emu_tb[32][32][2];\n"
+    "static void emu_tmma(float *d0, float *d1, float *d2, float *d3, const unsigned *a,\n"
+    "                     unsigned b0, unsigned b1) {\n"
+    "  const int t = (int)(threadIdx.y * blockDim.x + threadIdx.x), w = t >> 5, l = t & 31;\n"
+    "  for (int h = 0; h < 4; ++h) emu_ta[w][l][h] = __uint_as_float(a[h] & 0xffffe000u);\n"
+    "  emu_tb[w][l][0] = __uint_as_float(b0 & 0xffffe000u);\n"
+    "  emu_tb[w][l][1] = __uint_as_float(b1 & 0xffffe000u);\n"
+    "  emu_warp_barrier(w);\n"
+    "  float *d[4] = {d0, d1, d2, d3};\n"
+    "  for (int o = 0; o < 4; ++o) {\n"
+    "    const int row = (l >> 2) + 8 * (o >> 1), col = (l & 3) * 2 + (o & 1);\n"
+    "    double s = 0;\n"
+    "    for (int k = 0; k < 8; ++k)\n"
+    "      s += (double)emu_ta[w][(row & 7) * 4 + (k & 3)][(row >> 3) + 2 * (k >> 2)] *\n"
+    "           emu_tb[w][col * 4 + (k & 3)][k >> 2];\n"
+    "    *d[o] = (float)(*d[o] + s);\n"
+    "  }\n"
+    "  emu_warp_barrier(w);\n"
+    "}\n"
+    "#define DG_TMMA(d0, d1, d2, d3, a, b0, b1) \\\n"
+    "  emu_tmma(&(d0), &(d1), &(d2), &(d3), (a), (b0), (b1))\n";
 
 static const char *WRAPPERS =
     "void emu_surface(void **a, int64_t first, int64_t count) {\n"
@@ -159,15 +194,26 @@ static void run_module(dg_device *dev, const dg_discretization *d, const dg_opda
   MUST(dg_module_get_kernel(mod, emulated ? "emu_surface" : "dg_surface", &ks));
   MUST(dg_module_get_kernel(mod, emulated ? "emu_volume" : "dg_volume", &kv));
   int64_t n = dg_opdata_state_length(od);
-  double *q = calloc((size_t)n, sizeof *q), *rhs = calloc((size_t)n, sizeof *rhs);
-  double *res = calloc((size_t)n, sizeof *res), *qo = calloc((size_t)n, sizeof *qo);
-  double *fl = calloc((size_t)nc * od->K * od->nfnfp + 1, sizeof *fl);
+  size_t rs = od->real_size; /* float or double, as the modules' real */
+  void *q = calloc((size_t)n, rs), *rhs = calloc((size_t)n, rs);
+  void *res = calloc((size_t)n, rs), *qo = calloc((size_t)n, rs);
+  void *fl = calloc((size_t)nc * od->K * od->nfnfp + 1, rs);
   for (int c = 0; c < nc; c++)
     for (int64_t k = 0; k < od->K; k++)
-      for (int i = 0; i < d->Np; i++)
-        q[dg_opdata_offset(od, k, i, c)] = u[((int64_t)c * od->K + k) * d->Np + i];
+      for (int i = 0; i < d->Np; i++) {
+        double v = u[((int64_t)c * od->K + k) * d->Np + i];
+        int64_t z = dg_opdata_offset(od, k, i, c);
+        if (rs == 4)
+          ((float *)q)[z] = (float)v;
+        else
+          ((double *)q)[z] = v;
+      }
   long long K = od->K;
-  double t = 0.125, a = 0, b = 0, dt = cfg->fuse_update ? 1.0 : 0.0;
+  /* the kernels' real scalars t, rk_a, rk_b, dt */
+  double sc[4] = {0.125, 0, 0, cfg->fuse_update ? 1.0 : 0.0};
+  float scf[4] = {0.125f, 0, 0, cfg->fuse_update ? 1.0f : 0.0f};
+  void *t = rs == 4 ? (void *)&scf[0] : (void *)&sc[0], *a = rs == 4 ? (void *)&scf[1] : (void *)&sc[1];
+  void *b = rs == 4 ? (void *)&scf[2] : (void *)&sc[2], *dt = rs == 4 ? (void *)&scf[3] : (void *)&sc[3];
   int nt = cfg->face_threads, epb = cfg->elements_per_block;
   int per_block = epb * cfg->work_per_thread, bad = 0;
   int *badp = &bad;
@@ -176,9 +222,9 @@ static void run_module(dg_device *dev, const dg_discretization *d, const dg_opda
   MUST(dg_face_geometry_per_face(od, &fgeo, &fgeo_bytes));
   void *egeo = od->egeo, *fx = od->fx, *vx = od->vx;
   void *mapM = od->mapM, *mapP = od->mapP, *fbc = od->fbc;
-  void *sa[] = {&q, &fl, &mapM, &mapP, &fbc, &fgeo, &fx, &t, &K, &nt};
-  void *va[] = {&q,    &rhs,  &fl,  &egeo, &vx,   &t,  &K,        &res,  &a,    &b,
-                &dt,   &epb,  &per_block, &badp, &qo, &mapM, &mapP, &fbc, &fgeo, &fx};
+  void *sa[] = {&q, &fl, &mapM, &mapP, &fbc, &fgeo, &fx, t, &K, &nt};
+  void *va[] = {&q,    &rhs,  &fl,  &egeo, &vx,   t,  &K,        &res,  a,    b,
+                dt,    &epb,  &per_block, &badp, &qo, &mapM, &mapP, &fbc, &fgeo, &fx};
   dg_launch l;
   memset(&l, 0, sizeof l);
   l.items = emulated ? 1 : K;
@@ -190,11 +236,14 @@ static void run_module(dg_device *dev, const dg_discretization *d, const dg_opda
     printf("OpenMP did not give a full thread block: cannot emulate\n");
     exit(1);
   }
-  const double *r = cfg->fuse_update ? res : rhs;
+  const void *r = cfg->fuse_update ? res : rhs;
   for (int c = 0; c < nc; c++)
     for (int64_t k = 0; k < od->K; k++)
-      for (int i = 0; i < d->Np; i++)
-        out[((int64_t)c * od->K + k) * d->Np + i] = r[dg_opdata_offset(od, k, i, c)];
+      for (int i = 0; i < d->Np; i++) {
+        int64_t z = dg_opdata_offset(od, k, i, c);
+        out[((int64_t)c * od->K + k) * d->Np + i] =
+            rs == 4 ? (double)((const float *)r)[z] : ((const double *)r)[z];
+      }
   free(q);
   free(rhs);
   free(res);
@@ -237,10 +286,14 @@ int main(int argc, char **argv) {
   dg_physics ph;
   dg_physics_tables *tab = NULL;
   MUST(dg_physics_from_program(p->program, &ph, &tab));
-  int nc = ph.ncomp, failures = 0, checked = 0;
+  int nc = ph.ncomp, failures = 0, checked = 0, checked_mma = 0;
+  int is_float = p->precision == DG_FLOAT;
+  /* float: the two modules round differently at every operation, and the
+   * split-TF32 products keep about fp32's accuracy */
+  double tol = is_float ? 5e-5 : 1e-12;
   for (int o = 0; o < norders; o++) {
     dg_discretization *d = NULL;
-    MUST(dg_discretization_create(p->mesh, orders[o], DG_DOUBLE, &d));
+    MUST(dg_discretization_create(p->mesh, orders[o], p->precision, &d));
     dg_element_ops el = dg_element_ops_of(d->re);
     int64_t nlog = (int64_t)nc * d->K * d->Np;
     double *u = malloc((size_t)nlog * sizeof *u), *ref = malloc((size_t)nlog * sizeof *ref);
@@ -282,13 +335,13 @@ int main(int argc, char **argv) {
       dg_kernel_config cc = dg_kernel_config_default();
       cc.np_align = c.np_align;
       cc.layout = c.layout;
-      dg_error e = dg_codegen_generate(DG_CODEGEN_CUDA, &el, &ph, 0, &c, &gg);
-      if (e == DG_ERR_INPUT) { /* illegal for this size (constant memory): skip */
+      dg_error e = dg_codegen_generate(DG_CODEGEN_CUDA, &el, &ph, is_float, &c, &gg);
+      if (e == DG_ERR_INPUT) { /* illegal here (constant memory, 8-row tiles in float): skip */
         dg_error_clear();
         continue;
       }
       MUST(e);
-      MUST(dg_codegen_generate(DG_CODEGEN_C, &el, &ph, 0, &cc, &gc));
+      MUST(dg_codegen_generate(DG_CODEGEN_C, &el, &ph, is_float, &cc, &gc));
       dg_opdata *od = NULL;
       MUST(dg_opdata_create(d, gg.np_pad, c.layout == DG_LAYOUT_ELEMENT_MAJOR, nc,
                             p->tag_to_bc, &od));
@@ -305,12 +358,13 @@ int main(int argc, char **argv) {
         den = fmax(den, fabs(ref[z]));
       }
       double rel = num / fmax(den, 1e-300);
-      int ok = rel < 1e-12 && den > 0; /* a zero reference would prove nothing */
+      int ok = rel < tol && den > 0; /* a zero reference would prove nothing */
       char buf[256];
       dg_kernel_config_describe(&c, buf, sizeof buf);
       printf("N=%d %-120s max rel diff %.2e %s\n", d->N, buf, rel, ok ? "ok" : "FAIL");
       failures += !ok;
       checked++;
+      checked_mma += c.work_mode == DG_WORK_MMA;
       free(emu);
       dg_opdata_destroy(&od);
       dg_generated_free(&gc);
@@ -324,6 +378,9 @@ int main(int argc, char **argv) {
   dg_physics_tables_destroy(&tab);
   dg_device_destroy(&dev);
   dg_problem_destroy(&p);
-  printf("%d variants checked, %d failures\n", checked, failures);
-  return failures || checked == 0 ? 1 : 0;
+  printf("%d variants checked (%d on the tensor cores), %d failures\n", checked, checked_mma,
+         failures);
+  if (checked_mma == 0)
+    printf("FAIL: no tensor-core variant was checked\n");
+  return failures || checked == 0 || checked_mma == 0 ? 1 : 0;
 }
