@@ -615,24 +615,25 @@ static int mma_min_blocks(const gemm_plan *p, int threads) {
 }
 
 /* float mma: the TF32 step (m16n8k8, fp32 accumulation; the test emulator
- * defines DG_TMMA and dg_tf32 itself), the split x = big + small (both
- * rounded to TF32 with cvt.rna: small holds the next 11 bits of x), and
- * the three split steps, small products first so the big one lands on the
- * most accurate sum. */
+ * defines DG_TMMA itself), the split x = big + small, and the three split
+ * steps, small products first so the big one lands on the most accurate
+ * sum.  The split is bit masks, not cvt.rna: big = x with its low 13
+ * mantissa bits cleared (a TF32 value), small = x - big (exact in fp32,
+ * at most 13 significant bits) cleared the same way, so both operands are
+ * valid TF32 and x - big - small loses at most 2 of x's 24 bits, for one
+ * logic op, one add and one logic op a value. */
 static const char *const TF32_STEPS =
     "#ifndef DG_TMMA /* D += A B, TF32 m16n8k8 with fp32 accumulation */\n"
-    "static __device__ __forceinline__ unsigned dg_tf32(float x) {\n"
-    "  unsigned r;\n"
-    "  asm(\"cvt.rna.tf32.f32 %0, %1;\" : \"=r\"(r) : \"f\"(x));\n"
-    "  return r;\n"
-    "}\n"
     "#define DG_TMMA(d0, d1, d2, d3, a, b0, b1) asm(\"mma.sync.aligned.m16n8k8.row.col.f32."
     "tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\" : \"+f\"(d0), "
     "\"+f\"(d1), \"+f\"(d2), \"+f\"(d3) : \"r\"(a[0]), \"r\"(a[1]), \"r\"(a[2]), "
     "\"r\"(a[3]), \"r\"(b0), \"r\"(b1))\n"
     "#endif\n"
     "#define DG_TF32_SPLIT(x, big, small) \\\n"
-    "  do { big = dg_tf32(x); small = dg_tf32((x) - __uint_as_float(big)); } while (0)\n"
+    "  do { \\\n"
+    "    big = __float_as_uint(x) & 0xffffe000u; \\\n"
+    "    small = __float_as_uint((x) - __uint_as_float(big)) & 0xffffe000u; \\\n"
+    "  } while (0)\n"
     "#define DG_TMMA3(d0, d1, d2, d3, ab, as, x0, x1) \\\n"
     "  do { \\\n"
     "    unsigned bb0_, bs0_, bb1_, bs1_; \\\n"

@@ -11,8 +11,8 @@
  * per multiply-add.  The layout kernels multiply known matrices with one
  * step and compare every entry of D with the host's product, so a wrong
  * lane map fails here (exit 1) before it fails inside a DG kernel.  The
- * TF32 check runs the float kernels' split product (x = big + small, three
- * m16n8k8 steps) and must keep fp32-level accuracy; the plain one-step TF32
+ * TF32 check runs the float kernels' split product (x = big + small by bit
+ * masks, three m16n8k8 steps) and must keep fp32-level accuracy; the plain one-step TF32
  * error is printed beside it for scale.
  * Exit 77 (skipped) without a CUDA device or fp64 tensor cores (cc < 8.0). */
 #include <math.h>
@@ -67,11 +67,9 @@ static const char *const MMA_SOURCE =
     "tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\" : \"+f\"(d[0]), "
     "\"+f\"(d[1]), \"+f\"(d[2]), \"+f\"(d[3]) : \"r\"(a[0]), \"r\"(a[1]), \"r\"(a[2]), "
     "\"r\"(a[3]), \"r\"(b0), \"r\"(b1))\n"
-    "__device__ unsigned tf32(float x) {\n"
-    "  unsigned r;\n"
-    "  asm(\"cvt.rna.tf32.f32 %0, %1;\" : \"=r\"(r) : \"f\"(x));\n"
-    "  return r;\n"
-    "}\n"
+    "/* a TF32 value: x with its low 13 mantissa bits cleared (the generator's\n"
+    " * split, operators/codegen_gemm.c) */\n"
+    "__device__ unsigned tf32(float x) { return __float_as_uint(x) & 0xffffe000u; }\n"
     "extern \"C\" __global__ void rate_tf32(double *out, int iters) {\n"
     "  float d[8][4] = {};\n"
     "  const unsigned a[4] = {tf32(1e-3f * threadIdx.x), tf32(0.5f), tf32(0.25f), tf32(2.0f)};\n"

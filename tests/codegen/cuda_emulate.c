@@ -85,16 +85,11 @@ static const char *SHIM =
     "#define DG_DMMA16(d0, d1, d2, d3, a0, a1, b) \\\n"
     "  emu_dmma16(&(d0), &(d1), &(d2), &(d3), (a0), (a1), (b))\n"
     "#define DG_DMMA(d0, d1, a, b) emu_dmma(&(d0), &(d1), (a), (b))\n"
-    /* float: cvt.rna.tf32.f32 (nearest, ties away: add half an ulp of the
-     * 10-bit mantissa to the magnitude, drop the low 13 bits) and the TF32
-     * m16n8k8 step: lane l = 4g + t holds A (g + 8(h%2), t + 4(h/2)), B (t +
-     * 4h, g), D (g + 8(h/2), 2t + h%2); the hardware reads only the TF32 bits */
+    /* float: the TF32 m16n8k8 step: lane l = 4g + t holds A (g + 8(h%2), t +
+     * 4(h/2)), B (t + 4h, g), D (g + 8(h/2), 2t + h%2); a TF32 operand's low
+     * 13 bits are zero (the generator's split clears them) */
     "static float __uint_as_float(unsigned u) { float f; memcpy(&f, &u, 4); return f; }\n"
-    "static unsigned dg_tf32(float x) {\n"
-    "  unsigned u; memcpy(&u, &x, 4);\n"
-    "  if ((u & 0x7f800000u) == 0x7f800000u) return u;\n"
-    "  return (u + 0x1000u) & 0xffffe000u;\n"
-    "}\n"
+    "static unsigned __float_as_uint(float f) { unsigned u; memcpy(&u, &f, 4); return u; }\n"
     "static float emu_ta[32][32][4], emu_tb[32][32][2];\n"
     "static void emu_tmma(float *d0, float *d1, float *d2, float *d3, const unsigned *a,\n"
     "                     unsigned b0, unsigned b1) {\n"
