@@ -42,7 +42,8 @@ dg_error dg_autotune_op_digest(const dg_refelem *re, const dg_physics *physics,
                                int precision_float, char hex[65]);
 
 /* Median time of each kernel of one LSERK stage (surface, volume, update)
- * over repeats, after one warm-up; stops after the first repeat when the
+ * over repeats, after one warm-up (0 for one that launches nothing, fused
+ * into the volume kernel); stops after the first repeat when the
  * sum of the kernels in score_mask (bit k: kernel k) exceeds cutoff_ms > 0
  * (*stopped = 1).  Used by the tuner and by dgbench rhs. */
 dg_error dg_autotune_time_kernels(dg_solver *s, int repeats, double cutoff_ms, int score_mask,

@@ -528,6 +528,14 @@ dg_error dg_solver_launch_kernel(dg_solver *s, dg_solver_kernel_id which, double
   return DG_OK;
 }
 
+int dg_solver_kernel_launches(const dg_solver *s, dg_solver_kernel_id which) {
+  if (which == DG_SOLVER_SURFACE)
+    return !fused_surface(s) && s->od->K_owned > 0;
+  if (which == DG_SOLVER_UPDATE)
+    return !s->cfg.fuse_update;
+  return 1;
+}
+
 dg_error dg_solver_kernel_attributes(const dg_solver *s, dg_solver_kernel_id which,
                                      dg_kernel_attributes *out, unsigned *dynamic_shared) {
   const dg_kernel *k = which == DG_SOLVER_SURFACE  ? s->k_surface

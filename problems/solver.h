@@ -66,6 +66,10 @@ typedef enum {
  * (the same work as in dg_solver_step; the fused volume kernel runs with
  * a = b = dt = 0, which rewrites q and res unchanged). */
 dg_error dg_solver_launch_kernel(dg_solver *s, dg_solver_kernel_id which, double t);
+
+/* Whether dg_solver_launch_kernel(which) launches anything (the surface
+ * and update kernels do not where the volume kernel fuses them). */
+int dg_solver_kernel_launches(const dg_solver *s, dg_solver_kernel_id which);
 /* Registers, spills, static shared memory (zero on cpu) and dynamic shared. */
 dg_error dg_solver_kernel_attributes(const dg_solver *s, dg_solver_kernel_id which,
                                      dg_kernel_attributes *out, unsigned *dynamic_shared);
