@@ -46,7 +46,7 @@ int main(int argc, char **argv) {
       if (dg_refelem_create(dim, orders[o], &re) != DG_OK)
         return 1;
       dg_element_ops el = dg_element_ops_of(re);
-      for (int v = 0; v < 13; v++) {
+      for (int v = 0; v < 14; v++) {
         dg_kernel_config c = dg_kernel_config_default();
         c.elements_per_block = v % 3 == 0 ? 1 : v % 3 == 1 ? 2 : 4;
         c.matrices = (dg_matrix_place)(v % 3);
@@ -56,9 +56,18 @@ int main(int argc, char **argv) {
         int is_float = v == 5 || v == 8;
         /* loop slicing and shared prefetch (issue 4 knobs) */
         /* the cuda-only knobs: NVRTC at N = 3 (the C target ignores them) */
-        if (v >= 6 && (!nvrtc || orders[o] != (v == 10 || v == 12 ? 5 : 3)))
+        if (v >= 6 && (!nvrtc || orders[o] != (v == 10 || v >= 12 ? 5 : 3)))
           continue;
-        if (v == 12) { /* work_mode mma (fp64 tensor cores), beside dg_surface */
+        if (v == 13) { /* mma in float: split-TF32 m16n8k8 steps (NVRTC's ptxas
+                          checks the inline assembly), fused, traces ahead */
+          c.work_mode = DG_WORK_MMA;
+          c.mma_rows = 16;
+          c.elements_per_block = 8;
+          c.matrices = DG_MATRIX_GLOBAL;
+          c.fuse_surface = 1;
+          c.gather_ahead = 1;
+          is_float = 1;
+        } else if (v == 12) { /* work_mode mma (fp64 tensor cores), beside dg_surface */
           c.work_mode = DG_WORK_MMA;
           c.elements_per_block = 8;
           c.matrices = DG_MATRIX_GLOBAL;
