@@ -366,8 +366,7 @@ static double op_entry(const dg_element_ops *el, int m, int i, int j) {
 /* mma: g_AF holds each operator as A-fragments, [row tile][k-step][lane]
  * [NAH] with lane l holding entries (TM*tile + l/4 + 8(h%2), KW*step + l%4
  * + 4(h/2)), h < NAH: one coalesced load per lane per tensor-core step. */
-static void emit_fragments(dg_strbuf *b, const dg_element_ops *el, const gemm_plan *p,
-                           int is_float) {
+static void emit_fragments(dg_strbuf *b, const dg_element_ops *el, const gemm_plan *p) {
   int hs = p->nah, n = p->afrag[el->dim] + p->nrc * p->ks[el->dim] * 32 * hs, z = 0;
   dg_strbuf_appendf(b, "/* g_AF: D_r, ..., LIFT as m%dn8k%d A-fragments [tile][k-step][lane][%d] */\n",
                     p->tm, p->kw, hs);
@@ -381,7 +380,7 @@ static void emit_fragments(dg_strbuf *b, const dg_element_ops *el, const gemm_pl
               dg_strbuf_append(b, "\n  ");
             double v = op_entry(el, m, p->tm * ti + l / 4 + 8 * (h % 2),
                                 p->kw * k + l % 4 + 4 * (h / 2));
-            dg_strbuf_appendf(b, is_float ? "%.9ef, " : "%.17e, ", v);
+            dg_strbuf_appendf(b, p->rs == 4 ? "%.9ef, " : "%.17e, ", v);
           }
   dg_strbuf_append(b, "\n};\n");
 }
@@ -614,6 +613,19 @@ static int mma_min_blocks(const gemm_plan *p, int threads) {
   return n;
 }
 
+/* double mma: the fp64 steps m8n8k4 and m16n8k4 (the test emulator defines
+ * them itself).  No volatile: the steps have no side effects, and the
+ * compiler may then move the fragment loads ahead of them. */
+static const char *const FP64_STEPS =
+    "#ifndef DG_DMMA /* D += A B on the fp64 tensor cores, m8n8k4, m16n8k4 */\n"
+    "#define DG_DMMA(d0, d1, a, b) asm(\"mma.sync.aligned.m8n8k4."
+    "row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%0,%1};\" : \"+d\"(d0), "
+    "\"+d\"(d1) : \"d\"(a), \"d\"(b))\n"
+    "#define DG_DMMA16(d0, d1, d2, d3, a0, a1, b) asm(\"mma.sync.aligned."
+    "m16n8k4.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5}, {%6}, "
+    "{%0,%1,%2,%3};\" : \"+d\"(d0), \"+d\"(d1), \"+d\"(d2), \"+d\"(d3) : "
+    "\"d\"(a0), \"d\"(a1), \"d\"(b))\n#endif\n";
+
 /* float mma: the TF32 step (m16n8k8, fp32 accumulation; the test emulator
  * defines DG_TMMA itself), the split x = big + small, and the three split
  * steps, small products first so the big one lands on the most accurate
@@ -665,23 +677,9 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
     return;
   }
   int dim = el->dim;
-  if (p.mma && is_float) {
-    emit_fragments(b, el, &p, 1);
-    dg_strbuf_append(b, TF32_STEPS);
-  } else if (p.mma) {
-    emit_fragments(b, el, &p, 0);
-    /* no volatile: the steps have no side effects, and the compiler may
-     * then move the fragment loads ahead of them */
-    dg_strbuf_append(b, "#ifndef DG_DMMA /* D += A B on the fp64 tensor cores, m8n8k4, m16n8k4 */\n"
-                        "#define DG_DMMA(d0, d1, a, b) asm(\"mma.sync.aligned.m8n8k4."
-                        "row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%0,%1};\" : \"+d\"(d0), "
-                        "\"+d\"(d1) : \"d\"(a), \"d\"(b))\n"
-                        "#define DG_DMMA16(d0, d1, d2, d3, a0, a1, b) asm(\"mma.sync.aligned."
-                        "m16n8k4.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5}, {%6}, "
-                        "{%0,%1,%2,%3};\" : \"+d\"(d0), \"+d\"(d1), \"+d\"(d2), \"+d\"(d3) : "
-                        "\"d\"(a0), \"d\"(a1), \"d\"(b))\n#endif\n");
-  }
   if (p.mma) {
+    emit_fragments(b, el, &p);
+    dg_strbuf_append(b, is_float ? TF32_STEPS : FP64_STEPS);
     dg_strbuf_appendf(b, "__device__ const int g_part_slot[%d] = {", p.nparts + 1);
     for (int q = 0; q <= p.nparts; q++)
       dg_strbuf_appendf(b, "%s%d", q ? ", " : "", p.part_slot0[q]);

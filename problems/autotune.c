@@ -32,29 +32,25 @@ dg_error dg_autotune_time_kernels(dg_solver *s, int repeats, double cutoff_ms, i
   /* A kernel that launches nothing (surface and update fused into the
    * volume kernel) gets no event pair: an empty pair reads about 1.2 us on
    * the H100, event overhead that no time step pays (4 % of a fused Maxwell
-   * N = 1 RHS).  Its time is 0; the events bracket the launched kernels. */
-  int launches[3];
-  for (int k = 0; k < 3; k++)
-    launches[k] = dg_solver_kernel_launches(s, (dg_solver_kernel_id)k);
+   * N = 1 RHS).  Its time is 0; the events bracket the launched kernels,
+   * kernel k's interval ending at event end[k] (0: not launched). */
   int done_r = 0;
   for (int r = 0; r < repeats; r++) {
-    int at[4] = {0, 0, 0, 0}; /* the event each kernel's interval ends at */
-    int n = 0;
+    int end[3] = {0, 0, 0}, n = 0;
     DG_CALL_GOTO(err, done, dg_event_record(ev[0], NULL));
     for (int k = 0; k < 3; k++) {
-      at[k + 1] = n;
-      if (!launches[k])
+      if (!dg_solver_kernel_launches(s, (dg_solver_kernel_id)k))
         continue;
       DG_CALL_GOTO(err, done, dg_solver_launch_kernel(s, (dg_solver_kernel_id)k, 0.0));
       DG_CALL_GOTO(err, done, dg_event_record(ev[++n], NULL));
-      at[k + 1] = n;
+      end[k] = n;
     }
     DG_CALL_GOTO(err, done, dg_event_synchronize(ev[n]));
     double sum = 0;
     for (int k = 0; k < 3; k++) {
       float e = 0;
-      if (launches[k]) /* from the previous recorded event to this kernel's */
-        DG_CALL_GOTO(err, done, dg_event_elapsed_ms(ev[at[k + 1] - 1], ev[at[k + 1]], &e));
+      if (end[k])
+        DG_CALL_GOTO(err, done, dg_event_elapsed_ms(ev[end[k] - 1], ev[end[k]], &e));
       samples[k][r] = e;
       if (score_mask & (1 << k))
         sum += e;

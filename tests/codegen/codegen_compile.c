@@ -58,21 +58,14 @@ int main(int argc, char **argv) {
         /* the cuda-only knobs: NVRTC at N = 3 (the C target ignores them) */
         if (v >= 6 && (!nvrtc || orders[o] != (v == 10 || v >= 12 ? 5 : 3)))
           continue;
-        if (v == 13) { /* mma in float: split-TF32 m16n8k8 steps (NVRTC's ptxas
-                          checks the inline assembly), fused, traces ahead */
-          c.work_mode = DG_WORK_MMA;
-          c.mma_rows = 16;
-          c.elements_per_block = 8;
-          c.matrices = DG_MATRIX_GLOBAL;
-          c.fuse_surface = 1;
-          c.gather_ahead = 1;
-          is_float = 1;
-        } else if (v == 12) { /* work_mode mma (fp64 tensor cores), beside dg_surface */
+        if (v >= 12) { /* work_mode mma: fp64 steps beside dg_surface (12); float,
+                          split-TF32 m16n8k8, fused, traces ahead (13); NVRTC's
+                          ptxas checks the inline assembly of both */
           c.work_mode = DG_WORK_MMA;
           c.elements_per_block = 8;
           c.matrices = DG_MATRIX_GLOBAL;
-          c.fuse_surface = 0;
-          is_float = 0;
+          c.mma_rows = v == 13 ? 16 : 8;
+          c.fuse_surface = c.gather_ahead = is_float = v == 13;
         } else if (v >= 10) { /* work_mode gemm: fused double at N = 5, float at N = 3 */
           c.work_mode = DG_WORK_GEMM;
           c.elements_per_block = v == 10 ? 4 : 8;
