@@ -30,6 +30,8 @@ dg_kernel_config dg_kernel_config_default(void) {
   c.vector_loads = 0;
   c.gather_ahead = 0;
   c.mma_rows = 8;
+  c.mma_pairs = 0;
+  c.mma_extra_blocks = 0;
   return c;
 }
 
@@ -84,6 +86,13 @@ dg_error dg_kernel_config_check(const dg_kernel_config *c, int Np) {
            "mma_rows %d must be 8 or 16 (the tensor-core tiles m8n8k4 and m16n8k4, in "
            "float m16n8k8)",
            c->mma_rows);
+  DG_CHECK(c->mma_pairs == 0 || c->mma_pairs == 1, DG_ERR_INPUT,
+           "mma_pairs %d must be 0 or 1", c->mma_pairs);
+  DG_CHECK(!c->mma_pairs || c->mma_rows == 8, DG_ERR_INPUT,
+           "mma_pairs puts two sources on the 16 rows of the tensor tile and the operator in "
+           "tiles of 8 rows: it takes mma_rows = 8, not %d", c->mma_rows);
+  DG_CHECK(c->mma_extra_blocks >= 0 && c->mma_extra_blocks <= 4, DG_ERR_INPUT,
+           "mma_extra_blocks %d must be in 0..4", c->mma_extra_blocks);
   DG_CHECK(!gemm || !c->vector_loads, DG_ERR_INPUT,
            "vector_loads is a knob of work_mode parallel, inline and sequence, not %s (it "
            "stages its own shared data)", dg_work_mode_name(c->work_mode));
@@ -1179,9 +1188,9 @@ dg_error dg_codegen_generate(dg_codegen_target target, const dg_element_ops *el,
   size_t shared = volume_shared_reals(el, dtab->ng, ph->ncomp, cfg) * rs;
   size_t matrix_bytes = ((size_t)el->dim * el->Np * el->Np + (size_t)el->Np * nfnfp) * rs;
   if (target == DG_CODEGEN_CUDA && cfg->work_mode == DG_WORK_MMA) {
-    DG_CHECK_GOTO(err, done, !is_float || cfg->mma_rows == 16, DG_ERR_INPUT,
+    DG_CHECK_GOTO(err, done, !is_float || cfg->mma_rows == 16 || cfg->mma_pairs, DG_ERR_INPUT,
                   "work_mode mma in float runs split-TF32 steps (m16n8k8): mma_rows must be "
-                  "16, not %d", cfg->mma_rows);
+                  "16 (or 8 with mma_pairs), not %d", cfg->mma_rows);
     DG_CHECK_GOTO(err, done, cfg->elements_per_block * el->Np >= 32, DG_ERR_INPUT,
                   "work_mode mma needs a whole warp: elements_per_block %d x Np %d < 32",
                   cfg->elements_per_block, el->Np);

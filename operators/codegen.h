@@ -98,6 +98,15 @@ typedef struct dg_kernel_config {
   int mma_rows;             /* cuda dg_volume, work_mode mma: rows of a tensor-core tile,
                                8 (m8n8k4) or 16 (m16n8k4: each source fragment serves 16
                                rows, against more padding when Np is not a multiple) */
+  int mma_pairs;            /* cuda dg_volume, work_mode mma: the sources on the A side
+                               of the 16-row tensor tile, two of one matrix side by side
+                               (8 elements each), the operator on the B side in 8-row
+                               tiles: the 16-row steps' rate with 8-row padding (needs
+                               mma_rows 8) */
+  int mma_extra_blocks;     /* cuda dg_volume, work_mode mma: resident blocks per
+                               multiprocessor asked of the compiler beyond the generator's
+                               estimate (the __launch_bounds__ minimum, 0..4): more blocks
+                               to overlap the phases, fewer registers a thread */
 } dg_kernel_config;
 
 /* The generator version (part of kernel-cache and tuning-database keys). */

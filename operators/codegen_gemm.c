@@ -48,9 +48,11 @@ typedef struct {
 } gemm_seg;
 
 /* mma: one (accumulator, segment) product, the unit the tensor-core work of
- * a row tile is split by. */
+ * a row tile is split by; with mma_pairs two of one matrix side by side on
+ * the tile's 16 rows (acc2, src2: the second; acc2 = -1: none, zeros). */
 typedef struct {
   int acc, mat, src, len;
+  int acc2, src2;
 } mma_item;
 
 typedef struct {
@@ -64,7 +66,9 @@ typedef struct {
   int mma;         /* products on the tensor cores (work_mode mma) */
   int alias_out;   /* mma: OUT overlays the sources (see plan) */
   int kw;          /* mma: k of one step, 4 (fp64) or 8 (split TF32) */
-  int nah;         /* mma: A values a lane holds per step */
+  int nah;         /* mma: operator values a lane holds per step */
+  int pairs;       /* mma: sources on the A side, two per tile (mma_pairs) */
+  int nd;          /* mma: D values a lane holds per item */
   int rs;          /* bytes of a real */
   int ks[4];       /* mma: k-steps of KW of each matrix */
   int afrag[4];    /* mma: offset of each matrix's fragments in g_AF */
@@ -121,13 +125,14 @@ static void split_contiguous(const mma_item *it, int n, int np, int kw, int *fir
   first[np] = n;
 }
 
-/* The L1 wavefronts of one part's straight-line code: a step's B is KW/4
- * loads of one real a lane, its A NAH reals a lane (128 bytes a wavefront). */
+/* The L1 wavefronts of one part's straight-line code: a step's source
+ * fragment is KW/4 loads of one real a lane (two fragments for a pair), its
+ * operator fragment NAH reals a lane (128 bytes a wavefront). */
 static long part_cost(const gemm_plan *p, int q) {
   long cost = 0, b = (long)p->kw * p->rs / 16, a = (long)p->nah * p->rs / 4;
   for (int k = p->part_first[q]; k < p->part_first[q + 1]; k++) {
     const mma_item *it = &p->item[k];
-    cost += b * item_ks(it, p->kw);
+    cost += (it->acc2 >= 0 ? 2 : 1) * b * item_ks(it, p->kw);
     if (k == p->part_first[q] || p->item[k - 1].mat != it->mat)
       cost += a * item_ks(it, p->kw);
   }
@@ -136,7 +141,7 @@ static long part_cost(const gemm_plan *p, int q) {
 
 /* Registers a lane keeps the results of its tasks in until the stores. */
 static int held_registers(const gemm_plan *p, int alias) {
-  return (alias ? p->tpw : 1) * p->maxslots * (p->tm / 4) * p->rs / 4;
+  return (alias ? p->tpw : 1) * p->maxslots * p->nd * p->rs / 4;
 }
 
 /* Fills item, part_first, item_slot, part_slot0 and slot_acc for nparts. */
@@ -151,21 +156,24 @@ static int fill_split(gemm_plan *p, int nparts) {
   split_contiguous(p->item, p->nitem, nparts, p->kw, p->part_first);
   p->nslot = 0;
   p->maxslots = 0;
+  int w = p->pairs ? 2 : 1; /* OUT slots a register slot fills */
   for (int q = 0; q < nparts; q++) {
     p->part_slot0[q] = p->nslot;
     int ns = 0;
     for (int k = p->part_first[q]; k < p->part_first[q + 1]; k++) {
       int slot = -1;
       for (int j = p->part_first[q]; j < k && slot < 0; j++)
-        if (p->item[j].acc == p->item[k].acc)
+        if (p->item[j].acc == p->item[k].acc && p->item[j].acc2 == p->item[k].acc2)
           slot = p->item_slot[j];
       if (slot < 0) {
         slot = ns++;
-        p->slot_acc[p->nslot + slot] = p->item[k].acc;
+        p->slot_acc[p->nslot + w * slot] = p->item[k].acc;
+        if (p->pairs)
+          p->slot_acc[p->nslot + w * slot + 1] = p->item[k].acc2;
       }
       p->item_slot[k] = slot;
     }
-    p->nslot += ns;
+    p->nslot += w * ns;
     p->maxslots = ns > p->maxslots ? ns : p->maxslots;
   }
   p->part_slot0[nparts] = p->nslot;
@@ -185,13 +193,29 @@ static int plan_mma_split(gemm_plan *p, int nwarps, int nte) {
   p->nitem = p->nseg;
   p->item = calloc((size_t)p->nitem, sizeof *p->item);
   p->item_slot = calloc((size_t)p->nitem, sizeof *p->item_slot);
-  p->slot_acc = calloc((size_t)p->nitem, sizeof *p->slot_acc);
+  p->slot_acc = calloc((size_t)p->nitem + 1, 2 * sizeof *p->slot_acc);
   if (!p->item || !p->item_slot || !p->slot_acc)
     return 0;
   for (int a = 0, k = 0; a < p->nacc; a++)
     for (int sg = p->first[a]; sg < p->first[a + 1]; sg++, k++)
-      p->item[k] = (mma_item){a, p->seg[sg].mat, p->seg[sg].src, p->seg[sg].len};
+      p->item[k] = (mma_item){a, p->seg[sg].mat, p->seg[sg].src, p->seg[sg].len, -1, 0};
   qsort(p->item, (size_t)p->nitem, sizeof *p->item, cmp_item);
+  if (p->pairs) { /* neighbours of one matrix side by side (the accumulators
+                   * in order: the same pairs under every matrix of a
+                   * divergence, so they share their registers) */
+    int n = 0;
+    for (int k = 0; k < p->nitem; n++) {
+      p->item[n] = p->item[k];
+      if (k + 1 < p->nitem && p->item[k + 1].mat == p->item[k].mat) {
+        p->item[n].acc2 = p->item[k + 1].acc;
+        p->item[n].src2 = p->item[k + 1].src;
+        k += 2;
+      } else {
+        k += 1;
+      }
+    }
+    p->nitem = n;
+  }
   int best = 1, best_rank = -1;
   long best_span = 0;
   int maxp = p->nitem < 32 ? p->nitem : 32;
@@ -250,9 +274,11 @@ static int plan(const dg_element_ops *el, const deriv_table *dt, int ncomp,
     p->r_acc[g] = -1;
   p->mma = cfg->work_mode == DG_WORK_MMA;
   if (p->mma) { /* rows in tiles of TM; each matrix's k in steps of KW */
-    p->tm = cfg->mma_rows;
+    p->pairs = cfg->mma_pairs;
+    p->tm = cfg->mma_rows; /* 8 with pairs (dg_kernel_config_check) */
     p->kw = is_float ? 8 : 4;
-    p->nah = is_float ? 4 : p->tm / 8;
+    p->nah = p->pairs ? p->kw / 4 : is_float ? 4 : p->tm / 8;
+    p->nd = p->pairs ? 4 : p->tm / 4;
     p->npr = (np + p->tm - 1) / p->tm * p->tm;
     p->rc = p->tm;
     p->nrc = p->npr / p->tm;
@@ -365,11 +391,17 @@ static double op_entry(const dg_element_ops *el, int m, int i, int j) {
 
 /* mma: g_AF holds each operator as A-fragments, [row tile][k-step][lane]
  * [NAH] with lane l holding entries (TM*tile + l/4 + 8(h%2), KW*step + l%4
- * + 4(h/2)), h < NAH: one coalesced load per lane per tensor-core step. */
+ * + 4(h/2)), h < NAH: one coalesced load per lane per tensor-core step.
+ * With mma_pairs the operator is the B side of m16n8k{4,8} (B(k, n) =
+ * M(n, k)): entries (8*tile + l/4, KW*step + l%4 + 4h). */
 static void emit_fragments(dg_strbuf *b, const dg_element_ops *el, const gemm_plan *p) {
   int hs = p->nah, n = p->afrag[el->dim] + p->nrc * p->ks[el->dim] * 32 * hs, z = 0;
-  dg_strbuf_appendf(b, "/* g_AF: D_r, ..., LIFT as m%dn8k%d A-fragments [tile][k-step][lane][%d] */\n",
-                    p->tm, p->kw, hs);
+  if (p->pairs)
+    dg_strbuf_appendf(b, "/* g_AF: D_r, ..., LIFT as m16n8k%d B-fragments (transposed) "
+                         "[tile][k-step][lane][%d] */\n", p->kw, hs);
+  else
+    dg_strbuf_appendf(b, "/* g_AF: D_r, ..., LIFT as m%dn8k%d A-fragments [tile][k-step][lane][%d] */\n",
+                      p->tm, p->kw, hs);
   dg_strbuf_appendf(b, "__device__ __align__(16) const real g_AF[%d] = {", n);
   for (int m = 0; m <= el->dim; m++)
     for (int ti = 0; ti < p->nrc; ti++)
@@ -378,8 +410,9 @@ static void emit_fragments(dg_strbuf *b, const dg_element_ops *el, const gemm_pl
           for (int h = 0; h < hs; h++, z++) {
             if (z % 4 == 0)
               dg_strbuf_append(b, "\n  ");
-            double v = op_entry(el, m, p->tm * ti + l / 4 + 8 * (h % 2),
-                                p->kw * k + l % 4 + 4 * (h / 2));
+            double v = p->pairs ? op_entry(el, m, p->tm * ti + l / 4, p->kw * k + l % 4 + 4 * h)
+                                : op_entry(el, m, p->tm * ti + l / 4 + 8 * (h % 2),
+                                           p->kw * k + l % 4 + 4 * (h / 2));
             dg_strbuf_appendf(b, p->rs == 4 ? "%.9ef, " : "%.17e, ", v);
           }
   dg_strbuf_append(b, "\n};\n");
@@ -421,6 +454,20 @@ static void emit_segments(dg_strbuf *b, const dg_element_ops *el, const gemm_pla
 /* mma: task (part, ti, te)'s results dd[T] into their OUT slots; expects
  * lane, part, ti and te. */
 static void emit_mma_store(dg_strbuf *b, const gemm_plan *p, const char *T) {
+  if (p->pairs) { /* D rows (element l/4, first or second of the pair), nodes 2(l%4) + {0,1} */
+    dg_strbuf_line(b, "const int s0 = g_part_slot[part], ns = (g_part_slot[part + 1] - s0) / 2;");
+    dg_strbuf_line(b, "#pragma unroll");
+    dg_strbuf_line(b, "for (int z = 0; z < %d; ++z) {", p->maxslots);
+    dg_strbuf_line(b, "  if (z < ns) {");
+    dg_strbuf_line(b, "    real *o = s_out + ((s0 + 2 * z) * NPR + ti * 8 + (lane & 3) * 2) * PADE + te * 8 + (lane >> 2);");
+    dg_strbuf_line(b, "    o[0] = dd[%s][z][0];", T);
+    dg_strbuf_line(b, "    o[PADE] = dd[%s][z][1];", T);
+    dg_strbuf_line(b, "    o[NPR * PADE] = dd[%s][z][2];", T);
+    dg_strbuf_line(b, "    o[NPR * PADE + PADE] = dd[%s][z][3];", T);
+    dg_strbuf_line(b, "  }");
+    dg_strbuf_line(b, "}");
+    return;
+  }
   dg_strbuf_line(b, "const int s0 = g_part_slot[part], ns = g_part_slot[part + 1] - s0;");
   dg_strbuf_line(b, "#pragma unroll");
   dg_strbuf_line(b, "for (int z = 0; z < %d; ++z) {", p->maxslots);
@@ -475,6 +522,56 @@ static void emit_tf32_step(dg_strbuf *b, const gemm_plan *p, int k0, int k1, int
   }
 }
 
+/* mma_pairs, one k-step for items k0..k1 of one matrix: the operator is
+ * the B fragment (1 double or 2 floats a lane, split once in float), each
+ * item's two sources the A fragment (rows l/4 and l/4 + 8: element l/4 of
+ * the first and of the second source; columns past the matrix's last, rem <
+ * KW, and a missing second source read as zeros). */
+static void emit_pair_step(dg_strbuf *b, const gemm_plan *p, int k0, int k1, int rem,
+                           const char *T) {
+  int tf32 = p->kw == 8;
+  if (tf32) {
+    dg_strbuf_line(b, "      const float2 a = *(const float2 *)(af + ks * 64);");
+    dg_strbuf_line(b, "      unsigned ab[2], as[2];");
+    dg_strbuf_line(b, "      DG_TF32_SPLIT(a.x, ab[0], as[0]); DG_TF32_SPLIT(a.y, ab[1], as[1]);");
+  } else {
+    dg_strbuf_line(b, "      const double a = af[ks * 32];");
+  }
+  const char *ty = tf32 ? "float" : "double", *zero = tf32 ? "0.0f" : "0.0";
+  for (int k = k0; k < k1; k++) {
+    const mma_item *it = &p->item[k];
+    int sl = p->item_slot[k];
+    /* x%d_%d: value h of the lane's A fragment (tf32: a[h]; fp64: a0, a1) */
+    for (int h = 0; h < (tf32 ? 4 : 2); h++) {
+      int second = h % 2, col = 4 * (h / 2); /* row g + 8 second, column t + col */
+      if (second && it->acc2 < 0) {
+        dg_strbuf_line(b, "      const %s x%d_%d = %s;", ty, k - k0, h, zero);
+        continue;
+      }
+      int src = second ? it->src2 : it->src;
+      char at[96];
+      snprintf(at, sizeof at, "x[%d + ks * %d%s]", src, p->kw * p->pade, col ? " + 4 * PADE" : "");
+      if (col + 4 <= rem)
+        dg_strbuf_line(b, "      const %s x%d_%d = %s;", ty, k - k0, h, at);
+      else if (col >= rem)
+        dg_strbuf_line(b, "      const %s x%d_%d = %s;", ty, k - k0, h, zero);
+      else
+        dg_strbuf_line(b, "      const %s x%d_%d = (lane & 3) + %d < %d ? %s : %s;", ty, k - k0, h,
+                       col, rem, at, zero);
+    }
+    if (tf32)
+      dg_strbuf_line(b,
+                     "      DG_TMMA3T(dd[%s][%d][0], dd[%s][%d][1], dd[%s][%d][2], dd[%s][%d][3], "
+                     "x%d_0, x%d_1, x%d_2, x%d_3, ab, as);",
+                     T, sl, T, sl, T, sl, T, sl, k - k0, k - k0, k - k0, k - k0);
+    else
+      dg_strbuf_line(b,
+                     "      DG_DMMA16(dd[%s][%d][0], dd[%s][%d][1], dd[%s][%d][2], dd[%s][%d][3], "
+                     "x%d_0, x%d_1, a);",
+                     T, sl, T, sl, T, sl, T, sl, k - k0, k - k0);
+  }
+}
+
 /* mma, phase D: the warp tasks (row tile ti, element tile te, part) on the
  * tensor cores.  Each part is emitted as straight code: per matrix, one
  * k-step loop that loads the A fragment once and runs every item of that
@@ -482,13 +579,20 @@ static void emit_tf32_step(dg_strbuf *b, const gemm_plan *p, int k0, int k1, int
  * results stay in registers until all warps have read their sources (OUT
  * may overlay them), then go to their slots. */
 static void emit_mma_products(dg_strbuf *b, const gemm_plan *p) {
-  int hs = p->nah, nd = p->tm / 4, tf32 = p->kw == 8;
+  int hs = p->nah, nd = p->nd, tf32 = p->kw == 8;
   dg_strbuf_line(b, "/* D: warp tasks (row tile, element tile, part) on the tensor cores; whole");
-  dg_strbuf_line(b, " * warps only (a partial last warp idles).  Lane l holds A (rows l/4 + 8h,");
-  if (tf32) {
+  if (p->pairs) {
+    dg_strbuf_line(b, " * warps only (a partial last warp idles).  Pairs: sources on the A side, lane");
+    dg_strbuf_line(b, " * l holds A (element l/4 of the first (rows 0-7) and second source (rows 8-15),");
+    dg_strbuf_line(b, " * k l%%4 + 4h'), B (the operator: k l%%4 + 4h', row l/4 of the tile), D (element");
+    dg_strbuf_line(b, " * l/4 of both sources, tile rows 2(l%%4) + {0,1})%s */",
+                   tf32 ? "; split TF32: x = big + small, three steps" : "");
+  } else if (tf32) {
+    dg_strbuf_line(b, " * warps only (a partial last warp idles).  Lane l holds A (rows l/4 + 8h,");
     dg_strbuf_line(b, " * k l%%4 + 4h'), B (k l%%4 + 4h', element l/4), D (rows l/4 + 8h, elements");
     dg_strbuf_line(b, " * 2(l%%4) + {0,1}); split TF32: x = big + small, three steps */");
   } else {
+    dg_strbuf_line(b, " * warps only (a partial last warp idles).  Lane l holds A (rows l/4 + 8h,");
     dg_strbuf_line(b, " * k l%%4), B (k l%%4, element l/4), D (rows l/4 + 8h, elements 2(l%%4) + {0,1}) */");
   }
   dg_strbuf_line(b, "{");
@@ -529,8 +633,11 @@ static void emit_mma_products(dg_strbuf *b, const gemm_plan *p) {
           dg_strbuf_line(b, "    { /* last k-step: %d of its %d columns exist */", rem, p->kw);
           dg_strbuf_line(b, "      const int ks = %d;", full);
         }
-        if (tf32) {
-          emit_tf32_step(b, p, k0, k1, pass ? rem : p->kw, T);
+        if (p->pairs || tf32) {
+          if (p->pairs)
+            emit_pair_step(b, p, k0, k1, pass ? rem : p->kw, T);
+          else
+            emit_tf32_step(b, p, k0, k1, pass ? rem : p->kw, T);
           dg_strbuf_line(b, "    }");
           continue;
         }
@@ -600,8 +707,12 @@ static void emit_mma_products(dg_strbuf *b, const gemm_plan *p) {
  * another block's tensor-core products.  So: as many blocks as shared
  * memory and threads allow, but never fewer registers a thread than the
  * products' results held across tasks (two per double) plus 32, nor 64
- * (65536 registers per multiprocessor, H100). */
-static int mma_min_blocks(const gemm_plan *p, int threads) {
+ * (65536 registers per multiprocessor, H100).  The knob mma_extra_blocks
+ * asks for more, up to what shared memory and threads allow: the estimate
+ * is a guess on either side (H100, Maxwell fp64: one more block won 9 % at
+ * N = 4 with 8-row tiles, and 30 % at N = 5 with 16-row tiles, whose held
+ * results put the estimate at one block; tuning/RESULTS.md). */
+static int mma_min_blocks(const gemm_plan *p, int threads, int extra) {
   long bytes = (long)p->total * p->rs + 1024; /* the runtime's 1 KiB per block */
   int lanes = (threads + 31) / 32 * 32;       /* registers go to whole warps */
   int regs = 32 + held_registers(p, p->alias_out);
@@ -610,7 +721,15 @@ static int mma_min_blocks(const gemm_plan *p, int threads) {
   int by_regs = 65536 / (lanes * regs), n = by_smem;
   n = by_threads < n ? by_threads : n;
   n = by_regs < n ? by_regs : n;
-  return n;
+  /* the extra blocks within shared memory, threads and, in double, 64
+   * registers a thread (below that ptxas refuses the fp64 m16n8k4 step:
+   * "cannot be compiled with specified register target constraints"; the
+   * TF32 step assembles at 32) */
+  int cap = by_smem < by_threads ? by_smem : by_threads;
+  if (p->rs == 8)
+    cap = 65536 / (lanes * 64) < cap ? 65536 / (lanes * 64) : cap;
+  cap = n > cap ? n : cap;
+  return n + extra < cap ? n + extra : cap;
 }
 
 /* double mma: the fp64 steps m8n8k4 and m16n8k4 (the test emulator defines
@@ -645,6 +764,17 @@ static const char *const TF32_STEPS =
     "  do { \\\n"
     "    big = __float_as_uint(x) & 0xffffe000u; \\\n"
     "    small = __float_as_uint((x) - __uint_as_float(big)) & 0xffffe000u; \\\n"
+    "  } while (0)\n"
+    "#define DG_TMMA3T(d0, d1, d2, d3, x0, x1, x2, x3, bb, bs) \\\n"
+    "  do { \\\n"
+    "    unsigned ab_[4], as_[4]; \\\n"
+    "    DG_TF32_SPLIT(x0, ab_[0], as_[0]); \\\n"
+    "    DG_TF32_SPLIT(x1, ab_[1], as_[1]); \\\n"
+    "    DG_TF32_SPLIT(x2, ab_[2], as_[2]); \\\n"
+    "    DG_TF32_SPLIT(x3, ab_[3], as_[3]); \\\n"
+    "    DG_TMMA(d0, d1, d2, d3, as_, bb[0], bb[1]); \\\n"
+    "    DG_TMMA(d0, d1, d2, d3, ab_, bs[0], bs[1]); \\\n"
+    "    DG_TMMA(d0, d1, d2, d3, ab_, bb[0], bb[1]); \\\n"
     "  } while (0)\n"
     "#define DG_TMMA3(d0, d1, d2, d3, ab, as, x0, x1) \\\n"
     "  do { \\\n"
@@ -695,7 +825,8 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
                     cfg->elements_per_block, p.pade, p.rc, p.nrc, p.npr, p.nacc,
                     cfg->fuse_surface ? "q_out" : "q");
   dg_cg_emit_volume_signature_cuda(
-      b, p.mma ? mma_min_blocks(&p, el->Np * cfg->elements_per_block) : 1);
+      b, p.mma ? mma_min_blocks(&p, el->Np * cfg->elements_per_block, cfg->mma_extra_blocks)
+               : 1);
   b->indent = 2;
   dg_strbuf_line(b, "extern __shared__ __align__(16) double smem_raw[];");
   dg_strbuf_line(b, "real *smem = (real *)smem_raw;");

@@ -58,6 +58,14 @@ const dg_kernel_knob dg_kernel_knobs[] = {
     {"mma_rows", "mrows", DG_KNOB_INT, NULL, KNOB(mma_rows),
      "cuda volume kernel (work_mode mma): rows of the tensor-core tile, 8 (m8n8k4) or "
      "16 (m16n8k4; in float 16 only, split-TF32 m16n8k8)", 0},
+    {"mma_pairs", "mpair", DG_KNOB_BOOL, NULL, KNOB(mma_pairs),
+     "cuda volume kernel (work_mode mma, mma_rows 8): two sources of 8 elements on the 16 "
+     "rows of the tensor tile, the operator on its other side in tiles of 8 rows (the 16-row "
+     "steps' rate, 8-row padding; in float the split-TF32 m16n8k8)", 0},
+    {"mma_extra_blocks", "mxb", DG_KNOB_INT, NULL, KNOB(mma_extra_blocks),
+     "cuda volume kernel (work_mode mma): resident blocks per multiprocessor asked of the "
+     "compiler beyond the generator's estimate (0..4; more blocks overlap more of the "
+     "phases, with fewer registers a thread)", 0},
     {"cpu_chunk", "chunk", DG_KNOB_INT, NULL, KNOB(cpu_chunk),
      "cpu backend: elements per chunk (0: automatic)", 1},
 };

@@ -45,12 +45,15 @@ static int push_volume(dg_tune_space *s, int cap, int epb, dg_work_mode mode, in
 }
 
 /* A tensor-core candidate: whole tiles of 8 elements (epb a multiple),
- * global matrices (its fragment table), rows 8 or 16. */
-static dg_kernel_config mma_variant(int epb, int fuse, int fuse_surface, int rows,
-                                    int gather_ahead) {
+ * global matrices (its fragment table), tile 0: 8 rows, 1: 16 rows, 2:
+ * pairs of sources on 16 rows against 8-row operator tiles. */
+static dg_kernel_config mma_variant(int epb, int fuse, int fuse_surface, int tile,
+                                    int gather_ahead, int extra_blocks) {
   dg_kernel_config c = variant(epb, DG_WORK_MMA, 1, DG_MATRIX_GLOBAL, 0, fuse, fuse_surface);
-  c.mma_rows = rows;
+  c.mma_rows = tile == 1 ? 16 : 8;
+  c.mma_pairs = tile == 2;
   c.gather_ahead = gather_ahead;
+  c.mma_extra_blocks = extra_blocks;
   return c;
 }
 
@@ -72,8 +75,10 @@ dg_error dg_tune_space_create(int cuda, dg_tune_mode mode, int Np, int nfnfp,
    * 2 fuse_surface x 2 fuse_update x 6 epb x 3 matrices = 72, plus mma:
    * 2 x 2 x 3 epb = 12, plus 5 tweaks of the fused kernel (unroll 1, 2, 8,
    * vector_loads, gather_ahead) x 5 epb x 3 matrices x 5 slicings = 375,
-   * plus mma with gather_ahead: 3, plus both again with 16-row tiles: 15 */
-  const int cap = 1077;
+   * plus mma with gather_ahead: 3, plus both again with 16-row tiles and
+   * with pairs: 30, plus the fused mma ones with one more resident block:
+   * 18 */
+  const int cap = 1110;
   out->layouts = calloc(4, sizeof *out->layouts);
   out->volume = calloc(cap, sizeof *out->volume);
   out->face_threads = calloc(8, sizeof *out->face_threads);
@@ -117,12 +122,13 @@ dg_error dg_tune_space_create(int cuda, dg_tune_mode mode, int Np, int nfnfp,
           for (int mat = 0; mat < 3; mat++)
             push_volume(out, cap, gemm_epbs[e], DG_WORK_GEMM, 1, (dg_matrix_place)mat, 0, fuse,
                         fs, Np);
-    for (int rows = 8; rows <= 16; rows += 8) /* mma: ga only with both fusions */
+    for (int tile = 0; tile < 3; tile++) /* mma: ga and xb only with both fusions */
       for (int fs = 1; fs >= 0; fs--)
         for (int fuse = 1; fuse >= 0; fuse--)
           for (int e = 3; e < 6; e++)
             for (int ga = 0; ga <= (fs && fuse); ga++)
-              push_config(out, cap, mma_variant(gemm_epbs[e], fuse, fs, rows, ga), Np);
+              for (int xb = 0; xb <= (fs && fuse); xb++)
+                push_config(out, cap, mma_variant(gemm_epbs[e], fuse, fs, tile, ga, xb), Np);
     for (int fs = 1; fs >= 0; fs--)
       for (int fuse = 1; fuse >= 0; fuse--)
         for (int e = 0; e < 5; e++)
@@ -191,18 +197,22 @@ dg_error dg_tune_space_create(int cuda, dg_tune_mode mode, int Np, int nfnfp,
     /* gemm is in full mode only: on the H100 it lost to the node-per-thread
      * kernels at N = 1, 3, 5 (Euler and Maxwell 3D, tuning/RESULTS.md), and
      * each candidate costs auto mode's 60 s budget a compile.  mma (tensor
-     * cores; float takes the 16-row tiles only, as split TF32, and refuses
-     * the 8-row ones at generation, before any compile): the fused kernel
-     * with 8- and 16-row tiles, traces gathered ahead or not, from Np >= 20
-     * on (tetrahedra N >= 3), and beside dg_surface from Np >= 35 (8 rows;
-     * in float with 16) */
+     * cores; float takes the 16-row tiles and the pairs, as split TF32, and
+     * refuses the 8-row ones at generation, before any compile): the fused
+     * kernel with 8- and 16-row tiles and with pairs, traces gathered ahead
+     * or not, from Np >= 20 on (tetrahedra N >= 3), and beside dg_surface
+     * from Np >= 35 (8 rows; in float with 16).  The fused ones also ask
+     * the compiler for one more resident block than the generator's
+     * estimate (H100, Maxwell: won at N = 4 and 5 in double and at N = 3 in
+     * float with pairs, lost at N = 3 in double: 0.271 -> 0.284 ms) */
     if (Np >= 20)
-      for (int rows = 8; rows <= 16; rows += 8)
+      for (int tile = 0; tile < 3; tile++)
         for (int ga = 0; ga < 2; ga++)
-          push_config(out, cap, mma_variant(8, 1, 1, rows, ga), Np);
+          for (int xb = 0; xb < 2; xb++)
+            push_config(out, cap, mma_variant(8, 1, 1, tile, ga, xb), Np);
     if (Np >= 35)
-      for (int rows = 8; rows <= 16; rows += 8)
-        push_config(out, cap, mma_variant(8, 1, 0, rows, 0), Np);
+      for (int tile = 0; tile < 2; tile++)
+        push_config(out, cap, mma_variant(8, 1, 0, tile, 0, 0), Np);
   }
   const int fts[] = {128, 256, 512};
   for (int i = 0; i < 3; i++)

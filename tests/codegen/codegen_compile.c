@@ -46,7 +46,7 @@ int main(int argc, char **argv) {
       if (dg_refelem_create(dim, orders[o], &re) != DG_OK)
         return 1;
       dg_element_ops el = dg_element_ops_of(re);
-      for (int v = 0; v < 14; v++) {
+      for (int v = 0; v < 16; v++) {
         dg_kernel_config c = dg_kernel_config_default();
         c.elements_per_block = v % 3 == 0 ? 1 : v % 3 == 1 ? 2 : 4;
         c.matrices = (dg_matrix_place)(v % 3);
@@ -56,16 +56,20 @@ int main(int argc, char **argv) {
         int is_float = v == 5 || v == 8;
         /* loop slicing and shared prefetch (issue 4 knobs) */
         /* the cuda-only knobs: NVRTC at N = 3 (the C target ignores them) */
-        if (v >= 6 && (!nvrtc || orders[o] != (v == 10 || v >= 12 ? 5 : 3)))
+        if (v >= 6 && (!nvrtc || orders[o] != (v == 10 || v == 12 || v == 13 ? 5 : 3)))
           continue;
         if (v >= 12) { /* work_mode mma: fp64 steps beside dg_surface (12); float,
-                          split-TF32 m16n8k8, fused, traces ahead (13); NVRTC's
-                          ptxas checks the inline assembly of both */
+                          split-TF32 m16n8k8, fused, traces ahead (13); pairs with
+                          one more resident block, fused, double (14) and float (15)
+                          (in 2D at N = 3 the fp64 step needs its 64 registers);
+                          NVRTC's ptxas checks the inline assembly of each */
           c.work_mode = DG_WORK_MMA;
           c.elements_per_block = 8;
           c.matrices = DG_MATRIX_GLOBAL;
           c.mma_rows = v == 13 ? 16 : 8;
-          c.fuse_surface = c.gather_ahead = is_float = v == 13;
+          c.fuse_surface = c.gather_ahead = is_float = v == 13 || v == 15;
+          c.fuse_surface |= v == 14;
+          c.mma_pairs = c.mma_extra_blocks = v >= 14;
         } else if (v >= 10) { /* work_mode gemm: fused double at N = 5, float at N = 3 */
           c.work_mode = DG_WORK_GEMM;
           c.elements_per_block = v == 10 ? 4 : 8;

@@ -59,7 +59,7 @@ int main(int argc, char **argv) {
   const char *none[1] = {NULL};
   if (run(argv[1], "cpu", none, 0, argv + 2, argc - 2, &ref))
     return 1;
-  const char *variants[][6] = {
+  const char *variants[][7] = {
       {"backend.elements_per_block=1", NULL},
       {"backend.elements_per_block=4", "backend.matrices=shared", NULL},
       {"backend.elements_per_block=2", "backend.matrices=constant", "backend.np_align=8", NULL},
@@ -96,6 +96,12 @@ int main(int argc, char **argv) {
       {"backend.work_mode=mma", "backend.mma_rows=16", "backend.elements_per_block=8",
        "backend.fuse_surface=true", "backend.fuse_update=true", NULL},
       {"backend.work_mode=mma", "backend.mma_rows=16", "backend.elements_per_block=16", NULL},
+      /* pairs of sources on the 16 rows, the operator in 8-row tiles
+       * (m16n8k4; in float split-TF32 m16n8k8), one more resident block */
+      {"backend.work_mode=mma", "backend.mma_pairs=true", "backend.elements_per_block=8",
+       "backend.fuse_surface=true", "backend.fuse_update=true", "backend.mma_extra_blocks=1",
+       NULL},
+      {"backend.work_mode=mma", "backend.mma_pairs=true", "backend.elements_per_block=16", NULL},
   };
   int failures = 0;
   for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
@@ -104,8 +110,9 @@ int main(int argc, char **argv) {
       nk++;
     int ssp = strcmp(variants[v][0], "time.scheme=ssprk3") == 0;
     int mma = strcmp(variants[v][0], "backend.work_mode=mma") == 0;
-    int rows16 = mma && strcmp(variants[v][1], "backend.mma_rows=16") == 0;
-    if ((is_float && mma && !rows16) || (mma_only && !mma))
+    int tile16 = mma && (strcmp(variants[v][1], "backend.mma_rows=16") == 0 ||
+                         strcmp(variants[v][1], "backend.mma_pairs=true") == 0);
+    if ((is_float && mma && !tile16) || (mma_only && !mma))
       continue;
     dg_run_result cpu = ref, gpu;
     if (ssp && run(argv[1], "cpu", variants[v], nk, argv + 2, argc - 2, &cpu))

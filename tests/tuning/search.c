@@ -68,7 +68,8 @@ int main(void) {
   for (int mode = 1; mode <= 2; mode++) {
     dg_tune_space sp;
     EXPECT(dg_tune_space_create(1, (dg_tune_mode)mode, 56, 84, &sp) == DG_OK);
-    int seen[9] = {0}, vec = 0, vec_gemm = 0, ga = 0, ga_mma = 0, rows16 = 0;
+    int seen[9] = {0}, vec = 0, vec_gemm = 0, ga = 0, ga_mma = 0, rows16 = 0, xb = 0,
+        pairs = 0;
     for (int i = 0; i < sp.nvolume; i++) {
       const dg_kernel_config *c = &sp.volume[i];
       EXPECT(dg_kernel_config_check(c, 56) == DG_OK);
@@ -78,7 +79,13 @@ int main(void) {
       ga += c->gather_ahead;
       ga_mma += c->gather_ahead && c->work_mode == DG_WORK_MMA;
       rows16 += c->mma_rows == 16;
+      pairs += c->mma_pairs;
+      EXPECT(!c->mma_pairs || (c->work_mode == DG_WORK_MMA && c->mma_rows == 8));
       EXPECT(c->mma_rows == 8 || c->work_mode == DG_WORK_MMA);
+      /* one more resident block: the fused tensor-core kernel's knob only */
+      xb += c->mma_extra_blocks == 1;
+      EXPECT(c->mma_extra_blocks == 0 ||
+             (c->work_mode == DG_WORK_MMA && c->fuse_surface && c->fuse_update));
     }
     int full = mode == DG_TUNE_FULL;
     EXPECT(seen[4] > 0 && (seen[1] > 0) == full && (seen[2] > 0) == full &&
@@ -86,6 +93,8 @@ int main(void) {
     EXPECT((vec >= 8) == full && vec_gemm == 0);
     EXPECT(ga >= 10 && ga_mma >= 2); /* check() above: only with fuse_surface */
     EXPECT(rows16 >= 2);             /* both tensor-core tile shapes */
+    EXPECT(xb >= 6);                 /* every tile, traces gathered ahead or not */
+    EXPECT(pairs >= 4);
     dg_tune_space_free(&sp);
   }
   /* cpu: the chunk is the knob */
