@@ -31,6 +31,7 @@ dg_kernel_config dg_kernel_config_default(void) {
   c.gather_ahead = 0;
   c.mma_rows = 8;
   c.mma_pairs = 0;
+  c.l2_prefetch = 0;
   c.mma_extra_blocks = 0;
   return c;
 }
@@ -91,6 +92,11 @@ dg_error dg_kernel_config_check(const dg_kernel_config *c, int Np) {
   DG_CHECK(!c->mma_pairs || c->mma_rows == 8, DG_ERR_INPUT,
            "mma_pairs puts two sources on the 16 rows of the tensor tile and the operator in "
            "tiles of 8 rows: it takes mma_rows = 8, not %d", c->mma_rows);
+  DG_CHECK(c->l2_prefetch == 0 || c->l2_prefetch == 1, DG_ERR_INPUT,
+           "l2_prefetch %d must be 0 or 1", c->l2_prefetch);
+  DG_CHECK(!c->l2_prefetch || gemm, DG_ERR_INPUT,
+           "l2_prefetch is a knob of work_mode gemm and mma (one node a thread), not %s",
+           dg_work_mode_name(c->work_mode));
   DG_CHECK(c->mma_extra_blocks >= 0 && c->mma_extra_blocks <= 4, DG_ERR_INPUT,
            "mma_extra_blocks %d must be in 0..4", c->mma_extra_blocks);
   DG_CHECK(!gemm || !c->vector_loads, DG_ERR_INPUT,

@@ -103,6 +103,10 @@ typedef struct dg_kernel_config {
                                (8 elements each), the operator on the B side in 8-row
                                tiles: the 16-row steps' rate with 8-row padding (needs
                                mma_rows 8) */
+  int l2_prefetch;          /* cuda dg_volume, work_mode gemm or mma: at its start every
+                               thread asks L2 for the lines of its node's state (and with
+                               fuse_update its residual), which phases C and E read after
+                               the face fluxes and the products */
   int mma_extra_blocks;     /* cuda dg_volume, work_mode mma: resident blocks per
                                multiprocessor asked of the compiler beyond the generator's
                                estimate (the __launch_bounds__ minimum, 0..4): more blocks

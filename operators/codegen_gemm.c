@@ -786,6 +786,29 @@ static const char *const TF32_STEPS =
     "    DG_TMMA(d0, d1, d2, d3, ab, bb0_, bb1_); \\\n"
     "  } while (0)\n";
 
+/* l2_prefetch: before the face fluxes, each thread asks L2 for the lines
+ * of its node's state (read again in phase C) and, with the fused update,
+ * its residual (read in phase E, after the products).  Why: a block's
+ * phases run in turn, so those loads otherwise start only after the
+ * products; a prefetch holds no register.  On the H100 (Maxwell, fp64)
+ * it took N = 3 from 0.270 to 0.254 ms and N = 4 from 0.571 to 0.514 ms,
+ * and lost at N = 6 (tuning/RESULTS.md): a knob. */
+static const char *const L2_PREFETCH =
+    "#ifndef DG_PREFETCH_L2 /* the test emulator defines it away */\n"
+    "#define DG_PREFETCH_L2(p) asm volatile(\"prefetch.global.L2 [%0];\" :: \"l\"(p))\n"
+    "#endif\n";
+static void emit_l2_prefetch(dg_strbuf *b, int fused_update) {
+  dg_strbuf_line(b, "{ /* L2 prefetch of the lines phases C and E read */");
+  dg_strbuf_line(b, "  const int ps = tid / NP, pi = tid - ps * NP;");
+  dg_strbuf_line(b, "  if (k0 + ps < K)");
+  dg_strbuf_line(b, "    for (int c = 0; c < NC; ++c) {");
+  dg_strbuf_line(b, "      DG_PREFETCH_L2(q + BASE(k0 + ps, pi) + c * CSTRIDE(K));");
+  if (fused_update)
+    dg_strbuf_line(b, "      DG_PREFETCH_L2(res + BASE(k0 + ps, pi) + c * CSTRIDE(K));");
+  dg_strbuf_line(b, "    }");
+  dg_strbuf_line(b, "}");
+}
+
 /* The value of accumulator a at node (s, i): the sum of its OUT slots. */
 static void append_acc(dg_strbuf *b, const gemm_plan *p, int a) {
   int n = 0;
@@ -818,6 +841,8 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
     emit_transposed(b, el, &p, cfg->matrices, is_float);
     emit_segments(b, el, &p);
   }
+  if (cfg->l2_prefetch)
+    dg_strbuf_append(b, L2_PREFETCH);
   dg_strbuf_appendf(b, "typedef %s real2;\n", is_float ? "float2" : "double2");
   dg_strbuf_appendf(b,
                     "#define EPB %d\n#define PADE %d\n#define RC %d\n#define NRC %d\n"
@@ -834,6 +859,8 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
   dg_strbuf_line(b, "(void)q_out; (void)mapM; (void)mapP; (void)fbc; (void)fgeo; (void)fx; (void)fl;");
   dg_strbuf_line(b, "const int tid = threadIdx.y * NP + threadIdx.x;");
   dg_strbuf_line(b, "const long long k0 = (long long)blockIdx.x * EPB;");
+  if (cfg->l2_prefetch)
+    emit_l2_prefetch(b, cfg->fuse_update);
   dg_strbuf_line(b, "real *s_fl = smem + %zu; /* [NC][NFNFP][PADE] */", p.off_fl);
   dg_strbuf_line(b, "real *s_out = smem + %zu; /* [NACC][NPR][PADE] */", p.off_out);
   if (cfg->matrices == DG_MATRIX_SHARED) {

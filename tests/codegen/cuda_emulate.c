@@ -34,7 +34,7 @@ static const char *SHIM =
     "#define __global__\n#define __device__\n#define __constant__\n#define __shared__\n"
     "#define __restrict__ restrict\n#define __launch_bounds__(...)\n"
     "#define __align__(n) __attribute__((aligned(n)))\n"
-    "#define __forceinline__\n"
+    "#define __forceinline__\n#define DG_PREFETCH_L2(p) ((void)(p))\n"
     "typedef struct { double x, y; } double2;\ntypedef struct { float x, y; } float2;\n"
     "typedef struct { float x, y, z, w; } float4;\n"
     "#define __syncthreads() _Pragma(\"omp barrier\")\n"
@@ -300,7 +300,7 @@ int main(int argc, char **argv) {
         u[(int64_t)c * d->K * d->Np + z] =
             c == 0 ? 1 + 0.2 * r : c == nc - 1 ? 2.5 + 0.2 * r : 0.2 * (r - 0.5);
       }
-    for (int v = 0; v < 21; v++) {
+    for (int v = 0; v < 22; v++) {
       dg_kernel_config c = dg_kernel_config_default();
       c.face_threads = 64;
       switch (v) {
@@ -322,7 +322,8 @@ int main(int argc, char **argv) {
       case 17: c.work_mode = DG_WORK_MMA; c.mma_rows = 16; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; break;
       case 18: c.work_mode = DG_WORK_MMA; c.mma_rows = 16; c.elements_per_block = 16; c.gather_ahead = 0; break;
       case 19: c.work_mode = DG_WORK_MMA; c.mma_pairs = 1; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; c.gather_ahead = 1; c.mma_extra_blocks = 1; break;
-      case 20: c.work_mode = DG_WORK_MMA; c.mma_pairs = 1; c.elements_per_block = 16; c.np_align = 4; break;
+      case 20: c.work_mode = DG_WORK_MMA; c.mma_pairs = 1; c.elements_per_block = 16; c.np_align = 4; c.l2_prefetch = 1; break;
+      case 21: c.work_mode = DG_WORK_MMA; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; c.l2_prefetch = 1; c.layout = DG_LAYOUT_ELEMENT_MAJOR; break;
       case 10: c.fuse_surface = 1; c.fuse_update = 1; c.work_mode = DG_WORK_SEQUENCE; c.work_per_thread = 2; c.layout = DG_LAYOUT_ELEMENT_MAJOR; c.matrices = DG_MATRIX_SHARED; c.vector_loads = 1; break;
       default: c.np_align = 8; c.layout = DG_LAYOUT_ELEMENT_MAJOR; c.work_mode = DG_WORK_INLINE; c.work_per_thread = 3; c.prefetch = 1; c.matrices = DG_MATRIX_SHARED; break;
       }

@@ -59,7 +59,7 @@ int main(int argc, char **argv) {
   const char *none[1] = {NULL};
   if (run(argv[1], "cpu", none, 0, argv + 2, argc - 2, &ref))
     return 1;
-  const char *variants[][7] = {
+  const char *variants[][8] = {
       {"backend.elements_per_block=1", NULL},
       {"backend.elements_per_block=4", "backend.matrices=shared", NULL},
       {"backend.elements_per_block=2", "backend.matrices=constant", "backend.np_align=8", NULL},
@@ -97,10 +97,11 @@ int main(int argc, char **argv) {
        "backend.fuse_surface=true", "backend.fuse_update=true", NULL},
       {"backend.work_mode=mma", "backend.mma_rows=16", "backend.elements_per_block=16", NULL},
       /* pairs of sources on the 16 rows, the operator in 8-row tiles
-       * (m16n8k4; in float split-TF32 m16n8k8), one more resident block */
+       * (m16n8k4; in float split-TF32 m16n8k8), one more resident block, the
+       * L2 prefetch */
       {"backend.work_mode=mma", "backend.mma_pairs=true", "backend.elements_per_block=8",
        "backend.fuse_surface=true", "backend.fuse_update=true", "backend.mma_extra_blocks=1",
-       NULL},
+       "backend.l2_prefetch=true", NULL},
       {"backend.work_mode=mma", "backend.mma_pairs=true", "backend.elements_per_block=16", NULL},
   };
   int failures = 0;
