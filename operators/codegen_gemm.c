@@ -20,14 +20,19 @@
  * work_mode = mma runs the same products on the tensor cores: in double
  * the fp64 steps (mma.sync m8n8k4 or m16n8k4, knob mma_rows; the 16-row
  * shape has twice the throughput on the H100: 66 against 33 TFLOP/s), in
- * float split TF32 (16 rows only, m16n8k8): each factor x = big + small
+ * float split TF32 (m16n8k8: 16 rows, or pairs): each factor x = big + small
  * with both parts TF32 (11 significant bits each), and A B ~ As Bb + Ab Bs
  * + Ab Bb, three TF32 steps with fp32 accumulation, which keeps about
  * fp32's accuracy (a plain TF32 step would keep 11 bits) at a third of
  * TF32's rate.  The operators are A-fragment tables in global memory, the
- * shared source columns the B fragments, 8 elements the tile width.  The work of a row tile is split
- * at generation time into parts (see "mma work split" below), and every
- * warp task runs straight-line code for its part.
+ * shared source columns the B fragments, 8 elements the tile width.  With
+ * mma_pairs the tile is transposed: two sources of one matrix (8 elements
+ * each) are the 16 rows of the A side and the operator, in tiles of 8 rows,
+ * the B side, so the 16-row step's rate comes with 8-row padding.  The work
+ * of a row tile is split at generation time into parts (see "mma work
+ * split" below), and every warp task runs straight-line code for its part.
+ * Two more knobs shape the launch: mma_extra_blocks (resident blocks asked
+ * of the compiler, mma_min_blocks) and l2_prefetch (emit_l2_prefetch).
  *
  * Block = NP x EPB threads, one pass (work_per_thread 1):
  *   B  face fluxes of the block's elements -> s_fl   (fused surface, or a
