@@ -32,6 +32,7 @@ dg_kernel_config dg_kernel_config_default(void) {
   c.mma_rows = 8;
   c.mma_pairs = 0;
   c.l2_prefetch = 0;
+  c.volume_passes = 1;
   c.mma_extra_blocks = 0;
   return c;
 }
@@ -92,6 +93,13 @@ dg_error dg_kernel_config_check(const dg_kernel_config *c, int Np) {
   DG_CHECK(!c->mma_pairs || c->mma_rows == 8, DG_ERR_INPUT,
            "mma_pairs puts two sources on the 16 rows of the tensor tile and the operator in "
            "tiles of 8 rows: it takes mma_rows = 8, not %d", c->mma_rows);
+  DG_CHECK(c->volume_passes == 1 || c->volume_passes == 2 || c->volume_passes == 4,
+           DG_ERR_INPUT, "volume_passes %d must be 1, 2 or 4", c->volume_passes);
+  DG_CHECK(c->volume_passes == 1 || (gemm && c->elements_per_block % c->volume_passes == 0),
+           DG_ERR_INPUT,
+           "volume_passes %d is a knob of work_mode gemm and mma with elements_per_block a "
+           "multiple of it (the block is NP x EPB / volume_passes threads), not %s with %d",
+           c->volume_passes, dg_work_mode_name(c->work_mode), c->elements_per_block);
   DG_CHECK(c->l2_prefetch == 0 || c->l2_prefetch == 1, DG_ERR_INPUT,
            "l2_prefetch %d must be 0 or 1", c->l2_prefetch);
   DG_CHECK(!c->l2_prefetch || gemm, DG_ERR_INPUT,
@@ -469,7 +477,8 @@ static dg_error emit_surface(dg_strbuf *b, dg_codegen_target tg, const dg_elemen
 
 void dg_cg_emit_block_faces(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
                             int is_float, int uses_fx, dg_emit_ctx *ctx, const char *nslots,
-                            const char *dst, int zero_past_end, int gather_ahead) {
+                            const char *nthreads, const char *dst, int zero_past_end,
+                            int gather_ahead) {
   dg_emit_ctx fctx;
   dg_cg_init_ctx(&fctx, ph, el->dim, is_float);
   fctx.field = dg_cg_face_field;
@@ -481,11 +490,12 @@ void dg_cg_emit_block_faces(dg_strbuf *b, const dg_element_ops *el, const dg_phy
      * mapP -> q round trip per face node */
     dg_strbuf_line(b, "{");
     b->indent += 2;
-    dg_strbuf_line(b, "enum { FITER = (%s * NFNFP + NP * EPB - 1) / (NP * EPB) };", nslots);
+    dg_strbuf_line(b, "enum { FITER = (%s * NFNFP + %s - 1) / (%s) };", nslots, nthreads,
+                   nthreads);
     dg_strbuf_line(b, "real fuM[FITER][NC], fuP[FITER][NC];");
     dg_strbuf_line(b, "#pragma unroll");
     dg_strbuf_line(b, "for (int it = 0; it < FITER; ++it) {");
-    dg_strbuf_line(b, "  const int z = tid + it * (NP * EPB);");
+    dg_strbuf_line(b, "  const int z = tid + it * (%s);", nthreads);
     dg_strbuf_line(b, "  const int s = z / NFNFP, m = z - s * NFNFP;");
     dg_strbuf_line(b, "  const long long k = k0 + s;");
     dg_strbuf_line(b, "  if (z < %s * NFNFP && k < K) {", nslots);
@@ -501,10 +511,10 @@ void dg_cg_emit_block_faces(dg_strbuf *b, const dg_element_ops *el, const dg_phy
     dg_strbuf_line(b, "}");
     dg_strbuf_line(b, "#pragma unroll");
     dg_strbuf_line(b, "for (int it = 0; it < FITER; ++it) {");
-    dg_strbuf_line(b, "  const int z = tid + it * (NP * EPB);");
+    dg_strbuf_line(b, "  const int z = tid + it * (%s);", nthreads);
     dg_strbuf_line(b, "  if (z >= %s * NFNFP) break;", nslots);
   } else {
-    dg_strbuf_line(b, "for (int z = tid; z < %s * NFNFP; z += NP * EPB) {", nslots);
+    dg_strbuf_line(b, "for (int z = tid; z < %s * NFNFP; z += %s) {", nslots, nthreads);
   }
   dg_strbuf_line(b, "  const int s = z / NFNFP, m = z - s * NFNFP;");
   dg_strbuf_line(b, "  const long long k = k0 + s;");
@@ -688,11 +698,11 @@ void dg_cg_emit_gvalues(dg_strbuf *b, const deriv_table *dt, dg_emit_ctx *ctx,
   }
 }
 
-void dg_cg_emit_volume_signature_cuda(dg_strbuf *b, int min_blocks) {
+void dg_cg_emit_volume_signature_cuda(dg_strbuf *b, const char *nthreads, int min_blocks) {
   if (min_blocks > 1)
-    dg_strbuf_appendf(b, "KERNEL void __launch_bounds__(NP * EPB, %d) ", min_blocks);
+    dg_strbuf_appendf(b, "KERNEL void __launch_bounds__(%s, %d) ", nthreads, min_blocks);
   else
-    dg_strbuf_append(b, "KERNEL void __launch_bounds__(NP * EPB) ");
+    dg_strbuf_appendf(b, "KERNEL void __launch_bounds__(%s) ", nthreads);
   dg_strbuf_append(b,
     "dg_volume(real *__restrict__ q,\n"
     "    real *__restrict__ rhs, const real *__restrict__ fl, const real *__restrict__ egeo,\n"
@@ -802,7 +812,7 @@ static void emit_volume_cuda(dg_strbuf *b, const dg_element_ops *el, const dg_ph
   dg_strbuf_appendf(b, "#define QOUT %s\n", cfg->fuse_surface ? "q_out" : "q");
   if (cfg->vector_loads)
     dg_strbuf_appendf(b, "typedef %s real2;\n", is_float ? "float2" : "double2");
-  dg_cg_emit_volume_signature_cuda(b, 1);
+  dg_cg_emit_volume_signature_cuda(b, "NP * EPB", 1);
   b->indent = 2;
   dg_strbuf_line(b, "extern __shared__ __align__(16) double smem_raw[];");
   dg_strbuf_line(b, "real *smem = (real *)smem_raw;");
@@ -859,7 +869,7 @@ static void emit_volume_cuda(dg_strbuf *b, const dg_element_ops *el, const dg_ph
     }
   }
   if (cfg->fuse_surface) /* the pass's face fluxes, straight into shared memory */
-    dg_cg_emit_block_faces(b, el, ph, is_float, uses_fx, ctx, "SLOTS",
+    dg_cg_emit_block_faces(b, el, ph, is_float, uses_fx, ctx, "SLOTS", "NP * EPB",
                            "s_fl[(%d * SLOTS + s) * NFNFP + m]", 0, cfg->gather_ahead);
   if (cfg->prefetch || cfg->fuse_surface)
     dg_strbuf_line(b, "__syncthreads();");
@@ -1197,9 +1207,11 @@ dg_error dg_codegen_generate(dg_codegen_target target, const dg_element_ops *el,
     DG_CHECK_GOTO(err, done, !is_float || cfg->mma_rows == 16 || cfg->mma_pairs, DG_ERR_INPUT,
                   "work_mode mma in float runs split-TF32 steps (m16n8k8): mma_rows must be "
                   "16 (or 8 with mma_pairs), not %d", cfg->mma_rows);
-    DG_CHECK_GOTO(err, done, cfg->elements_per_block * el->Np >= 32, DG_ERR_INPUT,
-                  "work_mode mma needs a whole warp: elements_per_block %d x Np %d < 32",
-                  cfg->elements_per_block, el->Np);
+    DG_CHECK_GOTO(err, done, cfg->elements_per_block / cfg->volume_passes * el->Np >= 32,
+                  DG_ERR_INPUT,
+                  "work_mode mma needs a whole warp: elements_per_block %d / volume_passes %d "
+                  "x Np %d < 32",
+                  cfg->elements_per_block, cfg->volume_passes, el->Np);
   }
   if (cfg->work_mode == DG_WORK_GEMM || cfg->work_mode == DG_WORK_MMA) {
     /* its own table of (transposed or fragment-ordered) matrices */

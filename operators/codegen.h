@@ -103,6 +103,10 @@ typedef struct dg_kernel_config {
                                (8 elements each), the operator on the B side in 8-row
                                tiles: the 16-row steps' rate with 8-row padding (needs
                                mma_rows 8) */
+  int volume_passes;        /* cuda dg_volume, work_mode gemm or mma: the block has
+                               NP x EPB / volume_passes threads and its per-node phases
+                               take that many passes (1, 2 or 4; EPB a multiple): fewer
+                               threads, more registers each, more blocks per SM */
   int l2_prefetch;          /* cuda dg_volume, work_mode gemm or mma: at its start every
                                thread asks L2 for the lines of its node's state (and with
                                fuse_update its residual), which phases C and E read after

@@ -188,10 +188,11 @@ static int fill_split(gemm_plan *p, int nparts) {
 }
 
 /* Chooses the number of parts: the least time of the busiest warp (tasks
- * go round-robin, task t to warp t % nwarps) among the splits whose
- * results fit 64 registers a lane, preferring those whose OUT
- * fits over the sources (else OUT takes shared memory of its own, and each
- * task's results go there at once instead of waiting in registers). */
+ * go round-robin, task t to warp t % nwarps) among the splits whose shared
+ * memory fits a block (227 KiB) and whose results fit 64 registers a lane,
+ * preferring those whose OUT fits over the sources (else OUT takes shared
+ * memory of its own, and each task's results go there at once instead of
+ * waiting in registers). */
 static int plan_mma_split(gemm_plan *p, int nwarps, int nte) {
   p->nwarps = nwarps;
   p->nte = nte;
@@ -243,8 +244,10 @@ static int plan_mma_split(gemm_plan *p, int nwarps, int nte) {
     }
     free(cost);
     free(busy);
-    int alias = (size_t)p->nslot * p->npr * p->pade <= p->off_out;
-    int rank = 2 * (held_registers(p, alias) <= 64) + alias;
+    size_t out = (size_t)p->nslot * p->npr * p->pade;
+    int alias = out <= p->off_out;
+    int fits = (alias ? p->off_out : p->off_out + out) * (size_t)p->rs <= 227 * 1024;
+    int rank = 4 * fits + 2 * (held_registers(p, alias) <= 64) + alias;
     if (rank > best_rank || (rank == best_rank && span < best_span)) {
       best = np;
       best_span = span;
@@ -337,7 +340,7 @@ static int plan(const dg_element_ops *el, const deriv_table *dt, int ncomp,
   }
   p->first[a] = s;
   if (p->mma) {
-    if (!plan_mma_split(p, np * epb / 32, epb / 8))
+    if (!plan_mma_split(p, np * (epb / cfg->volume_passes) / 32, epb / 8))
       return 0;
   } else {
     p->nslot = p->nacc;
@@ -802,15 +805,22 @@ static const char *const L2_PREFETCH =
     "#ifndef DG_PREFETCH_L2 /* the test emulator defines it away */\n"
     "#define DG_PREFETCH_L2(p) asm volatile(\"prefetch.global.L2 [%0];\" :: \"l\"(p))\n"
     "#endif\n";
-static void emit_l2_prefetch(dg_strbuf *b, int fused_update) {
+static void emit_l2_prefetch(dg_strbuf *b, int fused_update, int npass) {
   dg_strbuf_line(b, "{ /* L2 prefetch of the lines phases C and E read */");
-  dg_strbuf_line(b, "  const int ps = tid / NP, pi = tid - ps * NP;");
+  if (npass > 1) {
+    dg_strbuf_line(b, "  for (int pass = 0; pass < NPASS; ++pass) {");
+    dg_strbuf_line(b, "  const int pn = tid + pass * NTHREADS, ps = pn / NP, pi = pn - ps * NP;");
+  } else {
+    dg_strbuf_line(b, "  const int ps = tid / NP, pi = tid - ps * NP;");
+  }
   dg_strbuf_line(b, "  if (k0 + ps < K)");
   dg_strbuf_line(b, "    for (int c = 0; c < NC; ++c) {");
   dg_strbuf_line(b, "      DG_PREFETCH_L2(q + BASE(k0 + ps, pi) + c * CSTRIDE(K));");
   if (fused_update)
     dg_strbuf_line(b, "      DG_PREFETCH_L2(res + BASE(k0 + ps, pi) + c * CSTRIDE(K));");
   dg_strbuf_line(b, "    }");
+  if (npass > 1)
+    dg_strbuf_line(b, "  }");
   dg_strbuf_line(b, "}");
 }
 
@@ -854,9 +864,14 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
                     "#define NPR %d\n#define NACC %d\n#define QOUT %s\n",
                     cfg->elements_per_block, p.pade, p.rc, p.nrc, p.npr, p.nacc,
                     cfg->fuse_surface ? "q_out" : "q");
+  /* the block's threads: NP x EPB, or that over volume_passes (the per-node
+   * phases then loop; the source of passes = 1 stays as it was) */
+  int npass = cfg->volume_passes, nthreads = el->Np * (cfg->elements_per_block / npass);
+  const char *th = npass > 1 ? "NTHREADS" : "NP * EPB";
+  if (npass > 1)
+    dg_strbuf_appendf(b, "#define NPASS %d\n#define NTHREADS (NP * (EPB / NPASS))\n", npass);
   dg_cg_emit_volume_signature_cuda(
-      b, p.mma ? mma_min_blocks(&p, el->Np * cfg->elements_per_block, cfg->mma_extra_blocks)
-               : 1);
+      b, th, p.mma ? mma_min_blocks(&p, nthreads, cfg->mma_extra_blocks) : 1);
   b->indent = 2;
   dg_strbuf_line(b, "extern __shared__ __align__(16) double smem_raw[];");
   dg_strbuf_line(b, "real *smem = (real *)smem_raw;");
@@ -865,33 +880,41 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
   dg_strbuf_line(b, "const int tid = threadIdx.y * NP + threadIdx.x;");
   dg_strbuf_line(b, "const long long k0 = (long long)blockIdx.x * EPB;");
   if (cfg->l2_prefetch)
-    emit_l2_prefetch(b, cfg->fuse_update);
+    emit_l2_prefetch(b, cfg->fuse_update, npass);
   dg_strbuf_line(b, "real *s_fl = smem + %zu; /* [NC][NFNFP][PADE] */", p.off_fl);
   dg_strbuf_line(b, "real *s_out = smem + %zu; /* [NACC][NPR][PADE] */", p.off_out);
   if (cfg->matrices == DG_MATRIX_SHARED) {
     int n2 = (dim * el->Np + el->Nfaces * el->Nfp) * p.npr / 2;
     dg_strbuf_line(b, "const real *MT = smem + %zu;", p.off_mt);
-    dg_strbuf_line(b, "for (int z = tid; z < %d; z += NP * EPB)", n2);
+    dg_strbuf_line(b, "for (int z = tid; z < %d; z += %s)", n2, th);
     dg_strbuf_line(b, "  ((real2 *)(smem + %zu))[z] = ((const real2 *)g_MT)[z];", p.off_mt);
   } else if (!p.mma) {
     dg_strbuf_line(b, "const real *MT = g_MT;");
   }
   /* B: face fluxes */
   if (cfg->fuse_surface) {
-    dg_cg_emit_block_faces(b, el, ph, is_float, uses_fx, ctx, "EPB",
+    dg_cg_emit_block_faces(b, el, ph, is_float, uses_fx, ctx, "EPB", th,
                            "s_fl[(%d * NFNFP + m) * PADE + s]", 1, cfg->gather_ahead);
   } else {
     dg_strbuf_line(b, "/* B: the block's face fluxes from dg_surface, coalesced */");
-    dg_strbuf_line(b, "for (int z = tid; z < NC * EPB * NFNFP; z += NP * EPB) {");
+    dg_strbuf_line(b, "for (int z = tid; z < NC * EPB * NFNFP; z += %s) {", th);
     dg_strbuf_line(b, "  const int c = z / (EPB * NFNFP), r = z - c * (EPB * NFNFP);");
     dg_strbuf_line(b, "  const int s = r / NFNFP, m = r - s * NFNFP;");
     dg_strbuf_line(b, "  s_fl[(c * NFNFP + m) * PADE + s] =");
     dg_strbuf_line(b, "      k0 + s < K ? fl[((long long)c * K + k0) * NFNFP + r] : (real)0;");
     dg_strbuf_line(b, "}");
   }
-  /* C: flux quantities; the thread's node stays in u for E */
-  dg_strbuf_line(b, "/* C: flux quantities of node (s, i) into s_g; u kept for E */");
-  dg_strbuf_line(b, "const int s = tid / NP, i = tid - s * NP;");
+  /* C: flux quantities; the thread's node stays in u for E (with passes,
+   * E loads u again: a node per pass, no registers held across D) */
+  if (npass > 1) {
+    dg_strbuf_line(b, "/* C: flux quantities of the thread's nodes (s, i), NPASS passes, into s_g */");
+    dg_strbuf_line(b, "for (int pass = 0; pass < NPASS; ++pass) {");
+    b->indent += 2;
+    dg_strbuf_line(b, "const int nn = tid + pass * NTHREADS, s = nn / NP, i = nn - s * NP;");
+  } else {
+    dg_strbuf_line(b, "/* C: flux quantities of node (s, i) into s_g; u kept for E */");
+    dg_strbuf_line(b, "const int s = tid / NP, i = tid - s * NP;");
+  }
   dg_strbuf_line(b, "const long long k = k0 + s;");
   dg_strbuf_line(b, "real u[NC];");
   dg_strbuf_line(b, "for (int c = 0; c < NC; ++c) u[c] = k < K ? q[BASE(k, i) + c * CSTRIDE(K)] : (real)1;");
@@ -899,6 +922,8 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
     dg_strbuf_line(b, "real X[DIM];");
     dg_strbuf_line(b, "for (int d = 0; d < DIM; ++d) X[d] = k < K ? vx[((long long)d * K + k) * NP_PAD + i] : (real)0;");
   }
+  if (npass > 1)
+    dg_strbuf_line(b, "(void)u;");
   if (dt->ng > 0) {
     dg_strbuf_line(b, "{");
     b->indent += 2;
@@ -910,13 +935,17 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
     b->indent -= 2;
     dg_strbuf_line(b, "}");
   }
+  if (npass > 1) {
+    b->indent -= 2;
+    dg_strbuf_line(b, "}");
+  }
   dg_strbuf_line(b, "__syncthreads();");
   /* D: the products */
   if (p.mma) {
     emit_mma_products(b, &p);
   } else {
   dg_strbuf_line(b, "/* D: OUT[a][i][s] = sum over a's segments of MT^T x source column */");
-  dg_strbuf_line(b, "for (int it = tid; it < NACC * NRC * EPB; it += NP * EPB) {");
+  dg_strbuf_line(b, "for (int it = tid; it < NACC * NRC * EPB; it += %s) {", th);
   dg_strbuf_line(b, "  const int es = it %% EPB, r2 = it / EPB, a = r2 %% NACC, i0 = (r2 / NACC) * RC;");
   dg_strbuf_line(b, "  real acc[RC];");
   dg_strbuf_line(b, "  #pragma unroll");
@@ -944,8 +973,22 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
   dg_strbuf_line(b, "__syncthreads();");
   /* E: per node */
   dg_strbuf_line(b, "/* E: pointwise terms and the store / fused update of node (s, i) */");
+  if (npass > 1) {
+    dg_strbuf_line(b, "for (int pass = 0; pass < NPASS; ++pass) {");
+    b->indent += 2;
+    dg_strbuf_line(b, "const int nn = tid + pass * NTHREADS, s = nn / NP, i = nn - s * NP;");
+    dg_strbuf_line(b, "const long long k = k0 + s;");
+  }
   dg_strbuf_line(b, "if (k < K) {");
   b->indent += 2;
+  if (npass > 1) { /* this pass's node again (q is not written before E) */
+    dg_strbuf_line(b, "real u[NC];");
+    dg_strbuf_line(b, "for (int c = 0; c < NC; ++c) u[c] = q[BASE(k, i) + c * CSTRIDE(K)];");
+    if (uses_x) {
+      dg_strbuf_line(b, "real X[DIM];");
+      dg_strbuf_line(b, "for (int d = 0; d < DIM; ++d) X[d] = vx[((long long)d * K + k) * NP_PAD + i];");
+    }
+  }
   if (dt->nd > 0) {
     dg_strbuf_line(b, "real DV[%d];", dt->nd);
     for (int g = 0; g < dt->nd; g++) {
@@ -987,6 +1030,10 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
   dg_cg_emit_rhs_store(b, ph, cfg, ctx, "rl[%d]");
   b->indent -= 2;
   dg_strbuf_line(b, "}");
+  if (npass > 1) {
+    b->indent -= 2;
+    dg_strbuf_line(b, "}");
+  }
   b->indent = 0;
   dg_strbuf_append(b, "}\n\n");
   plan_free(&p);

@@ -67,13 +67,15 @@ void dg_cg_emit_surface_body(dg_strbuf *b, const dg_element_ops *el, const dg_ph
                              int absolute_k, int preloaded);
 /* The fused surface of a cuda dg_volume: the scaled face fluxes of the
  * block's elements k0 + s, s < nslots (an expression), one face node per
- * iteration of the block's NP x EPB threads, into dst (one %d: component);
+ * iteration of the block's nthreads threads (an expression: "NP * EPB"
+ * unless the kernel has fewer), into dst (one %d: component);
  * zero_past_end: write zeros for elements past K (else leave them);
  * gather_ahead: load the thread's traces of all its face nodes first.
  * Expects tid, k0, K and the kernel arguments. */
 void dg_cg_emit_block_faces(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
                             int is_float, int uses_fx, dg_emit_ctx *ctx, const char *nslots,
-                            const char *dst, int zero_past_end, int gather_ahead);
+                            const char *nthreads, const char *dst, int zero_past_end,
+                            int gather_ahead);
 /* The flux quantities g(u) of one node into dst_fmt (one %d: quantity);
  * contravariant: divergence rows (a curl's rows too, deriv_entry.curl) in
  * reference directions (needs G[]). */
@@ -85,9 +87,10 @@ void dg_cg_emit_rhs_store(dg_strbuf *b, const dg_physics *ph, const dg_kernel_co
                           dg_emit_ctx *ctx, const char *lift_fmt);
 
 /* The cuda dg_volume signature (all work modes), through the opening
- * brace; min_blocks > 1 adds that minimum of resident blocks per
- * multiprocessor to its __launch_bounds__. */
-void dg_cg_emit_volume_signature_cuda(dg_strbuf *b, int min_blocks);
+ * brace; nthreads: the block's threads (an expression); min_blocks > 1
+ * adds that minimum of resident blocks per multiprocessor to its
+ * __launch_bounds__. */
+void dg_cg_emit_volume_signature_cuda(dg_strbuf *b, const char *nthreads, int min_blocks);
 
 /* work_mode gemm (codegen_gemm.c): shared memory in reals (and in
  * *matrix_reals the size of its transposed operator table), and the kernel. */

@@ -62,6 +62,10 @@ const dg_kernel_knob dg_kernel_knobs[] = {
      "cuda volume kernel (work_mode mma, mma_rows 8): two sources of 8 elements on the 16 "
      "rows of the tensor tile, the operator on its other side in tiles of 8 rows (the 16-row "
      "steps' rate, 8-row padding; in float the split-TF32 m16n8k8)", 0},
+    {"volume_passes", "vpass", DG_KNOB_INT, NULL, KNOB(volume_passes),
+     "cuda volume kernel (work_mode gemm or mma): the block has NP x elements_per_block / "
+     "volume_passes threads, its per-node phases that many passes (1, 2 or 4: fewer "
+     "threads, more registers each, more blocks per SM)", 0},
     {"l2_prefetch", "l2pf", DG_KNOB_BOOL, NULL, KNOB(l2_prefetch),
      "cuda volume kernel (work_mode gemm or mma): at its start, prefetch into L2 the state "
      "(and with fuse_update the residual) its nodes read after the face fluxes and the "

@@ -58,6 +58,15 @@ static dg_kernel_config mma_variant(int epb, int fuse, int fuse_surface, int til
   return c;
 }
 
+/* The fused tensor-core kernel with half the threads, its per-node phases
+ * in two passes, and the L2 prefetch. */
+static int push_two_passes(dg_tune_space *s, int cap, int epb, int tile, int extra_blocks,
+                           int Np) {
+  dg_kernel_config c = mma_variant(epb, 1, 1, tile, 0, extra_blocks, 1);
+  c.volume_passes = 2;
+  return push_config(s, cap, c, Np);
+}
+
 /* The fused kernel (fused surface and update, no prefetch: the form the
  * tuner chose at every order so far) with its face traces gathered ahead. */
 static int push_gather_ahead(dg_tune_space *s, int cap, int epb, dg_work_mode mode, int w,
@@ -78,8 +87,8 @@ dg_error dg_tune_space_create(int cuda, dg_tune_mode mode, int Np, int nfnfp,
    * vector_loads, gather_ahead) x 5 epb x 3 matrices x 5 slicings = 375,
    * plus mma with gather_ahead: 3, plus both again with 16-row tiles and
    * with pairs: 30, plus the fused mma ones with one more resident block
-   * and with the L2 prefetch: 54 */
-  const int cap = 1146;
+   * and with the L2 prefetch: 54, plus in two passes: 12 */
+  const int cap = 1158;
   out->layouts = calloc(4, sizeof *out->layouts);
   out->volume = calloc(cap, sizeof *out->volume);
   out->face_threads = calloc(8, sizeof *out->face_threads);
@@ -132,6 +141,10 @@ dg_error dg_tune_space_create(int cuda, dg_tune_mode mode, int Np, int nfnfp,
                 for (int pf = 0; pf <= (fs && fuse); pf++)
                   push_config(out, cap, mma_variant(gemm_epbs[e], fuse, fs, tile, ga, xb, pf),
                               Np);
+    for (int tile = 1; tile < 3; tile++) /* mma in two passes (see auto mode) */
+      for (int e = 3; e < 6; e++)
+        for (int xb = 0; xb < 2; xb++)
+          push_two_passes(out, cap, gemm_epbs[e], tile, xb, Np);
     for (int fs = 1; fs >= 0; fs--)
       for (int fuse = 1; fuse >= 0; fuse--)
         for (int e = 0; e < 5; e++)
@@ -219,6 +232,14 @@ dg_error dg_tune_space_create(int cuda, dg_tune_mode mode, int Np, int nfnfp,
     if (Np >= 35)
       for (int tile = 0; tile < 2; tile++)
         push_config(out, cap, mma_variant(8, 1, 0, tile, 0, 0, 0), Np);
+    /* and from Np >= 35 on, half the threads with the per-node phases in two
+     * passes (16-row tiles and pairs, the prefetch on): won in float at N =
+     * 5..7 on the H100 (Maxwell 0.485 -> 0.460, 1.172 -> 1.065, 1.606 ->
+     * 1.450 ms), lost in double everywhere */
+    if (Np >= 35)
+      for (int tile = 1; tile < 3; tile++)
+        for (int xb = 0; xb < 2; xb++)
+          push_two_passes(out, cap, 8, tile, xb, Np);
   }
   const int fts[] = {128, 256, 512};
   for (int i = 0; i < 3; i++)

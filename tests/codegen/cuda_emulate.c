@@ -209,8 +209,9 @@ static void run_module(dg_device *dev, const dg_discretization *d, const dg_opda
   float scf[4] = {0.125f, 0, 0, cfg->fuse_update ? 1.0f : 0.0f};
   void *t = rs == 4 ? (void *)&scf[0] : (void *)&sc[0], *a = rs == 4 ? (void *)&scf[1] : (void *)&sc[1];
   void *b = rs == 4 ? (void *)&scf[2] : (void *)&sc[2], *dt = rs == 4 ? (void *)&scf[3] : (void *)&sc[3];
-  int nt = cfg->face_threads, epb = cfg->elements_per_block;
-  int per_block = epb * cfg->work_per_thread, bad = 0;
+  /* epb: the block's threads in y (EPB over the gemm/mma kernels' passes) */
+  int nt = cfg->face_threads, epb = cfg->elements_per_block / cfg->volume_passes;
+  int per_block = cfg->elements_per_block * cfg->work_per_thread, bad = 0;
   int *badp = &bad;
   void *fgeo = NULL;
   size_t fgeo_bytes = 0;
@@ -300,7 +301,7 @@ int main(int argc, char **argv) {
         u[(int64_t)c * d->K * d->Np + z] =
             c == 0 ? 1 + 0.2 * r : c == nc - 1 ? 2.5 + 0.2 * r : 0.2 * (r - 0.5);
       }
-    for (int v = 0; v < 22; v++) {
+    for (int v = 0; v < 25; v++) {
       dg_kernel_config c = dg_kernel_config_default();
       c.face_threads = 64;
       switch (v) {
@@ -324,6 +325,9 @@ int main(int argc, char **argv) {
       case 19: c.work_mode = DG_WORK_MMA; c.mma_pairs = 1; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; c.gather_ahead = 1; c.mma_extra_blocks = 1; break;
       case 20: c.work_mode = DG_WORK_MMA; c.mma_pairs = 1; c.elements_per_block = 16; c.np_align = 4; c.l2_prefetch = 1; break;
       case 21: c.work_mode = DG_WORK_MMA; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; c.l2_prefetch = 1; c.layout = DG_LAYOUT_ELEMENT_MAJOR; break;
+      case 22: c.work_mode = DG_WORK_MMA; c.mma_rows = 16; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; c.gather_ahead = 1; c.l2_prefetch = 1; c.volume_passes = 2; break;
+      case 23: c.work_mode = DG_WORK_MMA; c.mma_pairs = 1; c.elements_per_block = 16; c.fuse_update = 1; c.volume_passes = 4; break;
+      case 24: c.work_mode = DG_WORK_GEMM; c.elements_per_block = 4; c.fuse_surface = 1; c.fuse_update = 1; c.volume_passes = 2; break;
       case 10: c.fuse_surface = 1; c.fuse_update = 1; c.work_mode = DG_WORK_SEQUENCE; c.work_per_thread = 2; c.layout = DG_LAYOUT_ELEMENT_MAJOR; c.matrices = DG_MATRIX_SHARED; c.vector_loads = 1; break;
       default: c.np_align = 8; c.layout = DG_LAYOUT_ELEMENT_MAJOR; c.work_mode = DG_WORK_INLINE; c.work_per_thread = 3; c.prefetch = 1; c.matrices = DG_MATRIX_SHARED; break;
       }

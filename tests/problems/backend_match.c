@@ -103,6 +103,11 @@ int main(int argc, char **argv) {
        "backend.fuse_surface=true", "backend.fuse_update=true", "backend.mma_extra_blocks=1",
        "backend.l2_prefetch=true", NULL},
       {"backend.work_mode=mma", "backend.mma_pairs=true", "backend.elements_per_block=16", NULL},
+      /* 16-row tiles, half the threads, the per-node phases in two passes
+       * (16 elements: a whole warp in 1D at N = 3 too) */
+      {"backend.work_mode=mma", "backend.mma_rows=16", "backend.elements_per_block=16",
+       "backend.fuse_surface=true", "backend.fuse_update=true", "backend.volume_passes=2",
+       "backend.l2_prefetch=true", NULL},
   };
   int failures = 0;
   for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {

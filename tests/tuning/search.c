@@ -69,7 +69,7 @@ int main(void) {
     dg_tune_space sp;
     EXPECT(dg_tune_space_create(1, (dg_tune_mode)mode, 56, 84, &sp) == DG_OK);
     int seen[9] = {0}, vec = 0, vec_gemm = 0, ga = 0, ga_mma = 0, rows16 = 0, xb = 0,
-        pairs = 0, l2pf = 0;
+        pairs = 0, l2pf = 0, vpass = 0;
     for (int i = 0; i < sp.nvolume; i++) {
       const dg_kernel_config *c = &sp.volume[i];
       EXPECT(dg_kernel_config_check(c, 56) == DG_OK);
@@ -81,6 +81,8 @@ int main(void) {
       rows16 += c->mma_rows == 16;
       pairs += c->mma_pairs;
       l2pf += c->l2_prefetch;
+      vpass += c->volume_passes == 2;
+      EXPECT(c->volume_passes == 1 || c->work_mode == DG_WORK_MMA);
       EXPECT(!c->l2_prefetch || c->work_mode == DG_WORK_MMA);
       EXPECT(!c->mma_pairs || (c->work_mode == DG_WORK_MMA && c->mma_rows == 8));
       EXPECT(c->mma_rows == 8 || c->work_mode == DG_WORK_MMA);
@@ -98,6 +100,7 @@ int main(void) {
     EXPECT(xb >= 6);                 /* every tile, traces gathered ahead or not */
     EXPECT(pairs >= 4);
     EXPECT(l2pf >= 12); /* every fused tensor-core candidate, with and without */
+    EXPECT(vpass >= 4);
     dg_tune_space_free(&sp);
   }
   /* cpu: the chunk is the knob */
