@@ -39,6 +39,10 @@ dg_kernel_config dg_kernel_config_default(void) {
 
 int dg_codegen_version(void) { return GENERATOR_VERSION; }
 
+int dg_kernel_config_volume_block_y(const dg_kernel_config *c) {
+  return c->elements_per_block / c->volume_passes;
+}
+
 dg_error dg_kernel_config_check(const dg_kernel_config *c, int Np) {
   DG_CHECK(c->elements_per_block >= 1 && c->elements_per_block <= 64, DG_ERR_INPUT,
            "elements_per_block %d must be in 1..64", c->elements_per_block);
@@ -1207,7 +1211,7 @@ dg_error dg_codegen_generate(dg_codegen_target target, const dg_element_ops *el,
     DG_CHECK_GOTO(err, done, !is_float || cfg->mma_rows == 16 || cfg->mma_pairs, DG_ERR_INPUT,
                   "work_mode mma in float runs split-TF32 steps (m16n8k8): mma_rows must be "
                   "16 (or 8 with mma_pairs), not %d", cfg->mma_rows);
-    DG_CHECK_GOTO(err, done, cfg->elements_per_block / cfg->volume_passes * el->Np >= 32,
+    DG_CHECK_GOTO(err, done, dg_kernel_config_volume_block_y(cfg) * el->Np >= 32,
                   DG_ERR_INPUT,
                   "work_mode mma needs a whole warp: elements_per_block %d / volume_passes %d "
                   "x Np %d < 32",

@@ -128,6 +128,9 @@ const char *dg_field_layout_name(dg_field_layout l);
 dg_kernel_config dg_kernel_config_default(void);
 /* DG_ERR_INPUT naming the bad knob. */
 dg_error dg_kernel_config_check(const dg_kernel_config *c, int Np);
+/* The cuda dg_volume block is NP x this many threads: elements_per_block,
+ * over volume_passes for work_mode gemm and mma. */
+int dg_kernel_config_volume_block_y(const dg_kernel_config *c);
 
 /* The physics, resolved from a checked flux program. */
 typedef struct dg_physics {

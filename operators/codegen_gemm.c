@@ -340,7 +340,7 @@ static int plan(const dg_element_ops *el, const deriv_table *dt, int ncomp,
   }
   p->first[a] = s;
   if (p->mma) {
-    if (!plan_mma_split(p, np * (epb / cfg->volume_passes) / 32, epb / 8))
+    if (!plan_mma_split(p, np * dg_kernel_config_volume_block_y(cfg) / 32, epb / 8))
       return 0;
   } else {
     p->nslot = p->nacc;
@@ -805,22 +805,36 @@ static const char *const L2_PREFETCH =
     "#ifndef DG_PREFETCH_L2 /* the test emulator defines it away */\n"
     "#define DG_PREFETCH_L2(p) asm volatile(\"prefetch.global.L2 [%0];\" :: \"l\"(p))\n"
     "#endif\n";
+/* volume_passes > 1: a per-node phase as a loop over the thread's nodes,
+ * one a pass, named (s, i) in its element and node. */
+static void emit_pass_open(dg_strbuf *b, const char *s, const char *i) {
+  dg_strbuf_line(b, "for (int pass = 0; pass < NPASS; ++pass) {");
+  b->indent += 2;
+  dg_strbuf_line(b, "const int nn = tid + pass * NTHREADS, %s = nn / NP, %s = nn - %s * NP;", s,
+                 i, s);
+}
+
+static void emit_pass_close(dg_strbuf *b) {
+  b->indent -= 2;
+  dg_strbuf_line(b, "}");
+}
+
 static void emit_l2_prefetch(dg_strbuf *b, int fused_update, int npass) {
   dg_strbuf_line(b, "{ /* L2 prefetch of the lines phases C and E read */");
-  if (npass > 1) {
-    dg_strbuf_line(b, "  for (int pass = 0; pass < NPASS; ++pass) {");
-    dg_strbuf_line(b, "  const int pn = tid + pass * NTHREADS, ps = pn / NP, pi = pn - ps * NP;");
-  } else {
-    dg_strbuf_line(b, "  const int ps = tid / NP, pi = tid - ps * NP;");
-  }
-  dg_strbuf_line(b, "  if (k0 + ps < K)");
-  dg_strbuf_line(b, "    for (int c = 0; c < NC; ++c) {");
-  dg_strbuf_line(b, "      DG_PREFETCH_L2(q + BASE(k0 + ps, pi) + c * CSTRIDE(K));");
-  if (fused_update)
-    dg_strbuf_line(b, "      DG_PREFETCH_L2(res + BASE(k0 + ps, pi) + c * CSTRIDE(K));");
-  dg_strbuf_line(b, "    }");
+  b->indent += 2;
   if (npass > 1)
-    dg_strbuf_line(b, "  }");
+    emit_pass_open(b, "ps", "pi");
+  else
+    dg_strbuf_line(b, "const int ps = tid / NP, pi = tid - ps * NP;");
+  dg_strbuf_line(b, "if (k0 + ps < K)");
+  dg_strbuf_line(b, "  for (int c = 0; c < NC; ++c) {");
+  dg_strbuf_line(b, "    DG_PREFETCH_L2(q + BASE(k0 + ps, pi) + c * CSTRIDE(K));");
+  if (fused_update)
+    dg_strbuf_line(b, "    DG_PREFETCH_L2(res + BASE(k0 + ps, pi) + c * CSTRIDE(K));");
+  dg_strbuf_line(b, "  }");
+  if (npass > 1)
+    emit_pass_close(b);
+  b->indent -= 2;
   dg_strbuf_line(b, "}");
 }
 
@@ -866,7 +880,7 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
                     cfg->fuse_surface ? "q_out" : "q");
   /* the block's threads: NP x EPB, or that over volume_passes (the per-node
    * phases then loop; the source of passes = 1 stays as it was) */
-  int npass = cfg->volume_passes, nthreads = el->Np * (cfg->elements_per_block / npass);
+  int npass = cfg->volume_passes, nthreads = el->Np * dg_kernel_config_volume_block_y(cfg);
   const char *th = npass > 1 ? "NTHREADS" : "NP * EPB";
   if (npass > 1)
     dg_strbuf_appendf(b, "#define NPASS %d\n#define NTHREADS (NP * (EPB / NPASS))\n", npass);
@@ -908,9 +922,7 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
    * E loads u again: a node per pass, no registers held across D) */
   if (npass > 1) {
     dg_strbuf_line(b, "/* C: flux quantities of the thread's nodes (s, i), NPASS passes, into s_g */");
-    dg_strbuf_line(b, "for (int pass = 0; pass < NPASS; ++pass) {");
-    b->indent += 2;
-    dg_strbuf_line(b, "const int nn = tid + pass * NTHREADS, s = nn / NP, i = nn - s * NP;");
+    emit_pass_open(b, "s", "i");
   } else {
     dg_strbuf_line(b, "/* C: flux quantities of node (s, i) into s_g; u kept for E */");
     dg_strbuf_line(b, "const int s = tid / NP, i = tid - s * NP;");
@@ -935,10 +947,8 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
     b->indent -= 2;
     dg_strbuf_line(b, "}");
   }
-  if (npass > 1) {
-    b->indent -= 2;
-    dg_strbuf_line(b, "}");
-  }
+  if (npass > 1)
+    emit_pass_close(b);
   dg_strbuf_line(b, "__syncthreads();");
   /* D: the products */
   if (p.mma) {
@@ -974,9 +984,7 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
   /* E: per node */
   dg_strbuf_line(b, "/* E: pointwise terms and the store / fused update of node (s, i) */");
   if (npass > 1) {
-    dg_strbuf_line(b, "for (int pass = 0; pass < NPASS; ++pass) {");
-    b->indent += 2;
-    dg_strbuf_line(b, "const int nn = tid + pass * NTHREADS, s = nn / NP, i = nn - s * NP;");
+    emit_pass_open(b, "s", "i");
     dg_strbuf_line(b, "const long long k = k0 + s;");
   }
   dg_strbuf_line(b, "if (k < K) {");
@@ -1030,10 +1038,8 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
   dg_cg_emit_rhs_store(b, ph, cfg, ctx, "rl[%d]");
   b->indent -= 2;
   dg_strbuf_line(b, "}");
-  if (npass > 1) {
-    b->indent -= 2;
-    dg_strbuf_line(b, "}");
-  }
+  if (npass > 1)
+    emit_pass_close(b);
   b->indent = 0;
   dg_strbuf_append(b, "}\n\n");
   plan_free(&p);

@@ -57,7 +57,7 @@ const dg_kernel_knob dg_kernel_knobs[] = {
      "before computing any face flux", 0},
     {"mma_rows", "mrows", DG_KNOB_INT, NULL, KNOB(mma_rows),
      "cuda volume kernel (work_mode mma): rows of the tensor-core tile, 8 (m8n8k4) or "
-     "16 (m16n8k4; in float 16 only, split-TF32 m16n8k8)", 0},
+     "16 (m16n8k4; in float split-TF32 m16n8k8: 16, or 8 with mma_pairs)", 0},
     {"mma_pairs", "mpair", DG_KNOB_BOOL, NULL, KNOB(mma_pairs),
      "cuda volume kernel (work_mode mma, mma_rows 8): two sources of 8 elements on the 16 "
      "rows of the tensor tile, the operator on its other side in tiles of 8 rows (the 16-row "

@@ -58,20 +58,21 @@ int main(int argc, char **argv) {
         /* the cuda-only knobs: NVRTC at N = 3 (the C target ignores them) */
         if (v >= 6 && (!nvrtc || orders[o] != (v == 10 || v == 12 || v == 13 ? 5 : 3)))
           continue;
-        if (v >= 12) { /* work_mode mma: fp64 steps beside dg_surface (12); float,
-                          split-TF32 m16n8k8, fused, traces ahead, two passes (13); pairs with
-                          one more resident block and the L2 prefetch, fused, double
-                          (14) and float (15)
-                          (in 2D at N = 3 the fp64 step needs its 64 registers);
-                          NVRTC's ptxas checks the inline assembly of each */
+        if (v >= 12) { /* work_mode mma, NVRTC's ptxas checks the inline assembly:
+                          12 fp64 steps beside dg_surface (N = 5); 13 float,
+                          split-TF32 m16n8k8, fused, traces ahead, two passes (N = 5);
+                          14, 15 pairs with one more resident block and the L2
+                          prefetch, fused, double and float (N = 3: in 2D the fp64
+                          step needs its 64 registers) */
           c.work_mode = DG_WORK_MMA;
           c.elements_per_block = 8;
           c.matrices = DG_MATRIX_GLOBAL;
+          c.fuse_surface = v >= 13;
+          is_float = v == 13 || v == 15;
           c.mma_rows = v == 13 ? 16 : 8;
-          c.fuse_surface = c.gather_ahead = is_float = v == 13 || v == 15;
-          c.fuse_surface |= v == 14;
-          c.mma_pairs = c.mma_extra_blocks = c.l2_prefetch = v >= 14;
+          c.gather_ahead = is_float;
           c.volume_passes = v == 13 ? 2 : 1;
+          c.mma_pairs = c.mma_extra_blocks = c.l2_prefetch = v >= 14;
         } else if (v >= 10) { /* work_mode gemm: fused double at N = 5, float at N = 3 */
           c.work_mode = DG_WORK_GEMM;
           c.elements_per_block = v == 10 ? 4 : 8;

@@ -210,7 +210,7 @@ static void run_module(dg_device *dev, const dg_discretization *d, const dg_opda
   void *t = rs == 4 ? (void *)&scf[0] : (void *)&sc[0], *a = rs == 4 ? (void *)&scf[1] : (void *)&sc[1];
   void *b = rs == 4 ? (void *)&scf[2] : (void *)&sc[2], *dt = rs == 4 ? (void *)&scf[3] : (void *)&sc[3];
   /* epb: the block's threads in y (EPB over the gemm/mma kernels' passes) */
-  int nt = cfg->face_threads, epb = cfg->elements_per_block / cfg->volume_passes;
+  int nt = cfg->face_threads, epb = dg_kernel_config_volume_block_y(cfg);
   int per_block = cfg->elements_per_block * cfg->work_per_thread, bad = 0;
   int *badp = &bad;
   void *fgeo = NULL;
