@@ -32,6 +32,7 @@ dg_kernel_config dg_kernel_config_default(void) {
   c.mma_rows = 8;
   c.mma_pairs = 0;
   c.l2_prefetch = 0;
+  c.early_residual = 0;
   c.volume_passes = 1;
   c.mma_extra_blocks = 0;
   return c;
@@ -109,6 +110,14 @@ dg_error dg_kernel_config_check(const dg_kernel_config *c, int Np) {
   DG_CHECK(!c->l2_prefetch || gemm, DG_ERR_INPUT,
            "l2_prefetch is a knob of work_mode gemm and mma (one node a thread), not %s",
            dg_work_mode_name(c->work_mode));
+  DG_CHECK(c->early_residual == 0 || c->early_residual == 1, DG_ERR_INPUT,
+           "early_residual %d must be 0 or 1", c->early_residual);
+  DG_CHECK(!c->early_residual || (gemm && c->fuse_update && c->volume_passes == 1),
+           DG_ERR_INPUT,
+           "early_residual is a knob of work_mode gemm and mma with fuse_update and "
+           "volume_passes 1 (the residual of the thread's one node), not %s with fuse_update "
+           "%d and volume_passes %d",
+           dg_work_mode_name(c->work_mode), c->fuse_update, c->volume_passes);
   DG_CHECK(c->mma_extra_blocks >= 0 && c->mma_extra_blocks <= 4, DG_ERR_INPUT,
            "mma_extra_blocks %d must be in 0..4", c->mma_extra_blocks);
   DG_CHECK(!gemm || !c->vector_loads, DG_ERR_INPUT,
@@ -576,7 +585,10 @@ void dg_cg_emit_rhs_store(dg_strbuf *b, const dg_physics *ph, const dg_kernel_co
     dg_strbuf_line(b, "/* fused LSERK stage: res = a*res + dt*r; q += b*res */");
     dg_strbuf_line(b, "for (int c = 0; c < NC; ++c) {");
     dg_strbuf_line(b, "  const long long o = BASE(k, i) + c * CSTRIDE(K);");
-    dg_strbuf_line(b, "  const real rs = rk_a * res[o] + dt * r[c];");
+    if (cfg->early_residual) /* loaded before the barrier (dg_cg_emit_volume_gemm) */
+      dg_strbuf_line(b, "  const real rs = rk_a * rr[c] + dt * r[c];");
+    else
+      dg_strbuf_line(b, "  const real rs = rk_a * res[o] + dt * r[c];");
     dg_strbuf_line(b, "  res[o] = rs;");
     dg_strbuf_line(b, "  QOUT[o] = u[c] + rk_b * rs;");
     dg_strbuf_line(b, "}");

@@ -111,6 +111,10 @@ typedef struct dg_kernel_config {
                                thread asks L2 for the lines of its node's state (and with
                                fuse_update its residual), which phases C and E read after
                                the face fluxes and the products */
+  int early_residual;       /* cuda dg_volume, work_mode gemm or mma with fuse_update, one
+                               pass: each thread loads its node's residual before the
+                               barrier ahead of phase E (after the products' results are
+                               stored), so the load's latency overlaps the wait */
   int mma_extra_blocks;     /* cuda dg_volume, work_mode mma: resident blocks per
                                multiprocessor asked of the compiler beyond the generator's
                                estimate (the __launch_bounds__ minimum, 0..4): more blocks

@@ -74,6 +74,10 @@ const dg_kernel_knob dg_kernel_knobs[] = {
      "cuda volume kernel (work_mode mma): resident blocks per multiprocessor asked of the "
      "compiler beyond the generator's estimate (0..4; more blocks overlap more of the "
      "phases, with fewer registers a thread)", 0},
+    {"early_residual", "eres", DG_KNOB_BOOL, NULL, KNOB(early_residual),
+     "cuda volume kernel (work_mode gemm or mma, fuse_update, volume_passes 1): load each "
+     "node's residual before the barrier ahead of the update, so its latency overlaps the "
+     "wait for the block's slower warps", 0},
     {"cpu_chunk", "chunk", DG_KNOB_INT, NULL, KNOB(cpu_chunk),
      "cpu backend: elements per chunk (0: automatic)", 1},
 };

@@ -48,13 +48,15 @@ static int push_volume(dg_tune_space *s, int cap, int epb, dg_work_mode mode, in
  * global matrices (its fragment table), tile 0: 8 rows, 1: 16 rows, 2:
  * pairs of sources on 16 rows against 8-row operator tiles. */
 static dg_kernel_config mma_variant(int epb, int fuse, int fuse_surface, int tile,
-                                    int gather_ahead, int extra_blocks, int l2_prefetch) {
+                                    int gather_ahead, int extra_blocks, int l2_prefetch,
+                                    int early_residual) {
   dg_kernel_config c = variant(epb, DG_WORK_MMA, 1, DG_MATRIX_GLOBAL, 0, fuse, fuse_surface);
   c.mma_rows = tile == 1 ? 16 : 8;
   c.mma_pairs = tile == 2;
   c.gather_ahead = gather_ahead;
   c.mma_extra_blocks = extra_blocks;
   c.l2_prefetch = l2_prefetch;
+  c.early_residual = early_residual;
   return c;
 }
 
@@ -62,7 +64,7 @@ static dg_kernel_config mma_variant(int epb, int fuse, int fuse_surface, int til
  * in two passes, and the L2 prefetch. */
 static int push_two_passes(dg_tune_space *s, int cap, int epb, int tile, int extra_blocks,
                            int Np) {
-  dg_kernel_config c = mma_variant(epb, 1, 1, tile, 0, extra_blocks, 1);
+  dg_kernel_config c = mma_variant(epb, 1, 1, tile, 0, extra_blocks, 1, 0);
   c.volume_passes = 2;
   return push_config(s, cap, c, Np);
 }
@@ -87,8 +89,9 @@ dg_error dg_tune_space_create(int cuda, dg_tune_mode mode, int Np, int nfnfp,
    * vector_loads, gather_ahead) x 5 epb x 3 matrices x 5 slicings = 375,
    * plus mma with gather_ahead: 3, plus both again with 16-row tiles and
    * with pairs: 30, plus the fused mma ones with one more resident block
-   * and with the L2 prefetch: 54, plus in two passes: 12 */
-  const int cap = 1158;
+   * and with the L2 prefetch: 54, plus in two passes: 12, plus the fused
+   * mma ones with the early residual: 72 */
+  const int cap = 1230;
   out->layouts = calloc(4, sizeof *out->layouts);
   out->volume = calloc(cap, sizeof *out->volume);
   out->face_threads = calloc(8, sizeof *out->face_threads);
@@ -132,15 +135,16 @@ dg_error dg_tune_space_create(int cuda, dg_tune_mode mode, int Np, int nfnfp,
           for (int mat = 0; mat < 3; mat++)
             push_volume(out, cap, gemm_epbs[e], DG_WORK_GEMM, 1, (dg_matrix_place)mat, 0, fuse,
                         fs, Np);
-    for (int tile = 0; tile < 3; tile++) /* mma: ga, xb, l2pf only with both fusions */
+    for (int tile = 0; tile < 3; tile++) /* mma: ga, xb, l2pf, eres only with both fusions */
       for (int fs = 1; fs >= 0; fs--)
         for (int fuse = 1; fuse >= 0; fuse--)
           for (int e = 3; e < 6; e++)
             for (int ga = 0; ga <= (fs && fuse); ga++)
               for (int xb = 0; xb <= (fs && fuse); xb++)
                 for (int pf = 0; pf <= (fs && fuse); pf++)
-                  push_config(out, cap, mma_variant(gemm_epbs[e], fuse, fs, tile, ga, xb, pf),
-                              Np);
+                  for (int er = 0; er <= (fs && fuse); er++)
+                    push_config(out, cap,
+                                mma_variant(gemm_epbs[e], fuse, fs, tile, ga, xb, pf, er), Np);
     for (int tile = 1; tile < 3; tile++) /* mma in two passes (see auto mode) */
       for (int e = 3; e < 6; e++)
         for (int xb = 0; xb < 2; xb++)
@@ -222,16 +226,19 @@ dg_error dg_tune_space_create(int cuda, dg_tune_mode mode, int Np, int nfnfp,
      * estimate (H100, Maxwell: won at N = 4 and 5 in double and at N = 3 in
      * float with pairs, lost at N = 3 in double: 0.271 -> 0.284 ms), and
      * prefetch their state and residual into L2 or not (won at N = 3..5,
-     * lost at N = 6 and in float at N = 5) */
+     * lost at N = 6 and in float at N = 5); the 8-row ones also load the
+     * residual early or not (won at N = 3, 4 in double; with 16-row tiles
+     * it lost at N = 5, 6, with pairs in float at N = 4 it tied) */
     if (Np >= 20)
       for (int tile = 0; tile < 3; tile++)
         for (int ga = 0; ga < 2; ga++)
           for (int xb = 0; xb < 2; xb++)
             for (int pf = 0; pf < 2; pf++)
-              push_config(out, cap, mma_variant(8, 1, 1, tile, ga, xb, pf), Np);
+              for (int er = 0; er <= (tile == 0); er++)
+                push_config(out, cap, mma_variant(8, 1, 1, tile, ga, xb, pf, er), Np);
     if (Np >= 35)
       for (int tile = 0; tile < 2; tile++)
-        push_config(out, cap, mma_variant(8, 1, 0, tile, 0, 0, 0), Np);
+        push_config(out, cap, mma_variant(8, 1, 0, tile, 0, 0, 0, 0), Np);
     /* and from Np >= 35 on, half the threads with the per-node phases in two
      * passes (16-row tiles and pairs, the prefetch on): won in float at N =
      * 5..7 on the H100 (Maxwell 0.485 -> 0.460, 1.172 -> 1.065, 1.606 ->

@@ -62,8 +62,8 @@ int main(int argc, char **argv) {
                           12 fp64 steps beside dg_surface (N = 5); 13 float,
                           split-TF32 m16n8k8, fused, traces ahead, two passes (N = 5);
                           14, 15 pairs with one more resident block and the L2
-                          prefetch, fused, double and float (N = 3: in 2D the fp64
-                          step needs its 64 registers) */
+                          prefetch and the early residual, fused, double and float
+                          (N = 3: in 2D the fp64 step needs its 64 registers) */
           c.work_mode = DG_WORK_MMA;
           c.elements_per_block = 8;
           c.matrices = DG_MATRIX_GLOBAL;
@@ -73,6 +73,7 @@ int main(int argc, char **argv) {
           c.gather_ahead = is_float;
           c.volume_passes = v == 13 ? 2 : 1;
           c.mma_pairs = c.mma_extra_blocks = c.l2_prefetch = v >= 14;
+          c.early_residual = v >= 14; /* both fused, one pass */
         } else if (v >= 10) { /* work_mode gemm: fused double at N = 5, float at N = 3 */
           c.work_mode = DG_WORK_GEMM;
           c.elements_per_block = v == 10 ? 4 : 8;

@@ -204,9 +204,17 @@ static void run_module(dg_device *dev, const dg_discretization *d, const dg_opda
           ((double *)q)[z] = v;
       }
   long long K = od->K;
-  /* the kernels' real scalars t, rk_a, rk_b, dt */
-  double sc[4] = {0.125, 0, 0, cfg->fuse_update ? 1.0 : 0.0};
-  float scf[4] = {0.125f, 0, 0, cfg->fuse_update ? 1.0f : 0.0f};
+  /* the kernels' real scalars t, rk_a, rk_b, dt; a fused update starts
+   * from a residual R0 (z) and gives rk_a R0 + dt rhs: rk_a = 0.5 checks
+   * that the kernels read the residual (early_residual loads it ahead) */
+  double sc[4] = {0.125, cfg->fuse_update ? 0.5 : 0.0, 0, cfg->fuse_update ? 1.0 : 0.0};
+  float scf[4] = {0.125f, cfg->fuse_update ? 0.5f : 0.0f, 0, cfg->fuse_update ? 1.0f : 0.0f};
+  for (int64_t z = 0; z < n && cfg->fuse_update; z++) {
+    if (rs == 4)
+      ((float *)res)[z] = (float)(0.3 * sin(0.7 * (double)z));
+    else
+      ((double *)res)[z] = 0.3 * sin(0.7 * (double)z);
+  }
   void *t = rs == 4 ? (void *)&scf[0] : (void *)&sc[0], *a = rs == 4 ? (void *)&scf[1] : (void *)&sc[1];
   void *b = rs == 4 ? (void *)&scf[2] : (void *)&sc[2], *dt = rs == 4 ? (void *)&scf[3] : (void *)&sc[3];
   /* epb: the block's threads in y (EPB over the gemm/mma kernels' passes) */
@@ -237,8 +245,12 @@ static void run_module(dg_device *dev, const dg_discretization *d, const dg_opda
     for (int64_t k = 0; k < od->K; k++)
       for (int i = 0; i < d->Np; i++) {
         int64_t z = dg_opdata_offset(od, k, i, c);
+        /* R0 as stored (float: rounded), subtracted exactly in double */
+        double r0 = !cfg->fuse_update ? 0.0
+                    : rs == 4         ? (double)(float)(0.3 * sin(0.7 * (double)z))
+                                      : 0.3 * sin(0.7 * (double)z);
         out[((int64_t)c * od->K + k) * d->Np + i] =
-            rs == 4 ? (double)((const float *)r)[z] : ((const double *)r)[z];
+            (rs == 4 ? (double)((const float *)r)[z] : ((const double *)r)[z]) - 0.5 * r0;
       }
   free(q);
   free(rhs);
@@ -301,7 +313,7 @@ int main(int argc, char **argv) {
         u[(int64_t)c * d->K * d->Np + z] =
             c == 0 ? 1 + 0.2 * r : c == nc - 1 ? 2.5 + 0.2 * r : 0.2 * (r - 0.5);
       }
-    for (int v = 0; v < 25; v++) {
+    for (int v = 0; v < 28; v++) {
       dg_kernel_config c = dg_kernel_config_default();
       c.face_threads = 64;
       switch (v) {
@@ -328,6 +340,9 @@ int main(int argc, char **argv) {
       case 22: c.work_mode = DG_WORK_MMA; c.mma_rows = 16; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; c.gather_ahead = 1; c.l2_prefetch = 1; c.volume_passes = 2; break;
       case 23: c.work_mode = DG_WORK_MMA; c.mma_pairs = 1; c.elements_per_block = 16; c.fuse_update = 1; c.volume_passes = 4; break;
       case 24: c.work_mode = DG_WORK_GEMM; c.elements_per_block = 4; c.fuse_surface = 1; c.fuse_update = 1; c.volume_passes = 2; break;
+      case 25: c.work_mode = DG_WORK_MMA; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; c.l2_prefetch = 1; c.early_residual = 1; c.mma_extra_blocks = 1; break;
+      case 26: c.work_mode = DG_WORK_GEMM; c.elements_per_block = 2; c.fuse_surface = 1; c.fuse_update = 1; c.early_residual = 1; break;
+      case 27: c.work_mode = DG_WORK_MMA; c.mma_rows = 16; c.elements_per_block = 16; c.fuse_update = 1; c.early_residual = 1; c.gather_ahead = 0; break;
       case 10: c.fuse_surface = 1; c.fuse_update = 1; c.work_mode = DG_WORK_SEQUENCE; c.work_per_thread = 2; c.layout = DG_LAYOUT_ELEMENT_MAJOR; c.matrices = DG_MATRIX_SHARED; c.vector_loads = 1; break;
       default: c.np_align = 8; c.layout = DG_LAYOUT_ELEMENT_MAJOR; c.work_mode = DG_WORK_INLINE; c.work_per_thread = 3; c.prefetch = 1; c.matrices = DG_MATRIX_SHARED; break;
       }

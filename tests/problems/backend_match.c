@@ -103,6 +103,12 @@ int main(int argc, char **argv) {
        "backend.fuse_surface=true", "backend.fuse_update=true", "backend.mma_extra_blocks=1",
        "backend.l2_prefetch=true", NULL},
       {"backend.work_mode=mma", "backend.mma_pairs=true", "backend.elements_per_block=16", NULL},
+      /* the residual loaded early (8-row tiles, L2 prefetch), and with gemm */
+      {"backend.work_mode=mma", "backend.elements_per_block=8", "backend.fuse_surface=true",
+       "backend.fuse_update=true", "backend.early_residual=true", "backend.l2_prefetch=true",
+       NULL},
+      {"backend.work_mode=gemm", "backend.elements_per_block=4", "backend.fuse_surface=true",
+       "backend.fuse_update=true", "backend.early_residual=true", NULL},
       /* 16-row tiles, half the threads, the per-node phases in two passes
        * (16 elements: a whole warp in 1D at N = 3 too) */
       {"backend.work_mode=mma", "backend.mma_rows=16", "backend.elements_per_block=16",

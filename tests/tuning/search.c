@@ -69,7 +69,7 @@ int main(void) {
     dg_tune_space sp;
     EXPECT(dg_tune_space_create(1, (dg_tune_mode)mode, 56, 84, &sp) == DG_OK);
     int seen[9] = {0}, vec = 0, vec_gemm = 0, ga = 0, ga_mma = 0, rows16 = 0, xb = 0,
-        pairs = 0, l2pf = 0, vpass = 0;
+        pairs = 0, l2pf = 0, vpass = 0, eres = 0, eres_rows8 = 0;
     for (int i = 0; i < sp.nvolume; i++) {
       const dg_kernel_config *c = &sp.volume[i];
       EXPECT(dg_kernel_config_check(c, 56) == DG_OK);
@@ -82,8 +82,13 @@ int main(void) {
       pairs += c->mma_pairs;
       l2pf += c->l2_prefetch;
       vpass += c->volume_passes == 2;
+      eres += c->early_residual;
+      eres_rows8 += c->early_residual && c->mma_rows == 8 && !c->mma_pairs;
       EXPECT(c->volume_passes == 1 || c->work_mode == DG_WORK_MMA);
       EXPECT(!c->l2_prefetch || c->work_mode == DG_WORK_MMA);
+      /* the early residual: the fused (update) tensor-core kernel in one pass */
+      EXPECT(!c->early_residual || (c->work_mode == DG_WORK_MMA && c->fuse_update &&
+                                    c->volume_passes == 1));
       EXPECT(!c->mma_pairs || (c->work_mode == DG_WORK_MMA && c->mma_rows == 8));
       EXPECT(c->mma_rows == 8 || c->work_mode == DG_WORK_MMA);
       /* one more resident block: the fused tensor-core kernel's knob only */
@@ -101,6 +106,9 @@ int main(void) {
     EXPECT(pairs >= 4);
     EXPECT(l2pf >= 12); /* every fused tensor-core candidate, with and without */
     EXPECT(vpass >= 4);
+    /* auto: every fused 8-row candidate with and without (8), full: every
+     * fused tile shape too */
+    EXPECT(eres_rows8 >= 8 && (eres > eres_rows8) == full);
     dg_tune_space_free(&sp);
   }
   /* cpu: the chunk is the knob */
