@@ -226,15 +226,15 @@ dg_error dg_tune_space_create(int cuda, dg_tune_mode mode, int Np, int nfnfp,
      * estimate (H100, Maxwell: won at N = 4 and 5 in double and at N = 3 in
      * float with pairs, lost at N = 3 in double: 0.271 -> 0.284 ms), and
      * prefetch their state and residual into L2 or not (won at N = 3..5,
-     * lost at N = 6 and in float at N = 5); the 8-row ones also load the
-     * residual early or not (won at N = 3, 4 in double; with 16-row tiles
-     * it lost at N = 5, 6, with pairs in float at N = 4 it tied) */
+     * lost at N = 6 and in float at N = 5), and load the residual early
+     * or not (Maxwell: won at N = 3, 4 in double with 8-row tiles, lost
+     * at N = 5, 6 with 16-row ones, tied in float with pairs at N = 4) */
     if (Np >= 20)
       for (int tile = 0; tile < 3; tile++)
         for (int ga = 0; ga < 2; ga++)
           for (int xb = 0; xb < 2; xb++)
             for (int pf = 0; pf < 2; pf++)
-              for (int er = 0; er <= (tile == 0); er++)
+              for (int er = 0; er < 2; er++)
                 push_config(out, cap, mma_variant(8, 1, 1, tile, ga, xb, pf, er), Np);
     if (Np >= 35)
       for (int tile = 0; tile < 2; tile++)
