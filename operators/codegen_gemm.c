@@ -39,7 +39,9 @@
  *      coalesced copy of dg_surface's fl)
  *   C  flux quantities g(u) of every node -> s_g     (u kept in registers)
  *   D  the products -> s_out
- *   E  per node: pointwise terms, chain rule, store or fused LSERK update.
+ *   E  per node: pointwise terms, chain rule, store or fused LSERK update
+ *      (knob early_residual: the update's residual loaded before E's
+ *      barrier, while the block's slower warps finish D).
  * Shared arrays are [column][row][PADE] with the element fastest. */
 #include <stdlib.h>
 #include <string.h>
