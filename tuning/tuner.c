@@ -327,33 +327,95 @@ static dg_error add_row(dg_tune_result *r, int phase, const dg_kernel_config *c,
   row->cfg = *c;
   row->t = *t;
   row->score_ms = t->status == 0 ? phase_score(phase, t) : 0;
+  row->retime = 0;
   return DG_OK;
 }
 
-/* Time every candidate of a phase, keep the best in *best. */
+/* The re-timing of a phase's leaders.  Why: a candidate's score is the
+ * median of a few repeats in one go, and on the H100 the same variant has
+ * timed 10 % apart in two goes (Maxwell fp64 N = 6: chosen at 1.515 ms, the
+ * sweep's benchmark of it then 1.670 ms, against 1.530 ms for the runner-up;
+ * tuning/RESULTS.md, session 9).  So the DG_TUNE_LEADERS best of a phase are
+ * timed DG_TUNE_RETIMES more times, interleaved (A B C A B C: a slow spell
+ * of the device hits every leader alike), and the choice is the least
+ * median of each leader's timings. */
+#define DG_TUNE_LEADERS 3
+#define DG_TUNE_RETIMES 2
+
+typedef struct leader {
+  dg_kernel_config cfg;
+  dg_tune_timing t[1 + DG_TUNE_RETIMES];
+  double score[1 + DG_TUNE_RETIMES];
+} leader;
+
+/* Keeps lead[] (n of them) sorted by first score, the best DG_TUNE_LEADERS. */
+static void add_leader(leader *lead, int *n, const dg_kernel_config *c, const dg_tune_timing *t,
+                       double score) {
+  if (*n == DG_TUNE_LEADERS && score >= lead[DG_TUNE_LEADERS - 1].score[0])
+    return; /* not among the leaders */
+  int at = *n < DG_TUNE_LEADERS ? (*n)++ : DG_TUNE_LEADERS - 1; /* full: the last goes */
+  while (at > 0 && lead[at - 1].score[0] > score) {
+    lead[at] = lead[at - 1];
+    at--;
+  }
+  lead[at].cfg = *c;
+  lead[at].t[0] = *t;
+  lead[at].score[0] = score;
+}
+
+/* The median of three (the first timing and the re-timings). */
+static int median_of(const double *v) {
+  int lo = v[0] <= v[1] ? 0 : 1, hi = 1 - lo;
+  if (v[2] >= v[hi])
+    return hi;
+  return v[2] <= v[lo] ? lo : 2;
+}
+
+/* Time every candidate of a phase, re-time its leaders, keep the best in
+ * *best (the previous phase's best, in *best_t, competes as a leader). */
 static dg_error run_phase(int phase, const dg_kernel_config *cands, int n,
                           dg_kernel_config *best, dg_tune_timing *best_t,
                           dg_tune_measure_fn measure, void *ctx, dg_tune_result *r) {
-  double best_score = best_t->status == 0 ? phase_score(phase, best_t) : 0;
-  int have = best_t->status == 0;
+  leader lead[DG_TUNE_LEADERS];
+  int nlead = 0;
+  if (best_t->status == 0)
+    add_leader(lead, &nlead, best, best_t, phase_score(phase, best_t));
   for (int i = 0; i < n; i++) {
     dg_tune_timing t;
     memset(&t, 0, sizeof t);
-    double cutoff = have ? 2.0 * best_score : 0;
+    double cutoff = nlead ? 2.0 * lead[0].score[0] : 0;
     DG_CALL(measure(ctx, &cands[i], phase, cutoff, &t));
     DG_CALL(add_row(r, phase, &cands[i], &t));
-    if (t.status != 0)
-      continue;
-    double sc = phase_score(phase, &t);
-    if (!have || sc < best_score) {
-      have = 1;
-      best_score = sc;
-      *best = cands[i];
-      *best_t = t;
+    if (t.status == 0)
+      add_leader(lead, &nlead, &cands[i], &t, phase_score(phase, &t));
+  }
+  DG_CHECK(nlead > 0, DG_ERR_UNSUPPORTED, "autotuner: no variant of phase %d could be timed",
+           phase);
+  int choice = 0;
+  if (nlead > 1) {
+    for (int k = 1; k <= DG_TUNE_RETIMES; k++)
+      for (int l = 0; l < nlead; l++) {
+        dg_tune_timing t;
+        memset(&t, 0, sizeof t);
+        DG_CALL(measure(ctx, &lead[l].cfg, phase, 0, &t));
+        DG_CALL(add_row(r, phase, &lead[l].cfg, &t));
+        r->rows[r->nrows - 1].retime = k;
+        /* a leader that cannot be timed again (it could before) keeps its
+         * first timing for this round */
+        lead[l].t[k] = t.status == 0 ? t : lead[l].t[0];
+        lead[l].score[k] = phase_score(phase, &lead[l].t[k]);
+      }
+    double bs = 0;
+    for (int l = 0; l < nlead; l++) {
+      double m = lead[l].score[median_of(lead[l].score)];
+      if (l == 0 || m < bs) {
+        bs = m;
+        choice = l;
+      }
     }
   }
-  DG_CHECK(have, DG_ERR_UNSUPPORTED, "autotuner: no variant of phase %d could be timed",
-           phase);
+  *best = lead[choice].cfg;
+  *best_t = nlead > 1 ? lead[choice].t[median_of(lead[choice].score)] : lead[choice].t[0];
   return DG_OK;
 }
 
@@ -410,11 +472,12 @@ void dg_tune_print(FILE *f, const dg_tune_result *r) {
     const dg_tune_row *w = &r->rows[i];
     char cs[160];
     dg_kernel_config_describe(&w->cfg, cs, sizeof cs);
+    const char *ph = w->retime ? "again" : phases[w->phase]; /* a leader re-timed */
     if (w->t.status == 0)
-      fprintf(f, "%-7s %-96s %9.4f %9.4f %9.4f %9.4f\n", phases[w->phase], cs,
-              w->t.surface_ms, w->t.volume_ms, w->t.update_ms, w->score_ms);
+      fprintf(f, "%-7s %-96s %9.4f %9.4f %9.4f %9.4f\n", ph, cs, w->t.surface_ms,
+              w->t.volume_ms, w->t.update_ms, w->score_ms);
     else
-      fprintf(f, "%-7s %-96s %s: %s\n", phases[w->phase], cs, status[w->t.status], w->t.why);
+      fprintf(f, "%-7s %-96s %s: %s\n", ph, cs, status[w->t.status], w->t.why);
   }
   char cs[160];
   dg_kernel_config_describe(&r->best, cs, sizeof cs);

@@ -13,7 +13,9 @@
  * its mode, matrix placement, shared prefetch, fused update) under that
  * layout, scored by volume + update time; 3. the surface kernel's threads
  * per block, scored by its own time.  A candidate whose first timing is
- * already 2x the best of its phase is not timed further.
+ * already 2x the best of its phase is not timed further.  The three best of
+ * a phase are then timed twice more, interleaved, and the least median of
+ * their three timings wins (one go of a few repeats can be lucky).
  *
  * The cpu backend has one knob that matters, the elements per chunk of the
  * OpenMP loops (cpu_chunk); layout is searched as on cuda.  The loop order
@@ -86,6 +88,7 @@ typedef dg_error (*dg_tune_measure_fn)(void *ctx, const dg_kernel_config *cfg, i
 /* One table row. */
 typedef struct dg_tune_row {
   int phase; /* 1 layout, 2 volume slicing, 3 surface */
+  int retime; /* 0: the candidate's first timing; k > 0: a leader's k-th re-timing */
   dg_kernel_config cfg;
   dg_tune_timing t;
   double score_ms;

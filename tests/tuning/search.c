@@ -2,7 +2,8 @@
  * pruning rejects spills beyond a few words, register-file and
  * shared-memory overflows; the search finds the minimum of a synthetic cost
  * model phase by phase and stops timing candidates over 2x the best after
- * one repeat. */
+ * one repeat; the leaders of a phase are timed again, so one lucky timing
+ * does not win. */
 #include <stdio.h>
 #include <string.h>
 
@@ -12,6 +13,23 @@
 #include "tests/expect.h"
 
 static int measured, stopped_early;
+
+/* Lucky first timings: unroll 8 (volume phase) times 1.0 ms at its first
+ * go and 3.0 ms after; unroll 2 always 1.5 ms; the rest 2.0 ms.  The
+ * re-timing of the leaders must choose unroll 2. */
+static int lucky_calls;
+static dg_error lucky(void *ctx, const dg_kernel_config *c, int phase, double cutoff,
+                      dg_tune_timing *t) {
+  (void)ctx;
+  (void)cutoff;
+  t->surface_ms = t->update_ms = 0;
+  t->volume_ms = 2.0;
+  if (phase == 2 && c->unroll == 2)
+    t->volume_ms = 1.5;
+  if (phase == 2 && c->unroll == 8)
+    t->volume_ms = lucky_calls++ == 0 ? 1.0 : 3.0;
+  return DG_OK;
+}
 
 /* cost model: the best variant is inline x 2, 4 elements per block, fused
  * surface (prefetch or fused: the same saving), unrolled twice where that
@@ -57,7 +75,12 @@ int main(void) {
     EXPECT(r.best.fuse_surface == 1);
     /* unroll 2 is a full-mode candidate; auto mode finds the best of the rest */
     EXPECT(r.best.unroll == (mode == DG_TUNE_FULL ? 2 : 4));
-    EXPECT(measured == sp.nlayouts + sp.nvolume + sp.nface && r.nrows == measured);
+    /* every candidate once, then each phase's leaders (up to 3) twice more */
+    int again = 0;
+    for (int i = 0; i < r.nrows; i++)
+      again += r.rows[i].retime > 0;
+    EXPECT(measured == sp.nlayouts + sp.nvolume + sp.nface + again && r.nrows == measured);
+    EXPECT(again >= 3 * 2 * 2 && again <= 3 * 3 * 2);
     EXPECT(stopped_early > 0); /* the epb = 1 variants */
     dg_tune_result_free(&r);
     dg_tune_space_free(&sp);
@@ -108,6 +131,25 @@ int main(void) {
     EXPECT(vpass >= 4);
     /* every fused tensor-core candidate (every tile shape), with and without */
     EXPECT(eres_rows8 >= 8 && eres >= 24);
+    dg_tune_space_free(&sp);
+  }
+  /* one lucky timing does not win: the leaders are timed again */
+  {
+    dg_tune_space sp;
+    EXPECT(dg_tune_space_create(1, DG_TUNE_FULL, 10, 12, &sp) == DG_OK);
+    int n8 = 0, n2 = 0;
+    for (int i = 0; i < sp.nvolume; i++) {
+      n8 += sp.volume[i].unroll == 8;
+      n2 += sp.volume[i].unroll == 2;
+    }
+    EXPECT(n8 > 0 && n2 > 0); /* full mode has both unroll factors */
+    dg_kernel_config base = dg_kernel_config_default();
+    dg_tune_result r;
+    lucky_calls = 0;
+    EXPECT(dg_tune_search(&sp, &base, lucky, NULL, &r) == DG_OK);
+    EXPECT(r.best.unroll == 2);
+    EXPECT(lucky_calls >= 3); /* the lucky one was timed again too */
+    dg_tune_result_free(&r);
     dg_tune_space_free(&sp);
   }
   /* cpu: the chunk is the knob */
