@@ -334,8 +334,8 @@ static dg_error add_row(dg_tune_result *r, int phase, const dg_kernel_config *c,
 /* The re-timing of a phase's leaders.  Why: a candidate's score is the
  * median of a few repeats in one go, and on the H100 the same variant has
  * timed 10 % apart in two goes (Maxwell fp64 N = 6: chosen at 1.515 ms, the
- * sweep's benchmark of it then 1.670 ms, against 1.530 ms for the runner-up;
- * tuning/RESULTS.md, session 9).  So the DG_TUNE_LEADERS best of a phase are
+ * sweep's benchmark of it then 1.670 ms, where another tuning's choice ran
+ * 1.530 ms; tuning/RESULTS.md, session 9).  So the DG_TUNE_LEADERS best of a phase are
  * timed DG_TUNE_RETIMES more times, interleaved (A B C A B C: a slow spell
  * of the device hits every leader alike), and the choice is the least
  * median of each leader's timings. */
@@ -364,6 +364,7 @@ static void add_leader(leader *lead, int *n, const dg_kernel_config *c, const dg
 }
 
 /* The median of three (the first timing and the re-timings). */
+_Static_assert(DG_TUNE_RETIMES == 2, "median_of takes a leader's three timings");
 static int median_of(const double *v) {
   int lo = v[0] <= v[1] ? 0 : 1, hi = 1 - lo;
   if (v[2] >= v[hi])
