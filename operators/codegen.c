@@ -562,9 +562,10 @@ void dg_cg_emit_block_faces(dg_strbuf *b, const dg_element_ops *el, const dg_phy
 }
 
 /* r = volume terms + sources + the lifted flux (lift_fmt names component
- * %d of it), then the store or the fused LSERK update; expects u, k, i. */
+ * %d of it), then the store or the fused LSERK update (residual: component
+ * c's residual); expects u, k, i. */
 void dg_cg_emit_rhs_store(dg_strbuf *b, const dg_physics *ph, const dg_kernel_config *cfg,
-                           dg_emit_ctx *ctx, const char *lift_fmt) {
+                           dg_emit_ctx *ctx, const char *lift_fmt, const char *residual) {
   dg_strbuf_line(b, "/* right-hand side: volume terms + sources + LIFT * fl */");
   dg_strbuf_line(b, "real r[NC];");
   for (int f = 0; f < ph->nfields; f++)
@@ -585,10 +586,7 @@ void dg_cg_emit_rhs_store(dg_strbuf *b, const dg_physics *ph, const dg_kernel_co
     dg_strbuf_line(b, "/* fused LSERK stage: res = a*res + dt*r; q += b*res */");
     dg_strbuf_line(b, "for (int c = 0; c < NC; ++c) {");
     dg_strbuf_line(b, "  const long long o = BASE(k, i) + c * CSTRIDE(K);");
-    if (cfg->early_residual) /* loaded before the barrier (dg_cg_emit_volume_gemm) */
-      dg_strbuf_line(b, "  const real rs = rk_a * rr[c] + dt * r[c];");
-    else
-      dg_strbuf_line(b, "  const real rs = rk_a * res[o] + dt * r[c];");
+    dg_strbuf_line(b, "  const real rs = rk_a * %s + dt * r[c];", residual);
     dg_strbuf_line(b, "  res[o] = rs;");
     dg_strbuf_line(b, "  QOUT[o] = u[c] + rk_b * rs;");
     dg_strbuf_line(b, "}");
@@ -637,7 +635,7 @@ static void emit_volume_node(dg_strbuf *b, const dg_element_ops *el, const dg_ph
   dg_strbuf_line(b, "  const real L = %sc_LIFT[i * NFNFP + mm];", mat_prefix);
   dg_strbuf_line(b, "  for (int c = 0; c < NC; ++c) rl[c] += L * fl[((long long)c * K + k) * NFNFP + mm];");
   dg_strbuf_line(b, "}");
-  dg_cg_emit_rhs_store(b, ph, cfg, ctx, "rl[%d]");
+  dg_cg_emit_rhs_store(b, ph, cfg, ctx, "rl[%d]", "res[o]");
 }
 
 static void emit_load_node(dg_strbuf *b, int uses_x) {
@@ -1027,7 +1025,7 @@ static void emit_volume_cuda(dg_strbuf *b, const dg_element_ops *el, const dg_ph
         }
     }
   }
-  dg_cg_emit_rhs_store(b, ph, cfg, ctx, "rl[w][%d]");
+  dg_cg_emit_rhs_store(b, ph, cfg, ctx, "rl[w][%d]", "res[o]");
   b->indent = 4;
   dg_strbuf_line(b, "  }");
   dg_strbuf_line(b, "}");

@@ -1046,7 +1046,7 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
     append_acc(b, &p, p.lift0 + c);
     dg_strbuf_append(b, ";\n");
   }
-  dg_cg_emit_rhs_store(b, ph, cfg, ctx, "rl[%d]");
+  dg_cg_emit_rhs_store(b, ph, cfg, ctx, "rl[%d]", cfg->early_residual ? "rr[c]" : "res[o]");
   b->indent -= 2;
   dg_strbuf_line(b, "}");
   if (npass > 1)

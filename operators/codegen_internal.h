@@ -82,9 +82,11 @@ void dg_cg_emit_block_faces(dg_strbuf *b, const dg_element_ops *el, const dg_phy
 void dg_cg_emit_gvalues(dg_strbuf *b, const deriv_table *dt, dg_emit_ctx *ctx,
                         const char *dst_fmt, int contravariant);
 /* r = volume terms + sources + lifted flux, then the store or the fused
- * LSERK update; expects u, k, i (and DV/P as the terms need). */
+ * LSERK update; expects u, k, i (and DV/P as the terms need).  residual:
+ * component c's residual in the update, "res[o]" (o its offset) or a value
+ * the kernel loaded ahead (the gemm/mma kernel's early_residual: "rr[c]"). */
 void dg_cg_emit_rhs_store(dg_strbuf *b, const dg_physics *ph, const dg_kernel_config *cfg,
-                          dg_emit_ctx *ctx, const char *lift_fmt);
+                          dg_emit_ctx *ctx, const char *lift_fmt, const char *residual);
 
 /* The cuda dg_volume signature (all work modes), through the opening
  * brace; nthreads: the block's threads (an expression); min_blocks > 1
