@@ -20,8 +20,9 @@
 #                   entries, else each rank tunes once before its loop)
 # Before the timed runs each problem runs once, untimed, on every GPU count
 # (a few steps): that compiles its kernels into the cache and warms the
-# GPUs, so the 1-GPU baseline is not a cold run (in session 7's 20-step
-# study the cold 1-GPU Maxwell run was 25 % slower than the same run warm).
+# GPUs, so the 1-GPU baseline is not a cold run (in the 20-step 2-GPU study
+# of 2026-11-25 the cold 1-GPU Maxwell run was 25 % slower than the same
+# run warm).
 # The figure of merit is dgrun's DOF-updates/s of the time loop (all ranks);
 # weak efficiency E(P) = rate(P) / (P * rate(1)); strong speedup S(P) =
 # rate(P) / rate(1) on the same mesh.  NVLink multicast is never used (dgrun
