@@ -5,9 +5,11 @@
 #include <string.h>
 
 #include "core/strbuf.h"
+#include "dg/bernstein.h"
 #include "dg/refelem.h"
 #include "operators/codegen_internal.h"
 #include "operators/emit_expr.h"
+#include "operators/flux_affine.h"
 #include "operators/kernel_knobs.h"
 
 /* Bumped whenever generated code changes meaning; part of tuning keys. */
@@ -35,6 +37,7 @@ dg_kernel_config dg_kernel_config_default(void) {
   c.early_residual = 0;
   c.volume_passes = 1;
   c.mma_extra_blocks = 0;
+  c.basis = 0;
   return c;
 }
 
@@ -120,6 +123,8 @@ dg_error dg_kernel_config_check(const dg_kernel_config *c, int Np) {
            dg_work_mode_name(c->work_mode), c->fuse_update, c->volume_passes);
   DG_CHECK(c->mma_extra_blocks >= 0 && c->mma_extra_blocks <= 4, DG_ERR_INPUT,
            "mma_extra_blocks %d must be in 0..4", c->mma_extra_blocks);
+  DG_CHECK(c->basis == 0 || c->basis == 1, DG_ERR_INPUT,
+           "basis %d must be 0 (nodal) or 1 (bernstein)", c->basis);
   DG_CHECK(!gemm || !c->vector_loads, DG_ERR_INPUT,
            "vector_loads is a knob of work_mode parallel, inline and sequence, not %s (it "
            "stages its own shared data)", dg_work_mode_name(c->work_mode));
@@ -316,7 +321,13 @@ static void emit_matrix(dg_strbuf *b, dg_codegen_target tg, dg_matrix_place plac
 
 dg_element_ops dg_element_ops_of(const dg_refelem *re) {
   dg_element_ops el = {re->dim, re->N,  re->Np, re->Nfp,  re->Nfaces,
-                       re->Dr,  re->Ds, re->Dt, re->LIFT, re->Fmask};
+                       re->Dr,  re->Ds, re->Dt, re->LIFT, re->Fmask, 0};
+  return el;
+}
+
+dg_element_ops dg_element_ops_of_bernstein(const dg_refelem *re, const dg_bernstein *bb) {
+  dg_element_ops el = {re->dim, re->N,  re->Np, re->Nfp,  re->Nfaces,
+                       bb->Dr,  bb->Ds, bb->Dt, bb->LIFT, re->Fmask, 1};
   return el;
 }
 
@@ -1184,6 +1195,11 @@ dg_error dg_codegen_generate(dg_codegen_target target, const dg_element_ops *el,
   memset(out, 0, sizeof *out);
   DG_CHECK(el->dim >= 1 && el->dim <= 3, DG_ERR_ARG, "dim %d", el->dim);
   DG_CALL(dg_kernel_config_check(cfg, el->Np));
+  DG_CHECK(el->bernstein == cfg->basis, DG_ERR_ARG,
+           "the element operators are %s but the kernel configuration asks for basis %s",
+           el->bernstein ? "Bernstein-Bezier" : "nodal", cfg->basis ? "bernstein" : "nodal");
+  if (cfg->basis) /* pointwise work on coefficients is exact for affine physics only */
+    DG_CALL(dg_flux_check_affine(ph, NULL, NULL));
   deriv_table *dtab = calloc(1, sizeof *dtab);
   DG_CHECK(dtab, DG_ERR_MEMORY, "out of memory");
   dtab->dim = el->dim;

@@ -115,6 +115,11 @@ typedef struct dg_kernel_config {
                                pass: each thread loads its node's residual before the
                                barrier ahead of phase E (after the products' results are
                                stored), so the load's latency overlaps the wait */
+  int basis;               /* what the state holds per element: 0 nodal values, 1
+                               Bernstein-Bezier coefficients (dg/bernstein.h; affine
+                               physics only, operators/flux_affine.h): the same solution,
+                               with sparse derivatives that work_mode gemm and mma apply as
+                               degree-(N-1) differences and one degree elevation */
   int mma_extra_blocks;     /* cuda dg_volume, work_mode mma: resident blocks per
                                multiprocessor asked of the compiler beyond the generator's
                                estimate (the __launch_bounds__ minimum, 0..4): more blocks
@@ -162,12 +167,20 @@ typedef struct dg_element_ops {
   const double *Dr, *Ds, *Dt; /* Np x Np (NULL beyond dim) */
   const double *LIFT;         /* Np x Nfaces*Nfp */
   const int *Fmask;           /* Nfaces*Nfp: the volume node of each face node */
+  int bernstein;              /* the matrices act on Bernstein-Bezier coefficients (node
+                                 p's coefficient belongs to its lattice point, see
+                                 dg/bernstein.h); must match dg_kernel_config.basis */
 } dg_element_ops;
 
 /* The element operators of a reference element (pointers into re, which
  * must outlive the result). */
 struct dg_refelem;
 dg_element_ops dg_element_ops_of(const struct dg_refelem *re);
+/* The same element's operators on Bernstein-Bezier coefficients (pointers
+ * into re and bb, which must outlive the result). */
+struct dg_bernstein;
+dg_element_ops dg_element_ops_of_bernstein(const struct dg_refelem *re,
+                                           const struct dg_bernstein *bb);
 
 typedef struct dg_generated {
   char *source;           /* the whole module, readable */

@@ -92,9 +92,106 @@ typedef struct {
   int *item_slot;  /* [nitem]: slot of the item within its part */
   int *part_slot0; /* [nparts + 1]: first slot of each part */
   size_t off_fl, off_out, off_mt, total;
+  /* Bernstein-Bezier coefficients (dg_element_ops.bernstein): the products
+   * are the lifts only (accumulators prod0.. = lift0..); each derivative
+   * accumulator a < lift0 is a degree-(N-1) difference of its sources at
+   * the NPM points of that lattice (level 1, into s_div at off_div) and a
+   * degree elevation back to the node (level 2, in phase E) */
+  int bb, prod0, npm;
+  int div_regs; /* level 1 held in registers across D, stored after its barrier */
+  size_t off_div;
 } gemm_plan;
 
 static int odd_stride(int epb) { return epb | 1; }
+
+/* ---- Bernstein-Bezier lattices ------------------------------------------------
+ * Why: on BB coefficients d/dr is sparse (Chan & Warburton, SIAM J. Sci.
+ * Comput. 39, 2017): with barycentric lambda_0 (vertex (-1,..)) and lambda_d+1
+ * (coordinate d = +1), d lambda_d+1/dr_d = 1/2 = -d lambda_0/dr_d, so
+ *   D_d c at degree N-1 point b  = N/2 (c[b + e_d+1] - c[b + e_0])
+ * and the degree elevation back to degree N gives node a
+ *   sum over v with a_v > 0 of a_v/N (D_d c)[a - e_v],
+ * about 2 (DIM+1) multiply-adds a node and direction instead of Np.  The
+ * points of the order-n lattice are listed as the nodes of dg/refelem.h:
+ * for k: for j: for i, point (i, j, k) with a_0 = n - i - j - k. */
+
+static int lattice_count(int dim, int n) {
+  if (n < 0)
+    return 0;
+  return dim == 1 ? n + 1 : dim == 2 ? (n + 1) * (n + 2) / 2 : (n + 1) * (n + 2) * (n + 3) / 6;
+}
+
+/* Index of point (i, j, k) in the order-n lattice (closed form of the
+ * listing order: whole layers below k, whole rows below j, then i). */
+static int lattice_index(int dim, int n, int i, int j, int k) {
+  if (dim == 1)
+    return i;
+  if (dim == 2)
+    return j * (n + 1) - j * (j - 1) / 2 + i;
+  int m = n - k; /* the order of layer k */
+  return lattice_count(3, n) - lattice_count(3, m) + j * (m + 1) - j * (j - 1) / 2 + i;
+}
+
+/* The coordinates (i, j, k) of point p of the order-n lattice. */
+static void lattice_point(int dim, int n, int p, int ijk[3]) {
+  int z = 0;
+  for (int k = 0; k <= (dim > 2 ? n : 0); k++)
+    for (int j = 0; j <= (dim > 1 ? n - k : 0); j++)
+      for (int i = 0; i <= n - j - k; i++, z++)
+        if (z == p) {
+          ijk[0] = i, ijk[1] = j, ijk[2] = k;
+          return;
+        }
+}
+
+/* One row of DIM+1 entries of a BB table, four rows a line. */
+static void emit_bb_row(dg_strbuf *b, int p, const double *row, int dim, const char *fmt) {
+  dg_strbuf_append(b, p % 4 ? " {" : "\n  {");
+  for (int v = 0; v <= dim; v++) {
+    if (v)
+      dg_strbuf_append(b, ", ");
+    dg_strbuf_appendf(b, fmt, row[v]);
+  }
+  dg_strbuf_append(b, "},");
+}
+
+/* g_bb_up[b][v]: the degree-N node of degree-(N-1) point b + e_v (level
+ * 1); g_bb_dn[a][v]: the degree-(N-1) point a - e_v of node a, and
+ * g_bb_w[a][v] = a_v / N its weight (0, with point 0, where a_v = 0). */
+static void emit_bb_tables(dg_strbuf *b, int dim, int n, int is_float) {
+  int np = lattice_count(dim, n), npm = lattice_count(dim, n - 1), ijk[3] = {0, 0, 0};
+  dg_strbuf_appendf(b, "/* Bernstein-Bezier lattices: order %d (NP nodes) and %d (NPM points) */\n",
+                    n, n - 1);
+  dg_strbuf_appendf(b, "#define NPM %d\n", npm);
+  dg_strbuf_appendf(b, "__device__ const int g_bb_up[%d][%d] = {", npm, dim + 1);
+  for (int p = 0; p < npm; p++) {
+    lattice_point(dim, n - 1, p, ijk);
+    int i = ijk[0], j = ijk[1], k = ijk[2];
+    double up[4] = {lattice_index(dim, n, i, j, k), lattice_index(dim, n, i + 1, j, k),
+                    lattice_index(dim, n, i, j + 1, k), lattice_index(dim, n, i, j, k + 1)};
+    emit_bb_row(b, p, up, dim, "%.0f");
+  }
+  dg_strbuf_append(b, "\n};\n");
+  dg_strbuf_appendf(b, "__device__ const int g_bb_dn[%d][%d] = {", np, dim + 1);
+  for (int p = 0; p < np; p++) {
+    lattice_point(dim, n, p, ijk);
+    int i = ijk[0], j = ijk[1], k = ijk[2], a0 = n - i - j - k;
+    double dn[4] = {a0 > 0 ? lattice_index(dim, n - 1, i, j, k) : 0,
+                    i > 0 ? lattice_index(dim, n - 1, i - 1, j, k) : 0,
+                    j > 0 ? lattice_index(dim, n - 1, i, j - 1, k) : 0,
+                    k > 0 ? lattice_index(dim, n - 1, i, j, k - 1) : 0};
+    emit_bb_row(b, p, dn, dim, "%.0f");
+  }
+  dg_strbuf_append(b, "\n};\n");
+  dg_strbuf_appendf(b, "__device__ const real g_bb_w[%d][%d] = {", np, dim + 1);
+  for (int p = 0; p < np; p++) {
+    lattice_point(dim, n, p, ijk);
+    double a[4] = {(double)(n - ijk[0] - ijk[1] - ijk[2]) / n, (double)ijk[0] / n,
+                   (double)ijk[1] / n, (double)ijk[2] / n};
+    emit_bb_row(b, p, a, dim, is_float ? "%.9ef" : "%.17e");
+  }
+  dg_strbuf_append(b, "\n};\n");
+}
 
 /* ---- mma work split ----------------------------------------------------------
  * Why: a tensor-core step needs its A fragment (the operator, from global
@@ -198,13 +295,13 @@ static int fill_split(gemm_plan *p, int nparts) {
 static int plan_mma_split(gemm_plan *p, int nwarps, int nte) {
   p->nwarps = nwarps;
   p->nte = nte;
-  p->nitem = p->nseg;
+  p->nitem = p->nseg - p->first[p->prod0];
   p->item = calloc((size_t)p->nitem, sizeof *p->item);
   p->item_slot = calloc((size_t)p->nitem, sizeof *p->item_slot);
   p->slot_acc = calloc((size_t)p->nitem + 1, 2 * sizeof *p->slot_acc);
   if (!p->item || !p->item_slot || !p->slot_acc)
     return 0;
-  for (int a = 0, k = 0; a < p->nacc; a++)
+  for (int a = p->prod0, k = 0; a < p->nacc; a++)
     for (int sg = p->first[a]; sg < p->first[a + 1]; sg++, k++)
       p->item[k] = (mma_item){a, p->seg[sg].mat, p->seg[sg].src, p->seg[sg].len, -1, 0};
   qsort(p->item, (size_t)p->nitem, sizeof *p->item, cmp_item);
@@ -341,6 +438,9 @@ static int plan(const dg_element_ops *el, const deriv_table *dt, int ncomp,
     p->seg[s++] = (gemm_seg){dim, (int)p->off_fl + c * nfnfp * p->pade, nfnfp};
   }
   p->first[a] = s;
+  p->bb = el->bernstein;
+  p->prod0 = p->bb ? p->lift0 : 0;
+  p->npm = lattice_count(dim, el->N - 1);
   if (p->mma) {
     if (!plan_mma_split(p, np * dg_kernel_config_volume_block_y(cfg) / 32, epb / 8))
       return 0;
@@ -362,6 +462,21 @@ static int plan(const dg_element_ops *el, const deriv_table *dt, int ncomp,
     p->total = p->off_out, p->off_out = 0;
   if (cfg->matrices == DG_MATRIX_SHARED && !p->mma)
     p->total += (size_t)(dim * np + nfnfp) * p->npr;
+  if (p->bb) {
+    /* level 1's results: where OUT overlays the sources (one pass), each
+     * thread holds its point's across the products and stores them beside
+     * OUT in the freed sources; otherwise after everything OUT may overlay */
+    size_t out = (size_t)p->nslot * p->npr * pade, div = (size_t)p->lift0 * p->npm * pade;
+    out += out & 1;
+    p->div_regs = p->alias_out && cfg->volume_passes == 1 && out + div <= p->total;
+    if (p->div_regs) {
+      p->off_div = out;
+    } else {
+      p->total += p->total & 1;
+      p->off_div = p->total;
+      p->total += div;
+    }
+  }
   return 1;
 }
 
@@ -840,8 +955,61 @@ static void emit_l2_prefetch(dg_strbuf *b, int fused_update, int npass) {
   dg_strbuf_line(b, "}");
 }
 
-/* The value of accumulator a at node (s, i): the sum of its OUT slots. */
-static void append_acc(dg_strbuf *b, const gemm_plan *p, int a) {
+/* Bernstein-Bezier level 1: every derivative accumulator's N/2 (source at
+ * b + e_m+1 - source at b + e_0), summed over its segments (matrix m), at the
+ * NPM points b of the degree-(N-1) lattice of every element of the block. */
+static void emit_bb_differences(dg_strbuf *b, const gemm_plan *p, const char *th, int n) {
+  dg_strbuf_line(b, "/* Bernstein-Bezier level 1: degree-(N-1) differences of the sources%s */",
+                 p->div_regs ? ", point i of element s (held until OUT is stored)" : "");
+  if (p->div_regs) {
+    dg_strbuf_line(b, "real bdv[%d];", p->prod0);
+    dg_strbuf_line(b, "if (i < NPM) {");
+    dg_strbuf_line(b, "  const int sb = s, pb = i;");
+  } else {
+    dg_strbuf_line(b, "for (int z = tid; z < NPM * EPB; z += %s) {", th);
+    dg_strbuf_line(b, "  const int sb = z / NPM, pb = z - sb * NPM;");
+    dg_strbuf_line(b, "  real *o = s_div + pb * PADE + sb;");
+  }
+  dg_strbuf_line(b, "  const real *x = smem + sb;");
+  int maxm = 0;
+  for (int a = 0; a < p->prod0; a++)
+    for (int sg = p->first[a]; sg < p->first[a + 1]; sg++)
+      maxm = p->seg[sg].mat + 1 > maxm ? p->seg[sg].mat + 1 : maxm;
+  for (int v = 0; v <= maxm; v++)
+    dg_strbuf_line(b, "  const int u%d = g_bb_up[pb][%d] * PADE;", v, v);
+  for (int a = 0; a < p->prod0; a++) {
+    dg_strbuf_indent(b);
+    if (p->div_regs)
+      dg_strbuf_appendf(b, "  bdv[%d] = (real)%.17g * (", a, 0.5 * n);
+    else
+      dg_strbuf_appendf(b, "  o[%d * NPM * PADE] = (real)%.17g * (", a, 0.5 * n);
+    for (int sg = p->first[a]; sg < p->first[a + 1]; sg++)
+      dg_strbuf_appendf(b, "%sx[%d + u%d] - x[%d + u0]", sg > p->first[a] ? " + " : "",
+                        p->seg[sg].src, p->seg[sg].mat + 1, p->seg[sg].src);
+    dg_strbuf_append(b, ");\n");
+  }
+  dg_strbuf_line(b, "}");
+}
+
+/* div_regs: after D's barrier, level 1's results beside OUT. */
+static void emit_bb_store(dg_strbuf *b, const gemm_plan *p) {
+  dg_strbuf_line(b, "if (i < NPM) /* level 1's results beside OUT, in the freed sources */");
+  dg_strbuf_line(b, "  for (int a = 0; a < %d; ++a) s_div[(a * NPM + i) * PADE + s] = bdv[a];",
+                 p->prod0);
+}
+
+/* The value of accumulator a at node (s, i): the sum of its OUT slots, or
+ * for a Bernstein-Bezier derivative the degree elevation of its level-1
+ * differences (bd, bw: the node's lower neighbours and weights, from E). */
+static void append_acc(dg_strbuf *b, const gemm_plan *p, int a, int dim) {
+  if (a < p->prod0) {
+    dg_strbuf_append(b, "(");
+    for (int v = 0; v <= dim; v++)
+      dg_strbuf_appendf(b, "%sbw%d * s_div[(%d * NPM + bd%d) * PADE + s]", v ? " + " : "", v,
+                        a, v);
+    dg_strbuf_append(b, ")");
+    return;
+  }
   int n = 0;
   dg_strbuf_append(b, "(");
   for (int z = 0; z < p->nslot; z++)
@@ -872,6 +1040,8 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
     emit_transposed(b, el, &p, cfg->matrices, is_float);
     emit_segments(b, el, &p);
   }
+  if (p.bb)
+    emit_bb_tables(b, dim, el->N, is_float);
   if (cfg->l2_prefetch)
     dg_strbuf_append(b, L2_PREFETCH);
   dg_strbuf_appendf(b, "typedef %s real2;\n", is_float ? "float2" : "double2");
@@ -899,6 +1069,8 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
     emit_l2_prefetch(b, cfg->fuse_update, npass);
   dg_strbuf_line(b, "real *s_fl = smem + %zu; /* [NC][NFNFP][PADE] */", p.off_fl);
   dg_strbuf_line(b, "real *s_out = smem + %zu; /* [NACC][NPR][PADE] */", p.off_out);
+  if (p.bb)
+    dg_strbuf_line(b, "real *s_div = smem + %zu; /* [derivative][NPM][PADE] */", p.off_div);
   if (cfg->matrices == DG_MATRIX_SHARED) {
     int n2 = (dim * el->Np + el->Nfaces * el->Nfp) * p.npr / 2;
     dg_strbuf_line(b, "const real *MT = smem + %zu;", p.off_mt);
@@ -952,13 +1124,18 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
   if (npass > 1)
     emit_pass_close(b);
   dg_strbuf_line(b, "__syncthreads();");
+  if (p.bb)
+    emit_bb_differences(b, &p, th, el->N);
   /* D: the products */
   if (p.mma) {
     emit_mma_products(b, &p);
+    if (p.div_regs)
+      emit_bb_store(b, &p);
   } else {
   dg_strbuf_line(b, "/* D: OUT[a][i][s] = sum over a's segments of MT^T x source column */");
-  dg_strbuf_line(b, "for (int it = tid; it < NACC * NRC * EPB; it += %s) {", th);
-  dg_strbuf_line(b, "  const int es = it %% EPB, r2 = it / EPB, a = r2 %% NACC, i0 = (r2 / NACC) * RC;");
+  dg_strbuf_line(b, "for (int it = tid; it < (NACC - %d) * NRC * EPB; it += %s) {", p.prod0, th);
+  dg_strbuf_line(b, "  const int es = it %% EPB, r2 = it / EPB, a = %d + r2 %% (NACC - %d), i0 = (r2 / (NACC - %d)) * RC;",
+                 p.prod0, p.prod0, p.prod0);
   dg_strbuf_line(b, "  real acc[RC];");
   dg_strbuf_line(b, "  #pragma unroll");
   dg_strbuf_line(b, "  for (int h = 0; h < RC; ++h) acc[h] = 0;");
@@ -1000,6 +1177,12 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
   }
   dg_strbuf_line(b, "if (k < K) {");
   b->indent += 2;
+  if (p.bb) {
+    dg_strbuf_line(b, "/* Bernstein-Bezier level 2: node i from its lower neighbours i - e_v */");
+    for (int v = 0; v <= dim; v++)
+      dg_strbuf_line(b, "const int bd%d = g_bb_dn[i][%d]; const real bw%d = g_bb_w[i][%d];", v, v,
+                     v, v);
+  }
   if (npass > 1) { /* this pass's node again (q is not written before E) */
     dg_strbuf_line(b, "real u[NC];");
     dg_strbuf_line(b, "for (int c = 0; c < NC; ++c) u[c] = q[BASE(k, i) + c * CSTRIDE(K)];");
@@ -1013,7 +1196,7 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
     for (int g = 0; g < dt->nd; g++) {
       dg_strbuf_indent(b);
       dg_strbuf_appendf(b, "DV[%d] = ", g);
-      append_acc(b, &p, p.dv_acc[g]);
+      append_acc(b, &p, p.dv_acc[g], dim);
       dg_strbuf_append(b, ";\n");
     }
   }
@@ -1033,7 +1216,7 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
         dg_strbuf_appendf(b, "P[%d] =", g * dim + d);
         for (int a = 0; a < dim; a++) {
           dg_strbuf_appendf(b, "%s G[%d] * ", a ? " +" : "", a * dim + d);
-          append_acc(b, &p, p.r_acc[g * dim + a]);
+          append_acc(b, &p, p.r_acc[g * dim + a], dim);
         }
         dg_strbuf_append(b, ";\n");
       }
@@ -1043,7 +1226,7 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
   for (int c = 0; c < ph->ncomp; c++) {
     dg_strbuf_indent(b);
     dg_strbuf_appendf(b, "rl[%d] = ", c);
-    append_acc(b, &p, p.lift0 + c);
+    append_acc(b, &p, p.lift0 + c, dim);
     dg_strbuf_append(b, ";\n");
   }
   dg_cg_emit_rhs_store(b, ph, cfg, ctx, "rl[%d]", cfg->early_residual ? "rr[c]" : "res[o]");

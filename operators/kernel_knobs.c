@@ -10,6 +10,7 @@
 static const char *const matrix_names[] = {"global", "constant", "shared", NULL};
 static const char *const layout_names[] = {"field-major", "element-major", NULL};
 static const char *const work_names[] = {"parallel", "sequence", "inline", "gemm", "mma", NULL};
+static const char *const basis_names[] = {"nodal", "bernstein", NULL};
 
 const char *dg_matrix_place_name(dg_matrix_place p) {
   return p >= 0 && p < 3 ? matrix_names[p] : "?";
@@ -78,6 +79,10 @@ const dg_kernel_knob dg_kernel_knobs[] = {
      "cuda volume kernel (work_mode gemm or mma, fuse_update, volume_passes 1): load each "
      "node's residual before the barrier ahead of the update, so its latency overlaps the "
      "wait for the block's slower warps", 0},
+    {"basis", "basis", DG_KNOB_ENUM, basis_names, KNOB(basis),
+     "what the state holds per element: nodal values, or Bernstein-Bezier coefficients "
+     "(affine physics only; the same solution, with sparse derivatives in work_mode gemm "
+     "and mma)", 0},
     {"cpu_chunk", "chunk", DG_KNOB_INT, NULL, KNOB(cpu_chunk),
      "cpu backend: elements per chunk (0: automatic)", 1},
 };

@@ -6,6 +6,8 @@
 
 #include "core/hash.h"
 #include "core/log.h"
+#include "dg/bernstein.h"
+#include "operators/flux_affine.h"
 #include "operators/kernel_knobs.h"
 
 static int cmp_double(const void *a, const void *b) {
@@ -194,7 +196,12 @@ done:
  * not timings, were most of a tuning run.  Best effort. */
 static void precompile_candidates(const dg_autotune_request *q, const dg_tune_space *sp) {
   const dg_discretization *d = q->disc;
-  dg_element_ops el = dg_element_ops_of(d->re);
+  dg_element_ops el = dg_element_ops_of(d->re), el_bb = el;
+  dg_bernstein *bb = NULL; /* for the candidates on Bernstein-Bezier coefficients */
+  if (dg_bernstein_create(d->re, &bb) == DG_OK)
+    el_bb = dg_element_ops_of_bernstein(d->re, bb);
+  else
+    dg_error_clear(); /* those candidates compile when timed */
   dg_codegen_target tg = dg_device_get_info(q->dev)->backend == DG_BACKEND_CUDA
                              ? DG_CODEGEN_CUDA
                              : DG_CODEGEN_C;
@@ -207,7 +214,8 @@ static void precompile_candidates(const dg_autotune_request *q, const dg_tune_sp
       if (v >= 0)
         dg_tune_apply_volume(&c, &sp->volume[v]);
       dg_generated g;
-      if (dg_codegen_generate(tg, &el, q->physics, d->precision == DG_FLOAT, &c, &g) != DG_OK) {
+      if (dg_codegen_generate(tg, c.basis ? &el_bb : &el, q->physics, d->precision == DG_FLOAT,
+                              &c, &g) != DG_OK) {
         dg_error_clear(); /* refused for this size: the search says so */
         continue;
       }
@@ -220,6 +228,7 @@ static void precompile_candidates(const dg_autotune_request *q, const dg_tune_sp
   for (int i = 0; i < n; i++)
     free(src[i]);
   free(src);
+  dg_bernstein_destroy(&bb);
 }
 
 dg_error dg_autotune(const dg_autotune_request *q, dg_autotune_outcome *out) {
@@ -262,6 +271,10 @@ dg_error dg_autotune(const dg_autotune_request *q, dg_autotune_outcome *out) {
     DG_CALL_GOTO(err, done,
                  dg_tune_space_create(info->backend == DG_BACKEND_CUDA, q->mode, q->disc->Np,
                                       q->disc->Nfaces * q->disc->Nfp, &sp));
+    if (dg_flux_check_affine(q->physics, NULL, NULL) != DG_OK) {
+      dg_error_clear(); /* not affine: no Bernstein-Bezier candidates */
+      dg_tune_space_drop_bernstein(&sp);
+    }
     tune_ctx c = {q, NULL, q->repeats > 0 ? q->repeats : 7};
     dg_tune_result res;
     dg_info("tuning: searching %d layouts, %d volume and %d surface variants",

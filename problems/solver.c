@@ -8,6 +8,8 @@
 #include "core/log.h"
 #include "core/timing.h"
 #include "core/reduction.h"
+#include "dg/bernstein.h"
+#include "dg/linalg.h"
 #include "dg/face_geometry.h"
 
 struct dg_solver {
@@ -29,6 +31,7 @@ struct dg_solver {
   dg_solver_timings timings;
   dg_reduction *finite; /* created on first use */
   dg_element_ops el;
+  dg_bernstein *bb; /* basis bernstein: the state holds BB coefficients (created on first use) */
   const dg_physics *physics;
   dg_codegen_target target;
   const char *dump_dir;
@@ -82,9 +85,13 @@ static dg_error ensure_alt_state(dg_solver *s) {
 /* Generate, compile (kernel cache) and look up the kernels for cfg. */
 static dg_error load_kernels(dg_solver *s, const dg_kernel_config *cfg) {
   int is_float = s->disc->precision == DG_FLOAT;
+  if (cfg->basis && !s->bb)
+    DG_CALL(dg_bernstein_create(s->disc->re, &s->bb));
+  dg_element_ops el = cfg->basis ? dg_element_ops_of_bernstein(s->disc->re, s->bb)
+                                 : dg_element_ops_of(s->disc->re);
   dg_generated gen;
   int ph = dg_timing_begin("kernel generation");
-  DG_CALL(dg_codegen_generate(s->target, &s->el, s->physics, is_float, cfg, &gen));
+  DG_CALL(dg_codegen_generate(s->target, &el, s->physics, is_float, cfg, &gen));
   dg_timing_end(ph);
   dg_error err = DG_OK;
   dg_module *mod = NULL;
@@ -106,6 +113,7 @@ static dg_error load_kernels(dg_solver *s, const dg_kernel_config *cfg) {
   s->mod = mod;
   s->gen = gen;
   s->cfg = *cfg;
+  s->el = el;
   s->k_surface = ks;
   s->k_volume = kv;
   s->k_lserk = kl;
@@ -137,7 +145,6 @@ dg_error dg_solver_create_partitioned(dg_device *dev, const dg_discretization *d
   s->disc = disc;
   s->cfg = opt ? opt->kernels : dg_kernel_config_default();
   s->ncomp = physics->ncomp;
-  s->el = dg_element_ops_of(disc->re);
   s->physics = physics;
   s->target = dg_device_get_info(dev)->backend == DG_BACKEND_CUDA ? DG_CODEGEN_CUDA
                                                                    : DG_CODEGEN_C;
@@ -222,6 +229,7 @@ void dg_solver_destroy(dg_solver **sp) {
   dg_reduction_destroy(&s->finite);
   dg_opdata_destroy(&s->od);
   dg_generated_free(&s->gen);
+  dg_bernstein_destroy(&s->bb);
   free(s);
   *sp = NULL;
 }
@@ -256,21 +264,67 @@ static void unpack_state(const dg_solver *s, const void *buf, double *u) {
       }
 }
 
-static dg_error transfer_state(dg_solver *s, void *dev_buf, double *u, int to_device) {
+/* Basis bernstein: per element and component, BB coefficients c = invV u
+ * from nodal values u (to_coefficients) or u = V c, in place on the host
+ * order [c][k][i]: one product (rows x Np) (Np x Np)^T over all rows. */
+static dg_error convert_basis(const dg_solver *s, double *u, int to_coefficients) {
+  int64_t rows = (int64_t)s->ncomp * s->od->K_owned;
+  int np = s->od->Np;
+  if (rows == 0)
+    return DG_OK;
+  DG_CHECK(rows <= 0x7fffffff, DG_ERR_ARG, "%lld element rows are too many for one product",
+           (long long)rows);
+  double *tmp = malloc((size_t)rows * np * sizeof *tmp);
+  DG_CHECK(tmp, DG_ERR_MEMORY, "out of host memory (%lld reals)", (long long)(rows * np));
+  dg_error err = dg_linalg_matmul(0, 1, (int)rows, np, np, u,
+                                  to_coefficients ? s->bb->invV : s->bb->V, tmp);
+  if (err == DG_OK)
+    memcpy(u, tmp, (size_t)rows * np * sizeof *tmp);
+  free(tmp);
+  DG_CALL(err);
+  return DG_OK;
+}
+
+/* u in the host order holds nodal values; on the device the state is in the
+ * kernels' basis (raw: no conversion, u then holds the device's basis). */
+static dg_error transfer_state_as(dg_solver *s, void *dev_buf, double *u, int to_device,
+                                  int raw) {
   size_t bytes = (size_t)s->n_state * s->rs;
+  int convert = s->cfg.basis && !raw;
+  size_t nlog = (size_t)s->ncomp * s->od->K_owned * s->od->Np;
   void *buf = malloc(bytes ? bytes : 1);
-  DG_CHECK(buf, DG_ERR_MEMORY, "out of host memory (%zu bytes)", bytes);
+  double *c = convert ? malloc(nlog ? nlog * sizeof *c : 1) : NULL;
   dg_error err = DG_OK;
+  if (!buf || (convert && !c)) {
+    free(buf);
+    free(c);
+    DG_RAISE(DG_ERR_MEMORY, "out of host memory (%zu bytes)", bytes);
+  }
   if (to_device) {
-    pack_state(s, u, buf);
-    err = dg_device_upload(s->dev, dev_buf, buf, bytes);
+    if (convert) {
+      memcpy(c, u, nlog * sizeof *c);
+      err = convert_basis(s, c, 1);
+    }
+    if (err == DG_OK) {
+      pack_state(s, convert ? c : u, buf);
+      err = dg_device_upload(s->dev, dev_buf, buf, bytes);
+    }
   } else {
     err = dg_device_download(s->dev, buf, dev_buf, bytes);
-    if (err == DG_OK)
+    if (err == DG_OK) {
       unpack_state(s, buf, u);
+      if (convert)
+        err = convert_basis(s, u, 0);
+    }
   }
   free(buf);
+  free(c);
   DG_CALL(err);
+  return DG_OK;
+}
+
+static dg_error transfer_state(dg_solver *s, void *dev_buf, double *u, int to_device) {
+  DG_CALL(transfer_state_as(s, dev_buf, u, to_device, 0));
   return DG_OK;
 }
 
@@ -292,6 +346,20 @@ static real_arg mkreal(const dg_solver *s, double v) {
 /* A fresh state starts a fresh LSERK register. */
 static dg_error zero_residual(dg_solver *s) {
   DG_CALL(dg_device_zero(s->dev, s->res, (size_t)s->n_state * s->rs));
+  return DG_OK;
+}
+
+/* The device state, read raw (nodal: 1, or in the kernels' basis: 0), is
+ * written back in the kernels' basis. */
+static dg_error reinterpret_state(dg_solver *s, int was_nodal) {
+  size_t nlog = (size_t)s->ncomp * s->od->K_owned * s->od->Np;
+  double *u = malloc(nlog ? nlog * sizeof *u : 1);
+  DG_CHECK(u, DG_ERR_MEMORY, "out of host memory (%zu reals)", nlog);
+  dg_error err = transfer_state_as(s, s->q, u, 0, was_nodal);
+  if (err == DG_OK)
+    err = transfer_state(s, s->q, u, 1);
+  free(u);
+  DG_CALL(err);
   return DG_OK;
 }
 
@@ -320,6 +388,8 @@ dg_error dg_solver_set_initial(dg_solver *s, double t) {
   l.chunk = s->cfg.cpu_chunk;
   if (total > 0)
     DG_CALL(dg_kernel_launch(k, &l, args, NULL));
+  if (s->cfg.basis) /* dg_initial wrote nodal values: convert them once */
+    DG_CALL(reinterpret_state(s, 1));
   DG_CALL(zero_residual(s));
   return DG_OK;
 }
@@ -553,8 +623,24 @@ dg_error dg_solver_set_kernels(dg_solver *s, const dg_kernel_config *cfg) {
   DG_CHECK(!s->halo, DG_ERR_ARG, "dg_solver_set_kernels: not on a partitioned solver");
   DG_CHECK(cfg->np_align == s->cfg.np_align && cfg->layout == s->cfg.layout, DG_ERR_ARG,
            "dg_solver_set_kernels cannot change the data layout (np_align, layout)");
-  DG_CALL(load_kernels(s, cfg));
-  DG_CALL(ensure_alt_state(s));
+  if (cfg->basis == s->cfg.basis) {
+    DG_CALL(load_kernels(s, cfg));
+    DG_CALL(ensure_alt_state(s));
+    return DG_OK;
+  }
+  /* another basis: carry the state over as nodal values */
+  size_t nlog = (size_t)s->ncomp * s->od->K_owned * s->od->Np;
+  double *u = malloc(nlog ? nlog * sizeof *u : 1);
+  DG_CHECK(u, DG_ERR_MEMORY, "out of host memory (%zu reals)", nlog);
+  dg_error err = dg_solver_get_state(s, u);
+  if (err == DG_OK)
+    err = load_kernels(s, cfg);
+  if (err == DG_OK)
+    err = ensure_alt_state(s);
+  if (err == DG_OK)
+    err = dg_solver_set_state(s, u);
+  free(u);
+  DG_CALL(err);
   return DG_OK;
 }
 

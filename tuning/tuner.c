@@ -90,8 +90,9 @@ dg_error dg_tune_space_create(int cuda, dg_tune_mode mode, int Np, int nfnfp,
    * plus mma with gather_ahead: 3, plus both again with 16-row tiles and
    * with pairs: 30, plus the fused mma ones with one more resident block
    * and with the L2 prefetch: 54, plus in two passes: 12, plus the fused
-   * mma ones with the early residual: 72 */
-  const int cap = 1230;
+   * mma ones with the early residual: 72, plus 12 on Bernstein-Bezier
+   * coefficients */
+  const int cap = 1242;
   out->layouts = calloc(4, sizeof *out->layouts);
   out->volume = calloc(cap, sizeof *out->volume);
   out->face_threads = calloc(8, sizeof *out->face_threads);
@@ -248,10 +249,32 @@ dg_error dg_tune_space_create(int cuda, dg_tune_mode mode, int Np, int nfnfp,
         for (int xb = 0; xb < 2; xb++)
           push_two_passes(out, cap, 8, tile, xb, Np);
   }
+  /* both modes, from Np >= 20 on: the fused tensor-core kernel on
+   * Bernstein-Bezier coefficients (basis bernstein: its derivatives are
+   * sparse differences, only the lifts stay tensor-core products), every
+   * tile shape, traces ahead and the L2 prefetch on, with and without one
+   * more block and the early residual.  An affine physics only: the caller
+   * drops them for the others (dg_tune_space_drop_bernstein). */
+  if (Np >= 20)
+    for (int tile = 0; tile < 3; tile++)
+      for (int xb = 0; xb < 2; xb++)
+        for (int er = 0; er < 2; er++) {
+          dg_kernel_config c = mma_variant(8, 1, 1, tile, 1, xb, 1, er);
+          c.basis = 1;
+          push_config(out, cap, c, Np);
+        }
   const int fts[] = {128, 256, 512};
   for (int i = 0; i < 3; i++)
     out->face_threads[out->nface++] = fts[i];
   return DG_OK;
+}
+
+void dg_tune_space_drop_bernstein(dg_tune_space *s) {
+  int n = 0;
+  for (int i = 0; i < s->nvolume; i++)
+    if (!s->volume[i].basis)
+      s->volume[n++] = s->volume[i];
+  s->nvolume = n;
 }
 
 void dg_tune_space_free(dg_tune_space *s) {

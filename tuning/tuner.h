@@ -47,6 +47,9 @@ typedef struct dg_tune_space {
  * DG_TUNE_AUTO: a reduced set (a tuning run within a minute); FULL: all. */
 dg_error dg_tune_space_create(int cuda, dg_tune_mode mode, int Np, int nfnfp,
                               dg_tune_space *out);
+/* Drop the candidates on Bernstein-Bezier coefficients (basis bernstein):
+ * for a physics that is not affine (operators/flux_affine.h). */
+void dg_tune_space_drop_bernstein(dg_tune_space *s);
 void dg_tune_space_free(dg_tune_space *s);
 
 /* Apply the knobs of one phase's candidate to a configuration. */

@@ -12,6 +12,7 @@
 
 #include "core/error.h"
 #include "core/log.h"
+#include "dg/bernstein.h"
 #include "dg/refelem.h"
 #include "operators/codegen.h"
 #include "operators/physics.h"
@@ -61,8 +62,11 @@ int dg_sourcedump_main(int argc, char **argv) {
     err = dg_physics_from_program(p->program, &ph, &tab);
   if (err == DG_OK)
     err = dg_refelem_create(p->mesh->dim, p->order, &re);
+  dg_bernstein *bb = NULL; /* basis bernstein: the operators on BB coefficients */
+  if (err == DG_OK && p->kernels.basis)
+    err = dg_bernstein_create(re, &bb);
   if (err == DG_OK) {
-    dg_element_ops el = dg_element_ops_of(re);
+    dg_element_ops el = bb ? dg_element_ops_of_bernstein(re, bb) : dg_element_ops_of(re);
     err = dg_codegen_generate(target, &el, &ph, p->precision == DG_FLOAT, &p->kernels, &g);
   }
   if (err == DG_OK && fputs(g.source, stdout) == EOF)
@@ -71,6 +75,7 @@ int dg_sourcedump_main(int argc, char **argv) {
   if (err != DG_OK)
     dg_error_print(stderr);
   dg_generated_free(&g);
+  dg_bernstein_destroy(&bb);
   dg_refelem_destroy(&re);
   dg_physics_tables_destroy(&tab);
   dg_problem_destroy(&p);

@@ -13,6 +13,7 @@
 #include "core/error.h"
 #include "core/log.h"
 #include "core/nvrtc.h"
+#include "dg/bernstein.h"
 #include "dg/refelem.h"
 #include "operators/codegen.h"
 #include "operators/flux.h"
@@ -45,8 +46,12 @@ int main(int argc, char **argv) {
       dg_refelem *re;
       if (dg_refelem_create(dim, orders[o], &re) != DG_OK)
         return 1;
-      dg_element_ops el = dg_element_ops_of(re);
-      for (int v = 0; v < 16; v++) {
+      dg_element_ops el_nodal = dg_element_ops_of(re);
+      dg_bernstein *bb = NULL;
+      if (dg_bernstein_create(re, &bb) != DG_OK)
+        return 1;
+      dg_element_ops el_bb = dg_element_ops_of_bernstein(re, bb);
+      for (int v = 0; v < 18; v++) {
         dg_kernel_config c = dg_kernel_config_default();
         c.elements_per_block = v % 3 == 0 ? 1 : v % 3 == 1 ? 2 : 4;
         c.matrices = (dg_matrix_place)(v % 3);
@@ -56,9 +61,22 @@ int main(int argc, char **argv) {
         int is_float = v == 5 || v == 8;
         /* loop slicing and shared prefetch (issue 4 knobs) */
         /* the cuda-only knobs: NVRTC at N = 3 (the C target ignores them) */
-        if (v >= 6 && (!nvrtc || orders[o] != (v == 10 || v == 12 || v == 13 ? 5 : 3)))
+        if (v >= 6 && (!nvrtc || orders[o] != (v == 10 || v == 12 || v == 13 || v == 16 ? 5 : 3)))
           continue;
-        if (v >= 12) { /* work_mode mma, NVRTC's ptxas checks the inline assembly:
+        if (v >= 16) { /* Bernstein-Bezier coefficients (affine physics; the others
+                          refuse): the fused mma kernel, 16-row fp64 tiles at N = 5
+                          with the early residual, float pairs at N = 3 */
+          c.basis = 1;
+          c.work_mode = DG_WORK_MMA;
+          c.elements_per_block = 8;
+          c.matrices = DG_MATRIX_GLOBAL;
+          c.fuse_surface = 1;
+          is_float = v == 17;
+          c.mma_rows = v == 16 ? 16 : 8;
+          c.mma_pairs = v == 17;
+          c.gather_ahead = c.l2_prefetch = 1;
+          c.early_residual = v == 16;
+        } else if (v >= 12) { /* work_mode mma, NVRTC's ptxas checks the inline assembly:
                           12 fp64 steps beside dg_surface (N = 5); 13 float,
                           split-TF32 m16n8k8, fused, traces ahead, two passes (N = 5);
                           14, 15 pairs with one more resident block and the L2
@@ -91,12 +109,13 @@ int main(int argc, char **argv) {
           c.elements_per_block = 1;
         dg_generated g1, g2;
         dg_codegen_target tg = nvrtc ? DG_CODEGEN_CUDA : DG_CODEGEN_C;
-        dg_error e = dg_codegen_generate(tg, &el, &ph, is_float, &c, &g1);
+        const dg_element_ops *el = c.basis ? &el_bb : &el_nodal;
+        dg_error e = dg_codegen_generate(tg, el, &ph, is_float, &c, &g1);
         if (e == DG_ERR_INPUT) { /* a knob illegal for this size: pruned, not a failure */
           dg_error_clear();
           continue;
         }
-        if (e != DG_OK || dg_codegen_generate(tg, &el, &ph, is_float, &c, &g2) != DG_OK) {
+        if (e != DG_OK || dg_codegen_generate(tg, el, &ph, is_float, &c, &g2) != DG_OK) {
           dg_error_print(stderr);
           return 1;
         }
@@ -129,6 +148,7 @@ int main(int argc, char **argv) {
         dg_generated_free(&g1);
         dg_generated_free(&g2);
       }
+      dg_bernstein_destroy(&bb);
       dg_refelem_destroy(&re);
     }
     dg_physics_tables_destroy(&tab);

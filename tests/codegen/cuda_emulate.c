@@ -22,8 +22,10 @@
 #include "core/error.h"
 #include "core/log.h"
 #include "core/strbuf.h"
+#include "dg/bernstein.h"
 #include "dg/face_geometry.h"
 #include "dg/opdata.h"
+#include "operators/flux_affine.h"
 #include "operators/kernel_knobs.h"
 #include "operators/physics.h"
 #include "problems/problem.h"
@@ -298,7 +300,10 @@ int main(int argc, char **argv) {
   dg_physics ph;
   dg_physics_tables *tab = NULL;
   MUST(dg_physics_from_program(p->program, &ph, &tab));
-  int nc = ph.ncomp, failures = 0, checked = 0, checked_mma = 0;
+  int nc = ph.ncomp, failures = 0, checked = 0, checked_mma = 0, checked_bb = 0;
+  /* an affine physics must get its Bernstein-Bezier variants checked */
+  int affine = dg_flux_check_affine(&ph, NULL, NULL) == DG_OK;
+  dg_error_clear();
   int is_float = p->precision == DG_FLOAT;
   /* float: the two modules round differently at every operation, and the
    * split-TF32 products keep about fp32's accuracy */
@@ -306,7 +311,10 @@ int main(int argc, char **argv) {
   for (int o = 0; o < norders; o++) {
     dg_discretization *d = NULL;
     MUST(dg_discretization_create(p->mesh, orders[o], p->precision, &d));
-    dg_element_ops el = dg_element_ops_of(d->re);
+    dg_element_ops el_nodal = dg_element_ops_of(d->re);
+    dg_bernstein *bb = NULL;
+    MUST(dg_bernstein_create(d->re, &bb));
+    dg_element_ops el_bb = dg_element_ops_of_bernstein(d->re, bb);
     int64_t nlog = (int64_t)nc * d->K * d->Np;
     double *u = malloc((size_t)nlog * sizeof *u), *ref = malloc((size_t)nlog * sizeof *ref);
     double *got = malloc((size_t)nlog * sizeof *got);
@@ -317,7 +325,7 @@ int main(int argc, char **argv) {
         u[(int64_t)c * d->K * d->Np + z] =
             c == 0 ? 1 + 0.2 * r : c == nc - 1 ? 2.5 + 0.2 * r : 0.2 * (r - 0.5);
       }
-    for (int v = 0; v < 28; v++) {
+    for (int v = 0; v < 33; v++) {
       dg_kernel_config c = dg_kernel_config_default();
       c.face_threads = 64;
       switch (v) {
@@ -347,6 +355,14 @@ int main(int argc, char **argv) {
       case 25: c.work_mode = DG_WORK_MMA; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; c.l2_prefetch = 1; c.early_residual = 1; c.mma_extra_blocks = 1; break;
       case 26: c.work_mode = DG_WORK_GEMM; c.elements_per_block = 2; c.fuse_surface = 1; c.fuse_update = 1; c.early_residual = 1; break;
       case 27: c.work_mode = DG_WORK_MMA; c.mma_rows = 16; c.elements_per_block = 16; c.fuse_update = 1; c.early_residual = 1; c.gather_ahead = 0; break;
+      /* Bernstein-Bezier coefficients (affine physics only; the others refuse):
+       * the sparse two-level derivative of gemm and mma against the cpu
+       * module's dense BB matrices */
+      case 28: c.basis = 1; c.work_mode = DG_WORK_MMA; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; c.early_residual = 1; c.l2_prefetch = 1; break;
+      case 29: c.basis = 1; c.work_mode = DG_WORK_MMA; c.mma_rows = 16; c.elements_per_block = 16; c.layout = DG_LAYOUT_ELEMENT_MAJOR; break;
+      case 30: c.basis = 1; c.work_mode = DG_WORK_GEMM; c.elements_per_block = 3; c.fuse_surface = 1; c.fuse_update = 1; break;
+      case 31: c.basis = 1; c.work_mode = DG_WORK_MMA; c.mma_pairs = 1; c.elements_per_block = 16; c.fuse_update = 1; c.volume_passes = 4; break;
+      case 32: c.basis = 1; c.elements_per_block = 2; c.fuse_surface = 1; break; /* node per thread, dense BB */
       case 10: c.fuse_surface = 1; c.fuse_update = 1; c.work_mode = DG_WORK_SEQUENCE; c.work_per_thread = 2; c.layout = DG_LAYOUT_ELEMENT_MAJOR; c.matrices = DG_MATRIX_SHARED; c.vector_loads = 1; break;
       default: c.np_align = 8; c.layout = DG_LAYOUT_ELEMENT_MAJOR; c.work_mode = DG_WORK_INLINE; c.work_per_thread = 3; c.prefetch = 1; c.matrices = DG_MATRIX_SHARED; break;
       }
@@ -356,13 +372,15 @@ int main(int argc, char **argv) {
       dg_kernel_config cc = dg_kernel_config_default();
       cc.np_align = c.np_align;
       cc.layout = c.layout;
-      dg_error e = dg_codegen_generate(DG_CODEGEN_CUDA, &el, &ph, is_float, &c, &gg);
+      cc.basis = c.basis;
+      const dg_element_ops *el = c.basis ? &el_bb : &el_nodal;
+      dg_error e = dg_codegen_generate(DG_CODEGEN_CUDA, el, &ph, is_float, &c, &gg);
       if (e == DG_ERR_INPUT) { /* illegal here (constant memory, 8-row tiles in float): skip */
         dg_error_clear();
         continue;
       }
       MUST(e);
-      MUST(dg_codegen_generate(DG_CODEGEN_C, &el, &ph, is_float, &cc, &gc));
+      MUST(dg_codegen_generate(DG_CODEGEN_C, el, &ph, is_float, &cc, &gc));
       dg_opdata *od = NULL;
       MUST(dg_opdata_create(d, gg.np_pad, c.layout == DG_LAYOUT_ELEMENT_MAJOR, nc,
                             p->tag_to_bc, &od));
@@ -386,6 +404,7 @@ int main(int argc, char **argv) {
       failures += !ok;
       checked++;
       checked_mma += c.work_mode == DG_WORK_MMA;
+      checked_bb += c.basis;
       free(emu);
       dg_opdata_destroy(&od);
       dg_generated_free(&gc);
@@ -394,6 +413,7 @@ int main(int argc, char **argv) {
     free(u);
     free(ref);
     free(got);
+    dg_bernstein_destroy(&bb);
     dg_discretization_destroy(&d);
   }
   dg_physics_tables_destroy(&tab);
@@ -403,5 +423,9 @@ int main(int argc, char **argv) {
          failures);
   if (checked_mma == 0)
     printf("FAIL: no tensor-core variant was checked\n");
-  return failures || checked == 0 || checked_mma == 0 ? 1 : 0;
+  printf("%d Bernstein-Bezier variants checked (the physics is %saffine)\n", checked_bb,
+         affine ? "" : "not ");
+  if (affine && checked_bb == 0)
+    printf("FAIL: no Bernstein-Bezier variant was checked\n");
+  return failures || checked == 0 || checked_mma == 0 || (affine && checked_bb == 0) ? 1 : 0;
 }
