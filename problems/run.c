@@ -15,6 +15,7 @@
 #include "core/timing.h"
 #include "dg/discretization.h"
 #include "dg/timestep.h"
+#include "operators/flux_affine.h"
 #include "operators/flux_eval.h"
 #include "operators/physics.h"
 #include "problems/checkpoint.h"
@@ -698,6 +699,22 @@ done:
  * memory_estimate.h): this rank's elements after partitioning, not the
  * problem's mesh, which a run reading its mesh part by part holds only in
  * part. */
+/* [backend] basis = bernstein needs an affine physics: the error names the
+ * flux file's line and column. */
+static dg_error check_affine(const dg_problem *p, const dg_physics *ph) {
+  const char *flux = NULL;
+  DG_CALL(dg_config_get_path(p->cfg, "problem", "flux", NULL, &flux));
+  int nf = dg_flux_field_count(p->program);
+  const char **names = calloc((size_t)nf + 1, sizeof *names);
+  DG_CHECK(names, DG_ERR_MEMORY, "out of memory");
+  for (int f = 0; f < nf; f++)
+    names[f] = dg_flux_field(p->program, f)->name;
+  dg_error err = dg_flux_check_affine(ph, names, flux);
+  free(names);
+  DG_CALL(err);
+  return DG_OK;
+}
+
 static dg_error check_memory(const run_state *r, const dg_device_info *info, int gather) {
   const dg_problem *p = r->prob;
   const dg_parallel *par = r->par;
@@ -741,6 +758,8 @@ static dg_error setup(const dg_run_options *opt, run_state *r) {
                                                                  p->precision, &r->disc)));
   dg_timing_end(ph);
   DG_CALL(dg_physics_from_program(p->program, &r->phys, &r->tables));
+  if (p->kernels.basis) /* say where in the flux file, before any kernel is generated */
+    DG_CALL(check_affine(p, &r->phys));
   r->ncomp = r->phys.ncomp;
   r->comp_names = calloc((size_t)r->ncomp, sizeof(char *));
   DG_CHECK(r->comp_names, DG_ERR_MEMORY, "out of memory");

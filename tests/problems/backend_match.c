@@ -3,9 +3,11 @@
  * several kernel configurations (the generated variants must all compute the
  * same operator).  Exit 77 (skipped) without a CUDA device.
  *
- * usage: test_backend_match problem.cfg [--mma-only] [k=v ...]
+ * usage: test_backend_match problem.cfg [--mma-only] [--bernstein] [k=v ...]
  *   --mma-only: the tensor-core variants alone (high orders, where the
- *   others' limits, e.g. matrices in constant memory, refuse the size) */
+ *   others' limits, e.g. matrices in constant memory, refuse the size)
+ *   --bernstein: also the variants on Bernstein-Bezier coefficients (an
+ *   affine physics: the same solution as the cpu backend's nodal run) */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -45,6 +47,12 @@ int main(int argc, char **argv) {
   }
   int mma_only = argc > 2 && strcmp(argv[2], "--mma-only") == 0;
   if (mma_only) { /* not an override: drop it */
+    argv[2] = argv[1];
+    argv++;
+    argc--;
+  }
+  int bernstein = argc > 2 && strcmp(argv[2], "--bernstein") == 0;
+  if (bernstein) {
     argv[2] = argv[1];
     argv++;
     argc--;
@@ -114,18 +122,34 @@ int main(int argc, char **argv) {
       {"backend.work_mode=mma", "backend.mma_rows=16", "backend.elements_per_block=16",
        "backend.fuse_surface=true", "backend.fuse_update=true", "backend.volume_passes=2",
        "backend.l2_prefetch=true", NULL},
+      /* Bernstein-Bezier coefficients (--bernstein): the sparse derivatives
+       * of gemm and mma, every tile shape, and a node-per-thread kernel */
+      {"backend.basis=bernstein", "backend.work_mode=mma", "backend.elements_per_block=8",
+       "backend.fuse_surface=true", "backend.fuse_update=true", "backend.gather_ahead=true",
+       "backend.l2_prefetch=true", NULL},
+      {"backend.basis=bernstein", "backend.work_mode=mma", "backend.mma_rows=16",
+       "backend.elements_per_block=8", "backend.fuse_surface=true", "backend.fuse_update=true",
+       "backend.early_residual=true", NULL},
+      {"backend.basis=bernstein", "backend.work_mode=mma", "backend.mma_pairs=true",
+       "backend.elements_per_block=16", "backend.volume_passes=2", NULL},
+      {"backend.basis=bernstein", "backend.work_mode=gemm", "backend.elements_per_block=4",
+       "backend.fuse_surface=true", "backend.fuse_update=true", NULL},
+      {"backend.basis=bernstein", "backend.elements_per_block=2", NULL},
   };
-  int failures = 0;
+  int failures = 0, checked_bb = 0;
   for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
     int nk = 0;
     while (variants[v][nk])
       nk++;
-    int ssp = strcmp(variants[v][0], "time.scheme=ssprk3") == 0;
-    int mma = strcmp(variants[v][0], "backend.work_mode=mma") == 0;
-    int tile16 = mma && (strcmp(variants[v][1], "backend.mma_rows=16") == 0 ||
-                         strcmp(variants[v][1], "backend.mma_pairs=true") == 0);
-    if ((is_float && mma && !tile16) || (mma_only && !mma))
+    int bb = strcmp(variants[v][0], "backend.basis=bernstein") == 0;
+    const char *const *kv = variants[v] + bb; /* the slicing knobs after the basis */
+    int ssp = strcmp(kv[0], "time.scheme=ssprk3") == 0;
+    int mma = strcmp(kv[0], "backend.work_mode=mma") == 0;
+    int tile16 = mma && (strcmp(kv[1], "backend.mma_rows=16") == 0 ||
+                         strcmp(kv[1], "backend.mma_pairs=true") == 0);
+    if ((is_float && mma && !tile16) || (mma_only && !mma) || (bb && !bernstein))
       continue;
+    checked_bb += bb;
     dg_run_result cpu = ref, gpu;
     if (ssp && run(argv[1], "cpu", variants[v], nk, argv + 2, argc - 2, &cpu))
       return 1;
@@ -138,6 +162,10 @@ int main(int argc, char **argv) {
              cpu.l2[f], gpu.l2[f], rel, ok ? "ok" : "FAIL");
       failures += !ok;
     }
+  }
+  if (bernstein && checked_bb == 0) {
+    printf("FAIL: --bernstein given but no Bernstein-Bezier variant ran\n");
+    return 1;
   }
   return failures ? 1 : 0;
 }
