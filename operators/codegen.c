@@ -1274,13 +1274,27 @@ dg_error dg_codegen_generate(dg_codegen_target target, const dg_element_ops *el,
   out->ngeo = ngeo;
   out->nderiv = dtab->ng;
   out->nproducts = 0;
+  out->sparse_flops = 0;
+  int sparse = target == DG_CODEGEN_CUDA && cfg->basis &&
+               (cfg->work_mode == DG_WORK_GEMM || cfg->work_mode == DG_WORK_MMA);
+  int npm = el->dim == 1 ? el->N : el->dim == 2 ? el->N * (el->N + 1) / 2
+                                                : el->N * (el->N + 1) * (el->N + 2) / 6;
   for (int x = 0; x < dtab->n; x++) {
     const deriv_entry *de = &dtab->d[x];
     /* a contravariant divergence source takes one application, any other
      * differentiated scalar DIM (a curl taken as rows is a divergence) */
-    out->nproducts += target == DG_CODEGEN_CUDA && de->div
-                          ? de->rows * el->dim
-                          : dg_flux_shape_size(de->node->args[0]->shape) * el->dim;
+    int napp = target == DG_CODEGEN_CUDA && de->div
+                   ? de->rows * el->dim
+                   : dg_flux_shape_size(de->node->args[0]->shape) * el->dim;
+    if (!sparse) {
+      out->nproducts += napp;
+      continue;
+    }
+    /* per derivative (a divergence row, or one partial): at the NPM
+     * points a difference and a sum per application and one scaling, then
+     * DIM+1 multiply-adds per node (codegen_gemm.c) */
+    int nacc = de->div ? de->rows : napp, per = de->div ? el->dim : 1;
+    out->sparse_flops += (double)nacc * ((2.0 * per + 1) * npm + 2.0 * (el->dim + 1) * el->Np);
   }
   out->uses_face_x = uses_fx;
   out->uses_volume_x = uses_vx;

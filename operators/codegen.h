@@ -190,6 +190,9 @@ typedef struct dg_generated {
   int nproducts;          /* Np x Np matrix applications of dg_volume per element
                              (cuda: one per contravariant divergence source, DIM
                              per other differentiated scalar; c: DIM per scalar) */
+  double sparse_flops;    /* cuda gemm/mma on Bernstein-Bezier coefficients: flops per
+                             element of the sparse derivatives (level-1 differences and the
+                             degree elevation), which replace nproducts' dense ones */
   int uses_face_x;        /* dg_surface reads fx */
   int uses_volume_x;      /* dg_volume reads vx */
   unsigned volume_shared_bytes; /* cuda: dynamic shared memory of dg_volume */

@@ -26,6 +26,8 @@
  * per other differentiated quantity; dg_generated.nproducts), the chain
  * rule (2*DIM per application and node), LIFT (2*Np*F*NC per element) and
  * the update (5 per value); the pointwise flux arithmetic is not counted.
+ * On Bernstein-Bezier coefficients the gemm/mma kernels' derivatives are
+ * sparse: their flops are dg_generated.sparse_flops instead of products.
  * (Until 2026-11-25 every differentiated quantity counted DIM applications,
  * which tripled the products of divergences: Euler's GFLOP/s of sessions
  * 2-5 read 2-2.5x too high.)
@@ -108,7 +110,7 @@ static void counts(const dg_discretization *d, const dg_generated *g, int nc, in
    * source or result), the lifting product, the update */
   double np = g->nproducts;
   row->flops[0] = 0;
-  row->flops[1] = K * (2 * Np * Np * np + 2 * dim * np * Np + 2 * Np * F * nc) +
+  row->flops[1] = K * (2 * Np * Np * np + 2 * dim * np * Np + 2 * Np * F * nc + g->sparse_flops) +
                   (fused ? 5 * n : 0);
   row->flops[2] = fused ? 0 : 5 * n;
   if (fused_surface) { /* one kernel: the fl round trip (write + read) is gone */

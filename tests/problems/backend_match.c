@@ -131,7 +131,7 @@ int main(int argc, char **argv) {
        "backend.elements_per_block=8", "backend.fuse_surface=true", "backend.fuse_update=true",
        "backend.early_residual=true", NULL},
       {"backend.basis=bernstein", "backend.work_mode=mma", "backend.mma_pairs=true",
-       "backend.elements_per_block=16", "backend.volume_passes=2", NULL},
+       "backend.elements_per_block=8", "backend.volume_passes=2", NULL},
       {"backend.basis=bernstein", "backend.work_mode=gemm", "backend.elements_per_block=4",
        "backend.fuse_surface=true", "backend.fuse_update=true", NULL},
       {"backend.basis=bernstein", "backend.elements_per_block=2", NULL},
