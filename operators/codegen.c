@@ -38,6 +38,7 @@ dg_kernel_config dg_kernel_config_default(void) {
   c.volume_passes = 1;
   c.mma_extra_blocks = 0;
   c.basis = 0;
+  c.stage_state = 0;
   return c;
 }
 
@@ -125,6 +126,12 @@ dg_error dg_kernel_config_check(const dg_kernel_config *c, int Np) {
            "mma_extra_blocks %d must be in 0..4", c->mma_extra_blocks);
   DG_CHECK(c->basis == 0 || c->basis == 1, DG_ERR_INPUT,
            "basis %d must be 0 (nodal) or 1 (bernstein)", c->basis);
+  DG_CHECK(c->stage_state == 0 || c->stage_state == 1, DG_ERR_INPUT,
+           "stage_state %d must be 0 or 1", c->stage_state);
+  DG_CHECK(!c->stage_state || (c->basis && gemm), DG_ERR_INPUT,
+           "stage_state is a knob of basis bernstein with work_mode gemm or mma (their "
+           "level-1 differences), not basis %s with %s",
+           c->basis ? "bernstein" : "nodal", dg_work_mode_name(c->work_mode));
   DG_CHECK(!gemm || !c->vector_loads, DG_ERR_INPUT,
            "vector_loads is a knob of work_mode parallel, inline and sequence, not %s (it "
            "stages its own shared data)", dg_work_mode_name(c->work_mode));

@@ -120,6 +120,10 @@ typedef struct dg_kernel_config {
                                physics only, operators/flux_affine.h): the same solution,
                                with sparse derivatives that work_mode gemm and mma apply as
                                degree-(N-1) differences and one degree elevation */
+  int stage_state;          /* cuda dg_volume, basis bernstein, work_mode gemm or mma: shared
+                               memory holds the block's state instead of its flux
+                               quantities, and level 1 evaluates the (affine) flux functions
+                               on the state's differences (Maxwell: 6 arrays instead of 18) */
   int mma_extra_blocks;     /* cuda dg_volume, work_mode mma: resident blocks per
                                multiprocessor asked of the compiler beyond the generator's
                                estimate (the __launch_bounds__ minimum, 0..4): more blocks

@@ -99,6 +99,9 @@ typedef struct {
    * degree elevation back to the node (level 2, in phase E) */
   int bb, prod0, npm;
   int div_regs; /* level 1 held in registers across D, stored after its barrier */
+  int stage;    /* stage_state: shared memory holds the state; a segment's source
+                   offset / src_col is then its flux quantity's index (level 1) */
+  int src_col;  /* reals of one source column: NP PADE */
   size_t off_div;
 } gemm_plan;
 
@@ -405,7 +408,10 @@ static int plan(const dg_element_ops *el, const deriv_table *dt, int ncomp,
     p->npr = p->nrc * p->rc;
   }
   size_t pade = (size_t)p->pade;
-  p->off_fl = (size_t)dt->ng * np * pade;
+  /* stage_state: the sources in shared memory are the state's NC arrays */
+  p->stage = el->bernstein && cfg->stage_state;
+  p->src_col = np * p->pade;
+  p->off_fl = (size_t)(p->stage ? ncomp : dt->ng) * np * pade;
   p->off_out = p->off_fl + (size_t)ncomp * nfnfp * pade;
   p->off_out += p->off_out & 1; /* vector alignment of what follows */
   int a = 0, s = 0;
@@ -958,7 +964,8 @@ static void emit_l2_prefetch(dg_strbuf *b, int fused_update, int npass) {
 /* Bernstein-Bezier level 1: every derivative accumulator's N/2 (source at
  * b + e_m+1 - source at b + e_0), summed over its segments (matrix m), at the
  * NPM points b of the degree-(N-1) lattice of every element of the block. */
-static void emit_bb_differences(dg_strbuf *b, const gemm_plan *p, const char *th, int n) {
+static void emit_bb_differences(dg_strbuf *b, const gemm_plan *p, const char *th, int n,
+                                const deriv_table *dt, dg_emit_ctx *ctx) {
   dg_strbuf_line(b, "/* Bernstein-Bezier level 1: degree-(N-1) differences of the sources%s */",
                  p->div_regs ? ", point i of element s (held until OUT is stored)" : "");
   if (p->div_regs) {
@@ -977,15 +984,48 @@ static void emit_bb_differences(dg_strbuf *b, const gemm_plan *p, const char *th
       maxm = p->seg[sg].mat + 1 > maxm ? p->seg[sg].mat + 1 : maxm;
   for (int v = 0; v <= maxm; v++)
     dg_strbuf_line(b, "  const int u%d = g_bb_up[pb][%d] * PADE;", v, v);
+  if (p->stage) {
+    /* Why: the flux quantities are affine in the state, g(u) = A u + g(0),
+     * so their difference between two points is g(difference) - g(0): the
+     * state's NC arrays in shared memory serve every quantity and direction
+     * (Maxwell: 6 arrays instead of 18 contravariant rows) */
+    int slots = dt->ng;
+    dg_strbuf_line(b, "  const long long kb = k0 + sb;");
+    dg_strbuf_line(b, "  real G[DIM * DIM]; /* dr_a/dx_d of element sb */");
+    dg_strbuf_line(b, "  for (int a = 0; a < DIM * DIM; ++a) G[a] = kb < K ? egeo[kb * NGEO + a] : (real)0;");
+    for (int m = -1; m < maxm; m++) {
+      char dst[32];
+      snprintf(dst, sizeof dst, "gd%c[%%d]", m < 0 ? 'z' : (char)('0' + m));
+      dg_strbuf_line(b, "  real gd%c[%d];", m < 0 ? 'z' : (char)('0' + m), slots);
+      dg_strbuf_line(b, "  {");
+      dg_strbuf_line(b, "    real u[NC]; /* %s */",
+                     m < 0 ? "zero: the quantities' constant part" : "the difference along one direction");
+      if (m < 0)
+        dg_strbuf_line(b, "    for (int c = 0; c < NC; ++c) u[c] = 0;");
+      else
+        dg_strbuf_line(b, "    for (int c = 0; c < NC; ++c) u[c] = x[c * NP * PADE + u%d] - x[c * NP * PADE + u0];",
+                       m + 1);
+      b->indent += 4;
+      dg_cg_emit_gvalues(b, dt, ctx, dst, 1);
+      b->indent -= 4;
+      dg_strbuf_line(b, "  }");
+    }
+  }
   for (int a = 0; a < p->prod0; a++) {
     dg_strbuf_indent(b);
     if (p->div_regs)
       dg_strbuf_appendf(b, "  bdv[%d] = (real)%.17g * (", a, 0.5 * n);
     else
       dg_strbuf_appendf(b, "  o[%d * NPM * PADE] = (real)%.17g * (", a, 0.5 * n);
-    for (int sg = p->first[a]; sg < p->first[a + 1]; sg++)
-      dg_strbuf_appendf(b, "%sx[%d + u%d] - x[%d + u0]", sg > p->first[a] ? " + " : "",
-                        p->seg[sg].src, p->seg[sg].mat + 1, p->seg[sg].src);
+    for (int sg = p->first[a]; sg < p->first[a + 1]; sg++) {
+      const gemm_seg *g = &p->seg[sg];
+      if (p->stage)
+        dg_strbuf_appendf(b, "%sgd%d[%d] - gdz[%d]", sg > p->first[a] ? " + " : "", g->mat,
+                          g->src / p->src_col, g->src / p->src_col);
+      else
+        dg_strbuf_appendf(b, "%sx[%d + u%d] - x[%d + u0]", sg > p->first[a] ? " + " : "",
+                          g->src, g->mat + 1, g->src);
+    }
     dg_strbuf_append(b, ");\n");
   }
   dg_strbuf_line(b, "}");
@@ -1110,7 +1150,10 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
   }
   if (npass > 1)
     dg_strbuf_line(b, "(void)u;");
-  if (dt->ng > 0) {
+  if (p.stage) {
+    dg_strbuf_line(b, "/* stage_state: the node's state (level 1 makes the flux quantities) */");
+    dg_strbuf_line(b, "for (int c = 0; c < NC; ++c) smem[(c * NP + i) * PADE + s] = u[c];");
+  } else if (dt->ng > 0) {
     dg_strbuf_line(b, "{");
     b->indent += 2;
     if (dt->nd > 0) {
@@ -1125,7 +1168,7 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
     emit_pass_close(b);
   dg_strbuf_line(b, "__syncthreads();");
   if (p.bb)
-    emit_bb_differences(b, &p, th, el->N);
+    emit_bb_differences(b, &p, th, el->N, dt, ctx);
   /* D: the products */
   if (p.mma) {
     emit_mma_products(b, &p);

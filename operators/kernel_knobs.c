@@ -83,6 +83,10 @@ const dg_kernel_knob dg_kernel_knobs[] = {
      "what the state holds per element: nodal values, or Bernstein-Bezier coefficients "
      "(affine physics only; the same solution, with sparse derivatives in work_mode gemm "
      "and mma)", 0},
+    {"stage_state", "sst", DG_KNOB_BOOL, NULL, KNOB(stage_state),
+     "cuda volume kernel (basis bernstein, work_mode gemm or mma): shared memory holds the "
+     "state instead of the flux quantities, and the derivatives' first level evaluates the "
+     "flux functions on the state's differences (less shared memory, more arithmetic)", 0},
     {"cpu_chunk", "chunk", DG_KNOB_INT, NULL, KNOB(cpu_chunk),
      "cpu backend: elements per chunk (0: automatic)", 1},
 };

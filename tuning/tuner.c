@@ -90,9 +90,9 @@ dg_error dg_tune_space_create(int cuda, dg_tune_mode mode, int Np, int nfnfp,
    * plus mma with gather_ahead: 3, plus both again with 16-row tiles and
    * with pairs: 30, plus the fused mma ones with one more resident block
    * and with the L2 prefetch: 54, plus in two passes: 12, plus the fused
-   * mma ones with the early residual: 72, plus 12 on Bernstein-Bezier
+   * mma ones with the early residual: 72, plus 20 on Bernstein-Bezier
    * coefficients */
-  const int cap = 1242;
+  const int cap = 1250;
   out->layouts = calloc(4, sizeof *out->layouts);
   out->volume = calloc(cap, sizeof *out->volume);
   out->face_threads = calloc(8, sizeof *out->face_threads);
@@ -253,16 +253,28 @@ dg_error dg_tune_space_create(int cuda, dg_tune_mode mode, int Np, int nfnfp,
    * Bernstein-Bezier coefficients (basis bernstein: its derivatives are
    * sparse differences, only the lifts stay tensor-core products), every
    * tile shape, traces ahead and the L2 prefetch on, with and without one
-   * more block and the early residual.  An affine physics only: the caller
+   * more block, with the early residual or the state staged (stage_state).  An affine physics only: the caller
    * drops them for the others (dg_tune_space_drop_bernstein). */
   if (Np >= 20)
     for (int tile = 0; tile < 3; tile++)
       for (int xb = 0; xb < 2; xb++)
-        for (int er = 0; er < 2; er++) {
-          dg_kernel_config c = mma_variant(8, 1, 1, tile, 1, xb, 1, er);
+        for (int er = 0; er < 3; er++) { /* er 2: the state staged instead */
+          dg_kernel_config c = mma_variant(8, 1, 1, tile, 1, xb, 1, er == 1);
           c.basis = 1;
+          c.stage_state = er == 2;
           push_config(out, cap, c, Np);
         }
+  /* and with the state staged, half the threads in two passes (16-row
+   * tiles, pairs): the shared memory and registers of two blocks per
+   * multiprocessor at N = 6 */
+  if (Np >= 20)
+    for (int tile = 1; tile < 3; tile++) {
+      dg_kernel_config c = mma_variant(8, 1, 1, tile, 0, 0, 1, 0);
+      c.basis = 1;
+      c.stage_state = 1;
+      c.volume_passes = 2;
+      push_config(out, cap, c, Np);
+    }
   const int fts[] = {128, 256, 512};
   for (int i = 0; i < 3; i++)
     out->face_threads[out->nface++] = fts[i];

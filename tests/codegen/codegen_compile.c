@@ -65,7 +65,8 @@ int main(int argc, char **argv) {
           continue;
         if (v >= 16) { /* Bernstein-Bezier coefficients (affine physics; the others
                           refuse): the fused mma kernel, 16-row fp64 tiles at N = 5
-                          with the early residual, float pairs at N = 3 */
+                          with the early residual, float pairs at N = 3 with the
+                          state staged (stage_state) */
           c.basis = 1;
           c.work_mode = DG_WORK_MMA;
           c.elements_per_block = 8;
@@ -76,6 +77,7 @@ int main(int argc, char **argv) {
           c.mma_pairs = v == 17;
           c.gather_ahead = c.l2_prefetch = 1;
           c.early_residual = v == 16;
+          c.stage_state = v == 17;
         } else if (v >= 12) { /* work_mode mma, NVRTC's ptxas checks the inline assembly:
                           12 fp64 steps beside dg_surface (N = 5); 13 float,
                           split-TF32 m16n8k8, fused, traces ahead, two passes (N = 5);

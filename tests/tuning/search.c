@@ -132,16 +132,20 @@ int main(void) {
     /* every fused tensor-core candidate (every tile shape), with and without */
     EXPECT(eres_rows8 >= 8 && eres >= 24);
     /* Bernstein-Bezier coefficients: the fused tensor-core kernel, every
-     * tile, with and without one more block and the early residual; gone
-     * for a physics that is not affine */
-    int bb = 0;
-    for (int i = 0; i < sp.nvolume; i++)
+     * tile, with and without one more block, with the early residual or the
+     * state staged (and staged in two passes); gone for a physics that is
+     * not affine */
+    int bb = 0, staged = 0;
+    for (int i = 0; i < sp.nvolume; i++) {
       bb += sp.volume[i].basis && sp.volume[i].work_mode == DG_WORK_MMA &&
             sp.volume[i].fuse_surface && sp.volume[i].fuse_update;
-    EXPECT(bb == 12);
+      staged += sp.volume[i].stage_state;
+      EXPECT(!sp.volume[i].stage_state || sp.volume[i].basis);
+    }
+    EXPECT(bb == 20 && staged == 8);
     int before = sp.nvolume;
     dg_tune_space_drop_bernstein(&sp);
-    EXPECT(sp.nvolume == before - 12);
+    EXPECT(sp.nvolume == before - 20);
     for (int i = 0; i < sp.nvolume; i++)
       EXPECT(!sp.volume[i].basis);
     dg_tune_space_free(&sp);
