@@ -159,6 +159,9 @@ typedef struct dg_physics {
                                          may be NULL: no dg_initial kernel */
   int nboundaries;
   const dg_flux_node *const *bc_ext;  /* [b*nfields + f]: exterior state of field f */
+  const unsigned char *bc_used;       /* per boundary condition: nonzero when a mesh face
+                                         uses it; NULL: all.  Only the affine check reads
+                                         it (an unused condition's code is never run) */
   const dg_flux_node *const *lets;
   int nlets;
   const double *params;

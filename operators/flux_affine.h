@@ -36,7 +36,8 @@
  * only (a conservative choice: relax DG_FLUX_T in flux_affine.c if a
  * Bernstein kernel takes t).  Initial conditions are not checked: they are
  * evaluated at the nodes and converted to Bernstein coefficients
- * afterwards. */
+ * afterwards; nor are the boundary conditions that ph->bc_used marks as
+ * used by no mesh face (a periodic mesh runs none). */
 #ifndef DG_OPERATORS_FLUX_AFFINE_H
 #define DG_OPERATORS_FLUX_AFFINE_H
 

@@ -39,6 +39,7 @@ typedef struct run_state {
   dg_discretization *disc;
   dg_physics phys;
   dg_physics_tables *tables;
+  unsigned char *bc_used; /* phys.bc_used */
   dg_solver *solver;
   dg_snapshot_writer *writer;
   dg_parallel *par;
@@ -64,6 +65,7 @@ static void run_state_free(run_state *r) {
   dg_h5part_destroy(&r->part);
   dg_solver_destroy(&r->solver);
   dg_physics_tables_destroy(&r->tables);
+  free(r->bc_used);
   dg_discretization_destroy(&r->disc);
   dg_parallel_destroy(&r->par);
   dg_device_destroy(&r->dev);
@@ -699,6 +701,33 @@ done:
  * memory_estimate.h): this rank's elements after partitioning, not the
  * problem's mesh, which a run reading its mesh part by part holds only in
  * part. */
+/* Which boundary conditions some face of the mesh uses (over every rank):
+ * the affine check (basis bernstein) skips the others, so a periodic box
+ * qualifies whatever its flux file's unused boundary conditions read. */
+static dg_error mark_used_boundaries(run_state *r, dg_comm *comm) {
+  int nb = r->phys.nboundaries;
+  r->bc_used = calloc((size_t)nb + 1, 1);
+  double *used = calloc((size_t)nb + 1, sizeof *used);
+  if (!r->bc_used || !used) {
+    free(used);
+    DG_RAISE(DG_ERR_MEMORY, "out of memory");
+  }
+  const dg_mesh *m = r->par->mesh;
+  for (int64_t z = 0; z < m->K * (m->dim + 1); z++) {
+    int tag = m->face_tag[z];
+    int bc = tag >= 0 && r->par->tag_to_bc ? r->par->tag_to_bc[tag] : -1;
+    if (bc >= 0 && bc < nb)
+      used[bc] = 1;
+  }
+  dg_error err = nb > 0 && comm ? dg_comm_allreduce_max(comm, used, nb) : DG_OK;
+  for (int b = 0; b < nb; b++)
+    r->bc_used[b] = used[b] > 0;
+  free(used);
+  DG_CALL(err);
+  r->phys.bc_used = r->bc_used;
+  return DG_OK;
+}
+
 /* [backend] basis = bernstein needs an affine physics: the error names the
  * flux file's line and column. */
 static dg_error check_affine(const dg_problem *p, const dg_physics *ph) {
@@ -758,6 +787,7 @@ static dg_error setup(const dg_run_options *opt, run_state *r) {
                                                                  p->precision, &r->disc)));
   dg_timing_end(ph);
   DG_CALL(dg_physics_from_program(p->program, &r->phys, &r->tables));
+  DG_CALL(mark_used_boundaries(r, opt->comm));
   if (p->kernels.basis) /* say where in the flux file, before any kernel is generated */
     DG_CALL(check_affine(p, &r->phys));
   r->ncomp = r->phys.ncomp;
