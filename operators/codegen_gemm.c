@@ -102,6 +102,7 @@ typedef struct {
   int stage;    /* stage_state: shared memory holds the state; a segment's source
                    offset / src_col is then its flux quantity's index (level 1) */
   int src_col;  /* reals of one source column: NP PADE */
+  int npass;    /* volume_passes: a thread's points of level 1 (div_regs) */
   size_t off_div;
 } gemm_plan;
 
@@ -469,12 +470,22 @@ static int plan(const dg_element_ops *el, const deriv_table *dt, int ncomp,
   if (cfg->matrices == DG_MATRIX_SHARED && !p->mma)
     p->total += (size_t)(dim * np + nfnfp) * p->npr;
   if (p->bb) {
-    /* level 1's results: where OUT overlays the sources (one pass), each
-     * thread holds its point's across the products and stores them beside
-     * OUT in the freed sources; otherwise after everything OUT may overlay */
+    /* level 1's results: where OUT overlays the sources, each thread holds
+     * those of its points (one a pass) across the products and stores them
+     * beside OUT in the freed sources; otherwise after everything OUT may
+     * overlay */
     size_t out = (size_t)p->nslot * p->npr * pade, div = (size_t)p->lift0 * p->npm * pade;
     out += out & 1;
-    p->div_regs = p->alias_out && cfg->volume_passes == 1 && out + div <= p->total;
+    p->div_regs = p->alias_out && out + div <= p->total;
+    p->npass = cfg->volume_passes;
+    if (p->div_regs && p->npass > 1) {
+      /* with passes a thread holds a point per pass across the products (at
+       * N = 6: 48 bytes of spills where the separate layout had none), so
+       * only where that layout would keep a second block off the
+       * multiprocessor (228 KiB, 1 KiB a block; N = 7: 150 -> 114 KiB) */
+      long half = 228L * 1024 / 2 - 1024, separate = (long)(p->total + div + 1) * p->rs;
+      p->div_regs = separate > half && (long)p->total * p->rs <= half;
+    }
     if (p->div_regs) {
       p->off_div = out;
     } else {
@@ -968,10 +979,12 @@ static void emit_bb_differences(dg_strbuf *b, const gemm_plan *p, const char *th
                                 const deriv_table *dt, dg_emit_ctx *ctx) {
   dg_strbuf_line(b, "/* Bernstein-Bezier level 1: degree-(N-1) differences of the sources%s */",
                  p->div_regs ? ", point i of element s (held until OUT is stored)" : "");
-  if (p->div_regs) {
-    dg_strbuf_line(b, "real bdv[%d];", p->prod0);
-    dg_strbuf_line(b, "if (i < NPM) {");
-    dg_strbuf_line(b, "  const int sb = s, pb = i;");
+  if (p->div_regs) { /* the thread's node(s) (s, i) of the per-node phases: point i */
+    dg_strbuf_line(b, "real bdv[%d][%d];", p->npass, p->prod0);
+    dg_strbuf_line(b, "#pragma unroll");
+    dg_strbuf_line(b, "for (int pz = 0; pz < %d; ++pz) {", p->npass);
+    dg_strbuf_line(b, "  const int nz = tid + pz * %s, sb = nz / NP, pb = nz - sb * NP;", th);
+    dg_strbuf_line(b, "  if (pb >= NPM) continue;");
   } else {
     dg_strbuf_line(b, "for (int z = tid; z < NPM * EPB; z += %s) {", th);
     dg_strbuf_line(b, "  const int sb = z / NPM, pb = z - sb * NPM;");
@@ -1014,7 +1027,7 @@ static void emit_bb_differences(dg_strbuf *b, const gemm_plan *p, const char *th
   for (int a = 0; a < p->prod0; a++) {
     dg_strbuf_indent(b);
     if (p->div_regs)
-      dg_strbuf_appendf(b, "  bdv[%d] = (real)%.17g * (", a, 0.5 * n);
+      dg_strbuf_appendf(b, "  bdv[pz][%d] = (real)%.17g * (", a, 0.5 * n);
     else
       dg_strbuf_appendf(b, "  o[%d * NPM * PADE] = (real)%.17g * (", a, 0.5 * n);
     for (int sg = p->first[a]; sg < p->first[a + 1]; sg++) {
@@ -1031,11 +1044,16 @@ static void emit_bb_differences(dg_strbuf *b, const gemm_plan *p, const char *th
   dg_strbuf_line(b, "}");
 }
 
-/* div_regs: after D's barrier, level 1's results beside OUT. */
-static void emit_bb_store(dg_strbuf *b, const gemm_plan *p) {
-  dg_strbuf_line(b, "if (i < NPM) /* level 1's results beside OUT, in the freed sources */");
-  dg_strbuf_line(b, "  for (int a = 0; a < %d; ++a) s_div[(a * NPM + i) * PADE + s] = bdv[a];",
+/* div_regs: after D's barrier, level 1's results beside OUT (a thread's
+ * points: those of its per-node passes). */
+static void emit_bb_store(dg_strbuf *b, const gemm_plan *p, const char *th) {
+  dg_strbuf_line(b, "#pragma unroll /* level 1's results beside OUT, in the freed sources */");
+  dg_strbuf_line(b, "for (int pz = 0; pz < %d; ++pz) {", p->npass);
+  dg_strbuf_line(b, "  const int nz = tid + pz * %s, sb = nz / NP, pb = nz - sb * NP;", th);
+  dg_strbuf_line(b, "  if (pb < NPM)");
+  dg_strbuf_line(b, "    for (int a = 0; a < %d; ++a) s_div[(a * NPM + pb) * PADE + sb] = bdv[pz][a];",
                  p->prod0);
+  dg_strbuf_line(b, "}");
 }
 
 /* The value of accumulator a at node (s, i): the sum of its OUT slots, or
@@ -1173,7 +1191,7 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
   if (p.mma) {
     emit_mma_products(b, &p);
     if (p.div_regs)
-      emit_bb_store(b, &p);
+      emit_bb_store(b, &p, th);
   } else {
   dg_strbuf_line(b, "/* D: OUT[a][i][s] = sum over a's segments of MT^T x source column */");
   dg_strbuf_line(b, "for (int it = tid; it < (NACC - %d) * NRC * EPB; it += %s) {", p.prod0, th);
