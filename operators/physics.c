@@ -1,6 +1,7 @@
 #include "operators/physics.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 struct dg_physics_tables {
   int *field_offset, *field_size;
@@ -68,6 +69,7 @@ dg_error dg_physics_from_program(const dg_flux_program *prog, dg_physics *ph,
     t->lets[l] = dg_flux_let(prog, l)->body;
   for (int p = 0; p < np; p++)
     t->params[p] = dg_flux_param(prog, p)->value;
+  memset(ph, 0, sizeof *ph); /* every field not set below (bc_used: all used) */
   ph->nfields = nf;
   ph->field_offset = t->field_offset;
   ph->field_size = t->field_size;
