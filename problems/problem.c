@@ -508,3 +508,31 @@ void dg_problem_destroy(dg_problem **pp) {
   free(p);
   *pp = NULL;
 }
+
+dg_error dg_problem_boundaries_used(const dg_mesh *mesh, const int *tag_to_bc, int nb,
+                                    dg_comm *comm, unsigned char **used) {
+  *used = calloc((size_t)nb + 1, 1);
+  double *u = calloc((size_t)nb + 1, sizeof *u);
+  if (!*used || !u) {
+    free(*used);
+    *used = NULL;
+    free(u);
+    DG_RAISE(DG_ERR_MEMORY, "out of memory");
+  }
+  for (int64_t z = 0; z < mesh->K * (mesh->dim + 1); z++) {
+    int tag = mesh->face_tag[z];
+    int bc = tag >= 0 && tag_to_bc ? tag_to_bc[tag] : -1;
+    if (bc >= 0 && bc < nb)
+      u[bc] = 1;
+  }
+  dg_error err = nb > 0 && comm ? dg_comm_allreduce_max(comm, u, nb) : DG_OK;
+  for (int b = 0; b < nb; b++)
+    (*used)[b] = u[b] > 0;
+  free(u);
+  if (err != DG_OK) {
+    free(*used);
+    *used = NULL;
+  }
+  DG_CALL(err);
+  return DG_OK;
+}

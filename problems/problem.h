@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "core/comm.h"
 #include "core/config.h"
 #include "dg/discretization.h"
 #include "dg/timestep.h"
@@ -66,5 +67,12 @@ dg_error dg_problem_load(const char *cfg_path, const char *const *overrides,
 dg_error dg_problem_load_rank(const char *cfg_path, const char *const *overrides,
                               int noverrides, int rank, int nranks, dg_problem **out);
 void dg_problem_destroy(dg_problem **p);
+
+/* Which of nb boundary conditions some face of mesh uses through tag_to_bc
+ * (over every rank of comm when comm is not NULL): *used (nb bytes, caller
+ * frees) for dg_physics.bc_used, so that a periodic box qualifies for basis
+ * bernstein whatever its flux file's unused conditions read. */
+dg_error dg_problem_boundaries_used(const dg_mesh *mesh, const int *tag_to_bc, int nb,
+                                    dg_comm *comm, unsigned char **used);
 
 #endif

@@ -697,37 +697,6 @@ done:
   return DG_OK;
 }
 
-/* Refuse a run whose arrays cannot fit, before allocating them (see
- * memory_estimate.h): this rank's elements after partitioning, not the
- * problem's mesh, which a run reading its mesh part by part holds only in
- * part. */
-/* Which boundary conditions some face of the mesh uses (over every rank):
- * the affine check (basis bernstein) skips the others, so a periodic box
- * qualifies whatever its flux file's unused boundary conditions read. */
-static dg_error mark_used_boundaries(run_state *r, dg_comm *comm) {
-  int nb = r->phys.nboundaries;
-  r->bc_used = calloc((size_t)nb + 1, 1);
-  double *used = calloc((size_t)nb + 1, sizeof *used);
-  if (!r->bc_used || !used) {
-    free(used);
-    DG_RAISE(DG_ERR_MEMORY, "out of memory");
-  }
-  const dg_mesh *m = r->par->mesh;
-  for (int64_t z = 0; z < m->K * (m->dim + 1); z++) {
-    int tag = m->face_tag[z];
-    int bc = tag >= 0 && r->par->tag_to_bc ? r->par->tag_to_bc[tag] : -1;
-    if (bc >= 0 && bc < nb)
-      used[bc] = 1;
-  }
-  dg_error err = nb > 0 && comm ? dg_comm_allreduce_max(comm, used, nb) : DG_OK;
-  for (int b = 0; b < nb; b++)
-    r->bc_used[b] = used[b] > 0;
-  free(used);
-  DG_CALL(err);
-  r->phys.bc_used = r->bc_used;
-  return DG_OK;
-}
-
 /* [backend] basis = bernstein needs an affine physics: the error names the
  * flux file's line and column. */
 static dg_error check_affine(const dg_problem *p, const dg_physics *ph) {
@@ -744,6 +713,10 @@ static dg_error check_affine(const dg_problem *p, const dg_physics *ph) {
   return DG_OK;
 }
 
+/* Refuse a run whose arrays cannot fit, before allocating them (see
+ * memory_estimate.h): this rank's elements after partitioning, not the
+ * problem's mesh, which a run reading its mesh part by part holds only in
+ * part. */
 static dg_error check_memory(const run_state *r, const dg_device_info *info, int gather) {
   const dg_problem *p = r->prob;
   const dg_parallel *par = r->par;
@@ -787,7 +760,10 @@ static dg_error setup(const dg_run_options *opt, run_state *r) {
                                                                  p->precision, &r->disc)));
   dg_timing_end(ph);
   DG_CALL(dg_physics_from_program(p->program, &r->phys, &r->tables));
-  DG_CALL(mark_used_boundaries(r, opt->comm));
+  /* the affine check (basis bernstein) skips conditions no face uses */
+  DG_CALL(dg_problem_boundaries_used(r->par->mesh, r->par->tag_to_bc, r->phys.nboundaries,
+                                     opt->comm, &r->bc_used));
+  r->phys.bc_used = r->bc_used;
   if (p->kernels.basis) /* say where in the flux file, before any kernel is generated */
     DG_CALL(check_affine(p, &r->phys));
   r->ncomp = r->phys.ncomp;

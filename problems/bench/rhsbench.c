@@ -127,12 +127,17 @@ static dg_error bench_one(const char *cfg, const bench_opts *o, bench_row *row, 
   dg_discretization *disc = NULL;
   dg_physics ph;
   dg_physics_tables *tab = NULL;
+  unsigned char *used = NULL; /* ph.bc_used */
   dg_solver *s = NULL;
   dg_error err = DG_OK;
   DG_CALL_GOTO(err, done, dg_problem_load(cfg, o->ov, o->nov, &p));
   DG_CALL_GOTO(err, done, dg_device_create(p->device, -1, &dev));
   DG_CALL_GOTO(err, done, dg_discretization_create(p->mesh, p->order, p->precision, &disc));
   DG_CALL_GOTO(err, done, dg_physics_from_program(p->program, &ph, &tab));
+  /* as dgrun: conditions no face uses do not keep a physics off BB coefficients */
+  DG_CALL_GOTO(err, done,
+               dg_problem_boundaries_used(p->mesh, p->tag_to_bc, ph.nboundaries, NULL, &used));
+  ph.bc_used = used;
   row->dim = disc->dim;
   row->N = disc->N;
   row->is_float = p->precision == DG_FLOAT;
@@ -195,6 +200,7 @@ done:
   dg_solver_destroy(&s);
   if (tab)
     dg_physics_tables_destroy(&tab);
+  free(used);
   dg_discretization_destroy(&disc);
   dg_device_destroy(&dev);
   dg_problem_destroy(&p);
