@@ -1284,8 +1284,7 @@ dg_error dg_codegen_generate(dg_codegen_target target, const dg_element_ops *el,
   out->sparse_flops = 0;
   int sparse = target == DG_CODEGEN_CUDA && cfg->basis &&
                (cfg->work_mode == DG_WORK_GEMM || cfg->work_mode == DG_WORK_MMA);
-  int npm = el->dim == 1 ? el->N : el->dim == 2 ? el->N * (el->N + 1) / 2
-                                                : el->N * (el->N + 1) * (el->N + 2) / 6;
+  int npm = dg_cg_lattice_count(el->dim, el->N - 1);
   for (int x = 0; x < dtab->n; x++) {
     const deriv_entry *de = &dtab->d[x];
     /* a contravariant divergence source takes one application, any other

@@ -119,7 +119,7 @@ static int odd_stride(int epb) { return epb | 1; }
  * points of the order-n lattice are listed as the nodes of dg/refelem.h:
  * for k: for j: for i, point (i, j, k) with a_0 = n - i - j - k. */
 
-static int lattice_count(int dim, int n) {
+int dg_cg_lattice_count(int dim, int n) {
   if (n < 0)
     return 0;
   return dim == 1 ? n + 1 : dim == 2 ? (n + 1) * (n + 2) / 2 : (n + 1) * (n + 2) * (n + 3) / 6;
@@ -133,7 +133,7 @@ static int lattice_index(int dim, int n, int i, int j, int k) {
   if (dim == 2)
     return j * (n + 1) - j * (j - 1) / 2 + i;
   int m = n - k; /* the order of layer k */
-  return lattice_count(3, n) - lattice_count(3, m) + j * (m + 1) - j * (j - 1) / 2 + i;
+  return dg_cg_lattice_count(3, n) - dg_cg_lattice_count(3, m) + j * (m + 1) - j * (j - 1) / 2 + i;
 }
 
 /* The coordinates (i, j, k) of point p of the order-n lattice. */
@@ -163,7 +163,7 @@ static void emit_bb_row(dg_strbuf *b, int p, const double *row, int dim, const c
  * 1); g_bb_dn[a][v]: the degree-(N-1) point a - e_v of node a, and
  * g_bb_w[a][v] = a_v / N its weight (0, with point 0, where a_v = 0). */
 static void emit_bb_tables(dg_strbuf *b, int dim, int n, int is_float) {
-  int np = lattice_count(dim, n), npm = lattice_count(dim, n - 1), ijk[3] = {0, 0, 0};
+  int np = dg_cg_lattice_count(dim, n), npm = dg_cg_lattice_count(dim, n - 1), ijk[3] = {0, 0, 0};
   dg_strbuf_appendf(b, "/* Bernstein-Bezier lattices: order %d (NP nodes) and %d (NPM points) */\n",
                     n, n - 1);
   dg_strbuf_appendf(b, "#define NPM %d\n", npm);
@@ -447,7 +447,7 @@ static int plan(const dg_element_ops *el, const deriv_table *dt, int ncomp,
   p->first[a] = s;
   p->bb = el->bernstein;
   p->prod0 = p->bb ? p->lift0 : 0;
-  p->npm = lattice_count(dim, el->N - 1);
+  p->npm = dg_cg_lattice_count(dim, el->N - 1);
   if (p->mma) {
     if (!plan_mma_split(p, np * dg_kernel_config_volume_block_y(cfg) / 32, epb / 8))
       return 0;

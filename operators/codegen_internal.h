@@ -81,6 +81,10 @@ void dg_cg_emit_block_faces(dg_strbuf *b, const dg_element_ops *el, const dg_phy
  * reference directions (needs G[]). */
 void dg_cg_emit_gvalues(dg_strbuf *b, const deriv_table *dt, dg_emit_ctx *ctx,
                         const char *dst_fmt, int contravariant);
+/* Points of the order-n lattice of a dim-simplex (0 for n < 0): the nodes
+ * of order n, or the degree-n Bernstein-Bezier coefficients. */
+int dg_cg_lattice_count(int dim, int n);
+
 /* r = volume terms + sources + lifted flux, then the store or the fused
  * LSERK update; expects u, k, i (and DV/P as the terms need).  residual:
  * component c's residual in the update, "res[o]" (o its offset) or a value

@@ -250,9 +250,6 @@ static const char *side_suffix(dg_flux_side s) {
   return s == DG_FLUX_SIDE_INT ? ".int" : s == DG_FLUX_SIDE_EXT ? ".ext" : "";
 }
 
-static const char *const fn_names[DG_FLUX_FN_COUNT] = {
-    "sin", "cos", "tan", "exp", "log", "sqrt", "abs", "tanh", "floor",
-    "min", "max", "atan2", "dot", "cross", "norm"};
 static const char *const deriv_names[] = {"grad", "div", "curl", "dx", "dy", "dz"};
 
 static void print(printer *p, const dg_flux_node *n) {
@@ -296,7 +293,7 @@ static void print(printer *p, const dg_flux_node *n) {
   case DG_FLUX_CALL:
   case DG_FLUX_DERIV:
   case DG_FLUX_VEC:
-    out(p, n->op == DG_FLUX_CALL    ? fn_names[n->ref]
+    out(p, n->op == DG_FLUX_CALL    ? dg_flux_fn_name(n->ref)
            : n->op == DG_FLUX_DERIV ? deriv_names[n->ref]
                                     : "");
     out(p, n->op == DG_FLUX_VEC ? "[" : "(");

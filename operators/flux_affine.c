@@ -107,13 +107,6 @@ static int offence(walker *w, const dg_flux_node *n, const char *why, const char
   return 0;
 }
 
-static const char *const fn_names[DG_FLUX_FN_COUNT] = {
-    [DG_FLUX_FN_SIN] = "sin",   [DG_FLUX_FN_COS] = "cos",     [DG_FLUX_FN_TAN] = "tan",
-    [DG_FLUX_FN_EXP] = "exp",   [DG_FLUX_FN_LOG] = "log",     [DG_FLUX_FN_SQRT] = "sqrt",
-    [DG_FLUX_FN_ABS] = "abs",   [DG_FLUX_FN_TANH] = "tanh",   [DG_FLUX_FN_FLOOR] = "floor",
-    [DG_FLUX_FN_MIN] = "min",   [DG_FLUX_FN_MAX] = "max",     [DG_FLUX_FN_ATAN2] = "atan2",
-    [DG_FLUX_FN_DOT] = "dot",   [DG_FLUX_FN_CROSS] = "cross", [DG_FLUX_FN_NORM] = "norm"};
-
 static const char *op_name(dg_flux_op op) {
   switch (op) {
   case DG_FLUX_LT: return "<";
@@ -202,12 +195,12 @@ static int classify_op(walker *w, const dg_flux_node *n) {
     if (n->ref == DG_FLUX_FN_DOT || n->ref == DG_FLUX_FN_CROSS) {
       if (a[0] == AFFINE && a[1] == AFFINE)
         return offence(w, n, WHY_NONLINEAR, "takes %s of two state-dependent vectors",
-                       fn_names[n->ref]);
+                       dg_flux_fn_name(n->ref));
       return any;
     }
     if (any == AFFINE)
       return offence(w, n, WHY_NONLINEAR, "applies %s to the state",
-                     n->ref >= 0 && n->ref < DG_FLUX_FN_COUNT ? fn_names[n->ref] : "?");
+                     dg_flux_fn_name(n->ref));
     return STATE_FREE;
   default:
     w->internal = 1;

@@ -84,6 +84,16 @@ int dg_flux_shape_size(dg_flux_shape s) {
   return s.rank == 0 ? 1 : s.rank == 1 ? s.rows : s.rows * s.cols;
 }
 
+const char *dg_flux_fn_name(int fn) {
+  static const char *const names[DG_FLUX_FN_COUNT] = {
+      [DG_FLUX_FN_SIN] = "sin",     [DG_FLUX_FN_COS] = "cos",     [DG_FLUX_FN_TAN] = "tan",
+      [DG_FLUX_FN_EXP] = "exp",     [DG_FLUX_FN_LOG] = "log",     [DG_FLUX_FN_SQRT] = "sqrt",
+      [DG_FLUX_FN_ABS] = "abs",     [DG_FLUX_FN_TANH] = "tanh",   [DG_FLUX_FN_FLOOR] = "floor",
+      [DG_FLUX_FN_MIN] = "min",     [DG_FLUX_FN_MAX] = "max",     [DG_FLUX_FN_ATAN2] = "atan2",
+      [DG_FLUX_FN_DOT] = "dot",     [DG_FLUX_FN_CROSS] = "cross", [DG_FLUX_FN_NORM] = "norm"};
+  return fn >= 0 && fn < DG_FLUX_FN_COUNT ? names[fn] : "?";
+}
+
 const char *dg_flux_shape_name(dg_flux_shape s, char *buf, size_t size) {
   if (s.rank == 0)
     snprintf(buf, size, "scalar");

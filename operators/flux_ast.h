@@ -79,6 +79,9 @@ typedef enum dg_flux_fn {
   DG_FLUX_FN_COUNT
 } dg_flux_fn;
 
+/* The flux language's name of a built-in ("atan2"), "?" for an unknown id. */
+const char *dg_flux_fn_name(int fn);
+
 /* Derivative operators (in Cartesian coordinates x[0], x[1], x[2]). */
 typedef enum dg_flux_deriv {
   DG_FLUX_D_GRAD, DG_FLUX_D_DIV, DG_FLUX_D_CURL,

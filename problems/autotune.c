@@ -198,10 +198,12 @@ static void precompile_candidates(const dg_autotune_request *q, const dg_tune_sp
   const dg_discretization *d = q->disc;
   dg_element_ops el = dg_element_ops_of(d->re), el_bb = el;
   dg_bernstein *bb = NULL; /* for the candidates on Bernstein-Bezier coefficients */
-  if (dg_bernstein_create(d->re, &bb) == DG_OK)
+  int any_bb = q->base.basis;
+  for (int v = 0; v < sp->nvolume; v++)
+    any_bb |= sp->volume[v].basis;
+  if (any_bb && dg_bernstein_create(d->re, &bb) == DG_OK)
     el_bb = dg_element_ops_of_bernstein(d->re, bb);
-  else
-    dg_error_clear(); /* those candidates compile when timed */
+  dg_error_clear(); /* without it those candidates compile when timed */
   dg_codegen_target tg = dg_device_get_info(q->dev)->backend == DG_BACKEND_CUDA
                              ? DG_CODEGEN_CUDA
                              : DG_CODEGEN_C;

@@ -349,13 +349,13 @@ static dg_error zero_residual(dg_solver *s) {
   return DG_OK;
 }
 
-/* The device state, read raw (nodal: 1, or in the kernels' basis: 0), is
- * written back in the kernels' basis. */
-static dg_error reinterpret_state(dg_solver *s, int was_nodal) {
+/* Basis bernstein: the device state holds nodal values (dg_initial's);
+ * rewrite it as coefficients. */
+static dg_error nodal_state_to_coefficients(dg_solver *s) {
   size_t nlog = (size_t)s->ncomp * s->od->K_owned * s->od->Np;
   double *u = malloc(nlog ? nlog * sizeof *u : 1);
   DG_CHECK(u, DG_ERR_MEMORY, "out of host memory (%zu reals)", nlog);
-  dg_error err = transfer_state_as(s, s->q, u, 0, was_nodal);
+  dg_error err = transfer_state_as(s, s->q, u, 0, 1);
   if (err == DG_OK)
     err = transfer_state(s, s->q, u, 1);
   free(u);
@@ -389,7 +389,7 @@ dg_error dg_solver_set_initial(dg_solver *s, double t) {
   if (total > 0)
     DG_CALL(dg_kernel_launch(k, &l, args, NULL));
   if (s->cfg.basis) /* dg_initial wrote nodal values: convert them once */
-    DG_CALL(reinterpret_state(s, 1));
+    DG_CALL(nodal_state_to_coefficients(s));
   DG_CALL(zero_residual(s));
   return DG_OK;
 }

@@ -253,15 +253,17 @@ dg_error dg_tune_space_create(int cuda, dg_tune_mode mode, int Np, int nfnfp,
    * Bernstein-Bezier coefficients (basis bernstein: its derivatives are
    * sparse differences, only the lifts stay tensor-core products), every
    * tile shape, traces ahead and the L2 prefetch on, with and without one
-   * more block, with the early residual or the state staged (stage_state).  An affine physics only: the caller
-   * drops them for the others (dg_tune_space_drop_bernstein). */
+   * more block, plain, with the early residual, or with the state staged.
+   * An affine physics only: the caller drops them for the others
+   * (dg_tune_space_drop_bernstein). */
+  static const struct { int early_residual, stage_state; } bb_forms[] = {{0, 0}, {1, 0}, {0, 1}};
   if (Np >= 20)
     for (int tile = 0; tile < 3; tile++)
       for (int xb = 0; xb < 2; xb++)
-        for (int er = 0; er < 3; er++) { /* er 2: the state staged instead */
-          dg_kernel_config c = mma_variant(8, 1, 1, tile, 1, xb, 1, er == 1);
+        for (int f = 0; f < 3; f++) {
+          dg_kernel_config c = mma_variant(8, 1, 1, tile, 1, xb, 1, bb_forms[f].early_residual);
           c.basis = 1;
-          c.stage_state = er == 2;
+          c.stage_state = bb_forms[f].stage_state;
           push_config(out, cap, c, Np);
         }
   /* and with the state staged, half the threads in two passes (16-row
