@@ -13,6 +13,7 @@
 #include "meshes/builtin.h"
 #include "meshes/gmsh_reader.h"
 #include "meshes/mesh_h5.h"
+#include "meshes/mesh_order.h"
 #include "meshes/mesh_validate.h"
 #include "operators/kernel_knobs.h"
 
@@ -46,6 +47,10 @@ static const dg_config_key schema_base[] = {
      "upper corner of the domain, one number per dimension (default all 1)"},
     {"mesh", "periodic", DG_CONFIG_STRING, NULL, "none",
      "periodic axes: any of x y z, or none"},
+    {"mesh", "order", DG_CONFIG_ENUM, "hilbert|input", "hilbert",
+     "element numbering: hilbert (along a Hilbert curve through the centroids, so that face "
+     "neighbours are near in memory: faster right-hand sides) or input (as built or read; "
+     "a pre-partitioned .h5 mesh keeps its stored order)"},
     {"boundaries", NULL, DG_CONFIG_STRING, NULL, NULL,
      "open section: mesh tag = boundary condition name of the flux file "
      "(tags left right bottom top front back)"},
@@ -343,6 +348,13 @@ static dg_error load(dg_problem *p, const char *const *overrides, int noverrides
   int ph = dg_timing_begin("mesh (build or read)");
   DG_CALL(build_mesh(p));
   dg_timing_end(ph);
+  int numbering = 0;
+  DG_CALL(dg_config_get_enum(cfg, "mesh", "order", "hilbert|input", 0, &numbering));
+  if (numbering == 0 && !p->part) { /* a part read alone keeps the file's numbering */
+    ph = dg_timing_begin("mesh element order");
+    DG_CALL(dg_mesh_order_hilbert(p->mesh, NULL));
+    dg_timing_end(ph);
+  }
   int64_t nflipped = 0;
   ph = dg_timing_begin("mesh orientation");
   DG_CALL(dg_mesh_orient(p->mesh, &nflipped));

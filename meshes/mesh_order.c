@@ -1,0 +1,113 @@
+#include "meshes/mesh_order.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+uint64_t dg_hilbert_index(int dim, int bits, const uint32_t *x) {
+  uint32_t X[DG_MESH_MAX_DIM] = {0};
+  for (int i = 0; i < dim; i++)
+    X[i] = x[i];
+  /* Skilling's AxestoTranspose: undo the excess work of the curve's
+   * rotations and reflections, then Gray-encode */
+  uint32_t M = 1u << (bits - 1);
+  for (uint32_t Q = M; Q > 1; Q >>= 1) {
+    uint32_t P = Q - 1;
+    for (int i = 0; i < dim; i++)
+      if (X[i] & Q) {
+        X[0] ^= P;
+      } else {
+        uint32_t t = (X[0] ^ X[i]) & P;
+        X[0] ^= t;
+        X[i] ^= t;
+      }
+  }
+  for (int i = 1; i < dim; i++)
+    X[i] ^= X[i - 1];
+  uint32_t t = 0;
+  for (uint32_t Q = M; Q > 1; Q >>= 1)
+    if (X[dim - 1] & Q)
+      t ^= Q - 1;
+  for (int i = 0; i < dim; i++)
+    X[i] ^= t;
+  /* the transposed index, bit b of every axis in turn from the top */
+  uint64_t h = 0;
+  for (int b = bits - 1; b >= 0; b--)
+    for (int i = 0; i < dim; i++)
+      h = h << 1 | (X[i] >> b & 1u);
+  return h;
+}
+
+typedef struct {
+  uint64_t key;
+  int64_t k;
+} keyed_element;
+
+static int compare_keyed_element(const void *pa, const void *pb) {
+  const keyed_element *a = pa, *b = pb;
+  if (a->key != b->key)
+    return a->key < b->key ? -1 : 1;
+  return (a->k > b->k) - (a->k < b->k);
+}
+
+dg_error dg_mesh_order_hilbert(dg_mesh *m, int64_t *new_of_old) {
+  DG_CHECK(m, DG_ERR_ARG, "dg_mesh_order_hilbert: NULL mesh");
+  const int dim = m->dim, nv = dim + 1, bits = dim == 3 ? 21 : 31;
+  const int64_t K = m->K;
+  keyed_element *order = malloc((size_t)(K > 0 ? K : 1) * sizeof *order);
+  int64_t *rank = malloc((size_t)(K > 0 ? K : 1) * sizeof *rank);
+  int64_t *EToV = malloc((size_t)(K > 0 ? K : 1) * nv * sizeof *EToV);
+  int *tags = malloc((size_t)(K > 0 ? K : 1) * nv * sizeof *tags);
+  double *c = malloc((size_t)(K > 0 ? K : 1) * dim * sizeof *c);
+  if (!order || !rank || !EToV || !tags || !c) {
+    free(order), free(rank), free(EToV), free(tags), free(c);
+    DG_RAISE(DG_ERR_MEMORY, "element order: out of memory for %lld elements", (long long)K);
+  }
+  double lo[DG_MESH_MAX_DIM], hi[DG_MESH_MAX_DIM];
+  for (int a = 0; a < dim; a++)
+    lo[a] = INFINITY, hi[a] = -INFINITY;
+  for (int64_t k = 0; k < K; k++)
+    for (int a = 0; a < dim; a++) {
+      double s = 0;
+      for (int i = 0; i < nv; i++)
+        s += m->VX[m->EToV[k * nv + i] * dim + a];
+      c[k * dim + a] = s / nv;
+      lo[a] = fmin(lo[a], s / nv);
+      hi[a] = fmax(hi[a], s / nv);
+    }
+  double extent = 0;
+  for (int a = 0; a < dim; a++)
+    extent = fmax(extent, hi[a] - lo[a]);
+  /* cells of the curve's grid per unit length; the top cell holds the max */
+  double cells = (double)((1u << (bits - 1)) - 1) * 2.0 + 1.0;
+  double scale = extent > 0 ? cells / extent : 0;
+  for (int64_t k = 0; k < K; k++) {
+    uint32_t x[DG_MESH_MAX_DIM] = {0};
+    for (int a = 0; a < dim; a++) {
+      double g = floor((c[k * dim + a] - lo[a]) * scale);
+      x[a] = g <= 0 ? 0 : g >= cells ? (uint32_t)cells : (uint32_t)g;
+    }
+    order[k] = (keyed_element){dg_hilbert_index(dim, bits, x), k};
+  }
+  free(c);
+  qsort(order, (size_t)K, sizeof *order, compare_keyed_element);
+  for (int64_t n = 0; n < K; n++) {
+    int64_t k = order[n].k;
+    rank[k] = n;
+    memcpy(&EToV[n * nv], &m->EToV[k * nv], (size_t)nv * sizeof *EToV);
+    memcpy(&tags[n * nv], &m->face_tag[k * nv], (size_t)nv * sizeof *tags);
+  }
+  free(order);
+  free(m->EToV);
+  free(m->face_tag);
+  m->EToV = EToV;
+  m->face_tag = tags;
+  for (int64_t p = 0; p < m->nface_pairs; p++) {
+    m->face_pairs[p].k1 = rank[m->face_pairs[p].k1];
+    m->face_pairs[p].k2 = rank[m->face_pairs[p].k2];
+  }
+  if (new_of_old)
+    memcpy(new_of_old, rank, (size_t)K * sizeof *rank);
+  free(rank);
+  return DG_OK;
+}
