@@ -39,6 +39,7 @@ dg_kernel_config dg_kernel_config_default(void) {
   c.mma_extra_blocks = 0;
   c.basis = 0;
   c.stage_state = 0;
+  c.stream_update = 0;
   return c;
 }
 
@@ -132,6 +133,12 @@ dg_error dg_kernel_config_check(const dg_kernel_config *c, int Np) {
            "stage_state is a knob of basis bernstein with work_mode gemm or mma (their "
            "level-1 differences), not basis %s with %s",
            c->basis ? "bernstein" : "nodal", dg_work_mode_name(c->work_mode));
+  DG_CHECK(c->stream_update == 0 || c->stream_update == 1, DG_ERR_INPUT,
+           "stream_update %d must be 0 or 1", c->stream_update);
+  DG_CHECK(!c->stream_update || (gemm && c->fuse_update), DG_ERR_INPUT,
+           "stream_update is a knob of work_mode gemm and mma with fuse_update (the update's "
+           "stores), not %s with fuse_update %d", dg_work_mode_name(c->work_mode),
+           c->fuse_update);
   DG_CHECK(!gemm || !c->vector_loads, DG_ERR_INPUT,
            "vector_loads is a knob of work_mode parallel, inline and sequence, not %s (it "
            "stages its own shared data)", dg_work_mode_name(c->work_mode));
@@ -389,7 +396,7 @@ static void emit_prelude(dg_strbuf *b, dg_codegen_target tg, const dg_element_op
 /* dst: where component %d of the scaled flux of (k, m) goes. */
 void dg_cg_emit_surface_body(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
                              int is_float, int uses_x, dg_emit_ctx *ctx, const char *dst,
-                             int absolute_k, int preloaded) {
+                             int absolute_k, int preloaded, int ldg) {
   /* Expects k, m (face node of element k) and the kernel arguments. */
   dg_strbuf_line(b, "const long long idx = k * NFNFP + m;");
   dg_strbuf_line(b, "const int f = m / NFP;");
@@ -411,10 +418,12 @@ void dg_cg_emit_surface_body(dg_strbuf *b, const dg_element_ops *el, const dg_ph
     else
       dg_strbuf_line(b, "const long long iM = mapM[idx], iP = mapP[idx];");
     dg_strbuf_line(b, "real uM[NC], uP[NC];");
-    dg_strbuf_line(b, "for (int c = 0; c < NC; ++c) uM[c] = q[iM + c * cs];");
+    dg_strbuf_line(b, ldg ? "for (int c = 0; c < NC; ++c) uM[c] = DG_LD_NC(&q[iM + c * cs]);"
+                          : "for (int c = 0; c < NC; ++c) uM[c] = q[iM + c * cs];");
     dg_strbuf_line(b, "const int bc = fbc[k * NFACES + f];");
     dg_strbuf_line(b, "if (bc < 0) {");
-    dg_strbuf_line(b, "  for (int c = 0; c < NC; ++c) uP[c] = q[iP + c * cs];");
+    dg_strbuf_line(b, ldg ? "  for (int c = 0; c < NC; ++c) uP[c] = DG_LD_NC(&q[iP + c * cs]);"
+                          : "  for (int c = 0; c < NC; ++c) uP[c] = q[iP + c * cs];");
     dg_strbuf_line(b, "} else {");
   }
   b->indent += 2;
@@ -489,12 +498,12 @@ static dg_error emit_surface(dg_strbuf *b, dg_codegen_target tg, const dg_elemen
     dg_strbuf_line(b, "const long long k = gid / NFNFP;");
     dg_strbuf_line(b, "const int m = (int)(gid - k * NFNFP);");
     dg_strbuf_line(b, "(void)fx; (void)t;");
-    dg_cg_emit_surface_body(b, el, ph, is_float, uses_x, &ctx, "fl[((long long)%d * K + k) * NFNFP + m]", 0, 0);
+    dg_cg_emit_surface_body(b, el, ph, is_float, uses_x, &ctx, "fl[((long long)%d * K + k) * NFNFP + m]", 0, 0, 0);
   } else {
     dg_strbuf_line(b, "for (long long k = first; k < first + count; ++k) {");
     dg_strbuf_line(b, "  for (int m = 0; m < NFNFP; ++m) {");
     b->indent = 6;
-    dg_cg_emit_surface_body(b, el, ph, is_float, uses_x, &ctx, "fl[((long long)%d * K + k) * NFNFP + m]", 0, 0);
+    dg_cg_emit_surface_body(b, el, ph, is_float, uses_x, &ctx, "fl[((long long)%d * K + k) * NFNFP + m]", 0, 0, 0);
     b->indent = 2;
     dg_strbuf_line(b, "  }");
     dg_strbuf_line(b, "}");
@@ -509,7 +518,7 @@ static dg_error emit_surface(dg_strbuf *b, dg_codegen_target tg, const dg_elemen
 void dg_cg_emit_block_faces(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
                             int is_float, int uses_fx, dg_emit_ctx *ctx, const char *nslots,
                             const char *nthreads, const char *dst, int zero_past_end,
-                            int gather_ahead) {
+                            int gather_ahead, int ldg) {
   dg_emit_ctx fctx;
   dg_cg_init_ctx(&fctx, ph, el->dim, is_float);
   fctx.field = dg_cg_face_field;
@@ -535,8 +544,13 @@ void dg_cg_emit_block_faces(dg_strbuf *b, const dg_element_ops *el, const dg_phy
     dg_strbuf_line(b, "    const int interior = fbc[k * NFACES + m / NFP] < 0;");
     dg_strbuf_line(b, "    #pragma unroll");
     dg_strbuf_line(b, "    for (int c = 0; c < NC; ++c) {");
-    dg_strbuf_line(b, "      fuM[it][c] = q[iM + c * cs];");
-    dg_strbuf_line(b, "      fuP[it][c] = interior ? q[iP + c * cs] : (real)0;");
+    if (ldg) {
+      dg_strbuf_line(b, "      fuM[it][c] = DG_LD_NC(&q[iM + c * cs]);");
+      dg_strbuf_line(b, "      fuP[it][c] = interior ? DG_LD_NC(&q[iP + c * cs]) : (real)0;");
+    } else {
+      dg_strbuf_line(b, "      fuM[it][c] = q[iM + c * cs];");
+      dg_strbuf_line(b, "      fuP[it][c] = interior ? q[iP + c * cs] : (real)0;");
+    }
     dg_strbuf_line(b, "    }");
     dg_strbuf_line(b, "  }");
     dg_strbuf_line(b, "}");
@@ -556,7 +570,7 @@ void dg_cg_emit_block_faces(dg_strbuf *b, const dg_element_ops *el, const dg_phy
     dg_strbuf_line(b, "#pragma unroll");
     dg_strbuf_line(b, "for (int c = 0; c < NC; ++c) { uM[c] = fuM[it][c]; uP[c] = fuP[it][c]; }");
   }
-  dg_cg_emit_surface_body(b, el, ph, is_float, uses_fx, &fctx, dst, 1, gather_ahead);
+  dg_cg_emit_surface_body(b, el, ph, is_float, uses_fx, &fctx, dst, 1, gather_ahead, ldg);
   b->indent -= 4;
   if (zero_past_end) {
     dg_strbuf_line(b, "  } else {");
@@ -605,8 +619,13 @@ void dg_cg_emit_rhs_store(dg_strbuf *b, const dg_physics *ph, const dg_kernel_co
     dg_strbuf_line(b, "for (int c = 0; c < NC; ++c) {");
     dg_strbuf_line(b, "  const long long o = BASE(k, i) + c * CSTRIDE(K);");
     dg_strbuf_line(b, "  const real rs = rk_a * %s + dt * r[c];", residual);
-    dg_strbuf_line(b, "  res[o] = rs;");
-    dg_strbuf_line(b, "  QOUT[o] = u[c] + rk_b * rs;");
+    if (cfg->stream_update) { /* read once, written once: evict-first */
+      dg_strbuf_line(b, "  DG_ST_CS(&res[o], rs);");
+      dg_strbuf_line(b, "  DG_ST_CS(&QOUT[o], u[c] + rk_b * rs);");
+    } else {
+      dg_strbuf_line(b, "  res[o] = rs;");
+      dg_strbuf_line(b, "  QOUT[o] = u[c] + rk_b * rs;");
+    }
     dg_strbuf_line(b, "}");
   } else {
     dg_strbuf_line(b, "for (int c = 0; c < NC; ++c) rhs[BASE(k, i) + c * CSTRIDE(K)] = r[c];");
@@ -902,7 +921,7 @@ static void emit_volume_cuda(dg_strbuf *b, const dg_element_ops *el, const dg_ph
   }
   if (cfg->fuse_surface) /* the pass's face fluxes, straight into shared memory */
     dg_cg_emit_block_faces(b, el, ph, is_float, uses_fx, ctx, "SLOTS", "NP * EPB",
-                           "s_fl[(%d * SLOTS + s) * NFNFP + m]", 0, cfg->gather_ahead);
+                           "s_fl[(%d * SLOTS + s) * NFNFP + m]", 0, cfg->gather_ahead, 0);
   if (cfg->prefetch || cfg->fuse_surface)
     dg_strbuf_line(b, "__syncthreads();");
   const char *uload = cfg->prefetch

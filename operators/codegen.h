@@ -124,6 +124,10 @@ typedef struct dg_kernel_config {
                                memory holds the block's state instead of its flux
                                quantities, and level 1 evaluates the (affine) flux functions
                                on the state's differences (Maxwell: 6 arrays instead of 18) */
+  int stream_update;        /* cuda dg_volume, work_mode gemm or mma with fuse_update: the
+                               residual and the new state loaded and stored evict-first,
+                               and with fuse_surface the state read through the read-only
+                               path, so L2 keeps the state for the neighbours' gathers */
   int mma_extra_blocks;     /* cuda dg_volume, work_mode mma: resident blocks per
                                multiprocessor asked of the compiler beyond the generator's
                                estimate (the __launch_bounds__ minimum, 0..4): more blocks

@@ -939,6 +939,20 @@ static const char *const L2_PREFETCH =
     "#ifndef DG_PREFETCH_L2 /* the test emulator defines it away */\n"
     "#define DG_PREFETCH_L2(p) asm volatile(\"prefetch.global.L2 [%0];\" :: \"l\"(p))\n"
     "#endif\n";
+/* stream_update: the fused update's residual is read once and written
+ * once, and so is the new state; stored and loaded evict-first (st.global.cs,
+ * ld.global.cs) they leave L2 to the state, which the face gathers of the
+ * neighbouring blocks read again; with the fused surface the state is read
+ * through the read-only path (ld.global.nc).  H100, Maxwell fp64, Hilbert
+ * order: N = 6 0.903 -> 0.875 ms, N = 5 0.558 -> 0.547; lost in float at
+ * N = 3, 4 (0.123 -> 0.125, 0.237 -> 0.242): a knob.  The test emulator
+ * defines the three as plain accesses. */
+static const char *const STREAM_ACCESS =
+    "#ifndef DG_LD_NC\n"
+    "#define DG_LD_NC(p) __ldg(p)\n"
+    "#define DG_LD_CS(p) __ldcs(p)\n"
+    "#define DG_ST_CS(p, v) __stcs(p, v)\n"
+    "#endif\n";
 /* volume_passes > 1: a per-node phase as a loop over the thread's nodes,
  * one a pass, named (s, i) in its element and node. */
 static void emit_pass_open(dg_strbuf *b, const char *s, const char *i) {
@@ -1087,6 +1101,9 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
     return;
   }
   int dim = el->dim;
+  /* stream_update with the fused surface: this kernel writes q_out, never
+   * the state it reads, so the state may take the read-only path */
+  int ldg = cfg->stream_update && cfg->fuse_surface;
   if (p.mma) {
     emit_fragments(b, el, &p);
     dg_strbuf_append(b, is_float ? TF32_STEPS : FP64_STEPS);
@@ -1102,6 +1119,8 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
     emit_bb_tables(b, dim, el->N, is_float);
   if (cfg->l2_prefetch)
     dg_strbuf_append(b, L2_PREFETCH);
+  if (cfg->stream_update)
+    dg_strbuf_append(b, STREAM_ACCESS);
   dg_strbuf_appendf(b, "typedef %s real2;\n", is_float ? "float2" : "double2");
   dg_strbuf_appendf(b,
                     "#define EPB %d\n#define PADE %d\n#define RC %d\n#define NRC %d\n"
@@ -1140,7 +1159,7 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
   /* B: face fluxes */
   if (cfg->fuse_surface) {
     dg_cg_emit_block_faces(b, el, ph, is_float, uses_fx, ctx, "EPB", th,
-                           "s_fl[(%d * NFNFP + m) * PADE + s]", 1, cfg->gather_ahead);
+                           "s_fl[(%d * NFNFP + m) * PADE + s]", 1, cfg->gather_ahead, ldg);
   } else {
     dg_strbuf_line(b, "/* B: the block's face fluxes from dg_surface, coalesced */");
     dg_strbuf_line(b, "for (int z = tid; z < NC * EPB * NFNFP; z += %s) {", th);
@@ -1161,7 +1180,8 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
   }
   dg_strbuf_line(b, "const long long k = k0 + s;");
   dg_strbuf_line(b, "real u[NC];");
-  dg_strbuf_line(b, "for (int c = 0; c < NC; ++c) u[c] = k < K ? q[BASE(k, i) + c * CSTRIDE(K)] : (real)1;");
+  dg_strbuf_line(b, ldg ? "for (int c = 0; c < NC; ++c) u[c] = k < K ? DG_LD_NC(&q[BASE(k, i) + c * CSTRIDE(K)]) : (real)1;"
+                        : "for (int c = 0; c < NC; ++c) u[c] = k < K ? q[BASE(k, i) + c * CSTRIDE(K)] : (real)1;");
   if (uses_x) {
     dg_strbuf_line(b, "real X[DIM];");
     dg_strbuf_line(b, "for (int d = 0; d < DIM; ++d) X[d] = k < K ? vx[((long long)d * K + k) * NP_PAD + i] : (real)0;");
@@ -1227,7 +1247,9 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
      * (H100, Maxwell fp64, 8-row tiles: N = 3 0.254 -> 0.237 ms, N = 4
      * 0.514 -> 0.485 ms; with 16-row tiles it lost at N = 5, 6) */
     dg_strbuf_line(b, "real rr[NC]; /* early_residual: the node's residual, for E */");
-    dg_strbuf_line(b, "for (int c = 0; c < NC; ++c) rr[c] = k < K ? res[BASE(k, i) + c * CSTRIDE(K)] : (real)0;");
+    dg_strbuf_line(b, cfg->stream_update
+                          ? "for (int c = 0; c < NC; ++c) rr[c] = k < K ? DG_LD_CS(&res[BASE(k, i) + c * CSTRIDE(K)]) : (real)0;"
+                          : "for (int c = 0; c < NC; ++c) rr[c] = k < K ? res[BASE(k, i) + c * CSTRIDE(K)] : (real)0;");
   }
   dg_strbuf_line(b, "__syncthreads();");
   /* E: per node */
@@ -1246,7 +1268,8 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
   }
   if (npass > 1) { /* this pass's node again (q is not written before E) */
     dg_strbuf_line(b, "real u[NC];");
-    dg_strbuf_line(b, "for (int c = 0; c < NC; ++c) u[c] = q[BASE(k, i) + c * CSTRIDE(K)];");
+    dg_strbuf_line(b, ldg ? "for (int c = 0; c < NC; ++c) u[c] = DG_LD_NC(&q[BASE(k, i) + c * CSTRIDE(K)]);"
+                          : "for (int c = 0; c < NC; ++c) u[c] = q[BASE(k, i) + c * CSTRIDE(K)];");
     if (uses_x) {
       dg_strbuf_line(b, "real X[DIM];");
       dg_strbuf_line(b, "for (int d = 0; d < DIM; ++d) X[d] = vx[((long long)d * K + k) * NP_PAD + i];");
@@ -1290,7 +1313,10 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
     append_acc(b, &p, p.lift0 + c, dim);
     dg_strbuf_append(b, ";\n");
   }
-  dg_cg_emit_rhs_store(b, ph, cfg, ctx, "rl[%d]", cfg->early_residual ? "rr[c]" : "res[o]");
+  dg_cg_emit_rhs_store(b, ph, cfg, ctx, "rl[%d]",
+                       cfg->early_residual  ? "rr[c]"
+                       : cfg->stream_update ? "DG_LD_CS(&res[o])"
+                                            : "res[o]");
   b->indent -= 2;
   dg_strbuf_line(b, "}");
   if (npass > 1)

@@ -87,6 +87,10 @@ const dg_kernel_knob dg_kernel_knobs[] = {
      "cuda volume kernel (basis bernstein, work_mode gemm or mma): shared memory holds the "
      "state instead of the flux quantities, and the derivatives' first level evaluates the "
      "flux functions on the state's differences (less shared memory, more arithmetic)", 0},
+    {"stream_update", "stup", DG_KNOB_BOOL, NULL, KNOB(stream_update),
+     "cuda volume kernel (work_mode gemm or mma, fuse_update): the residual and the new "
+     "state pass L2 evict-first and the state is read through the read-only path, so L2 "
+     "keeps the state for the neighbouring blocks' face gathers", 0},
     {"cpu_chunk", "chunk", DG_KNOB_INT, NULL, KNOB(cpu_chunk),
      "cpu backend: elements per chunk (0: automatic)", 1},
 };

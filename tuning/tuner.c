@@ -253,30 +253,36 @@ dg_error dg_tune_space_create(int cuda, dg_tune_mode mode, int Np, int nfnfp,
    * Bernstein-Bezier coefficients (basis bernstein: its derivatives are
    * sparse differences, only the lifts stay tensor-core products), every
    * tile shape, traces ahead and the L2 prefetch on, with and without one
-   * more block, plain, with the early residual, or with the state staged.
-   * An affine physics only: the caller drops them for the others
+   * more block, plain, with the early residual, or with the state staged
+   * (also with the update's accesses streamed: stream_update).  An affine
+   * physics only: the caller drops them for the others
    * (dg_tune_space_drop_bernstein). */
-  static const struct { int early_residual, stage_state; } bb_forms[] = {{0, 0}, {1, 0}, {0, 1}};
+  static const struct { int early_residual, stage_state, stream_update; } bb_forms[] = {
+      {0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 1, 1}};
   if (Np >= 20)
     for (int tile = 0; tile < 3; tile++)
       for (int xb = 0; xb < 2; xb++)
-        for (int f = 0; f < 3; f++) {
+        for (int f = 0; f < 4; f++) {
           dg_kernel_config c = mma_variant(8, 1, 1, tile, 1, xb, 1, bb_forms[f].early_residual);
           c.basis = 1;
           c.stage_state = bb_forms[f].stage_state;
+          c.stream_update = bb_forms[f].stream_update;
           push_config(out, cap, c, Np);
         }
   /* and with the state staged, half the threads in two passes (16-row
    * tiles, pairs): the shared memory and registers of two blocks per
-   * multiprocessor at N = 6 */
+   * multiprocessor at N = 6; with and without stream_update (H100, Maxwell
+   * fp64 N = 6: 0.903 -> 0.875 ms with it) */
   if (Np >= 20)
-    for (int tile = 1; tile < 3; tile++) {
-      dg_kernel_config c = mma_variant(8, 1, 1, tile, 0, 0, 1, 0);
-      c.basis = 1;
-      c.stage_state = 1;
-      c.volume_passes = 2;
-      push_config(out, cap, c, Np);
-    }
+    for (int tile = 1; tile < 3; tile++)
+      for (int st = 0; st < 2; st++) {
+        dg_kernel_config c = mma_variant(8, 1, 1, tile, 0, 0, 1, 0);
+        c.basis = 1;
+        c.stage_state = 1;
+        c.volume_passes = 2;
+        c.stream_update = st;
+        push_config(out, cap, c, Np);
+      }
   const int fts[] = {128, 256, 512};
   for (int i = 0; i < 3; i++)
     out->face_threads[out->nface++] = fts[i];

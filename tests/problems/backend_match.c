@@ -117,6 +117,10 @@ int main(int argc, char **argv) {
        NULL},
       {"backend.work_mode=gemm", "backend.elements_per_block=4", "backend.fuse_surface=true",
        "backend.fuse_update=true", "backend.early_residual=true", NULL},
+      /* ... and with the update's accesses streamed (stream_update) */
+      {"backend.work_mode=mma", "backend.elements_per_block=8", "backend.fuse_surface=true",
+       "backend.fuse_update=true", "backend.early_residual=true", "backend.stream_update=true",
+       NULL},
       /* 16-row tiles, half the threads, the per-node phases in two passes
        * (16 elements: a whole warp in 1D at N = 3 too) */
       {"backend.work_mode=mma", "backend.mma_rows=16", "backend.elements_per_block=16",
@@ -142,6 +146,9 @@ int main(int argc, char **argv) {
       {"backend.basis=bernstein", "backend.work_mode=mma", "backend.mma_pairs=true",
        "backend.elements_per_block=8", "backend.fuse_surface=true", "backend.fuse_update=true",
        "backend.stage_state=true", "backend.volume_passes=2", NULL},
+      {"backend.basis=bernstein", "backend.work_mode=mma", "backend.mma_rows=16",
+       "backend.elements_per_block=8", "backend.fuse_surface=true", "backend.fuse_update=true",
+       "backend.stage_state=true", "backend.volume_passes=2", "backend.stream_update=true", NULL},
   };
   int failures = 0, checked_bb = 0;
   for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {

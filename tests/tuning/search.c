@@ -133,19 +133,22 @@ int main(void) {
     EXPECT(eres_rows8 >= 8 && eres >= 24);
     /* Bernstein-Bezier coefficients: the fused tensor-core kernel, every
      * tile, with and without one more block, with the early residual or the
-     * state staged (and staged in two passes); gone for a physics that is
-     * not affine */
-    int bb = 0, staged = 0;
+     * state staged (and staged in two passes), the staged ones also with
+     * the update streamed; gone for a physics that is not affine */
+    int bb = 0, staged = 0, streamed = 0;
     for (int i = 0; i < sp.nvolume; i++) {
       bb += sp.volume[i].basis && sp.volume[i].work_mode == DG_WORK_MMA &&
             sp.volume[i].fuse_surface && sp.volume[i].fuse_update;
       staged += sp.volume[i].stage_state;
+      streamed += sp.volume[i].stream_update;
       EXPECT(!sp.volume[i].stage_state || sp.volume[i].basis);
+      EXPECT(!sp.volume[i].stream_update || sp.volume[i].stage_state);
     }
-    EXPECT(bb == 20 && staged == 8);
+    EXPECT(bb == 28 && staged == 16 && streamed == 8, "bb %d staged %d streamed %d", bb, staged,
+           streamed);
     int before = sp.nvolume;
     dg_tune_space_drop_bernstein(&sp);
-    EXPECT(sp.nvolume == before - 20);
+    EXPECT(sp.nvolume == before - 28);
     for (int i = 0; i < sp.nvolume; i++)
       EXPECT(!sp.volume[i].basis);
     dg_tune_space_free(&sp);
