@@ -40,6 +40,7 @@ dg_kernel_config dg_kernel_config_default(void) {
   c.basis = 0;
   c.stage_state = 0;
   c.stream_update = 0;
+  c.local_traces = 0;
   return c;
 }
 
@@ -139,6 +140,12 @@ dg_error dg_kernel_config_check(const dg_kernel_config *c, int Np) {
            "stream_update is a knob of work_mode gemm and mma with fuse_update (the update's "
            "stores), not %s with fuse_update %d", dg_work_mode_name(c->work_mode),
            c->fuse_update);
+  DG_CHECK(c->local_traces == 0 || c->local_traces == 1, DG_ERR_INPUT,
+           "local_traces %d must be 0 or 1", c->local_traces);
+  DG_CHECK(!c->local_traces || (c->stage_state && c->fuse_surface), DG_ERR_INPUT,
+           "local_traces is a knob of stage_state with fuse_surface (the face fluxes read "
+           "the staged state), not stage_state %d with fuse_surface %d", c->stage_state,
+           c->fuse_surface);
   DG_CHECK(!gemm || !c->vector_loads, DG_ERR_INPUT,
            "vector_loads is a knob of work_mode parallel, inline and sequence, not %s (it "
            "stages its own shared data)", dg_work_mode_name(c->work_mode));
@@ -393,10 +400,23 @@ static void emit_prelude(dg_strbuf *b, dg_codegen_target tg, const dg_element_op
 
 /* ---- dg_surface ------------------------------------------------------------ */
 
+/* local_traces: whether the neighbour node iP lies in one of the block's
+ * elements (slot eP, node jP), whose state the block staged in shared memory
+ * ([c][NP][PADE]).  Why: on elements numbered along the Hilbert curve
+ * (meshes/mesh_order.h) many face neighbours are in the same block, and
+ * shared memory serves them without a global load.  The element stride is
+ * BASE(1, 0) - BASE(0, 0) in either layout; a halo element (k >= K) is
+ * never local. */
+static void emit_local_neighbour(dg_strbuf *b) {
+  dg_strbuf_line(b, "const long long eS = BASE(1, 0) - BASE(0, 0), kP = iP / eS;");
+  dg_strbuf_line(b, "const int lP = kP >= k0 && kP < k0 + EPB && kP < K;");
+  dg_strbuf_line(b, "const int eP = (int)(kP - k0), jP = (int)(iP - kP * eS);");
+}
+
 /* dst: where component %d of the scaled flux of (k, m) goes. */
 void dg_cg_emit_surface_body(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
                              int is_float, int uses_x, dg_emit_ctx *ctx, const char *dst,
-                             int absolute_k, int preloaded, int ldg) {
+                             int absolute_k, int preloaded, int ldg, int local) {
   /* Expects k, m (face node of element k) and the kernel arguments. */
   dg_strbuf_line(b, "const long long idx = k * NFNFP + m;");
   dg_strbuf_line(b, "const int f = m / NFP;");
@@ -418,12 +438,24 @@ void dg_cg_emit_surface_body(dg_strbuf *b, const dg_element_ops *el, const dg_ph
     else
       dg_strbuf_line(b, "const long long iM = mapM[idx], iP = mapP[idx];");
     dg_strbuf_line(b, "real uM[NC], uP[NC];");
-    dg_strbuf_line(b, ldg ? "for (int c = 0; c < NC; ++c) uM[c] = DG_LD_NC(&q[iM + c * cs]);"
-                          : "for (int c = 0; c < NC; ++c) uM[c] = q[iM + c * cs];");
+    if (local) {
+      dg_strbuf_line(b, "for (int c = 0; c < NC; ++c) uM[c] = smem[(c * NP + c_Fmask[m]) * PADE + s];");
+    } else {
+      dg_strbuf_line(b, ldg ? "for (int c = 0; c < NC; ++c) uM[c] = DG_LD_NC(&q[iM + c * cs]);"
+                            : "for (int c = 0; c < NC; ++c) uM[c] = q[iM + c * cs];");
+    }
     dg_strbuf_line(b, "const int bc = fbc[k * NFACES + f];");
     dg_strbuf_line(b, "if (bc < 0) {");
-    dg_strbuf_line(b, ldg ? "  for (int c = 0; c < NC; ++c) uP[c] = DG_LD_NC(&q[iP + c * cs]);"
-                          : "  for (int c = 0; c < NC; ++c) uP[c] = q[iP + c * cs];");
+    if (local) {
+      b->indent += 2;
+      emit_local_neighbour(b);
+      b->indent -= 2;
+      dg_strbuf_line(b, ldg ? "  for (int c = 0; c < NC; ++c) uP[c] = lP ? smem[(c * NP + jP) * PADE + eP] : DG_LD_NC(&q[iP + c * cs]);"
+                            : "  for (int c = 0; c < NC; ++c) uP[c] = lP ? smem[(c * NP + jP) * PADE + eP] : q[iP + c * cs];");
+    } else {
+      dg_strbuf_line(b, ldg ? "  for (int c = 0; c < NC; ++c) uP[c] = DG_LD_NC(&q[iP + c * cs]);"
+                            : "  for (int c = 0; c < NC; ++c) uP[c] = q[iP + c * cs];");
+    }
     dg_strbuf_line(b, "} else {");
   }
   b->indent += 2;
@@ -498,12 +530,12 @@ static dg_error emit_surface(dg_strbuf *b, dg_codegen_target tg, const dg_elemen
     dg_strbuf_line(b, "const long long k = gid / NFNFP;");
     dg_strbuf_line(b, "const int m = (int)(gid - k * NFNFP);");
     dg_strbuf_line(b, "(void)fx; (void)t;");
-    dg_cg_emit_surface_body(b, el, ph, is_float, uses_x, &ctx, "fl[((long long)%d * K + k) * NFNFP + m]", 0, 0, 0);
+    dg_cg_emit_surface_body(b, el, ph, is_float, uses_x, &ctx, "fl[((long long)%d * K + k) * NFNFP + m]", 0, 0, 0, 0);
   } else {
     dg_strbuf_line(b, "for (long long k = first; k < first + count; ++k) {");
     dg_strbuf_line(b, "  for (int m = 0; m < NFNFP; ++m) {");
     b->indent = 6;
-    dg_cg_emit_surface_body(b, el, ph, is_float, uses_x, &ctx, "fl[((long long)%d * K + k) * NFNFP + m]", 0, 0, 0);
+    dg_cg_emit_surface_body(b, el, ph, is_float, uses_x, &ctx, "fl[((long long)%d * K + k) * NFNFP + m]", 0, 0, 0, 0);
     b->indent = 2;
     dg_strbuf_line(b, "  }");
     dg_strbuf_line(b, "}");
@@ -518,7 +550,7 @@ static dg_error emit_surface(dg_strbuf *b, dg_codegen_target tg, const dg_elemen
 void dg_cg_emit_block_faces(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
                             int is_float, int uses_fx, dg_emit_ctx *ctx, const char *nslots,
                             const char *nthreads, const char *dst, int zero_past_end,
-                            int gather_ahead, int ldg) {
+                            int gather_ahead, int ldg, int local) {
   dg_emit_ctx fctx;
   dg_cg_init_ctx(&fctx, ph, el->dim, is_float);
   fctx.field = dg_cg_face_field;
@@ -542,9 +574,18 @@ void dg_cg_emit_block_faces(dg_strbuf *b, const dg_element_ops *el, const dg_phy
     dg_strbuf_line(b, "    const long long idx = k * NFNFP + m, cs = CSTRIDE(K);");
     dg_strbuf_line(b, "    const long long iM = BASE(k, c_Fmask[m]), iP = mapP[idx];");
     dg_strbuf_line(b, "    const int interior = fbc[k * NFACES + m / NFP] < 0;");
+    if (local) {
+      b->indent += 4;
+      emit_local_neighbour(b);
+      b->indent -= 4;
+    }
     dg_strbuf_line(b, "    #pragma unroll");
     dg_strbuf_line(b, "    for (int c = 0; c < NC; ++c) {");
-    if (ldg) {
+    if (local) {
+      dg_strbuf_line(b, "      fuM[it][c] = smem[(c * NP + c_Fmask[m]) * PADE + s];");
+      dg_strbuf_line(b, ldg ? "      fuP[it][c] = !interior ? (real)0 : lP ? smem[(c * NP + jP) * PADE + eP] : DG_LD_NC(&q[iP + c * cs]);"
+                            : "      fuP[it][c] = !interior ? (real)0 : lP ? smem[(c * NP + jP) * PADE + eP] : q[iP + c * cs];");
+    } else if (ldg) {
       dg_strbuf_line(b, "      fuM[it][c] = DG_LD_NC(&q[iM + c * cs]);");
       dg_strbuf_line(b, "      fuP[it][c] = interior ? DG_LD_NC(&q[iP + c * cs]) : (real)0;");
     } else {
@@ -570,7 +611,7 @@ void dg_cg_emit_block_faces(dg_strbuf *b, const dg_element_ops *el, const dg_phy
     dg_strbuf_line(b, "#pragma unroll");
     dg_strbuf_line(b, "for (int c = 0; c < NC; ++c) { uM[c] = fuM[it][c]; uP[c] = fuP[it][c]; }");
   }
-  dg_cg_emit_surface_body(b, el, ph, is_float, uses_fx, &fctx, dst, 1, gather_ahead, ldg);
+  dg_cg_emit_surface_body(b, el, ph, is_float, uses_fx, &fctx, dst, 1, gather_ahead, ldg, local);
   b->indent -= 4;
   if (zero_past_end) {
     dg_strbuf_line(b, "  } else {");
@@ -921,7 +962,7 @@ static void emit_volume_cuda(dg_strbuf *b, const dg_element_ops *el, const dg_ph
   }
   if (cfg->fuse_surface) /* the pass's face fluxes, straight into shared memory */
     dg_cg_emit_block_faces(b, el, ph, is_float, uses_fx, ctx, "SLOTS", "NP * EPB",
-                           "s_fl[(%d * SLOTS + s) * NFNFP + m]", 0, cfg->gather_ahead, 0);
+                           "s_fl[(%d * SLOTS + s) * NFNFP + m]", 0, cfg->gather_ahead, 0, 0);
   if (cfg->prefetch || cfg->fuse_surface)
     dg_strbuf_line(b, "__syncthreads();");
   const char *uload = cfg->prefetch

@@ -128,6 +128,10 @@ typedef struct dg_kernel_config {
                                residual and the new state loaded and stored evict-first,
                                and with fuse_surface the state read through the read-only
                                path, so L2 keeps the state for the neighbours' gathers */
+  int local_traces;         /* cuda dg_volume with stage_state and fuse_surface: the state
+                               is staged before the face fluxes, which read the element's
+                               traces, and those of neighbours in the block, from shared
+                               memory */
   int mma_extra_blocks;     /* cuda dg_volume, work_mode mma: resident blocks per
                                multiprocessor asked of the compiler beyond the generator's
                                estimate (the __launch_bounds__ minimum, 0..4): more blocks

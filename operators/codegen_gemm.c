@@ -37,7 +37,8 @@
  * Block = NP x EPB threads, one pass (work_per_thread 1):
  *   B  face fluxes of the block's elements -> s_fl   (fused surface, or a
  *      coalesced copy of dg_surface's fl)
- *   C  flux quantities g(u) of every node -> s_g     (u kept in registers)
+ *   C  flux quantities g(u) of every node -> s_g     (u kept in registers;
+ *      knob local_traces: C runs first, and B reads the staged state)
  *   D  the products -> s_out
  *   E  per node: pointwise terms, chain rule, store or fused LSERK update
  *      (knob early_residual: the update's residual loaded before E's
@@ -1090,6 +1091,47 @@ static void append_acc(dg_strbuf *b, const gemm_plan *p, int a, int dim) {
   dg_strbuf_append(b, n ? ")" : "(real)0)");
 }
 
+/* Phase C: each thread's node(s) (s, i) load their state and write the flux
+ * quantities (or, stage_state, the state itself) to shared memory.  With
+ * one pass s, i, k and u stay declared for E; with passes E loads u again
+ * (a node per pass, no registers held across D).  No barrier. */
+static void emit_phase_c(dg_strbuf *b, const gemm_plan *p, const deriv_table *dt,
+                         dg_emit_ctx *ctx, int npass, int uses_x, int ldg) {
+  if (npass > 1) {
+    dg_strbuf_line(b, "/* C: flux quantities of the thread's nodes (s, i), NPASS passes, into s_g */");
+    emit_pass_open(b, "s", "i");
+  } else {
+    dg_strbuf_line(b, "/* C: flux quantities of node (s, i) into s_g; u kept for E */");
+    dg_strbuf_line(b, "const int s = tid / NP, i = tid - s * NP;");
+  }
+  dg_strbuf_line(b, "const long long k = k0 + s;");
+  dg_strbuf_line(b, "real u[NC];");
+  dg_strbuf_line(b, ldg ? "for (int c = 0; c < NC; ++c) u[c] = k < K ? DG_LD_NC(&q[BASE(k, i) + c * CSTRIDE(K)]) : (real)1;"
+                        : "for (int c = 0; c < NC; ++c) u[c] = k < K ? q[BASE(k, i) + c * CSTRIDE(K)] : (real)1;");
+  if (uses_x) {
+    dg_strbuf_line(b, "real X[DIM];");
+    dg_strbuf_line(b, "for (int d = 0; d < DIM; ++d) X[d] = k < K ? vx[((long long)d * K + k) * NP_PAD + i] : (real)0;");
+  }
+  if (npass > 1)
+    dg_strbuf_line(b, "(void)u;");
+  if (p->stage) {
+    dg_strbuf_line(b, "/* stage_state: the node's state (level 1 makes the flux quantities) */");
+    dg_strbuf_line(b, "for (int c = 0; c < NC; ++c) smem[(c * NP + i) * PADE + s] = u[c];");
+  } else if (dt->ng > 0) {
+    dg_strbuf_line(b, "{");
+    b->indent += 2;
+    if (dt->nd > 0) {
+      dg_strbuf_line(b, "real G[DIM * DIM]; /* dr_a/dx_d of the (affine) element */");
+      dg_strbuf_line(b, "for (int a = 0; a < DIM * DIM; ++a) G[a] = k < K ? egeo[k * NGEO + a] : (real)0;");
+    }
+    dg_cg_emit_gvalues(b, dt, ctx, "smem[(%d * NP + i) * PADE + s]", 1);
+    b->indent -= 2;
+    dg_strbuf_line(b, "}");
+  }
+  if (npass > 1)
+    emit_pass_close(b);
+}
+
 void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
                             const deriv_table *dt, const dg_kernel_config *cfg,
                             dg_emit_ctx *ctx, int uses_x, int uses_fx, int is_float) {
@@ -1156,10 +1198,17 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
   } else if (!p.mma) {
     dg_strbuf_line(b, "const real *MT = g_MT;");
   }
+  /* local_traces: C first, so that B reads the block's own traces (and its
+   * neighbours' in the block) from the staged state */
+  int local = cfg->local_traces;
+  if (local) {
+    emit_phase_c(b, &p, dt, ctx, npass, uses_x, ldg);
+    dg_strbuf_line(b, "__syncthreads(); /* the staged state, for the face fluxes */");
+  }
   /* B: face fluxes */
   if (cfg->fuse_surface) {
     dg_cg_emit_block_faces(b, el, ph, is_float, uses_fx, ctx, "EPB", th,
-                           "s_fl[(%d * NFNFP + m) * PADE + s]", 1, cfg->gather_ahead, ldg);
+                           "s_fl[(%d * NFNFP + m) * PADE + s]", 1, cfg->gather_ahead, ldg, local);
   } else {
     dg_strbuf_line(b, "/* B: the block's face fluxes from dg_surface, coalesced */");
     dg_strbuf_line(b, "for (int z = tid; z < NC * EPB * NFNFP; z += %s) {", th);
@@ -1169,41 +1218,8 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
     dg_strbuf_line(b, "      k0 + s < K ? fl[((long long)c * K + k0) * NFNFP + r] : (real)0;");
     dg_strbuf_line(b, "}");
   }
-  /* C: flux quantities; the thread's node stays in u for E (with passes,
-   * E loads u again: a node per pass, no registers held across D) */
-  if (npass > 1) {
-    dg_strbuf_line(b, "/* C: flux quantities of the thread's nodes (s, i), NPASS passes, into s_g */");
-    emit_pass_open(b, "s", "i");
-  } else {
-    dg_strbuf_line(b, "/* C: flux quantities of node (s, i) into s_g; u kept for E */");
-    dg_strbuf_line(b, "const int s = tid / NP, i = tid - s * NP;");
-  }
-  dg_strbuf_line(b, "const long long k = k0 + s;");
-  dg_strbuf_line(b, "real u[NC];");
-  dg_strbuf_line(b, ldg ? "for (int c = 0; c < NC; ++c) u[c] = k < K ? DG_LD_NC(&q[BASE(k, i) + c * CSTRIDE(K)]) : (real)1;"
-                        : "for (int c = 0; c < NC; ++c) u[c] = k < K ? q[BASE(k, i) + c * CSTRIDE(K)] : (real)1;");
-  if (uses_x) {
-    dg_strbuf_line(b, "real X[DIM];");
-    dg_strbuf_line(b, "for (int d = 0; d < DIM; ++d) X[d] = k < K ? vx[((long long)d * K + k) * NP_PAD + i] : (real)0;");
-  }
-  if (npass > 1)
-    dg_strbuf_line(b, "(void)u;");
-  if (p.stage) {
-    dg_strbuf_line(b, "/* stage_state: the node's state (level 1 makes the flux quantities) */");
-    dg_strbuf_line(b, "for (int c = 0; c < NC; ++c) smem[(c * NP + i) * PADE + s] = u[c];");
-  } else if (dt->ng > 0) {
-    dg_strbuf_line(b, "{");
-    b->indent += 2;
-    if (dt->nd > 0) {
-      dg_strbuf_line(b, "real G[DIM * DIM]; /* dr_a/dx_d of the (affine) element */");
-      dg_strbuf_line(b, "for (int a = 0; a < DIM * DIM; ++a) G[a] = k < K ? egeo[k * NGEO + a] : (real)0;");
-    }
-    dg_cg_emit_gvalues(b, dt, ctx, "smem[(%d * NP + i) * PADE + s]", 1);
-    b->indent -= 2;
-    dg_strbuf_line(b, "}");
-  }
-  if (npass > 1)
-    emit_pass_close(b);
+  if (!local)
+    emit_phase_c(b, &p, dt, ctx, npass, uses_x, ldg);
   dg_strbuf_line(b, "__syncthreads();");
   if (p.bb)
     emit_bb_differences(b, &p, th, el->N, dt, ctx);

@@ -62,10 +62,12 @@ void dg_cg_face_normal(const dg_emit_ctx *c, dg_strbuf *b, int d);
  * also runs on element ranges through offset pointers and keeps mapM.
  * preloaded: the caller has declared uM[NC] and uP[NC] and loaded them (uP
  * on interior faces only); only the boundary exterior states are made.
- * ldg: the state through the read-only path (DG_LD_NC). */
+ * ldg: the state through the read-only path (DG_LD_NC); local: the
+ * block's staged state in shared memory serves uM and the neighbours in
+ * the block (gemm/mma with local_traces; expects k0, s and smem). */
 void dg_cg_emit_surface_body(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
                              int is_float, int uses_x, dg_emit_ctx *ctx, const char *dst,
-                             int absolute_k, int preloaded, int ldg);
+                             int absolute_k, int preloaded, int ldg, int local);
 /* The fused surface of a cuda dg_volume: the scaled face fluxes of the
  * block's elements k0 + s, s < nslots (an expression), one face node per
  * iteration of the block's nthreads threads (an expression: "NP * EPB"
@@ -73,12 +75,13 @@ void dg_cg_emit_surface_body(dg_strbuf *b, const dg_element_ops *el, const dg_ph
  * zero_past_end: write zeros for elements past K (else leave them);
  * gather_ahead: load the thread's traces of all its face nodes first;
  * ldg: load them through the read-only path (DG_LD_NC; the kernel writes
- * no state it reads: fuse_surface's q_out).
+ * no state it reads: fuse_surface's q_out); local: see
+ * dg_cg_emit_surface_body.
  * Expects tid, k0, K and the kernel arguments. */
 void dg_cg_emit_block_faces(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
                             int is_float, int uses_fx, dg_emit_ctx *ctx, const char *nslots,
                             const char *nthreads, const char *dst, int zero_past_end,
-                            int gather_ahead, int ldg);
+                            int gather_ahead, int ldg, int local);
 /* The flux quantities g(u) of one node into dst_fmt (one %d: quantity);
  * contravariant: divergence rows (a curl's rows too, deriv_entry.curl) in
  * reference directions (needs G[]). */

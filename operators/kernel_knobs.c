@@ -91,6 +91,10 @@ const dg_kernel_knob dg_kernel_knobs[] = {
      "cuda volume kernel (work_mode gemm or mma, fuse_update): the residual and the new "
      "state pass L2 evict-first and the state is read through the read-only path, so L2 "
      "keeps the state for the neighbouring blocks' face gathers", 0},
+    {"local_traces", "ltr", DG_KNOB_BOOL, NULL, KNOB(local_traces),
+     "cuda volume kernel (stage_state, fuse_surface): the state is staged before the face "
+     "fluxes, which read the element's own traces, and those of neighbours in the same "
+     "block, from shared memory", 0},
     {"cpu_chunk", "chunk", DG_KNOB_INT, NULL, KNOB(cpu_chunk),
      "cpu backend: elements per chunk (0: automatic)", 1},
 };

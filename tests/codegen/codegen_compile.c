@@ -51,7 +51,7 @@ int main(int argc, char **argv) {
       if (dg_bernstein_create(re, &bb) != DG_OK)
         return 1;
       dg_element_ops el_bb = dg_element_ops_of_bernstein(re, bb);
-      for (int v = 0; v < 20; v++) {
+      for (int v = 0; v < 21; v++) {
         dg_kernel_config c = dg_kernel_config_default();
         c.elements_per_block = v % 3 == 0 ? 1 : v % 3 == 1 ? 2 : 4;
         c.matrices = (dg_matrix_place)(v % 3);
@@ -61,15 +61,16 @@ int main(int argc, char **argv) {
         int is_float = v == 5 || v == 8;
         /* loop slicing and shared prefetch (issue 4 knobs) */
         /* the cuda-only knobs: NVRTC at N = 3 (the C target ignores them) */
-        if (v >= 6 && (!nvrtc || orders[o] != (v == 10 || v == 12 || v == 13 || v == 16 || v == 18 ? 5 : 3)))
+        if (v >= 6 && (!nvrtc || orders[o] != (v == 10 || v == 12 || v == 13 || v == 16 || v == 18 || v == 20 ? 5 : 3)))
           continue;
         if (v >= 18) { /* stream_update (__ldg, __ldcs, __stcs): 18 the state
                           staged in two passes on BB coefficients, 16-row fp64
                           tiles at N = 5; 19 nodal float with the early residual
-                          and traces ahead at N = 3 */
-          c.basis = v == 18;
-          c.stage_state = v == 18;
-          c.volume_passes = v == 18 ? 2 : 1;
+                          and traces ahead at N = 3; 20 as 18, with the face
+                          traces from the staged state (local_traces) */
+          c.basis = v != 19;
+          c.stage_state = v != 19;
+          c.volume_passes = v != 19 ? 2 : 1;
           c.work_mode = DG_WORK_MMA;
           c.elements_per_block = 8;
           c.matrices = DG_MATRIX_GLOBAL;
@@ -79,6 +80,7 @@ int main(int argc, char **argv) {
           c.gather_ahead = c.early_residual = v == 19;
           c.l2_prefetch = 1;
           c.stream_update = 1;
+          c.local_traces = v == 20;
         } else if (v >= 16) { /* Bernstein-Bezier coefficients (affine physics; the others
                           refuse): the fused mma kernel, 16-row fp64 tiles at N = 5
                           with the early residual, float pairs at N = 3 with the

@@ -149,6 +149,10 @@ int main(int argc, char **argv) {
       {"backend.basis=bernstein", "backend.work_mode=mma", "backend.mma_rows=16",
        "backend.elements_per_block=8", "backend.fuse_surface=true", "backend.fuse_update=true",
        "backend.stage_state=true", "backend.volume_passes=2", "backend.stream_update=true", NULL},
+      /* ... the face traces from the staged state (local_traces) */
+      {"backend.basis=bernstein", "backend.work_mode=mma", "backend.mma_pairs=true",
+       "backend.elements_per_block=8", "backend.fuse_surface=true", "backend.fuse_update=true",
+       "backend.stage_state=true", "backend.volume_passes=2", "backend.local_traces=true", NULL},
   };
   int failures = 0, checked_bb = 0;
   for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {

@@ -134,21 +134,24 @@ int main(void) {
     /* Bernstein-Bezier coefficients: the fused tensor-core kernel, every
      * tile, with and without one more block, with the early residual or the
      * state staged (and staged in two passes), the staged ones also with
-     * the update streamed; gone for a physics that is not affine */
-    int bb = 0, staged = 0, streamed = 0;
+     * the update streamed, the two-pass ones also with the traces from the
+     * staged state; gone for a physics that is not affine */
+    int bb = 0, staged = 0, streamed = 0, local = 0;
     for (int i = 0; i < sp.nvolume; i++) {
       bb += sp.volume[i].basis && sp.volume[i].work_mode == DG_WORK_MMA &&
             sp.volume[i].fuse_surface && sp.volume[i].fuse_update;
       staged += sp.volume[i].stage_state;
       streamed += sp.volume[i].stream_update;
+      local += sp.volume[i].local_traces;
+      EXPECT(!sp.volume[i].local_traces || sp.volume[i].volume_passes == 2);
       EXPECT(!sp.volume[i].stage_state || sp.volume[i].basis);
       EXPECT(!sp.volume[i].stream_update || sp.volume[i].stage_state);
     }
-    EXPECT(bb == 28 && staged == 16 && streamed == 8, "bb %d staged %d streamed %d", bb, staged,
-           streamed);
+    EXPECT(bb == 32 && staged == 20 && streamed == 10 && local == 4,
+           "bb %d staged %d streamed %d local %d", bb, staged, streamed, local);
     int before = sp.nvolume;
     dg_tune_space_drop_bernstein(&sp);
-    EXPECT(sp.nvolume == before - 28);
+    EXPECT(sp.nvolume == before - 32);
     for (int i = 0; i < sp.nvolume; i++)
       EXPECT(!sp.volume[i].basis);
     dg_tune_space_free(&sp);
