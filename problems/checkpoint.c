@@ -39,6 +39,10 @@ static const char format_name[] = "dgrun-checkpoint";
 
 static const char *precision_name(int real_size) { return real_size == 4 ? "float" : "double"; }
 
+static const char *element_order(const dg_checkpoint_info *in) {
+  return in->element_order ? in->element_order : "input";
+}
+
 /* Checksum share of n elements of `bytes` bytes each with global ids gid
  * (NULL: 0..n-1), format version 2 (checkpoint.h). */
 static uint64_t elem_hash_sum(const unsigned char *data, int64_t n, size_t bytes,
@@ -77,6 +81,7 @@ static dg_error write_body(dg_h5io_out *o, const char *path, const dg_checkpoint
   DG_CALL_GOTO(err, attrs,
                dg_h5io_attr_put_str(file, "precision", precision_name(in->real_size), path));
   DG_CALL_GOTO(err, attrs, dg_h5io_attr_put_str(file, "problem_id", in->problem_id, path));
+  DG_CALL_GOTO(err, attrs, dg_h5io_attr_put_str(file, "element_order", element_order(in), path));
   DG_CALL_GOTO(err, attrs, dg_h5io_attr_put_i64(file, "num_fields", in->nfields, path));
 attrs:
   DG_CALL(dg_h5io_agree(o, err));
@@ -339,6 +344,20 @@ static dg_error read_body(hid_t file, const char *path, dg_checkpoint_info *in,
   H5Gclose(g);
   if (err != DG_OK)
     return dg_error_push(err, __FILE__, __LINE__, __func__);
+  /* Last, so that a damaged file is reported as damaged: the numbering of
+   * the elements (files from before the attribute numbered them as input) */
+  htri_t has_order = H5Aexists(file, "element_order");
+  if (has_order > 0) {
+    DG_CALL(expect_str(file, path, "element_order", "[mesh] order",
+                       element_order(in)));
+  } else {
+    H5Eclear2(H5E_DEFAULT);
+    DG_CHECK(strcmp(element_order(in), "input") == 0, DG_ERR_INPUT,
+             "checkpoint '%s' holds its elements in the input numbering (written before "
+             "dgrun recorded [mesh] order), this run numbers them along the Hilbert curve: "
+             "restart with mesh.order=input",
+             path);
+  }
   in->time = time;
   in->dt = dt;
   in->step = step;

@@ -48,6 +48,9 @@ typedef struct dg_checkpoint_info {
   const char *const *field_names; /* nfields names, [A-Za-z0-9_.-]+ */
   const char *scheme;             /* time scheme, e.g. "lserk4" */
   const char *problem_id;         /* the caller's hash/identity of the problem */
+  const char *element_order;      /* the mesh's element numbering, [mesh] order: "hilbert"
+                                     or "input" (NULL: "input"); files written before it
+                                     was recorded read as "input" */
   /* progress: written, and filled in on read */
   double time, dt;
   int64_t step;

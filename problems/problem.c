@@ -350,10 +350,12 @@ static dg_error load(dg_problem *p, const char *const *overrides, int noverrides
   dg_timing_end(ph);
   int numbering = 0;
   DG_CALL(dg_config_get_enum(cfg, "mesh", "order", "hilbert|input", 0, &numbering));
+  p->element_order = "input";
   if (numbering == 0 && !p->part) { /* a part read alone keeps the file's numbering */
     ph = dg_timing_begin("mesh element order");
     DG_CALL(dg_mesh_order_hilbert(p->mesh, NULL));
     dg_timing_end(ph);
+    p->element_order = "hilbert";
   }
   int64_t nflipped = 0;
   ph = dg_timing_begin("mesh orientation");

@@ -33,6 +33,8 @@ typedef struct dg_problem {
   int kind;                   /* [problem] kind: 0 transient, 1 poisson (problems/poisson_run.h) */
   dg_flux_program *program;   /* owned */
   dg_mesh *mesh;              /* owned (or part->mesh) */
+  const char *element_order;  /* "hilbert" if the elements were renumbered along the
+                                 Hilbert curve ([mesh] order), else "input" */
   /* Loaded for rank `rank` of `nranks` from a .h5 mesh stored with nranks
    * parts: only this rank's part was read, and mesh is its local mesh. */
   dg_partition_local *part;

@@ -274,6 +274,7 @@ static dg_error checkpoint_info(run_state *r, dg_checkpoint_info *info) {
   info->field_names = (const char *const *)r->comp_names;
   info->scheme = r->prob->scheme.name;
   info->problem_id = r->prob->name;
+  info->element_order = r->prob->element_order;
   return DG_OK;
 }
 

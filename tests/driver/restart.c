@@ -46,6 +46,7 @@ static double *load(const char *path, int64_t *n) {
   info.field_names = names;
   info.scheme = "lserk4";
   info.problem_id = "advection2d";
+  info.element_order = "hilbert"; /* [mesh] order's default */
   *n = info.K * info.Np;
   double *u = malloc(sizeof(double) * (size_t)*n);
   void *f[1] = {u};

@@ -23,7 +23,7 @@ static const char *names[NF] = {"u", "v"};
 static void *const out[NF] = {ra, rb};
 
 static dg_checkpoint_info good(void) {
-  dg_checkpoint_info in = {2, 3, NP, K, 8, NF, names, "ssprk3", "prob-1234", 0.5, 0.01, 50};
+  dg_checkpoint_info in = {2, 3, NP, K, 8, NF, names, "ssprk3", "prob-1234", "hilbert", 0.5, 0.01, 50};
   return in;
 }
 
@@ -73,6 +73,7 @@ int main(void) {
       {"problem", "prob-1234", "prob-9999"},
       {"field count", "field count 2", "field count 1"},
       {"field name", "'w'", NULL},
+      {"element order", "'hilbert'", "'input'"},
   };
   dg_checkpoint_info m;
   for (int c = 0; c < (int)(sizeof cases / sizeof cases[0]); ++c) {
@@ -86,10 +87,31 @@ int main(void) {
     case 5: m.scheme = "lserk4"; break;
     case 6: m.problem_id = "prob-9999"; break;
     case 7: m.nfields = 1; break;
-    default: m.field_names = other; break;
+    case 9: m.element_order = "input"; break;
+    case 8: m.field_names = other; break;
     }
     expect_refused(ck, m, cases[c].what, cases[c].n1, cases[c].n2);
   }
+
+  /* a file from before dgrun recorded the element numbering (attribute
+   * deleted): it reads as input-numbered, so a Hilbert run refuses it and an
+   * input-numbered run takes it */
+  snprintf(p, sizeof p, "%s/noorder.h5", dir);
+  {
+    size_t n;
+    char *d = tu_slurp(ck, &n);
+    tu_write(p, d, n);
+    free(d);
+    hid_t fo = H5Fopen(p, H5F_ACC_RDWR, H5P_DEFAULT);
+    EXPECT(fo >= 0 && H5Adelete(fo, "element_order") >= 0, "cannot delete the attribute");
+    H5Fclose(fo);
+  }
+  expect_refused(p, good(), "old numbering", "mesh.order=input", "Hilbert");
+  m = good();
+  m.element_order = "input";
+  EXPECT(dg_checkpoint_read(p, &m, out) == DG_OK, "an input-numbered run refused an old file: %s",
+         dg_error_message());
+  dg_error_clear();
 
   /* damaged or foreign files */
   snprintf(p, sizeof p, "%s/missing.h5", dir);
