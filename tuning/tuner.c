@@ -272,9 +272,10 @@ dg_error dg_tune_space_create(int cuda, dg_tune_mode mode, int Np, int nfnfp,
   /* and with the state staged, half the threads in two passes (16-row
    * tiles, pairs): the shared memory and registers of two blocks per
    * multiprocessor at N = 6; with and without stream_update (H100, Maxwell
-   * fp64 N = 6: 0.903 -> 0.875 ms with it) and local_traces (N = 7 pairs
-   * 1.440 -> 1.405 ms; lost in one pass, whose state then stays in
-   * registers across the face fluxes: N = 4 0.376 -> 0.409 ms) */
+   * fp64 N = 6: 0.903 -> 0.875 ms with it) and local_traces (chosen at N =
+   * 7 in double, 1.439 -> 1.409 ms, tuning/RESULTS.md; it lost in one pass,
+   * whose state then stays in registers across the face fluxes: N = 4
+   * 0.376 -> 0.409 ms) */
   if (Np >= 20)
     for (int tile = 1; tile < 3; tile++)
       for (int st = 0; st < 2; st++)
