@@ -54,13 +54,18 @@ dg_error dg_mesh_order_hilbert(dg_mesh *m, int64_t *new_of_old) {
   DG_CHECK(m, DG_ERR_ARG, "dg_mesh_order_hilbert: NULL mesh");
   const int dim = m->dim, nv = dim + 1, bits = dim == 3 ? 21 : 31;
   const int64_t K = m->K;
-  keyed_element *order = malloc((size_t)(K > 0 ? K : 1) * sizeof *order);
-  int64_t *rank = malloc((size_t)(K > 0 ? K : 1) * sizeof *rank);
-  int64_t *EToV = malloc((size_t)(K > 0 ? K : 1) * nv * sizeof *EToV);
-  int *tags = malloc((size_t)(K > 0 ? K : 1) * nv * sizeof *tags);
-  double *c = malloc((size_t)(K > 0 ? K : 1) * dim * sizeof *c);
+  const size_t n = K > 0 ? (size_t)K : 1; /* malloc(0) may return NULL */
+  keyed_element *order = malloc(n * sizeof *order);
+  int64_t *rank = malloc(n * sizeof *rank);
+  int64_t *EToV = malloc(n * nv * sizeof *EToV);
+  int *tags = malloc(n * nv * sizeof *tags);
+  double *c = malloc(n * dim * sizeof *c);
   if (!order || !rank || !EToV || !tags || !c) {
-    free(order), free(rank), free(EToV), free(tags), free(c);
+    free(order);
+    free(rank);
+    free(EToV);
+    free(tags);
+    free(c);
     DG_RAISE(DG_ERR_MEMORY, "element order: out of memory for %lld elements", (long long)K);
   }
   double lo[DG_MESH_MAX_DIM], hi[DG_MESH_MAX_DIM];
@@ -91,11 +96,11 @@ dg_error dg_mesh_order_hilbert(dg_mesh *m, int64_t *new_of_old) {
   }
   free(c);
   qsort(order, (size_t)K, sizeof *order, compare_keyed_element);
-  for (int64_t n = 0; n < K; n++) {
-    int64_t k = order[n].k;
-    rank[k] = n;
-    memcpy(&EToV[n * nv], &m->EToV[k * nv], (size_t)nv * sizeof *EToV);
-    memcpy(&tags[n * nv], &m->face_tag[k * nv], (size_t)nv * sizeof *tags);
+  for (int64_t j = 0; j < K; j++) {
+    int64_t k = order[j].k;
+    rank[k] = j;
+    memcpy(&EToV[j * nv], &m->EToV[k * nv], (size_t)nv * sizeof *EToV);
+    memcpy(&tags[j * nv], &m->face_tag[k * nv], (size_t)nv * sizeof *tags);
   }
   free(order);
   free(m->EToV);

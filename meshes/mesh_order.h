@@ -9,7 +9,9 @@
  * used sectors, twice.  Gmsh numbers elements in the order it made them,
  * with no such promise either.  Measured on the H100 (session 11, Maxwell
  * 3D, the same 82,944 tets as 24x24x24 or 4x4x864 cells): N = 6 0.979 ->
- * 0.880 ms, N = 7 1.513 -> 1.412 ms, Euler N = 3 0.650 -> 0.624 ms.
+ * 0.880 ms, N = 7 1.513 -> 1.412 ms, Euler N = 3 0.650 -> 0.624 ms.  On
+ * 24 x 24 x 24 cells numbered along the curve: N = 6 0.973 -> 0.909 ms, N = 7
+ * 1.512 -> 1.445 ms, Euler N = 3 0.651 -> 0.638 ms (tuning/RESULTS.md).
  *
  * dg_mesh_order_hilbert renumbers the elements along a Hilbert curve
  * through their centroids (Skilling, "Programming the Hilbert curve", AIP

@@ -400,6 +400,14 @@ static void emit_prelude(dg_strbuf *b, dg_codegen_target tg, const dg_element_op
 
 /* ---- dg_surface ------------------------------------------------------------ */
 
+const char *dg_cg_load(char *buf, const char *form, const char *array, const char *index) {
+  if (form[0])
+    snprintf(buf, 128, "DG_LD_%s(&%s[%s])", form, array, index);
+  else
+    snprintf(buf, 128, "%s[%s]", array, index);
+  return buf;
+}
+
 /* local_traces: whether the neighbour node iP lies in one of the block's
  * elements (slot eP, node jP), whose state the block staged in shared memory
  * ([c][NP][PADE]).  Why: on elements numbered along the Hilbert curve
@@ -407,6 +415,8 @@ static void emit_prelude(dg_strbuf *b, dg_codegen_target tg, const dg_element_op
  * shared memory serves them without a global load.  The element stride is
  * BASE(1, 0) - BASE(0, 0) in either layout; a halo element (k >= K) is
  * never local. */
+static const char *const LOCAL_M = "smem[(c * NP + c_Fmask[m]) * PADE + s]";
+static const char *const LOCAL_P = "lP ? smem[(c * NP + jP) * PADE + eP] : "; /* + the global load */
 static void emit_local_neighbour(dg_strbuf *b) {
   dg_strbuf_line(b, "const long long eS = BASE(1, 0) - BASE(0, 0), kP = iP / eS;");
   dg_strbuf_line(b, "const int lP = kP >= k0 && kP < k0 + EPB && kP < K;");
@@ -437,25 +447,18 @@ void dg_cg_emit_surface_body(dg_strbuf *b, const dg_element_ops *el, const dg_ph
       dg_strbuf_line(b, "const long long iM = BASE(k, c_Fmask[m]), iP = mapP[idx];");
     else
       dg_strbuf_line(b, "const long long iM = mapM[idx], iP = mapP[idx];");
+    char qM[128], qP[128];
+    dg_cg_load(qM, ldg ? "NC" : "", "q", "iM + c * cs");
+    dg_cg_load(qP, ldg ? "NC" : "", "q", "iP + c * cs");
     dg_strbuf_line(b, "real uM[NC], uP[NC];");
-    if (local) {
-      dg_strbuf_line(b, "for (int c = 0; c < NC; ++c) uM[c] = smem[(c * NP + c_Fmask[m]) * PADE + s];");
-    } else {
-      dg_strbuf_line(b, ldg ? "for (int c = 0; c < NC; ++c) uM[c] = DG_LD_NC(&q[iM + c * cs]);"
-                            : "for (int c = 0; c < NC; ++c) uM[c] = q[iM + c * cs];");
-    }
+    dg_strbuf_line(b, "for (int c = 0; c < NC; ++c) uM[c] = %s;", local ? LOCAL_M : qM);
     dg_strbuf_line(b, "const int bc = fbc[k * NFACES + f];");
     dg_strbuf_line(b, "if (bc < 0) {");
-    if (local) {
-      b->indent += 2;
+    b->indent += 2;
+    if (local)
       emit_local_neighbour(b);
-      b->indent -= 2;
-      dg_strbuf_line(b, ldg ? "  for (int c = 0; c < NC; ++c) uP[c] = lP ? smem[(c * NP + jP) * PADE + eP] : DG_LD_NC(&q[iP + c * cs]);"
-                            : "  for (int c = 0; c < NC; ++c) uP[c] = lP ? smem[(c * NP + jP) * PADE + eP] : q[iP + c * cs];");
-    } else {
-      dg_strbuf_line(b, ldg ? "  for (int c = 0; c < NC; ++c) uP[c] = DG_LD_NC(&q[iP + c * cs]);"
-                            : "  for (int c = 0; c < NC; ++c) uP[c] = q[iP + c * cs];");
-    }
+    b->indent -= 2;
+    dg_strbuf_line(b, "  for (int c = 0; c < NC; ++c) uP[c] = %s%s;", local ? LOCAL_P : "", qP);
     dg_strbuf_line(b, "} else {");
   }
   b->indent += 2;
@@ -581,17 +584,14 @@ void dg_cg_emit_block_faces(dg_strbuf *b, const dg_element_ops *el, const dg_phy
     }
     dg_strbuf_line(b, "    #pragma unroll");
     dg_strbuf_line(b, "    for (int c = 0; c < NC; ++c) {");
-    if (local) {
-      dg_strbuf_line(b, "      fuM[it][c] = smem[(c * NP + c_Fmask[m]) * PADE + s];");
-      dg_strbuf_line(b, ldg ? "      fuP[it][c] = !interior ? (real)0 : lP ? smem[(c * NP + jP) * PADE + eP] : DG_LD_NC(&q[iP + c * cs]);"
-                            : "      fuP[it][c] = !interior ? (real)0 : lP ? smem[(c * NP + jP) * PADE + eP] : q[iP + c * cs];");
-    } else if (ldg) {
-      dg_strbuf_line(b, "      fuM[it][c] = DG_LD_NC(&q[iM + c * cs]);");
-      dg_strbuf_line(b, "      fuP[it][c] = interior ? DG_LD_NC(&q[iP + c * cs]) : (real)0;");
-    } else {
-      dg_strbuf_line(b, "      fuM[it][c] = q[iM + c * cs];");
-      dg_strbuf_line(b, "      fuP[it][c] = interior ? q[iP + c * cs] : (real)0;");
-    }
+    char qM[128], qP[128];
+    dg_cg_load(qM, ldg ? "NC" : "", "q", "iM + c * cs");
+    dg_cg_load(qP, ldg ? "NC" : "", "q", "iP + c * cs");
+    dg_strbuf_line(b, "      fuM[it][c] = %s;", local ? LOCAL_M : qM);
+    if (local)
+      dg_strbuf_line(b, "      fuP[it][c] = !interior ? (real)0 : %s%s;", LOCAL_P, qP);
+    else
+      dg_strbuf_line(b, "      fuP[it][c] = interior ? %s : (real)0;", qP);
     dg_strbuf_line(b, "    }");
     dg_strbuf_line(b, "  }");
     dg_strbuf_line(b, "}");

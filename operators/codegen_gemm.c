@@ -1106,8 +1106,9 @@ static void emit_phase_c(dg_strbuf *b, const gemm_plan *p, const deriv_table *dt
   }
   dg_strbuf_line(b, "const long long k = k0 + s;");
   dg_strbuf_line(b, "real u[NC];");
-  dg_strbuf_line(b, ldg ? "for (int c = 0; c < NC; ++c) u[c] = k < K ? DG_LD_NC(&q[BASE(k, i) + c * CSTRIDE(K)]) : (real)1;"
-                        : "for (int c = 0; c < NC; ++c) u[c] = k < K ? q[BASE(k, i) + c * CSTRIDE(K)] : (real)1;");
+  char qv[128];
+  dg_cg_load(qv, ldg ? "NC" : "", "q", "BASE(k, i) + c * CSTRIDE(K)");
+  dg_strbuf_line(b, "for (int c = 0; c < NC; ++c) u[c] = k < K ? %s : (real)1;", qv);
   if (uses_x) {
     dg_strbuf_line(b, "real X[DIM];");
     dg_strbuf_line(b, "for (int d = 0; d < DIM; ++d) X[d] = k < K ? vx[((long long)d * K + k) * NP_PAD + i] : (real)0;");
@@ -1146,6 +1147,8 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
   /* stream_update with the fused surface: this kernel writes q_out, never
    * the state it reads, so the state may take the read-only path */
   int ldg = cfg->stream_update && cfg->fuse_surface;
+  const char *res_form = cfg->stream_update ? "CS" : ""; /* the residual: evict-first */
+  char load[128];
   if (p.mma) {
     emit_fragments(b, el, &p);
     dg_strbuf_append(b, is_float ? TF32_STEPS : FP64_STEPS);
@@ -1263,9 +1266,8 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
      * (H100, Maxwell fp64, 8-row tiles: N = 3 0.254 -> 0.237 ms, N = 4
      * 0.514 -> 0.485 ms; with 16-row tiles it lost at N = 5, 6) */
     dg_strbuf_line(b, "real rr[NC]; /* early_residual: the node's residual, for E */");
-    dg_strbuf_line(b, cfg->stream_update
-                          ? "for (int c = 0; c < NC; ++c) rr[c] = k < K ? DG_LD_CS(&res[BASE(k, i) + c * CSTRIDE(K)]) : (real)0;"
-                          : "for (int c = 0; c < NC; ++c) rr[c] = k < K ? res[BASE(k, i) + c * CSTRIDE(K)] : (real)0;");
+    dg_strbuf_line(b, "for (int c = 0; c < NC; ++c) rr[c] = k < K ? %s : (real)0;",
+                   dg_cg_load(load, res_form, "res", "BASE(k, i) + c * CSTRIDE(K)"));
   }
   dg_strbuf_line(b, "__syncthreads();");
   /* E: per node */
@@ -1284,8 +1286,8 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
   }
   if (npass > 1) { /* this pass's node again (q is not written before E) */
     dg_strbuf_line(b, "real u[NC];");
-    dg_strbuf_line(b, ldg ? "for (int c = 0; c < NC; ++c) u[c] = DG_LD_NC(&q[BASE(k, i) + c * CSTRIDE(K)]);"
-                          : "for (int c = 0; c < NC; ++c) u[c] = q[BASE(k, i) + c * CSTRIDE(K)];");
+    dg_strbuf_line(b, "for (int c = 0; c < NC; ++c) u[c] = %s;",
+                   dg_cg_load(load, ldg ? "NC" : "", "q", "BASE(k, i) + c * CSTRIDE(K)"));
     if (uses_x) {
       dg_strbuf_line(b, "real X[DIM];");
       dg_strbuf_line(b, "for (int d = 0; d < DIM; ++d) X[d] = vx[((long long)d * K + k) * NP_PAD + i];");
@@ -1330,9 +1332,7 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
     dg_strbuf_append(b, ";\n");
   }
   dg_cg_emit_rhs_store(b, ph, cfg, ctx, "rl[%d]",
-                       cfg->early_residual  ? "rr[c]"
-                       : cfg->stream_update ? "DG_LD_CS(&res[o])"
-                                            : "res[o]");
+                       cfg->early_residual ? "rr[c]" : dg_cg_load(load, res_form, "res", "o"));
   b->indent -= 2;
   dg_strbuf_line(b, "}");
   if (npass > 1)

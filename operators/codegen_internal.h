@@ -52,6 +52,12 @@ void dg_cg_init_ctx(dg_emit_ctx *c, const dg_physics *ph, int dim, int is_float)
 void dg_cg_face_field(const dg_emit_ctx *c, dg_strbuf *b, int comp, dg_flux_side side);
 void dg_cg_face_normal(const dg_emit_ctx *c, dg_strbuf *b, int d);
 
+/* The text of a global load: q[index] (or res[index]), or with stream_update
+ * through the read-only path, DG_LD_NC(&q[index]), or evict-first,
+ * DG_LD_CS(&res[index]) (macros of codegen_gemm.c; plain accesses in the test
+ * emulator).  form: "" (plain), "NC" or "CS".  buf: 128 chars. */
+const char *dg_cg_load(char *buf, const char *form, const char *array, const char *index);
+
 /* The scaled face flux of face node (k, m) into dst (a format with one %d
  * for the component); expects k, m and the kernel arguments.  uses_x: 0
  * no x, 1 x in boundary conditions only (loaded on boundary faces), 2 x in
