@@ -41,6 +41,7 @@ dg_kernel_config dg_kernel_config_default(void) {
   c.stage_state = 0;
   c.stream_update = 0;
   c.local_traces = 0;
+  c.strided_k = 0;
   return c;
 }
 
@@ -146,6 +147,11 @@ dg_error dg_kernel_config_check(const dg_kernel_config *c, int Np) {
            "local_traces is a knob of stage_state with fuse_surface (the face fluxes read "
            "the staged state), not stage_state %d with fuse_surface %d", c->stage_state,
            c->fuse_surface);
+  DG_CHECK(c->strided_k == 0 || c->strided_k == 1, DG_ERR_INPUT, "strided_k %d must be 0 or 1",
+           c->strided_k);
+  DG_CHECK(!c->strided_k || c->work_mode == DG_WORK_MMA, DG_ERR_INPUT,
+           "strided_k is a knob of work_mode mma (the order of the tensor-core k-steps), not %s",
+           dg_work_mode_name(c->work_mode));
   DG_CHECK(!gemm || !c->vector_loads, DG_ERR_INPUT,
            "vector_loads is a knob of work_mode parallel, inline and sequence, not %s (it "
            "stages its own shared data)", dg_work_mode_name(c->work_mode));

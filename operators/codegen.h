@@ -132,6 +132,9 @@ typedef struct dg_kernel_config {
                                is staged before the face fluxes, which read the element's
                                traces, and those of neighbours in the block, from shared
                                memory */
+  int strided_k;            /* cuda dg_volume, work_mode mma: the k-steps of each whole
+                               block of 4 KW source rows take rows KW apart (bank-conflict
+                               free fragment loads, operators/codegen_gemm.c) */
   int mma_extra_blocks;     /* cuda dg_volume, work_mode mma: resident blocks per
                                multiprocessor asked of the compiler beyond the generator's
                                estimate (the __launch_bounds__ minimum, 0..4): more blocks

@@ -72,6 +72,7 @@ typedef struct {
   int lift0;       /* accumulator of component 0's lifted flux */
   int pade, rc, nrc, npr;
   int mma;         /* products on the tensor cores (work_mode mma) */
+  int strided;     /* mma: knob strided_k (mma_strided_steps) */
   int alias_out;   /* mma: OUT overlays the sources (see plan) */
   int kw;          /* mma: k of one step, 4 (fp64) or 8 (split TF32) */
   int nah;         /* mma: operator values a lane holds per step */
@@ -385,6 +386,7 @@ static int plan(const dg_element_ops *el, const deriv_table *dt, int ncomp,
   for (int g = 0; g < dt->ng * dim; g++)
     p->r_acc[g] = -1;
   p->mma = cfg->work_mode == DG_WORK_MMA;
+  p->strided = p->mma && cfg->strided_k;
   if (p->mma) { /* rows in tiles of TM; each matrix's k in steps of KW */
     p->pairs = cfg->mma_pairs;
     p->tm = cfg->mma_rows; /* 8 with pairs (dg_kernel_config_check) */
@@ -522,6 +524,49 @@ size_t dg_cg_gemm_shared_reals(const dg_element_ops *el, const deriv_table *dt, 
   return n;
 }
 
+/* mma: the k order of a step.  A fragment's source values are 8 elements
+ * (lane l/4, the fastest shared index) of the step's rows (lane l%4, and
+ * l%4 + 4 in float), with row stride PADE = EPB + 1.  Taken as KW
+ * consecutive rows, which start PADE = 9 reals apart, the 4 elements x 4
+ * rows of an fp64 half warp put two lanes on some banks, and a load takes
+ * twice its wavefronts (ncu, fp64 N = 7: 3.7 wavefronts a shared load,
+ * L1TEX 85 % busy).  So the k-steps of each whole block of 4 KW rows
+ * take their rows strided: step 4q + u holds rows 4 KW q + u + KW (l%4)
+ * (+ 4 in float's second half), i.e. the lanes' rows lie KW apart, KW PADE
+ * = 4 (mod 16) doubles or 8 (mod 32) floats, and the 32 lanes meet no bank
+ * twice.  The rows past the last whole block keep the consecutive order.
+ * H100, Maxwell fp64 N = 7 (pairs): 1.404 -> 1.290 ms, shared load
+ * wavefronts 198M -> 130M; N = 4 0.373 -> 0.353 ms.  But the addresses are
+ * no longer affine in the step, and the extra registers cost more than the
+ * conflicts where registers were tight: Euler fp64 N = 3 0.640 -> 0.676 ms,
+ * Maxwell float N = 6 0.660 -> 0.686 ms (tuning/RESULTS.md).  So a knob,
+ * strided_k. */
+static int mma_strided_steps(const gemm_plan *p, int len) {
+  return p->strided ? len / (4 * p->kw) * 4 : 0;
+}
+
+/* The row (column of the operator) that k-step ks of a matrix of len
+ * columns gives lane l (l4 = l%4) in its half h (float: 0, 1; double 0). */
+static int mma_step_row(const gemm_plan *p, int len, int ks, int l4, int h) {
+  if (ks < mma_strided_steps(p, len))
+    return 4 * p->kw * (ks / 4) + ks % 4 + p->kw * l4 + 4 * h;
+  return p->kw * ks + l4 + 4 * h;
+}
+
+/* The shared address text of a lane's source value in k-step ks of the
+ * source at offset src (col4: float's second half, 4 rows on).  strided:
+ * the step is one of mma_strided_steps (base pointer xk, lane rows KW
+ * apart), else base pointer x (lane rows consecutive). */
+static void mma_source_at(char *at, size_t n, const gemm_plan *p, int src, int strided,
+                          int col4) {
+  const char *tail = col4 ? " + 4 * PADE" : "";
+  if (strided)
+    snprintf(at, n, "xk[%d + (ks >> 2) * %d + (ks & 3) * PADE%s]", src, 4 * p->kw * p->pade,
+             tail);
+  else
+    snprintf(at, n, "x[%d + ks * %d%s]", src, p->kw * p->pade, tail);
+}
+
 /* Entry (i, j) of operator m: D_m (m < dim) or LIFT (m = dim); zero
  * outside the matrix (the padding of rows and k-steps). */
 static double op_entry(const dg_element_ops *el, int m, int i, int j) {
@@ -533,10 +578,11 @@ static double op_entry(const dg_element_ops *el, int m, int i, int j) {
 }
 
 /* mma: g_AF holds each operator as A-fragments, [row tile][k-step][lane]
- * [NAH] with lane l holding entries (TM*tile + l/4 + 8(h%2), KW*step + l%4
- * + 4(h/2)), h < NAH: one coalesced load per lane per tensor-core step.
- * With mma_pairs the operator is the B side of m16n8k{4,8} (B(k, n) =
- * M(n, k)): entries (8*tile + l/4, KW*step + l%4 + 4h). */
+ * [NAH] with lane l holding entries (TM*tile + l/4 + 8(h%2), column
+ * mma_step_row(step, l%4, h/2)), h < NAH: one coalesced load per lane per
+ * tensor-core step.  With mma_pairs the operator is the B side of
+ * m16n8k{4,8} (B(k, n) = M(n, k)): entries (8*tile + l/4,
+ * mma_step_row(step, l%4, h)). */
 static void emit_fragments(dg_strbuf *b, const dg_element_ops *el, const gemm_plan *p) {
   int hs = p->nah, n = p->afrag[el->dim] + p->nrc * p->ks[el->dim] * 32 * hs, z = 0;
   if (p->pairs)
@@ -546,18 +592,21 @@ static void emit_fragments(dg_strbuf *b, const dg_element_ops *el, const gemm_pl
     dg_strbuf_appendf(b, "/* g_AF: D_r, ..., LIFT as m%dn8k%d A-fragments [tile][k-step][lane][%d] */\n",
                       p->tm, p->kw, hs);
   dg_strbuf_appendf(b, "__device__ __align__(16) const real g_AF[%d] = {", n);
-  for (int m = 0; m <= el->dim; m++)
+  for (int m = 0; m <= el->dim; m++) {
+    int len = m < el->dim ? el->Np : el->Nfaces * el->Nfp;
     for (int ti = 0; ti < p->nrc; ti++)
       for (int k = 0; k < p->ks[m]; k++)
         for (int l = 0; l < 32; l++)
           for (int h = 0; h < hs; h++, z++) {
             if (z % 4 == 0)
               dg_strbuf_append(b, "\n  ");
-            double v = p->pairs ? op_entry(el, m, p->tm * ti + l / 4, p->kw * k + l % 4 + 4 * h)
+            double v = p->pairs ? op_entry(el, m, p->tm * ti + l / 4,
+                                           mma_step_row(p, len, k, l % 4, h))
                                 : op_entry(el, m, p->tm * ti + l / 4 + 8 * (h % 2),
-                                           p->kw * k + l % 4 + 4 * (h / 2));
+                                           mma_step_row(p, len, k, l % 4, h / 2));
             dg_strbuf_appendf(b, p->rs == 4 ? "%.9ef, " : "%.17e, ", v);
           }
+  }
   dg_strbuf_append(b, "\n};\n");
 }
 
@@ -639,7 +688,7 @@ static void emit_mma_task_decode(dg_strbuf *b, const gemm_plan *p) {
  * per item its two B values (columns l%4 and l%4 + 4 of the step; zero
  * past the matrix's last column, rem < 8) and the three split steps. */
 static void emit_tf32_step(dg_strbuf *b, const gemm_plan *p, int k0, int k1, int rem,
-                           const char *T) {
+                           int strided, const char *T) {
   dg_strbuf_line(b, "      const float4 a = *(const float4 *)(af + ks * 128);");
   dg_strbuf_line(b, "      unsigned ab[4], as[4];");
   dg_strbuf_line(b, "      DG_TF32_SPLIT(a.x, ab[0], as[0]); DG_TF32_SPLIT(a.y, ab[1], as[1]);");
@@ -648,15 +697,15 @@ static void emit_tf32_step(dg_strbuf *b, const gemm_plan *p, int k0, int k1, int
     const mma_item *it = &p->item[k];
     int sl = p->item_slot[k];
     for (int h = 0; h < 2; h++) {
-      const char *tail = h ? " + 4 * PADE" : "";
+      char at[96];
+      mma_source_at(at, sizeof at, p, it->src, strided, h);
       if (4 * h + 4 <= rem)
-        dg_strbuf_line(b, "      const float b%d_%d = x[%d + ks * %d%s];", k - k0, h, it->src,
-                       8 * p->pade, tail);
+        dg_strbuf_line(b, "      const float b%d_%d = %s;", k - k0, h, at);
       else if (4 * h >= rem)
         dg_strbuf_line(b, "      const float b%d_%d = 0.0f;", k - k0, h);
       else
-        dg_strbuf_line(b, "      const float b%d_%d = (lane & 3) + %d < %d ? x[%d + ks * %d%s] : 0.0f;",
-                       k - k0, h, 4 * h, rem, it->src, 8 * p->pade, tail);
+        dg_strbuf_line(b, "      const float b%d_%d = (lane & 3) + %d < %d ? %s : 0.0f;", k - k0,
+                       h, 4 * h, rem, at);
     }
     dg_strbuf_line(b,
                    "      DG_TMMA3(dd[%s][%d][0], dd[%s][%d][1], dd[%s][%d][2], dd[%s][%d][3], "
@@ -671,7 +720,7 @@ static void emit_tf32_step(dg_strbuf *b, const gemm_plan *p, int k0, int k1, int
  * the first and of the second source; columns past the matrix's last, rem <
  * KW, and a missing second source read as zeros). */
 static void emit_pair_step(dg_strbuf *b, const gemm_plan *p, int k0, int k1, int rem,
-                           const char *T) {
+                           int strided, const char *T) {
   int tf32 = p->kw == 8;
   if (tf32) {
     dg_strbuf_line(b, "      const float2 a = *(const float2 *)(af + ks * 64);");
@@ -693,7 +742,7 @@ static void emit_pair_step(dg_strbuf *b, const gemm_plan *p, int k0, int k1, int
       }
       int src = second ? it->src2 : it->src;
       char at[96];
-      snprintf(at, sizeof at, "x[%d + ks * %d%s]", src, p->kw * p->pade, col ? " + 4 * PADE" : "");
+      mma_source_at(at, sizeof at, p, src, strided, col != 0);
       if (col + 4 <= rem)
         dg_strbuf_line(b, "      const %s x%d_%d = %s;", ty, k - k0, h, at);
       else if (col >= rem)
@@ -742,6 +791,9 @@ static void emit_mma_products(dg_strbuf *b, const gemm_plan *p) {
   b->indent += 2;
   dg_strbuf_line(b, "const int lane = tid & 31, warp = tid >> 5;");
   dg_strbuf_line(b, "const real *xb = smem + (lane >> 2) + (lane & 3) * PADE;");
+  if (p->strided)
+    dg_strbuf_line(b, "const real *xkb = smem + (lane >> 2) + (lane & 3) * %d * PADE; /* strided_k */",
+                   p->kw);
   const char *T = p->alias_out ? "tt" : "0"; /* results wait in registers, or go at once */
   dg_strbuf_line(b, "%s dd[%d][%d][%d]; /* [task][slot][h] */", tf32 ? "float" : "double",
                  p->alias_out ? p->tpw : 1, p->maxslots, nd);
@@ -753,8 +805,13 @@ static void emit_mma_products(dg_strbuf *b, const gemm_plan *p) {
   dg_strbuf_line(b, "  const int task = warp + tt * %d;", p->nwarps);
   dg_strbuf_line(b, "  if (warp < %d && task < %d) {", p->nwarps, p->ntask);
   emit_mma_task_decode(b, p);
-  dg_strbuf_line(b, "    const real *x = xb + te * 8;");
-  dg_strbuf_line(b, "    (void)x; (void)ti;");
+  if (p->strided) {
+    dg_strbuf_line(b, "    const real *x = xb + te * 8, *xk = xkb + te * 8;");
+    dg_strbuf_line(b, "    (void)x; (void)xk; (void)ti;");
+  } else {
+    dg_strbuf_line(b, "    const real *x = xb + te * 8;");
+    dg_strbuf_line(b, "    (void)x; (void)ti;");
+  }
   dg_strbuf_line(b, "    switch (part) {");
   b->indent += 4;
   for (int q = 0; q < p->nparts; q++) {
@@ -765,22 +822,31 @@ static void emit_mma_products(dg_strbuf *b, const gemm_plan *p) {
         k1++;
       /* items k0..k1 share matrix m (and so its length and k-steps) */
       int len = p->item[k0].len, full = len / p->kw, rem = len % p->kw;
+      int nstr = mma_strided_steps(p, len);
       dg_strbuf_line(b, "  { /* matrix %d: %d item(s) */", m, k1 - k0);
       dg_strbuf_line(b, "    const real *af = g_AF + %d + ti * %d + lane * %d;", p->afrag[m],
                      p->ks[m] * 32 * hs, hs);
-      for (int pass = 0; pass < (rem ? 2 : 1); pass++) {
-        if (pass == 0) {
+      /* loops: the strided k-steps, the consecutive ones, the last partial step */
+      for (int pass = 0; pass < 3; pass++) {
+        int strided = pass == 0, partial = pass == 2;
+        if ((pass == 0 && nstr == 0) || (pass == 1 && nstr == full) || (partial && !rem))
+          continue;
+        if (strided) {
           dg_strbuf_line(b, "    #pragma unroll 2");
-          dg_strbuf_line(b, "    for (int ks = 0; ks < %d; ++ks) {", full);
+          dg_strbuf_line(b, "    for (int ks = 0; ks < %d; ++ks) { /* rows %d apart */", nstr,
+                         p->kw);
+        } else if (!partial) {
+          dg_strbuf_line(b, "    #pragma unroll 2");
+          dg_strbuf_line(b, "    for (int ks = %d; ks < %d; ++ks) {", nstr, full);
         } else {
           dg_strbuf_line(b, "    { /* last k-step: %d of its %d columns exist */", rem, p->kw);
           dg_strbuf_line(b, "      const int ks = %d;", full);
         }
         if (p->pairs || tf32) {
           if (p->pairs)
-            emit_pair_step(b, p, k0, k1, pass ? rem : p->kw, T);
+            emit_pair_step(b, p, k0, k1, partial ? rem : p->kw, strided, T);
           else
-            emit_tf32_step(b, p, k0, k1, pass ? rem : p->kw, T);
+            emit_tf32_step(b, p, k0, k1, partial ? rem : p->kw, strided, T);
           dg_strbuf_line(b, "    }");
           continue;
         }
@@ -791,12 +857,13 @@ static void emit_mma_products(dg_strbuf *b, const gemm_plan *p) {
         for (int k = k0; k < k1; k++) {
           const mma_item *it = &p->item[k];
           int sl = p->item_slot[k];
-          if (pass == 0)
-            dg_strbuf_line(b, "      const double b%d = x[%d + ks * %d];", k - k0, it->src,
-                           4 * p->pade);
+          char at[96];
+          mma_source_at(at, sizeof at, p, it->src, strided, 0);
+          if (!partial)
+            dg_strbuf_line(b, "      const double b%d = %s;", k - k0, at);
           else
-            dg_strbuf_line(b, "      const double b%d = (lane & 3) < %d ? x[%d + ks * %d] : 0.0;",
-                           k - k0, rem, it->src, 4 * p->pade);
+            dg_strbuf_line(b, "      const double b%d = (lane & 3) < %d ? %s : 0.0;", k - k0, rem,
+                           at);
           if (hs == 2)
             dg_strbuf_line(b,
                            "      DG_DMMA16(dd[%s][%d][0], dd[%s][%d][1], dd[%s][%d][2], "

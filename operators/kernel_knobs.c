@@ -95,6 +95,10 @@ const dg_kernel_knob dg_kernel_knobs[] = {
      "cuda volume kernel (stage_state, fuse_surface): the state is staged before the face "
      "fluxes, which read the element's own traces, and those of neighbours in the same "
      "block, from shared memory", 0},
+    {"strided_k", "sk", DG_KNOB_BOOL, NULL, KNOB(strided_k),
+     "cuda volume kernel (work_mode mma): each k-step of the tensor-core products reads "
+     "source rows KW apart, not consecutive ones, so the fragment loads meet no shared-memory "
+     "bank twice (more address arithmetic and registers)", 0},
     {"cpu_chunk", "chunk", DG_KNOB_INT, NULL, KNOB(cpu_chunk),
      "cpu backend: elements per chunk (0: automatic)", 1},
 };

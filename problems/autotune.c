@@ -190,47 +190,65 @@ done:
   return DG_OK;
 }
 
-/* Compile the layout and volume candidates side by side into the kernel
- * cache (exactly the configurations dg_tune_search composes for its first
- * two phases), so that timing them loads instead of compiling: compiles,
- * not timings, were most of a tuning run.  Best effort. */
-static void precompile_candidates(const dg_autotune_request *q, const dg_tune_space *sp) {
+/* Compile the configurations cfgs[0..n) side by side into the kernel
+ * cache, so that timing them loads instead of compiling: compiles, not
+ * timings, were most of a tuning run.  Best effort. */
+static void precompile_configs(const dg_autotune_request *q, const dg_kernel_config *cfgs,
+                               int n) {
   const dg_discretization *d = q->disc;
   dg_element_ops el = dg_element_ops_of(d->re), el_bb = el;
   dg_bernstein *bb = NULL; /* for the candidates on Bernstein-Bezier coefficients */
-  int any_bb = q->base.basis;
-  for (int v = 0; v < sp->nvolume; v++)
-    any_bb |= sp->volume[v].basis;
+  int any_bb = 0;
+  for (int v = 0; v < n; v++)
+    any_bb |= cfgs[v].basis;
   if (any_bb && dg_bernstein_create(d->re, &bb) == DG_OK)
     el_bb = dg_element_ops_of_bernstein(d->re, bb);
   dg_error_clear(); /* without it those candidates compile when timed */
   dg_codegen_target tg = dg_device_get_info(q->dev)->backend == DG_BACKEND_CUDA
                              ? DG_CODEGEN_CUDA
                              : DG_CODEGEN_C;
-  int cap = sp->nlayouts * (1 + sp->nvolume), n = 0;
-  char **src = calloc((size_t)cap + 1, sizeof *src);
-  for (int l = 0; src && l < sp->nlayouts; l++)
-    for (int v = -1; v < sp->nvolume; v++) {
-      dg_kernel_config c = q->base;
-      dg_tune_apply_layout(&c, &sp->layouts[l]);
-      if (v >= 0)
-        dg_tune_apply_volume(&c, &sp->volume[v]);
-      dg_generated g;
-      if (dg_codegen_generate(tg, c.basis ? &el_bb : &el, q->physics, d->precision == DG_FLOAT,
-                              &c, &g) != DG_OK) {
-        dg_error_clear(); /* refused for this size: the search says so */
-        continue;
-      }
-      src[n++] = g.source; /* taken over */
-      g.source = NULL;
-      dg_generated_free(&g);
+  int ns = 0;
+  char **src = calloc((size_t)n + 1, sizeof *src);
+  for (int v = 0; src && v < n; v++) {
+    dg_generated g;
+    if (dg_codegen_generate(tg, cfgs[v].basis ? &el_bb : &el, q->physics,
+                            d->precision == DG_FLOAT, &cfgs[v], &g) != DG_OK) {
+      dg_error_clear(); /* refused for this size: the search says so */
+      continue;
     }
-  if (src && dg_device_precompile(q->dev, (const char *const *)src, n, 0) != DG_OK)
+    src[ns++] = g.source; /* taken over */
+    g.source = NULL;
+    dg_generated_free(&g);
+  }
+  if (src && dg_device_precompile(q->dev, (const char *const *)src, ns, 0) != DG_OK)
     dg_error_clear();
-  for (int i = 0; i < n; i++)
+  for (int i = 0; i < ns; i++)
     free(src[i]);
   free(src);
   dg_bernstein_destroy(&bb);
+}
+
+/* The layout and volume candidates, exactly the configurations
+ * dg_tune_search composes for its first two phases. */
+static void precompile_candidates(const dg_autotune_request *q, const dg_tune_space *sp) {
+  int cap = sp->nlayouts * (1 + sp->nvolume), n = 0;
+  dg_kernel_config *c = calloc((size_t)cap + 1, sizeof *c);
+  for (int l = 0; c && l < sp->nlayouts; l++)
+    for (int v = -1; v < sp->nvolume; v++) {
+      c[n] = q->base;
+      dg_tune_apply_layout(&c[n], &sp->layouts[l]);
+      if (v >= 0)
+        dg_tune_apply_volume(&c[n], &sp->volume[v]);
+      n++;
+    }
+  if (c)
+    precompile_configs(q, c, n);
+  free(c);
+}
+
+/* dg_tune_search's prepare: the strided_k twins of its leaders. */
+static void prepare(void *vctx, const dg_kernel_config *cfgs, int n) {
+  precompile_configs(((tune_ctx *)vctx)->req, cfgs, n);
 }
 
 dg_error dg_autotune(const dg_autotune_request *q, dg_autotune_outcome *out) {
@@ -282,7 +300,7 @@ dg_error dg_autotune(const dg_autotune_request *q, dg_autotune_outcome *out) {
     dg_info("tuning: searching %d layouts, %d volume and %d surface variants",
             sp.nlayouts, sp.nvolume, sp.nface);
     precompile_candidates(q, &sp);
-    err = dg_tune_search(&sp, &q->base, measure, &c, &res);
+    err = dg_tune_search(&sp, &q->base, measure, prepare, &c, &res);
     dg_solver_destroy(&c.s);
     dg_tune_space_free(&sp);
     if (err != DG_OK)

@@ -104,8 +104,16 @@ typedef struct dg_tune_result {
   int nrows;
 } dg_tune_result;
 
+/* Make the given configurations quick to time (compile them side by side);
+ * best effort, may be NULL. */
+typedef void (*dg_tune_prepare_fn)(void *ctx, const dg_kernel_config *cfgs, int n);
+
+/* Phase 1 the layouts, phase 2 the volume slicing, then the strided_k twins
+ * of phase 2's best tensor-core variants (timed as phase 2, prepared first),
+ * phase 3 the surface threads. */
 dg_error dg_tune_search(const dg_tune_space *space, const dg_kernel_config *base,
-                        dg_tune_measure_fn measure, void *ctx, dg_tune_result *out);
+                        dg_tune_measure_fn measure, dg_tune_prepare_fn prepare, void *ctx,
+                        dg_tune_result *out);
 void dg_tune_result_free(dg_tune_result *r);
 /* The candidate table and the choice, human-readable. */
 void dg_tune_print(FILE *f, const dg_tune_result *r);

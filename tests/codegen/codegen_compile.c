@@ -51,7 +51,7 @@ int main(int argc, char **argv) {
       if (dg_bernstein_create(re, &bb) != DG_OK)
         return 1;
       dg_element_ops el_bb = dg_element_ops_of_bernstein(re, bb);
-      for (int v = 0; v < 21; v++) {
+      for (int v = 0; v < 23; v++) {
         dg_kernel_config c = dg_kernel_config_default();
         c.elements_per_block = v % 3 == 0 ? 1 : v % 3 == 1 ? 2 : 4;
         c.matrices = (dg_matrix_place)(v % 3);
@@ -61,9 +61,22 @@ int main(int argc, char **argv) {
         int is_float = v == 5 || v == 8;
         /* loop slicing and shared prefetch (issue 4 knobs) */
         /* the cuda-only knobs: NVRTC at N = 3 (the C target ignores them) */
-        if (v >= 6 && (!nvrtc || orders[o] != (v == 10 || v == 12 || v == 13 || v == 16 || v == 18 || v == 20 ? 5 : 3)))
+        if (v >= 6 && (!nvrtc || orders[o] != (v == 10 || v == 12 || v == 13 || v == 16 || (v >= 18 && v != 19) ? 5 : 3)))
           continue;
-        if (v >= 18) { /* stream_update (__ldg, __ldcs, __stcs): 18 the state
+        if (v >= 21) { /* strided_k (N = 5): 21 fp64 pairs on BB coefficients, the
+                          state staged in two passes; 22 nodal float 16-row tiles
+                          (split TF32, rows 8 apart) */
+          c.basis = c.stage_state = v == 21;
+          c.volume_passes = v == 21 ? 2 : 1;
+          c.work_mode = DG_WORK_MMA;
+          c.elements_per_block = 8;
+          c.matrices = DG_MATRIX_GLOBAL;
+          c.fuse_surface = 1;
+          is_float = v == 22;
+          c.mma_pairs = v == 21;
+          c.mma_rows = v == 21 ? 8 : 16;
+          c.strided_k = 1;
+        } else if (v >= 18) { /* stream_update (__ldg, __ldcs, __stcs): 18 the state
                           staged in two passes on BB coefficients, 16-row fp64
                           tiles at N = 5; 19 nodal float with the early residual
                           and traces ahead at N = 3; 20 as 18, with the face

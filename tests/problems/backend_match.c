@@ -67,7 +67,7 @@ int main(int argc, char **argv) {
   const char *none[1] = {NULL};
   if (run(argv[1], "cpu", none, 0, argv + 2, argc - 2, &ref))
     return 1;
-  const char *variants[][10] = {
+  const char *variants[][11] = {
       {"backend.elements_per_block=1", NULL},
       {"backend.elements_per_block=4", "backend.matrices=shared", NULL},
       {"backend.elements_per_block=2", "backend.matrices=constant", "backend.np_align=8", NULL},
@@ -153,6 +153,16 @@ int main(int argc, char **argv) {
       {"backend.basis=bernstein", "backend.work_mode=mma", "backend.mma_pairs=true",
        "backend.elements_per_block=8", "backend.fuse_surface=true", "backend.fuse_update=true",
        "backend.stage_state=true", "backend.volume_passes=2", "backend.local_traces=true", NULL},
+      /* the k-steps' source rows strided (strided_k): nodal 16-row tiles over
+       * two element tiles, nodal pairs, and the N = 7 form on coefficients */
+      {"backend.work_mode=mma", "backend.mma_rows=16", "backend.elements_per_block=16",
+       "backend.fuse_surface=true", "backend.fuse_update=true", "backend.strided_k=true", NULL},
+      {"backend.work_mode=mma", "backend.mma_pairs=true", "backend.elements_per_block=8",
+       "backend.fuse_surface=true", "backend.fuse_update=true", "backend.strided_k=true", NULL},
+      {"backend.basis=bernstein", "backend.work_mode=mma", "backend.mma_pairs=true",
+       "backend.elements_per_block=8", "backend.fuse_surface=true", "backend.fuse_update=true",
+       "backend.stage_state=true", "backend.volume_passes=2", "backend.local_traces=true",
+       "backend.strided_k=true", NULL},
   };
   int failures = 0, checked_bb = 0;
   for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {

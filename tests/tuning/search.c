@@ -3,7 +3,8 @@
  * shared-memory overflows; the search finds the minimum of a synthetic cost
  * model phase by phase and stops timing candidates over 2x the best after
  * one repeat; the leaders of a phase are timed again, so one lucky timing
- * does not win. */
+ * does not win; the best tensor-core variants are timed again with
+ * strided_k, prepared first, and win only where it is faster. */
 #include <stdio.h>
 #include <string.h>
 
@@ -29,6 +30,30 @@ static dg_error lucky(void *ctx, const dg_kernel_config *c, int phase, double cu
   if (phase == 2 && c->unroll == 8)
     t->volume_ms = lucky_calls++ == 0 ? 1.0 : 3.0;
   return DG_OK;
+}
+
+/* Tensor cores: the mma variants 1.0 ms (16-row tiles 0.1 less, the
+ * basis bernstein ones 0.2 less), strided_k 0.3 less (strided_wins) or
+ * more; everything else 2.0 ms. */
+static int strided_wins, prepared, prepared_ok;
+static dg_error mma_model(void *ctx, const dg_kernel_config *c, int phase, double cutoff,
+                          dg_tune_timing *t) {
+  (void)ctx;
+  (void)phase;
+  (void)cutoff;
+  t->surface_ms = t->update_ms = 0;
+  t->volume_ms = 2.0;
+  if (c->work_mode == DG_WORK_MMA)
+    t->volume_ms = 1.0 - 0.1 * (c->mma_rows == 16) - 0.2 * c->basis +
+                   (c->strided_k ? (strided_wins ? -0.3 : 0.3) : 0);
+  return DG_OK;
+}
+static void mma_prepare(void *ctx, const dg_kernel_config *cfgs, int n) {
+  (void)ctx;
+  prepared += n;
+  for (int i = 0; i < n; i++)
+    prepared_ok += cfgs[i].strided_k && cfgs[i].work_mode == DG_WORK_MMA &&
+                   dg_kernel_config_check(&cfgs[i], 56) == DG_OK;
 }
 
 /* cost model: the best variant is inline x 2, 4 elements per block, fused
@@ -68,19 +93,25 @@ int main(void) {
     dg_kernel_config base = dg_kernel_config_default();
     dg_tune_result r;
     measured = stopped_early = 0;
-    EXPECT(dg_tune_search(&sp, &base, model, NULL, &r) == DG_OK);
+    EXPECT(dg_tune_search(&sp, &base, model, NULL, NULL, &r) == DG_OK);
     EXPECT(r.best.work_mode == DG_WORK_INLINE && r.best.work_per_thread == 2);
     EXPECT(r.best.elements_per_block == 4);
     EXPECT(r.best.np_align == 4 && r.best.face_threads == 128 && r.best.fuse_update == 1);
     EXPECT(r.best.fuse_surface == 1);
     /* unroll 2 is a full-mode candidate; auto mode finds the best of the rest */
     EXPECT(r.best.unroll == (mode == DG_TUNE_FULL ? 2 : 4));
-    /* every candidate once, then each phase's leaders (up to 3) twice more */
-    int again = 0;
-    for (int i = 0; i < r.nrows; i++)
+    /* every candidate once, then each phase's leaders (up to 3) twice more;
+     * full mode's tensor-core candidates (the model's slowest) bring their
+     * strided_k twins, a fourth round of leaders */
+    int again = 0, twins = 0;
+    for (int i = 0; i < r.nrows; i++) {
       again += r.rows[i].retime > 0;
-    EXPECT(measured == sp.nlayouts + sp.nvolume + sp.nface + again && r.nrows == measured);
-    EXPECT(again >= 3 * 2 * 2 && again <= 3 * 3 * 2);
+      twins += !r.rows[i].retime && r.rows[i].cfg.strided_k;
+    }
+    EXPECT(twins == (mode == DG_TUNE_FULL ? 3 : 0), "%d twins", twins);
+    EXPECT(measured == sp.nlayouts + sp.nvolume + sp.nface + twins + again &&
+           r.nrows == measured);
+    EXPECT(again >= 3 * 2 * 2 && again <= (twins ? 4 : 3) * 3 * 2);
     EXPECT(stopped_early > 0); /* the epb = 1 variants */
     dg_tune_result_free(&r);
     dg_tune_space_free(&sp);
@@ -169,9 +200,41 @@ int main(void) {
     dg_kernel_config base = dg_kernel_config_default();
     dg_tune_result r;
     lucky_calls = 0;
-    EXPECT(dg_tune_search(&sp, &base, lucky, NULL, &r) == DG_OK);
+    EXPECT(dg_tune_search(&sp, &base, lucky, NULL, NULL, &r) == DG_OK);
     EXPECT(r.best.unroll == 2);
     EXPECT(lucky_calls >= 3); /* the lucky one was timed again too */
+    dg_tune_result_free(&r);
+    dg_tune_space_free(&sp);
+  }
+  /* strided_k: the three best tensor-core variants again with it, prepared
+   * first; chosen where it is faster, not where it is slower; the space
+   * itself has no strided_k candidate */
+  for (strided_wins = 0; strided_wins < 2; strided_wins++) {
+    dg_tune_space sp;
+    EXPECT(dg_tune_space_create(1, DG_TUNE_AUTO, 56, 84, &sp) == DG_OK);
+    for (int i = 0; i < sp.nvolume; i++)
+      EXPECT(!sp.volume[i].strided_k);
+    dg_kernel_config base = dg_kernel_config_default();
+    dg_tune_result r;
+    prepared = prepared_ok = 0;
+    EXPECT(dg_tune_search(&sp, &base, mma_model, mma_prepare, NULL, &r) == DG_OK);
+    EXPECT(prepared == 3 && prepared_ok == 3, "prepared %d (%d legal strided)", prepared,
+           prepared_ok);
+    int twins = 0;
+    for (int i = 0; i < r.nrows; i++)
+      twins += r.rows[i].phase == 2 && !r.rows[i].retime && r.rows[i].cfg.strided_k;
+    EXPECT(twins == 3);
+    EXPECT(r.best.work_mode == DG_WORK_MMA && r.best.basis && r.best.mma_rows == 16);
+    EXPECT(r.best.strided_k == strided_wins);
+    dg_tune_result_free(&r);
+    /* no tensor-core variant timed: no twins */
+    prepared = 0;
+    dg_tune_space_drop_bernstein(&sp);
+    for (int i = 0; i < sp.nvolume; i++)
+      if (sp.volume[i].work_mode == DG_WORK_MMA)
+        sp.volume[i] = sp.volume[0];
+    EXPECT(dg_tune_search(&sp, &base, mma_model, mma_prepare, NULL, &r) == DG_OK);
+    EXPECT(prepared == 0 && !r.best.strided_k && r.best.work_mode != DG_WORK_MMA);
     dg_tune_result_free(&r);
     dg_tune_space_free(&sp);
   }
