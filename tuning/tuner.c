@@ -275,19 +275,21 @@ dg_error dg_tune_space_create(int cuda, dg_tune_mode mode, int Np, int nfnfp,
    * fp64 N = 6: 0.903 -> 0.875 ms with it) and local_traces (chosen at N =
    * 7 in double, 1.439 -> 1.409 ms, tuning/RESULTS.md; it lost in one pass,
    * whose state then stays in registers across the face fluxes: N = 4
-   * 0.376 -> 0.409 ms) */
+   * 0.376 -> 0.409 ms), with and without the L2 prefetch (without it,
+   * with strided_k: Maxwell fp64 N = 7 1.286 -> 1.217 ms) */
   if (Np >= 20)
     for (int tile = 1; tile < 3; tile++)
       for (int st = 0; st < 2; st++)
-        for (int lt = 0; lt < 2; lt++) {
-          dg_kernel_config c = mma_variant(8, 1, 1, tile, 0, 0, 1, 0);
-          c.basis = 1;
-          c.stage_state = 1;
-          c.volume_passes = 2;
-          c.stream_update = st;
-          c.local_traces = lt;
-          push_config(out, cap, c, Np);
-        }
+        for (int lt = 0; lt < 2; lt++)
+          for (int pf = 0; pf < 2; pf++) {
+            dg_kernel_config c = mma_variant(8, 1, 1, tile, 0, 0, pf, 0);
+            c.basis = 1;
+            c.stage_state = 1;
+            c.volume_passes = 2;
+            c.stream_update = st;
+            c.local_traces = lt;
+            push_config(out, cap, c, Np);
+          }
   const int fts[] = {128, 256, 512};
   for (int i = 0; i < 3; i++)
     out->face_threads[out->nface++] = fts[i];
