@@ -32,7 +32,9 @@
  * of a row tile is split at generation time into parts (see "mma work
  * split" below), and every warp task runs straight-line code for its part.
  * Two more knobs shape the launch: mma_extra_blocks (resident blocks asked
- * of the compiler, mma_min_blocks) and l2_prefetch (emit_l2_prefetch).
+ * of the compiler, mma_min_blocks) and l2_prefetch (emit_l2_prefetch);
+ * strided_k orders the rows of each k-step (mma_step_row) so that the
+ * fragment loads meet no shared-memory bank twice.
  *
  * Block = NP x EPB threads, one pass (work_per_thread 1):
  *   B  face fluxes of the block's elements -> s_fl   (fused surface, or a
