@@ -41,7 +41,11 @@ dg_error dg_kernel_knob_parse(const dg_kernel_knob *k, const char *text, int *v)
  * true/false (problem.cfg) rather than 0/1 (tuning database). */
 void dg_kernel_knob_text(const dg_kernel_config *c, const dg_kernel_knob *k, int as_cfg,
                          char *buf, size_t n);
-/* "epb=8 ft=256 mat=global ..." over every knob. */
+/* "epb=8 ft=256 mat=global ..." over every knob; DG_KERNEL_CONFIG_TEXT
+ * bytes hold it for any configuration (215 characters with every knob at
+ * its longest value, 24 knobs).  Why a constant: the tuning table's 160
+ * bytes had cut the knobs after basis off, strided_k among them. */
+#define DG_KERNEL_CONFIG_TEXT 384
 void dg_kernel_config_describe(const dg_kernel_config *c, char *buf, size_t n);
 /* The same over the knobs that shape the generated source only (its header
  * comment: launch-only knobs there would split identical modules). */

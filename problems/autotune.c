@@ -279,7 +279,7 @@ dg_error dg_autotune(const dg_autotune_request *q, dg_autotune_outcome *out) {
       out->from_defaults = found;
     }
     if (found) {
-      char cs[200];
+      char cs[DG_KERNEL_CONFIG_TEXT];
       dg_kernel_config_describe(&out->cfg, cs, sizeof cs);
       dg_info("tuning: %s variant %s", out->from_defaults ? "shipped default" : "database",
               cs);

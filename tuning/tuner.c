@@ -561,7 +561,7 @@ void dg_tune_print(FILE *f, const dg_tune_result *r) {
           "upd ms", "score");
   for (int i = 0; i < r->nrows; i++) {
     const dg_tune_row *w = &r->rows[i];
-    char cs[160];
+    char cs[DG_KERNEL_CONFIG_TEXT];
     dg_kernel_config_describe(&w->cfg, cs, sizeof cs);
     const char *ph = w->retime ? "again" : phases[w->phase]; /* a leader re-timed */
     if (w->t.status == 0)
@@ -570,7 +570,7 @@ void dg_tune_print(FILE *f, const dg_tune_result *r) {
     else
       fprintf(f, "%-7s %-96s %s: %s\n", ph, cs, status[w->t.status], w->t.why);
   }
-  char cs[160];
+  char cs[DG_KERNEL_CONFIG_TEXT];
   dg_kernel_config_describe(&r->best, cs, sizeof cs);
   fprintf(f, "chosen: %s  (RHS %.4f ms)\n", cs, r->rhs_ms);
 }

@@ -63,7 +63,7 @@ typedef struct bench_row {
   double copy_gbs;
   double ms[3], bytes[3], flops[3];
   double rhs_ms, default_ms;
-  char variant[200];
+  char variant[DG_KERNEL_CONFIG_TEXT];
 } bench_row;
 
 static dg_error copy_bandwidth(dg_device *dev, size_t bytes, double *gbs) {

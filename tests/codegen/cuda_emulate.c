@@ -419,7 +419,7 @@ int main(int argc, char **argv) {
       }
       double rel = num / fmax(den, 1e-300);
       int ok = rel < tol && den > 0; /* a zero reference would prove nothing */
-      char buf[256];
+      char buf[DG_KERNEL_CONFIG_TEXT];
       dg_kernel_config_describe(&c, buf, sizeof buf);
       printf("N=%d %-120s max rel diff %.2e %s\n", d->N, buf, rel, ok ? "ok" : "FAIL");
       failures += !ok;

@@ -6,9 +6,11 @@
  * does not win; the best tensor-core variants are timed again with
  * strided_k, prepared first, and win only where it is faster. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/log.h"
+#include "operators/kernel_knobs.h"
 #include "tuning/tuner.h"
 
 #include "tests/expect.h"
@@ -241,6 +243,43 @@ int main(void) {
     EXPECT(prepared == 0 && !r.best.strided_k && r.best.work_mode != DG_WORK_MMA);
     dg_tune_result_free(&r);
     dg_tune_space_free(&sp);
+  }
+  /* the printed table and choice carry every knob, the last (cpu_chunk)
+   * too, at every knob's longest value */
+  {
+    dg_tune_result r;
+    memset(&r, 0, sizeof r);
+    dg_kernel_config c = dg_kernel_config_default();
+    c.elements_per_block = 16;
+    c.face_threads = 1024;
+    c.matrices = DG_MATRIX_CONSTANT;
+    c.np_align = 16;
+    c.layout = DG_LAYOUT_ELEMENT_MAJOR;
+    c.work_mode = DG_WORK_SEQUENCE;
+    c.basis = c.stage_state = c.stream_update = c.local_traces = c.strided_k = 1;
+    c.mma_extra_blocks = 2;
+    c.cpu_chunk = 100000;
+    r.best = c;
+    dg_tune_row row;
+    memset(&row, 0, sizeof row);
+    row.phase = 2;
+    row.cfg = c;
+    r.rows = &row;
+    r.nrows = 1;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    EXPECT(f != NULL);
+    if (f) {
+      dg_tune_print(f, &r);
+      fclose(f);
+      const char *row_at = text ? strstr(text, "ltr=1 sk=1 chunk=100000") : NULL;
+      EXPECT(row_at && strstr(row_at + 1, "ltr=1 sk=1 chunk=100000"), "%s", text);
+      free(text);
+    }
+    char d[DG_KERNEL_CONFIG_TEXT];
+    dg_kernel_config_describe(&c, d, sizeof d);
+    EXPECT(strlen(d) < sizeof d - 1 && strstr(d, "chunk=100000") != NULL);
   }
   /* cpu: the chunk is the knob */
   dg_tune_space cs;
