@@ -478,26 +478,18 @@ static dg_error run_phase(int phase, const dg_kernel_config *cands, int n,
  * timing on every leader, but twinning every tensor-core candidate would
  * double phase 2's compiles. */
 static int strided_twins(const dg_tune_result *r, dg_kernel_config *twins) {
+  leader lead[DG_TUNE_LEADERS];
   int n = 0;
-  double score[DG_TUNE_LEADERS];
   for (int i = 0; i < r->nrows; i++) {
     const dg_tune_row *w = &r->rows[i];
-    if (w->phase != 2 || w->retime || w->t.status != 0 || w->cfg.work_mode != DG_WORK_MMA ||
-        w->cfg.strided_k)
-      continue;
-    if (n == DG_TUNE_LEADERS && w->score_ms >= score[n - 1])
-      continue;
-    int at = n < DG_TUNE_LEADERS ? n++ : n - 1; /* full: the last goes */
-    while (at > 0 && score[at - 1] > w->score_ms) {
-      twins[at] = twins[at - 1];
-      score[at] = score[at - 1];
-      at--;
-    }
-    twins[at] = w->cfg;
-    score[at] = w->score_ms;
+    if (w->phase == 2 && !w->retime && w->t.status == 0 && w->cfg.work_mode == DG_WORK_MMA &&
+        !w->cfg.strided_k)
+      add_leader(lead, &n, &w->cfg, &w->t, w->score_ms);
   }
-  for (int i = 0; i < n; i++)
+  for (int i = 0; i < n; i++) {
+    twins[i] = lead[i].cfg;
     twins[i].strided_k = 1;
+  }
   return n;
 }
 
