@@ -24,6 +24,13 @@ dg_error dg_fsutil_mkdir_p(const char *path, mode_t mode);
 dg_error dg_fsutil_write_atomic(const char *path, const void *data, size_t n,
                                 mode_t mode);
 
+/* The same replace (temp + rename: readers see the old file or the whole
+ * new one) without the fsyncs, for entries that validate themselves (the
+ * kernel cache's checksum): after a crash an entry may be lost or torn,
+ * which its reader detects and rebuilds. */
+dg_error dg_fsutil_write_replace(const char *path, const void *data, size_t n,
+                                 mode_t mode);
+
 /* Plain write (create or truncate); for private temporary files. */
 dg_error dg_fsutil_write_file(const char *path, const void *data, size_t n,
                               mode_t mode);

@@ -42,6 +42,7 @@ dg_kernel_config dg_kernel_config_default(void) {
   c.stream_update = 0;
   c.local_traces = 0;
   c.strided_k = 0;
+  c.batch_residual = 1;
   return c;
 }
 
@@ -152,6 +153,8 @@ dg_error dg_kernel_config_check(const dg_kernel_config *c, int Np) {
   DG_CHECK(!c->strided_k || c->work_mode == DG_WORK_MMA, DG_ERR_INPUT,
            "strided_k is a knob of work_mode mma (the order of the tensor-core k-steps), not %s",
            dg_work_mode_name(c->work_mode));
+  DG_CHECK(c->batch_residual == 0 || c->batch_residual == 1, DG_ERR_INPUT,
+           "batch_residual %d must be 0 or 1", c->batch_residual);
   DG_CHECK(!gemm || !c->vector_loads, DG_ERR_INPUT,
            "vector_loads is a knob of work_mode parallel, inline and sequence, not %s (it "
            "stages its own shared data)", dg_work_mode_name(c->work_mode));
@@ -663,9 +666,24 @@ void dg_cg_emit_rhs_store(dg_strbuf *b, const dg_physics *ph, const dg_kernel_co
     }
   if (cfg->fuse_update) {
     dg_strbuf_line(b, "/* fused LSERK stage: res = a*res + dt*r; q += b*res */");
+    /* Why batch: a store to res may alias a later field's residual (the
+     * compiler cannot know CSTRIDE(K) > 0), so each load used to wait behind
+     * the previous field's stores, one memory round trip a field (ncu: a
+     * quarter of the fp64 N = 7 kernel's stall samples on that load).  H100,
+     * Maxwell fp64: N = 3 0.203 -> 0.188 ms, N = 6 0.875 -> 0.833 ms; it
+     * lost at N = 7 (pairs, 64 registers: 1.217 -> 1.240 ms), hence a knob.
+     * The early residual is in registers already. */
+    int batched = cfg->batch_residual && !cfg->early_residual;
+    if (batched) {
+      dg_strbuf_line(b, "real rres[NC]; /* batch_residual: every load before the first store */");
+      dg_strbuf_line(b, "for (int c = 0; c < NC; ++c) {");
+      dg_strbuf_line(b, "  const long long o = BASE(k, i) + c * CSTRIDE(K);");
+      dg_strbuf_line(b, "  rres[c] = %s;", residual);
+      dg_strbuf_line(b, "}");
+    }
     dg_strbuf_line(b, "for (int c = 0; c < NC; ++c) {");
     dg_strbuf_line(b, "  const long long o = BASE(k, i) + c * CSTRIDE(K);");
-    dg_strbuf_line(b, "  const real rs = rk_a * %s + dt * r[c];", residual);
+    dg_strbuf_line(b, "  const real rs = rk_a * %s + dt * r[c];", batched ? "rres[c]" : residual);
     if (cfg->stream_update) { /* read once, written once: evict-first */
       dg_strbuf_line(b, "  DG_ST_CS(&res[o], rs);");
       dg_strbuf_line(b, "  DG_ST_CS(&QOUT[o], u[c] + rk_b * rs);");

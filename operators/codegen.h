@@ -135,6 +135,11 @@ typedef struct dg_kernel_config {
   int strided_k;            /* cuda dg_volume, work_mode mma: the k-steps of each whole
                                block of 4 KW source rows take rows KW apart (bank-conflict
                                free fragment loads, operators/codegen_gemm.c) */
+  int batch_residual;       /* dg_volume with fuse_update: the node's whole residual is
+                               loaded before the first of its stores (a store to res may
+                               alias a later field's load, so otherwise each load waits
+                               behind the previous field's stores: one memory round trip
+                               a field); off keeps the loads interleaved, fewer registers */
   int mma_extra_blocks;     /* cuda dg_volume, work_mode mma: resident blocks per
                                multiprocessor asked of the compiler beyond the generator's
                                estimate (the __launch_bounds__ minimum, 0..4): more blocks

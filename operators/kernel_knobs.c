@@ -99,6 +99,10 @@ const dg_kernel_knob dg_kernel_knobs[] = {
      "cuda volume kernel (work_mode mma): each k-step of the tensor-core products reads "
      "source rows KW apart, not consecutive ones, so the fragment loads meet no shared-memory "
      "bank twice (more address arithmetic and registers)", 0},
+    {"batch_residual", "bres", DG_KNOB_BOOL, NULL, KNOB(batch_residual),
+     "volume kernel with fuse_update: load the node's whole residual before the first of "
+     "its stores, so the loads are in flight together (off: each field's load waits behind "
+     "the previous field's stores, with fewer registers)", 0},
     {"cpu_chunk", "chunk", DG_KNOB_INT, NULL, KNOB(cpu_chunk),
      "cpu backend: elements per chunk (0: automatic)", 1},
 };

@@ -246,7 +246,7 @@ static void precompile_candidates(const dg_autotune_request *q, const dg_tune_sp
   free(c);
 }
 
-/* dg_tune_search's prepare: the strided_k twins of its leaders. */
+/* dg_tune_search's prepare: the strided_k and register twins of its leaders. */
 static void prepare(void *vctx, const dg_kernel_config *cfgs, int n) {
   precompile_configs(((tune_ctx *)vctx)->req, cfgs, n);
 }
@@ -294,6 +294,8 @@ dg_error dg_autotune(const dg_autotune_request *q, dg_autotune_outcome *out) {
     if (dg_flux_check_affine(q->physics, NULL, NULL) != DG_OK) {
       dg_error_clear(); /* not affine: no Bernstein-Bezier candidates */
       dg_tune_space_drop_bernstein(&sp);
+    } else if (q->mode == DG_TUNE_AUTO) {
+      dg_tune_space_drop_nodal_mma(&sp); /* the coefficient forms stand in */
     }
     tune_ctx c = {q, NULL, q->repeats > 0 ? q->repeats : 7};
     dg_tune_result res;

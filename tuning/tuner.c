@@ -304,6 +304,22 @@ void dg_tune_space_drop_bernstein(dg_tune_space *s) {
   s->nvolume = n;
 }
 
+/* Why: on the H100 every Maxwell 3D entry from N = 3 to 7, double and
+ * float, has been a Bernstein-Bezier variant since session 11 (sessions 11
+ * to 13's fresh-cache sweeps, tuning/RESULTS.md), while the nodal
+ * tensor-core candidates were 54 of auto mode's 134 at N = 7, whose
+ * compiles and timings put the tuning run past its 60 s (61-67 s, session
+ * 13).  Kept where no coefficient candidate exists (Np < 20). */
+void dg_tune_space_drop_nodal_mma(dg_tune_space *s) {
+  int n = 0, any_bb = 0;
+  for (int i = 0; i < s->nvolume; i++)
+    any_bb |= s->volume[i].basis && s->volume[i].work_mode == DG_WORK_MMA;
+  for (int i = 0; i < s->nvolume; i++)
+    if (!any_bb || s->volume[i].basis || s->volume[i].work_mode != DG_WORK_MMA)
+      s->volume[n++] = s->volume[i];
+  s->nvolume = n;
+}
+
 void dg_tune_space_free(dg_tune_space *s) {
   free(s->layouts);
   free(s->volume);
@@ -493,6 +509,66 @@ static int strided_twins(const dg_tune_result *r, dg_kernel_config *twins) {
   return n;
 }
 
+static int timed_before(const dg_tune_result *r, const dg_kernel_config *c) {
+  for (int i = 0; i < r->nrows; i++)
+    if (memcmp(&r->rows[i].cfg, c, sizeof *c) == 0)
+      return 1;
+  return 0;
+}
+
+/* The register twins of the DG_TUNE_LEADERS best variants phase 2 timed
+ * (the strided twins among them), into twins[] (room for 2 a leader);
+ * returns how many.  Knobs that trade registers for latency, whose sign
+ * turns on the variant's register pressure: the residual loaded field by
+ * field (batch_residual off; on: Maxwell fp64 N = 6 0.875 -> 0.833 ms, but
+ * N = 7's 64-register pairs 1.217 -> 1.240), and for the two-pass
+ * tensor-core kernel one more resident block (Maxwell float N = 6 0.654 ->
+ * 0.600 ms, N = 7 0.782 -> 0.988; tuning/RESULTS.md, session 13).  Twins
+ * rather than candidates: each doubles the variants it applies to, and
+ * auto mode's compiles are near its 60 s budget at N = 7. */
+static int twins_of(const dg_kernel_config *c, const dg_tune_result *r, dg_kernel_config *twins) {
+  int nt = 0;
+  if (c->fuse_update && c->batch_residual && !c->early_residual) {
+    twins[nt] = *c;
+    twins[nt].batch_residual = 0;
+    nt += !timed_before(r, &twins[nt]);
+  }
+  if (c->work_mode == DG_WORK_MMA && c->fuse_surface && c->fuse_update &&
+      c->volume_passes > 1 && c->mma_extra_blocks == 0) {
+    twins[nt] = *c;
+    twins[nt].mma_extra_blocks = 1;
+    nt += !timed_before(r, &twins[nt]);
+  }
+  return nt;
+}
+
+static int register_twins(const dg_tune_result *r, dg_kernel_config *twins) {
+  leader lead[DG_TUNE_LEADERS];
+  int n = 0, nt = 0;
+  for (int i = 0; i < r->nrows; i++) {
+    const dg_tune_row *w = &r->rows[i];
+    if (w->phase == 2 && !w->retime && w->t.status == 0)
+      add_leader(lead, &n, &w->cfg, &w->t, w->score_ms);
+  }
+  for (int i = 0; i < n; i++)
+    nt += twins_of(&lead[i].cfg, r, twins + nt);
+  return nt;
+}
+
+/* What the strided round prepares: its twins, and the register twins the
+ * next round may ask for (those of phase 2's leaders and of the strided
+ * twins), so both rounds' modules compile in one wave: auto mode's Maxwell
+ * fp64 N = 7 tuning took 60.7 s with a second wave, against 60 s.  Returns
+ * how many it put in twins[] (at most 4 DG_TUNE_LEADERS). */
+static int prepared_twins(const dg_tune_result *r, const dg_kernel_config *strided, int ns,
+                          dg_kernel_config *twins) {
+  int n = 0;
+  for (int i = 0; i < ns; i++)
+    n += twins_of(&strided[i], r, twins + n);
+  n += register_twins(r, twins + n);
+  return n;
+}
+
 dg_error dg_tune_search(const dg_tune_space *sp, const dg_kernel_config *base,
                         dg_tune_measure_fn measure, dg_tune_prepare_fn prepare, void *ctx,
                         dg_tune_result *out) {
@@ -501,8 +577,8 @@ dg_error dg_tune_search(const dg_tune_space *sp, const dg_kernel_config *base,
   int nmax = sp->nlayouts > sp->nvolume ? sp->nlayouts : sp->nvolume;
   if (sp->nface > nmax)
     nmax = sp->nface;
-  if (nmax < DG_TUNE_LEADERS)
-    nmax = DG_TUNE_LEADERS;
+  if (nmax < 6 * DG_TUNE_LEADERS)
+    nmax = 6 * DG_TUNE_LEADERS; /* the twins: strided, register, both */
   dg_kernel_config *c = calloc((size_t)nmax + 1, sizeof *c);
   DG_CHECK(c, DG_ERR_MEMORY, "out of memory");
   dg_kernel_config best = *base;
@@ -520,6 +596,14 @@ dg_error dg_tune_search(const dg_tune_space *sp, const dg_kernel_config *base,
   }
   DG_CALL_GOTO(err, fail, run_phase(2, c, sp->nvolume, &best, &bt, measure, ctx, out));
   int ntwin = strided_twins(out, c);
+  if (ntwin) {
+    if (prepare) {
+      int np = prepared_twins(out, c, ntwin, c + ntwin);
+      prepare(ctx, c, ntwin + np);
+    }
+    DG_CALL_GOTO(err, fail, run_phase(2, c, ntwin, &best, &bt, measure, ctx, out));
+  }
+  ntwin = register_twins(out, c);
   if (ntwin) {
     if (prepare)
       prepare(ctx, c, ntwin);

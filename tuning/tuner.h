@@ -50,6 +50,10 @@ dg_error dg_tune_space_create(int cuda, dg_tune_mode mode, int Np, int nfnfp,
 /* Drop the candidates on Bernstein-Bezier coefficients (basis bernstein):
  * for a physics that is not affine (operators/flux_affine.h). */
 void dg_tune_space_drop_bernstein(dg_tune_space *s);
+/* Drop the tensor-core candidates on nodal values where those on
+ * Bernstein-Bezier coefficients stand in for them (an affine physics, auto
+ * mode): none of them has won there (tuning/tuner.c says where). */
+void dg_tune_space_drop_nodal_mma(dg_tune_space *s);
 void dg_tune_space_free(dg_tune_space *s);
 
 /* Apply the knobs of one phase's candidate to a configuration. */
@@ -109,8 +113,9 @@ typedef struct dg_tune_result {
 typedef void (*dg_tune_prepare_fn)(void *ctx, const dg_kernel_config *cfgs, int n);
 
 /* Phase 1 the layouts, phase 2 the volume slicing, then the strided_k twins
- * of phase 2's best tensor-core variants (timed as phase 2, prepared first),
- * phase 3 the surface threads. */
+ * of phase 2's best tensor-core variants and the register twins
+ * (batch_residual off, one more block) of its best variants (each round
+ * timed as phase 2, prepared first), phase 3 the surface threads. */
 dg_error dg_tune_search(const dg_tune_space *space, const dg_kernel_config *base,
                         dg_tune_measure_fn measure, dg_tune_prepare_fn prepare, void *ctx,
                         dg_tune_result *out);

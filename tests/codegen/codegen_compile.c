@@ -24,7 +24,7 @@
  * passes, strided k-steps), N = 3 otherwise. */
 static int nvrtc_order(int v) {
   switch (v) {
-  case 10: case 12: case 13: case 16: case 18: case 20: case 21: case 22:
+  case 10: case 12: case 13: case 16: case 18: case 20: case 21: case 22: case 23:
     return 5;
   default:
     return 3;
@@ -63,7 +63,7 @@ int main(int argc, char **argv) {
       if (dg_bernstein_create(re, &bb) != DG_OK)
         return 1;
       dg_element_ops el_bb = dg_element_ops_of_bernstein(re, bb);
-      for (int v = 0; v < 23; v++) {
+      for (int v = 0; v < 24; v++) {
         dg_kernel_config c = dg_kernel_config_default();
         c.elements_per_block = v % 3 == 0 ? 1 : v % 3 == 1 ? 2 : 4;
         c.matrices = (dg_matrix_place)(v % 3);
@@ -75,7 +75,20 @@ int main(int argc, char **argv) {
         /* the cuda-only knobs: NVRTC at N = 3 (the C target ignores them) */
         if (v >= 6 && (!nvrtc || orders[o] != nvrtc_order(v)))
           continue;
-        if (v >= 21) { /* strided_k (N = 5): 21 fp64 pairs on BB coefficients, the
+        if (v >= 23) { /* the register twins (N = 5): the residual loaded field by
+                          field (batch_residual off) and one more block, fp64 16-row
+                          tiles on BB coefficients, the state staged in two passes */
+          c.basis = c.stage_state = 1;
+          c.volume_passes = 2;
+          c.work_mode = DG_WORK_MMA;
+          c.elements_per_block = 8;
+          c.matrices = DG_MATRIX_GLOBAL;
+          c.fuse_surface = 1;
+          c.mma_rows = 16;
+          c.stream_update = 1;
+          c.batch_residual = 0;
+          c.mma_extra_blocks = 1;
+        } else if (v >= 21) { /* strided_k (N = 5): 21 fp64 pairs on BB coefficients, the
                           state staged in two passes; 22 nodal float 16-row tiles
                           (split TF32, rows 8 apart) */
           c.basis = c.stage_state = v == 21;

@@ -67,7 +67,7 @@ int main(int argc, char **argv) {
   const char *none[1] = {NULL};
   if (run(argv[1], "cpu", none, 0, argv + 2, argc - 2, &ref))
     return 1;
-  const char *variants[][11] = {
+  const char *variants[][13] = {
       {"backend.elements_per_block=1", NULL},
       {"backend.elements_per_block=4", "backend.matrices=shared", NULL},
       {"backend.elements_per_block=2", "backend.matrices=constant", "backend.np_align=8", NULL},
@@ -163,6 +163,14 @@ int main(int argc, char **argv) {
        "backend.elements_per_block=8", "backend.fuse_surface=true", "backend.fuse_update=true",
        "backend.stage_state=true", "backend.volume_passes=2", "backend.local_traces=true",
        "backend.strided_k=true", NULL},
+      /* the tuner's register twins: the residual loaded field by field
+       * (batch_residual off), nodal and the staged two-pass form on
+       * coefficients with one more block */
+      {"backend.fuse_update=true", "backend.batch_residual=false", NULL},
+      {"backend.basis=bernstein", "backend.work_mode=mma", "backend.mma_rows=16",
+       "backend.elements_per_block=8", "backend.fuse_surface=true", "backend.fuse_update=true",
+       "backend.stage_state=true", "backend.volume_passes=2", "backend.stream_update=true",
+       "backend.batch_residual=false", "backend.mma_extra_blocks=1", NULL},
   };
   int failures = 0, checked_bb = 0;
   for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {

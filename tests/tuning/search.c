@@ -4,7 +4,9 @@
  * model phase by phase and stops timing candidates over 2x the best after
  * one repeat; the leaders of a phase are timed again, so one lucky timing
  * does not win; the best tensor-core variants are timed again with
- * strided_k, prepared first, and win only where it is faster. */
+ * strided_k, and the best variants with their register twins (the residual
+ * loaded field by field, one more block for the two-pass tensor-core
+ * kernel), prepared first, and win only where they are faster. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,8 +38,13 @@ static dg_error lucky(void *ctx, const dg_kernel_config *c, int phase, double cu
 
 /* Tensor cores: the mma variants 1.0 ms (16-row tiles 0.1 less, the
  * basis bernstein ones 0.2 less), strided_k 0.3 less (strided_wins) or
- * more; everything else 2.0 ms. */
-static int strided_wins, prepared, prepared_ok;
+ * more; everything else 2.0 ms; the residual loaded field by field 0.05
+ * less (unbatched_wins) or more, one more block of a two-pass kernel 0.05
+ * more; one pass or the early residual 0.01 more (so the leaders run two
+ * passes, and each has both register twins). */
+static int strided_wins, unbatched_wins, prepared, prepared_ok, rounds;
+static int round_n[4], round_strided[4], round_register[4], ahead_missing;
+static dg_kernel_config round0[32];
 static dg_error mma_model(void *ctx, const dg_kernel_config *c, int phase, double cutoff,
                           dg_tune_timing *t) {
   (void)ctx;
@@ -48,14 +55,42 @@ static dg_error mma_model(void *ctx, const dg_kernel_config *c, int phase, doubl
   if (c->work_mode == DG_WORK_MMA)
     t->volume_ms = 1.0 - 0.1 * (c->mma_rows == 16) - 0.2 * c->basis +
                    (c->strided_k ? (strided_wins ? -0.3 : 0.3) : 0);
+  if (!c->batch_residual)
+    t->volume_ms += unbatched_wins ? -0.05 : 0.05;
+  if (c->volume_passes > 1 && c->mma_extra_blocks)
+    t->volume_ms += 0.05;
+  if (c->volume_passes == 1 || c->early_residual)
+    t->volume_ms += 0.01;
   return DG_OK;
 }
+/* Counts each prepared round's twins: strided ones, register ones (legal,
+ * and one knob away from a strided-or-not leader). */
 static void mma_prepare(void *ctx, const dg_kernel_config *cfgs, int n) {
   (void)ctx;
   prepared += n;
-  for (int i = 0; i < n; i++)
-    prepared_ok += cfgs[i].strided_k && cfgs[i].work_mode == DG_WORK_MMA &&
-                   dg_kernel_config_check(&cfgs[i], 56) == DG_OK;
+  if (rounds < 4) {
+    round_n[rounds] = n;
+    round_strided[rounds] = round_register[rounds] = 0;
+  }
+  for (int i = 0; i < n; i++) {
+    int legal = dg_kernel_config_check(&cfgs[i], 56) == DG_OK;
+    if (rounds == 0 && i < 32)
+      round0[i] = cfgs[i];
+    if (rounds == 1) { /* the register round: prepared in the first round already */
+      int found = 0;
+      for (int j = 0; j < round_n[0] && j < 32 && !found; j++)
+        found = memcmp(&round0[j], &cfgs[i], sizeof cfgs[i]) == 0;
+      ahead_missing += !found;
+    }
+    prepared_ok += cfgs[i].strided_k && cfgs[i].work_mode == DG_WORK_MMA && legal;
+    if (rounds < 4) {
+      round_strided[rounds] += cfgs[i].strided_k && cfgs[i].work_mode == DG_WORK_MMA && legal;
+      round_register[rounds] += legal && (!cfgs[i].batch_residual ||
+                                          (cfgs[i].mma_extra_blocks == 1 &&
+                                           cfgs[i].volume_passes > 1));
+    }
+  }
+  rounds++;
 }
 
 /* cost model: the best variant is inline x 2, 4 elements per block, fused
@@ -104,16 +139,19 @@ int main(void) {
     EXPECT(r.best.unroll == (mode == DG_TUNE_FULL ? 2 : 4));
     /* every candidate once, then each phase's leaders (up to 3) twice more;
      * full mode's tensor-core candidates (the model's slowest) bring their
-     * strided_k twins, a fourth round of leaders */
-    int again = 0, twins = 0;
+     * strided_k twins, a fourth round of leaders; the three best (fused
+     * update, one pass) their residual loaded field by field, a fifth */
+    int again = 0, twins = 0, unbatched = 0;
     for (int i = 0; i < r.nrows; i++) {
       again += r.rows[i].retime > 0;
       twins += !r.rows[i].retime && r.rows[i].cfg.strided_k;
+      unbatched += !r.rows[i].retime && !r.rows[i].cfg.batch_residual;
     }
     EXPECT(twins == (mode == DG_TUNE_FULL ? 3 : 0), "%d twins", twins);
-    EXPECT(measured == sp.nlayouts + sp.nvolume + sp.nface + twins + again &&
+    EXPECT(unbatched == 3, "%d unbatched twins", unbatched);
+    EXPECT(measured == sp.nlayouts + sp.nvolume + sp.nface + twins + unbatched + again &&
            r.nrows == measured);
-    EXPECT(again >= 3 * 2 * 2 && again <= (twins ? 4 : 3) * 3 * 2);
+    EXPECT(again >= 4 * 2 * 2 && again <= (twins ? 5 : 4) * 3 * 2);
     EXPECT(stopped_early > 0); /* the epb = 1 variants */
     dg_tune_result_free(&r);
     dg_tune_space_free(&sp);
@@ -187,6 +225,32 @@ int main(void) {
            "bb %d staged %d streamed %d local %d unfetched %d", bb, staged, streamed, local,
            unfetched);
     int before = sp.nvolume;
+    { /* an affine physics in auto mode: the coefficient forms stand in for
+       * the nodal tensor-core ones, and every other candidate stays */
+      dg_tune_space aff;
+      EXPECT(dg_tune_space_create(1, (dg_tune_mode)mode, 56, 84, &aff) == DG_OK);
+      int nodal_mma = 0, other = 0;
+      for (int i = 0; i < aff.nvolume; i++) {
+        nodal_mma += aff.volume[i].work_mode == DG_WORK_MMA && !aff.volume[i].basis;
+        other += aff.volume[i].work_mode != DG_WORK_MMA;
+      }
+      dg_tune_space_drop_nodal_mma(&aff);
+      int left_bb = 0, left_other = 0;
+      for (int i = 0; i < aff.nvolume; i++) {
+        EXPECT(aff.volume[i].work_mode != DG_WORK_MMA || aff.volume[i].basis);
+        left_bb += aff.volume[i].basis && aff.volume[i].work_mode == DG_WORK_MMA;
+        left_other += aff.volume[i].work_mode != DG_WORK_MMA;
+      }
+      EXPECT(nodal_mma >= 48 && aff.nvolume == before - nodal_mma && left_bb == 40 &&
+             left_other == other, "nodal mma %d, %d -> %d", nodal_mma, before, aff.nvolume);
+      dg_tune_space_free(&aff);
+      /* no coefficient candidate (Np < 20): nothing to stand in, nothing dropped */
+      EXPECT(dg_tune_space_create(1, (dg_tune_mode)mode, 10, 12, &aff) == DG_OK);
+      int n10 = aff.nvolume;
+      dg_tune_space_drop_nodal_mma(&aff);
+      EXPECT(aff.nvolume == n10);
+      dg_tune_space_free(&aff);
+    }
     dg_tune_space_drop_bernstein(&sp);
     EXPECT(sp.nvolume == before - 40);
     for (int i = 0; i < sp.nvolume; i++)
@@ -214,33 +278,59 @@ int main(void) {
   }
   /* strided_k: the three best tensor-core variants again with it, prepared
    * first; chosen where it is faster, not where it is slower; the space
-   * itself has no strided_k candidate */
-  for (strided_wins = 0; strided_wins < 2; strided_wins++) {
+   * itself has no strided_k candidate.  Then the register twins of the
+   * three best (strided or not): the residual loaded field by field, and
+   * one more block where a leader runs two passes, prepared first; the
+   * unbatched one chosen where it is faster only, the extra block (slower
+   * in the model) never; no twin of a variant timed before */
+  for (int w = 0; w < 4; w++) {
+    strided_wins = w & 1;
+    unbatched_wins = w >> 1;
     dg_tune_space sp;
     EXPECT(dg_tune_space_create(1, DG_TUNE_AUTO, 56, 84, &sp) == DG_OK);
     for (int i = 0; i < sp.nvolume; i++)
-      EXPECT(!sp.volume[i].strided_k);
+      EXPECT(!sp.volume[i].strided_k && sp.volume[i].batch_residual);
     dg_kernel_config base = dg_kernel_config_default();
     dg_tune_result r;
-    prepared = prepared_ok = 0;
+    prepared = prepared_ok = rounds = ahead_missing = 0;
     EXPECT(dg_tune_search(&sp, &base, mma_model, mma_prepare, NULL, &r) == DG_OK);
-    EXPECT(prepared == 3 && prepared_ok == 3, "prepared %d (%d legal strided)", prepared,
-           prepared_ok);
-    int twins = 0;
-    for (int i = 0; i < r.nrows; i++)
-      twins += r.rows[i].phase == 2 && !r.rows[i].retime && r.rows[i].cfg.strided_k;
-    EXPECT(twins == 3);
+    /* the first round prepares the strided twins, their register twins and
+     * the leaders' (3 + 6 + 6, in one compile wave); the second asks for
+     * none it did not prepare */
+    EXPECT(rounds == 2 && round_n[0] == 15 && round_strided[0] == 9,
+           "rounds %d, first %d (%d strided)", rounds, round_n[0], round_strided[0]);
+    EXPECT(ahead_missing == 0, "%d register twins not prepared ahead", ahead_missing);
+    EXPECT(round_n[1] == 6 && round_register[1] == 6,
+           "register round %d (%d legal twins)", round_n[1], round_register[1]);
+    int twins = 0, unbatched = 0, extra = 0;
+    for (int i = 0; i < r.nrows; i++) {
+      const dg_tune_row *x = &r.rows[i];
+      twins += x->phase == 2 && !x->retime && x->cfg.strided_k;
+      unbatched += x->phase == 2 && !x->retime && !x->cfg.batch_residual;
+      extra += x->phase == 2 && !x->retime && x->cfg.volume_passes > 1 &&
+               x->cfg.mma_extra_blocks == 1;
+      for (int j = 0; j < i; j++) /* no variant timed twice in phase 2 but re-timed */
+        EXPECT(x->phase != 2 || r.rows[j].phase != 2 || x->retime || r.rows[j].retime ||
+               memcmp(&x->cfg, &r.rows[j].cfg, sizeof x->cfg) != 0);
+    }
+    /* the register twins of strided leaders are strided too */
+    EXPECT(twins == (strided_wins ? 9 : 3), "%d strided", twins);
+    for (int i = 0; i < sp.nvolume; i++) /* the space's own (nodal two-pass ones) */
+      extra -= sp.volume[i].volume_passes > 1 && sp.volume[i].mma_extra_blocks == 1;
+    EXPECT(unbatched == 3 && extra == 3, "unbatched %d extra twins %d", unbatched, extra);
     EXPECT(r.best.work_mode == DG_WORK_MMA && r.best.basis && r.best.mma_rows == 16);
     EXPECT(r.best.strided_k == strided_wins);
+    EXPECT(r.best.batch_residual == !unbatched_wins && r.best.mma_extra_blocks == 0);
     dg_tune_result_free(&r);
-    /* no tensor-core variant timed: no twins */
-    prepared = 0;
+    /* no tensor-core variant timed: no strided twins, no extra blocks */
+    prepared = prepared_ok = rounds = 0;
     dg_tune_space_drop_bernstein(&sp);
     for (int i = 0; i < sp.nvolume; i++)
       if (sp.volume[i].work_mode == DG_WORK_MMA)
         sp.volume[i] = sp.volume[0];
     EXPECT(dg_tune_search(&sp, &base, mma_model, mma_prepare, NULL, &r) == DG_OK);
-    EXPECT(prepared == 0 && !r.best.strided_k && r.best.work_mode != DG_WORK_MMA);
+    EXPECT(prepared_ok == 0 && !r.best.strided_k && r.best.work_mode != DG_WORK_MMA);
+    EXPECT(rounds == 1 && round_register[0] == round_n[0] && round_n[0] <= 3);
     dg_tune_result_free(&r);
     dg_tune_space_free(&sp);
   }
@@ -273,8 +363,8 @@ int main(void) {
     if (f) {
       dg_tune_print(f, &r);
       fclose(f);
-      const char *row_at = text ? strstr(text, "ltr=1 sk=1 chunk=100000") : NULL;
-      EXPECT(row_at && strstr(row_at + 1, "ltr=1 sk=1 chunk=100000"), "%s", text);
+      const char *row_at = text ? strstr(text, "ltr=1 sk=1 bres=1 chunk=100000") : NULL;
+      EXPECT(row_at && strstr(row_at + 1, "ltr=1 sk=1 bres=1 chunk=100000"), "%s", text);
       free(text);
     }
     char d[DG_KERNEL_CONFIG_TEXT];
