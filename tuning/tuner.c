@@ -557,9 +557,10 @@ static int register_twins(const dg_tune_result *r, dg_kernel_config *twins) {
 
 /* What the strided round prepares: its twins, and the register twins the
  * next round may ask for (those of phase 2's leaders and of the strided
- * twins), so both rounds' modules compile in one wave: auto mode's Maxwell
- * fp64 N = 7 tuning took 60.7 s with a second wave, against 60 s.  Returns
- * how many it put in twins[] (at most 4 DG_TUNE_LEADERS). */
+ * twins), so both rounds' modules compile side by side in one wave, not
+ * one after the other (the twins the second round does not ask for cost a
+ * thread's compile each, of 16).  Returns how many it put in twins[] (at
+ * most 4 DG_TUNE_LEADERS). */
 static int prepared_twins(const dg_tune_result *r, const dg_kernel_config *strided, int ns,
                           dg_kernel_config *twins) {
   int n = 0;
