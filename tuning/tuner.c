@@ -486,6 +486,19 @@ static dg_error run_phase(int phase, const dg_kernel_config *cands, int n,
   return DG_OK;
 }
 
+/* The DG_TUNE_LEADERS best variants phase 2 timed (first timings), into
+ * lead[]; only the tensor-core ones without strided_k if unstrided_mma. */
+static int phase2_leaders(const dg_tune_result *r, int unstrided_mma, leader *lead) {
+  int n = 0;
+  for (int i = 0; i < r->nrows; i++) {
+    const dg_tune_row *w = &r->rows[i];
+    if (w->phase == 2 && !w->retime && w->t.status == 0 &&
+        (!unstrided_mma || (w->cfg.work_mode == DG_WORK_MMA && !w->cfg.strided_k)))
+      add_leader(lead, &n, &w->cfg, &w->t, w->score_ms);
+  }
+  return n;
+}
+
 /* The strided_k twins (operators/codegen_gemm.c: bank-conflict-free
  * fragment loads for more registers) of the DG_TUNE_LEADERS best tensor-core
  * variants that phase 2 timed, into twins[]; returns how many.  Why only
@@ -495,13 +508,7 @@ static dg_error run_phase(int phase, const dg_kernel_config *cands, int n,
  * double phase 2's compiles. */
 static int strided_twins(const dg_tune_result *r, dg_kernel_config *twins) {
   leader lead[DG_TUNE_LEADERS];
-  int n = 0;
-  for (int i = 0; i < r->nrows; i++) {
-    const dg_tune_row *w = &r->rows[i];
-    if (w->phase == 2 && !w->retime && w->t.status == 0 && w->cfg.work_mode == DG_WORK_MMA &&
-        !w->cfg.strided_k)
-      add_leader(lead, &n, &w->cfg, &w->t, w->score_ms);
-  }
+  int n = phase2_leaders(r, 1, lead);
   for (int i = 0; i < n; i++) {
     twins[i] = lead[i].cfg;
     twins[i].strided_k = 1;
@@ -544,12 +551,7 @@ static int twins_of(const dg_kernel_config *c, const dg_tune_result *r, dg_kerne
 
 static int register_twins(const dg_tune_result *r, dg_kernel_config *twins) {
   leader lead[DG_TUNE_LEADERS];
-  int n = 0, nt = 0;
-  for (int i = 0; i < r->nrows; i++) {
-    const dg_tune_row *w = &r->rows[i];
-    if (w->phase == 2 && !w->retime && w->t.status == 0)
-      add_leader(lead, &n, &w->cfg, &w->t, w->score_ms);
-  }
+  int n = phase2_leaders(r, 0, lead), nt = 0;
   for (int i = 0; i < n; i++)
     nt += twins_of(&lead[i].cfg, r, twins + nt);
   return nt;

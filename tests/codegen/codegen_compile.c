@@ -75,20 +75,7 @@ int main(int argc, char **argv) {
         /* the cuda-only knobs: NVRTC at N = 3 (the C target ignores them) */
         if (v >= 6 && (!nvrtc || orders[o] != nvrtc_order(v)))
           continue;
-        if (v >= 23) { /* the register twins (N = 5): the residual loaded field by
-                          field (batch_residual off) and one more block, fp64 16-row
-                          tiles on BB coefficients, the state staged in two passes */
-          c.basis = c.stage_state = 1;
-          c.volume_passes = 2;
-          c.work_mode = DG_WORK_MMA;
-          c.elements_per_block = 8;
-          c.matrices = DG_MATRIX_GLOBAL;
-          c.fuse_surface = 1;
-          c.mma_rows = 16;
-          c.stream_update = 1;
-          c.batch_residual = 0;
-          c.mma_extra_blocks = 1;
-        } else if (v >= 21) { /* strided_k (N = 5): 21 fp64 pairs on BB coefficients, the
+        if (v == 21 || v == 22) { /* strided_k (N = 5): 21 fp64 pairs on BB coefficients, the
                           state staged in two passes; 22 nodal float 16-row tiles
                           (split TF32, rows 8 apart) */
           c.basis = c.stage_state = v == 21;
@@ -105,7 +92,9 @@ int main(int argc, char **argv) {
                           staged in two passes on BB coefficients, 16-row fp64
                           tiles at N = 5; 19 nodal float with the early residual
                           and traces ahead at N = 3; 20 as 18, with the face
-                          traces from the staged state (local_traces) */
+                          traces from the staged state (local_traces); 23 as 18,
+                          the tuner's register twin: the residual loaded field by
+                          field (batch_residual off), one more block */
           c.basis = v != 19;
           c.stage_state = v != 19;
           c.volume_passes = v != 19 ? 2 : 1;
@@ -119,6 +108,8 @@ int main(int argc, char **argv) {
           c.l2_prefetch = 1;
           c.stream_update = 1;
           c.local_traces = v == 20;
+          c.batch_residual = v != 23;
+          c.mma_extra_blocks = v == 23;
         } else if (v >= 16) { /* Bernstein-Bezier coefficients (affine physics; the others
                           refuse): the fused mma kernel, 16-row fp64 tiles at N = 5
                           with the early residual, float pairs at N = 3 with the

@@ -42,7 +42,7 @@ static dg_error lucky(void *ctx, const dg_kernel_config *c, int phase, double cu
  * less (unbatched_wins) or more, one more block of a two-pass kernel 0.05
  * more; one pass or the early residual 0.01 more (so the leaders run two
  * passes, and each has both register twins). */
-static int strided_wins, unbatched_wins, prepared, prepared_ok, rounds;
+static int strided_wins, unbatched_wins, prepared_ok, rounds;
 static int round_n[4], round_strided[4], round_register[4], ahead_missing;
 static dg_kernel_config round0[32];
 static dg_error mma_model(void *ctx, const dg_kernel_config *c, int phase, double cutoff,
@@ -67,7 +67,6 @@ static dg_error mma_model(void *ctx, const dg_kernel_config *c, int phase, doubl
  * and one knob away from a strided-or-not leader). */
 static void mma_prepare(void *ctx, const dg_kernel_config *cfgs, int n) {
   (void)ctx;
-  prepared += n;
   if (rounds < 4) {
     round_n[rounds] = n;
     round_strided[rounds] = round_register[rounds] = 0;
@@ -292,7 +291,7 @@ int main(void) {
       EXPECT(!sp.volume[i].strided_k && sp.volume[i].batch_residual);
     dg_kernel_config base = dg_kernel_config_default();
     dg_tune_result r;
-    prepared = prepared_ok = rounds = ahead_missing = 0;
+    prepared_ok = rounds = ahead_missing = 0;
     EXPECT(dg_tune_search(&sp, &base, mma_model, mma_prepare, NULL, &r) == DG_OK);
     /* the first round prepares the strided twins, their register twins and
      * the leaders' (3 + 6 + 6, in one compile wave); the second asks for
@@ -323,7 +322,7 @@ int main(void) {
     EXPECT(r.best.batch_residual == !unbatched_wins && r.best.mma_extra_blocks == 0);
     dg_tune_result_free(&r);
     /* no tensor-core variant timed: no strided twins, no extra blocks */
-    prepared = prepared_ok = rounds = 0;
+    prepared_ok = rounds = 0;
     dg_tune_space_drop_bernstein(&sp);
     for (int i = 0; i < sp.nvolume; i++)
       if (sp.volume[i].work_mode == DG_WORK_MMA)
