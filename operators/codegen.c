@@ -43,6 +43,7 @@ dg_kernel_config dg_kernel_config_default(void) {
   c.local_traces = 0;
   c.strided_k = 0;
   c.batch_residual = 1;
+  c.overlay_state = 0;
   return c;
 }
 
@@ -155,6 +156,16 @@ dg_error dg_kernel_config_check(const dg_kernel_config *c, int Np) {
            dg_work_mode_name(c->work_mode));
   DG_CHECK(c->batch_residual == 0 || c->batch_residual == 1, DG_ERR_INPUT,
            "batch_residual %d must be 0 or 1", c->batch_residual);
+  DG_CHECK(c->overlay_state == 0 || c->overlay_state == 1, DG_ERR_INPUT,
+           "overlay_state %d must be 0 or 1", c->overlay_state);
+  DG_CHECK(!c->overlay_state || (c->work_mode == DG_WORK_MMA && c->stage_state &&
+                                 c->fuse_surface && !c->local_traces),
+           DG_ERR_INPUT,
+           "overlay_state is a knob of work_mode mma with stage_state and fuse_surface, "
+           "without local_traces (the face fluxes overwrite the staged state, so they read "
+           "every trace from global memory), not %s with stage_state %d, fuse_surface %d and "
+           "local_traces %d",
+           dg_work_mode_name(c->work_mode), c->stage_state, c->fuse_surface, c->local_traces);
   DG_CHECK(!gemm || !c->vector_loads, DG_ERR_INPUT,
            "vector_loads is a knob of work_mode parallel, inline and sequence, not %s (it "
            "stages its own shared data)", dg_work_mode_name(c->work_mode));

@@ -107,6 +107,8 @@ typedef struct {
                    offset / src_col is then its flux quantity's index (level 1) */
   int src_col;  /* reals of one source column: NP PADE */
   int npass;    /* volume_passes: a thread's points of level 1 (div_regs) */
+  int overlay;  /* overlay_state: level 1 before B; s_fl and OUT over the staged state,
+                   s_div after them */
   size_t off_div;
 } gemm_plan;
 
@@ -417,8 +419,14 @@ static int plan(const dg_element_ops *el, const deriv_table *dt, int ncomp,
   /* stage_state: the sources in shared memory are the state's NC arrays */
   p->stage = el->bernstein && cfg->stage_state;
   p->src_col = np * p->pade;
+  p->overlay = p->stage && p->mma && cfg->overlay_state;
   p->off_fl = (size_t)(p->stage ? ncomp : dt->ng) * np * pade;
   p->off_out = p->off_fl + (size_t)ncomp * nfnfp * pade;
+  if (p->overlay) { /* the face fluxes over the staged state (level 1 has read it) */
+    size_t fl = (size_t)ncomp * nfnfp * pade;
+    p->off_out = p->off_fl > fl ? p->off_fl : fl;
+    p->off_fl = 0;
+  }
   p->off_out += p->off_out & 1; /* vector alignment of what follows */
   int a = 0, s = 0;
   for (int x = 0; x < dt->n; x++) { /* divergence rows: D_a on contravariant row a */
@@ -481,7 +489,7 @@ static int plan(const dg_element_ops *el, const deriv_table *dt, int ncomp,
      * overlay */
     size_t out = (size_t)p->nslot * p->npr * pade, div = (size_t)p->lift0 * p->npm * pade;
     out += out & 1;
-    p->div_regs = p->alias_out && out + div <= p->total;
+    p->div_regs = p->alias_out && out + div <= p->total && !p->overlay;
     p->npass = cfg->volume_passes;
     if (p->div_regs && p->npass > 1) {
       /* with passes a thread holds a point per pass across the products (at
@@ -1277,6 +1285,14 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
     emit_phase_c(b, &p, dt, ctx, npass, uses_x, ldg);
     dg_strbuf_line(b, "__syncthreads(); /* the staged state, for the face fluxes */");
   }
+  /* overlay_state: C and level 1 first, so that the face fluxes may take
+   * the staged state's place (a smaller block: more of them resident) */
+  if (p.overlay) {
+    emit_phase_c(b, &p, dt, ctx, npass, uses_x, ldg);
+    dg_strbuf_line(b, "__syncthreads(); /* the staged state, for level 1 */");
+    emit_bb_differences(b, &p, th, el->N, dt, ctx);
+    dg_strbuf_line(b, "__syncthreads(); /* level 1 has read the state: B may overwrite it */");
+  }
   /* B: face fluxes */
   if (cfg->fuse_surface) {
     dg_cg_emit_block_faces(b, el, ph, is_float, uses_fx, ctx, "EPB", th,
@@ -1290,10 +1306,10 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
     dg_strbuf_line(b, "      k0 + s < K ? fl[((long long)c * K + k0) * NFNFP + r] : (real)0;");
     dg_strbuf_line(b, "}");
   }
-  if (!local)
+  if (!local && !p.overlay)
     emit_phase_c(b, &p, dt, ctx, npass, uses_x, ldg);
   dg_strbuf_line(b, "__syncthreads();");
-  if (p.bb)
+  if (p.bb && !p.overlay)
     emit_bb_differences(b, &p, th, el->N, dt, ctx);
   /* D: the products */
   if (p.mma) {

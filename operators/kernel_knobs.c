@@ -103,6 +103,10 @@ const dg_kernel_knob dg_kernel_knobs[] = {
      "volume kernel with fuse_update: load the node's whole residual before the first of "
      "its stores, so the loads are in flight together (off: each field's load waits behind "
      "the previous field's stores, with fewer registers)", 0},
+    {"overlay_state", "ovs", DG_KNOB_BOOL, NULL, KNOB(overlay_state),
+     "cuda volume kernel (work_mode mma, stage_state, fuse_surface, not local_traces): the "
+     "derivatives' first level runs before the face fluxes, which then take the staged "
+     "state's shared memory (smaller blocks, more of them resident a multiprocessor)", 0},
     {"cpu_chunk", "chunk", DG_KNOB_INT, NULL, KNOB(cpu_chunk),
      "cpu backend: elements per chunk (0: automatic)", 1},
 };

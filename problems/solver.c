@@ -155,7 +155,8 @@ dg_error dg_solver_create_partitioned(dg_device *dev, const dg_discretization *d
     dg_warn("fuse_surface is not available in partitioned runs: using separate surface and "
             "volume kernels");
     s->cfg.fuse_surface = 0;
-    s->cfg.local_traces = 0; /* a knob of the fused surface */
+    s->cfg.local_traces = 0; /* knobs of the fused surface */
+    s->cfg.overlay_state = 0;
   }
   DG_CALL_GOTO(err, fail, load_kernels(s, &s->cfg));
   int ph = dg_timing_begin("operator data");

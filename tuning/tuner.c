@@ -524,27 +524,49 @@ static int timed_before(const dg_tune_result *r, const dg_kernel_config *c) {
 }
 
 /* The register twins of the DG_TUNE_LEADERS best variants phase 2 timed
- * (the strided twins among them), into twins[] (room for 2 a leader);
+ * (the strided twins among them), into twins[] (room for 3 a leader);
  * returns how many.  Knobs that trade registers for latency, whose sign
  * turns on the variant's register pressure: the residual loaded field by
  * field (batch_residual off; on: Maxwell fp64 N = 6 0.875 -> 0.833 ms, but
  * N = 7's 64-register pairs 1.217 -> 1.240), and for the two-pass
  * tensor-core kernel one more resident block (Maxwell float N = 6 0.654 ->
- * 0.600 ms, N = 7 0.782 -> 0.988; tuning/RESULTS.md, session 13).  Twins
+ * 0.600 ms, N = 7 0.782 -> 0.988; tuning/RESULTS.md, session 13); and for
+ * a staged tensor-core kernel level 1 before the face fluxes, which then
+ * take the state's shared memory (overlay_state: no level-1 values held
+ * across the products; Maxwell fp64 N = 7 1.217 -> 1.136 ms, float N = 6
+ * 0.541 -> 0.563, session 14).  Twins
  * rather than candidates: each doubles the variants it applies to, and
  * auto mode's compiles are near its 60 s budget at N = 7. */
-static int twins_of(const dg_kernel_config *c, const dg_tune_result *r, dg_kernel_config *twins) {
-  int nt = 0;
+/* Keeps twins[nt] if it is new: not timed before, not among twins[0..nt)
+ * (two leaders apart only in local_traces have one overlay twin). */
+static int keep_twin(const dg_tune_result *r, const dg_kernel_config *twins, int nt) {
+  if (timed_before(r, &twins[nt]))
+    return nt;
+  for (int i = 0; i < nt; i++)
+    if (memcmp(&twins[i], &twins[nt], sizeof twins[nt]) == 0)
+      return nt;
+  return nt + 1;
+}
+
+/* Appends c's register twins to twins[nt..]; returns the new count. */
+static int twins_of(const dg_kernel_config *c, const dg_tune_result *r, dg_kernel_config *twins,
+                    int nt) {
   if (c->fuse_update && c->batch_residual && !c->early_residual) {
     twins[nt] = *c;
     twins[nt].batch_residual = 0;
-    nt += !timed_before(r, &twins[nt]);
+    nt = keep_twin(r, twins, nt);
   }
   if (c->work_mode == DG_WORK_MMA && c->fuse_surface && c->fuse_update &&
       c->volume_passes > 1 && c->mma_extra_blocks == 0) {
     twins[nt] = *c;
     twins[nt].mma_extra_blocks = 1;
-    nt += !timed_before(r, &twins[nt]);
+    nt = keep_twin(r, twins, nt);
+  }
+  if (c->work_mode == DG_WORK_MMA && c->stage_state && c->fuse_surface && !c->overlay_state) {
+    twins[nt] = *c;
+    twins[nt].local_traces = 0; /* the face fluxes overwrite the staged state */
+    twins[nt].overlay_state = 1;
+    nt = keep_twin(r, twins, nt);
   }
   return nt;
 }
@@ -553,7 +575,7 @@ static int register_twins(const dg_tune_result *r, dg_kernel_config *twins) {
   leader lead[DG_TUNE_LEADERS];
   int n = phase2_leaders(r, 0, lead), nt = 0;
   for (int i = 0; i < n; i++)
-    nt += twins_of(&lead[i].cfg, r, twins + nt);
+    nt = twins_of(&lead[i].cfg, r, twins, nt);
   return nt;
 }
 
@@ -562,14 +584,13 @@ static int register_twins(const dg_tune_result *r, dg_kernel_config *twins) {
  * twins), so both rounds' modules compile side by side in one wave, not
  * one after the other (the twins the second round does not ask for cost a
  * thread's compile each, of 16).  Returns how many it put in twins[] (at
- * most 4 DG_TUNE_LEADERS). */
+ * most 6 DG_TUNE_LEADERS). */
 static int prepared_twins(const dg_tune_result *r, const dg_kernel_config *strided, int ns,
                           dg_kernel_config *twins) {
   int n = 0;
   for (int i = 0; i < ns; i++)
-    n += twins_of(&strided[i], r, twins + n);
-  n += register_twins(r, twins + n);
-  return n;
+    n = twins_of(&strided[i], r, twins, n);
+  return n + register_twins(r, twins + n);
 }
 
 dg_error dg_tune_search(const dg_tune_space *sp, const dg_kernel_config *base,
@@ -580,8 +601,8 @@ dg_error dg_tune_search(const dg_tune_space *sp, const dg_kernel_config *base,
   int nmax = sp->nlayouts > sp->nvolume ? sp->nlayouts : sp->nvolume;
   if (sp->nface > nmax)
     nmax = sp->nface;
-  if (nmax < 6 * DG_TUNE_LEADERS)
-    nmax = 6 * DG_TUNE_LEADERS; /* the twins: strided, register, both */
+  if (nmax < 7 * DG_TUNE_LEADERS)
+    nmax = 7 * DG_TUNE_LEADERS; /* the twins: strided, register, both */
   dg_kernel_config *c = calloc((size_t)nmax + 1, sizeof *c);
   DG_CHECK(c, DG_ERR_MEMORY, "out of memory");
   dg_kernel_config best = *base;

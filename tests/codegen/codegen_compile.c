@@ -63,7 +63,7 @@ int main(int argc, char **argv) {
       if (dg_bernstein_create(re, &bb) != DG_OK)
         return 1;
       dg_element_ops el_bb = dg_element_ops_of_bernstein(re, bb);
-      for (int v = 0; v < 24; v++) {
+      for (int v = 0; v < 25; v++) {
         dg_kernel_config c = dg_kernel_config_default();
         c.elements_per_block = v % 3 == 0 ? 1 : v % 3 == 1 ? 2 : 4;
         c.matrices = (dg_matrix_place)(v % 3);
@@ -94,7 +94,8 @@ int main(int argc, char **argv) {
                           and traces ahead at N = 3; 20 as 18, with the face
                           traces from the staged state (local_traces); 23 as 18,
                           the tuner's register twin: the residual loaded field by
-                          field (batch_residual off), one more block */
+                          field (batch_residual off), one more block; 24 as 18
+                          with level 1 before the face fluxes (overlay_state) */
           c.basis = v != 19;
           c.stage_state = v != 19;
           c.volume_passes = v != 19 ? 2 : 1;
@@ -110,6 +111,7 @@ int main(int argc, char **argv) {
           c.local_traces = v == 20;
           c.batch_residual = v != 23;
           c.mma_extra_blocks = v == 23;
+          c.overlay_state = v == 24;
         } else if (v >= 16) { /* Bernstein-Bezier coefficients (affine physics; the others
                           refuse): the fused mma kernel, 16-row fp64 tiles at N = 5
                           with the early residual, float pairs at N = 3 with the

@@ -326,7 +326,7 @@ int main(int argc, char **argv) {
         u[(int64_t)c * d->K * d->Np + z] =
             c == 0 ? 1 + 0.2 * r : c == nc - 1 ? 2.5 + 0.2 * r : 0.2 * (r - 0.5);
       }
-    for (int v = 0; v < 47; v++) {
+    for (int v = 0; v < 50; v++) {
       dg_kernel_config c = dg_kernel_config_default();
       c.face_threads = 64;
       switch (v) {
@@ -390,6 +390,12 @@ int main(int argc, char **argv) {
       case 44: c.batch_residual = 0; c.fuse_surface = 1; c.fuse_update = 1; c.work_mode = DG_WORK_INLINE; c.work_per_thread = 2; c.prefetch = 1; break;
       case 45: c.batch_residual = 0; c.work_mode = DG_WORK_GEMM; c.elements_per_block = 2; c.fuse_surface = 1; c.fuse_update = 1; c.volume_passes = 2; break;
       case 46: c.batch_residual = 0; c.basis = 1; c.stage_state = 1; c.local_traces = 1; c.stream_update = 1; c.work_mode = DG_WORK_MMA; c.mma_rows = 16; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; c.volume_passes = 2; c.mma_extra_blocks = 1; break;
+      /* overlay_state: level 1 before the face fluxes, which take the staged
+       * state's shared memory (16-row tiles in four passes, pairs with the
+       * prefetch, and one pass with the early residual) */
+      case 47: c.overlay_state = 1; c.basis = 1; c.stage_state = 1; c.stream_update = 1; c.strided_k = 1; c.work_mode = DG_WORK_MMA; c.mma_rows = 16; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; c.volume_passes = 4; break;
+      case 48: c.overlay_state = 1; c.basis = 1; c.stage_state = 1; c.work_mode = DG_WORK_MMA; c.mma_pairs = 1; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; c.l2_prefetch = 1; c.volume_passes = 2; c.gather_ahead = 1; break;
+      case 49: c.overlay_state = 1; c.basis = 1; c.stage_state = 1; c.work_mode = DG_WORK_MMA; c.elements_per_block = 16; c.fuse_surface = 1; c.fuse_update = 1; c.early_residual = 1; c.mma_extra_blocks = 1; break;
       case 10: c.fuse_surface = 1; c.fuse_update = 1; c.work_mode = DG_WORK_SEQUENCE; c.work_per_thread = 2; c.layout = DG_LAYOUT_ELEMENT_MAJOR; c.matrices = DG_MATRIX_SHARED; c.vector_loads = 1; break;
       default: c.np_align = 8; c.layout = DG_LAYOUT_ELEMENT_MAJOR; c.work_mode = DG_WORK_INLINE; c.work_per_thread = 3; c.prefetch = 1; c.matrices = DG_MATRIX_SHARED; break;
       }

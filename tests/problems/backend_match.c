@@ -171,6 +171,12 @@ int main(int argc, char **argv) {
        "backend.elements_per_block=8", "backend.fuse_surface=true", "backend.fuse_update=true",
        "backend.stage_state=true", "backend.volume_passes=2", "backend.stream_update=true",
        "backend.batch_residual=false", "backend.mma_extra_blocks=1", NULL},
+      /* ... and level 1 before the face fluxes, which overlay the staged
+       * state (overlay_state): the N = 7 pairs form */
+      {"backend.basis=bernstein", "backend.work_mode=mma", "backend.mma_pairs=true",
+       "backend.elements_per_block=8", "backend.fuse_surface=true", "backend.fuse_update=true",
+       "backend.stage_state=true", "backend.volume_passes=2", "backend.strided_k=true",
+       "backend.overlay_state=true", NULL},
   };
   int failures = 0, checked_bb = 0;
   for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
