@@ -524,7 +524,7 @@ static int timed_before(const dg_tune_result *r, const dg_kernel_config *c) {
 }
 
 /* The register twins of the DG_TUNE_LEADERS best variants phase 2 timed
- * (the strided twins among them), into twins[] (room for 3 a leader);
+ * (the strided twins among them), into twins[] (room for 4 a leader);
  * returns how many.  Knobs that trade registers for latency, whose sign
  * turns on the variant's register pressure: the residual loaded field by
  * field (batch_residual off; on: Maxwell fp64 N = 6 0.875 -> 0.833 ms, but
@@ -534,7 +534,7 @@ static int timed_before(const dg_tune_result *r, const dg_kernel_config *c) {
  * a staged tensor-core kernel level 1 before the face fluxes, which then
  * take the state's shared memory (overlay_state: no level-1 values held
  * across the products; Maxwell fp64 N = 7 1.217 -> 1.136 ms, float N = 6
- * 0.541 -> 0.563, session 14).  Twins
+ * 0.541 -> 0.563, session 14), batched and not.  Twins
  * rather than candidates: each doubles the variants it applies to, and
  * auto mode's compiles are near its 60 s budget at N = 7. */
 /* Keeps twins[nt] if it is new: not timed before, not among twins[0..nt)
@@ -567,6 +567,15 @@ static int twins_of(const dg_kernel_config *c, const dg_tune_result *r, dg_kerne
     twins[nt].local_traces = 0; /* the face fluxes overwrite the staged state */
     twins[nt].overlay_state = 1;
     nt = keep_twin(r, twins, nt);
+    if (c->fuse_update && c->batch_residual && !c->early_residual) {
+      /* and unbatched: the registers it frees may pay for the residual's
+       * (Maxwell fp64 N = 7: 1.179 ms batched, 1.136 unbatched) */
+      twins[nt] = *c;
+      twins[nt].local_traces = 0;
+      twins[nt].overlay_state = 1;
+      twins[nt].batch_residual = 0;
+      nt = keep_twin(r, twins, nt);
+    }
   }
   return nt;
 }
@@ -584,7 +593,7 @@ static int register_twins(const dg_tune_result *r, dg_kernel_config *twins) {
  * twins), so both rounds' modules compile side by side in one wave, not
  * one after the other (the twins the second round does not ask for cost a
  * thread's compile each, of 16).  Returns how many it put in twins[] (at
- * most 6 DG_TUNE_LEADERS). */
+ * most 8 DG_TUNE_LEADERS). */
 static int prepared_twins(const dg_tune_result *r, const dg_kernel_config *strided, int ns,
                           dg_kernel_config *twins) {
   int n = 0;
@@ -601,8 +610,8 @@ dg_error dg_tune_search(const dg_tune_space *sp, const dg_kernel_config *base,
   int nmax = sp->nlayouts > sp->nvolume ? sp->nlayouts : sp->nvolume;
   if (sp->nface > nmax)
     nmax = sp->nface;
-  if (nmax < 7 * DG_TUNE_LEADERS)
-    nmax = 7 * DG_TUNE_LEADERS; /* the twins: strided, register, both */
+  if (nmax < 9 * DG_TUNE_LEADERS)
+    nmax = 9 * DG_TUNE_LEADERS; /* the twins: strided, register, both */
   dg_kernel_config *c = calloc((size_t)nmax + 1, sizeof *c);
   DG_CHECK(c, DG_ERR_MEMORY, "out of memory");
   dg_kernel_config best = *base;

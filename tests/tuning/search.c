@@ -42,8 +42,9 @@ static dg_error lucky(void *ctx, const dg_kernel_config *c, int phase, double cu
  * less (unbatched_wins) or more, one more block of a two-pass kernel 0.05
  * more; one pass or the early residual 0.01 more (so the leaders run two
  * passes, and each has both register twins); level 1 before the face
- * fluxes (overlay_state, a twin of the staged leaders) 0.02 more. */
-static int strided_wins, unbatched_wins, prepared_ok, rounds;
+ * fluxes (overlay_state, a twin of the staged leaders) 0.02 more, or with
+ * the residual unbatched 0.2 less (overlay_wins). */
+static int strided_wins, unbatched_wins, overlay_wins, prepared_ok, rounds;
 static int round_n[4], round_strided[4], round_register[4], ahead_missing;
 static dg_kernel_config round0[32];
 static dg_error mma_model(void *ctx, const dg_kernel_config *c, int phase, double cutoff,
@@ -63,7 +64,7 @@ static dg_error mma_model(void *ctx, const dg_kernel_config *c, int phase, doubl
   if (c->volume_passes == 1 || c->early_residual)
     t->volume_ms += 0.01;
   if (c->overlay_state)
-    t->volume_ms += 0.02;
+    t->volume_ms += overlay_wins && !c->batch_residual ? -0.2 : 0.02;
   return DG_OK;
 }
 /* Counts each prepared round's twins: strided ones, register ones (legal,
@@ -283,12 +284,15 @@ int main(void) {
    * first; chosen where it is faster, not where it is slower; the space
    * itself has no strided_k candidate.  Then the register twins of the
    * three best (strided or not): the residual loaded field by field, and
-   * one more block where a leader runs two passes, prepared first; the
-   * unbatched one chosen where it is faster only, the extra block (slower
-   * in the model) never; no twin of a variant timed before */
-  for (int w = 0; w < 4; w++) {
+   * one more block where a leader runs two passes, and for the staged
+   * leaders level 1 before the face fluxes (overlay_state), batched and
+   * not, prepared first; the unbatched and overlay ones chosen where they
+   * are faster only, the extra block (slower in the model) never; no twin
+   * of a variant timed before */
+  for (int w = 0; w < 8; w++) {
     strided_wins = w & 1;
-    unbatched_wins = w >> 1;
+    unbatched_wins = (w >> 1) & 1;
+    overlay_wins = w >> 2;
     dg_tune_space sp;
     EXPECT(dg_tune_space_create(1, DG_TUNE_AUTO, 56, 84, &sp) == DG_OK);
     for (int i = 0; i < sp.nvolume; i++)
@@ -298,13 +302,14 @@ int main(void) {
     prepared_ok = rounds = ahead_missing = 0;
     EXPECT(dg_tune_search(&sp, &base, mma_model, mma_prepare, NULL, &r) == DG_OK);
     /* the first round prepares the strided twins, their register twins and
-     * the leaders' (3 + 8 + 8, in one compile wave: each leader unbatched
+     * the leaders' (3 + 10 + 10, in one compile wave: each leader unbatched
      * and with one more block, and the two staged ones with the fused
-     * surface also overlaid); the second asks for none it did not prepare */
-    EXPECT(rounds == 2 && round_n[0] == 19 && round_strided[0] == 11,
+     * surface also overlaid, batched and not); the second asks for none it
+     * did not prepare */
+    EXPECT(rounds == 2 && round_n[0] == 23 && round_strided[0] == 13,
            "rounds %d, first %d (%d strided)", rounds, round_n[0], round_strided[0]);
     EXPECT(ahead_missing == 0, "%d register twins not prepared ahead", ahead_missing);
-    EXPECT(round_n[1] == 8 && round_register[1] == 8,
+    EXPECT(round_n[1] == 10 && round_register[1] == 10,
            "register round %d (%d legal twins)", round_n[1], round_register[1]);
     int twins = 0, unbatched = 0, extra = 0, overlay = 0;
     for (int i = 0; i < r.nrows; i++) {
@@ -320,14 +325,15 @@ int main(void) {
                memcmp(&x->cfg, &r.rows[j].cfg, sizeof x->cfg) != 0);
     }
     /* the register twins of strided leaders are strided too */
-    EXPECT(twins == (strided_wins ? 11 : 3), "%d strided", twins);
+    EXPECT(twins == (strided_wins ? 13 : 3), "%d strided", twins);
     for (int i = 0; i < sp.nvolume; i++) /* the space's own (nodal two-pass ones) */
       extra -= sp.volume[i].volume_passes > 1 && sp.volume[i].mma_extra_blocks == 1;
-    EXPECT(unbatched == 3 && extra == 3, "unbatched %d extra twins %d", unbatched, extra);
-    EXPECT(overlay == 2 && !r.best.overlay_state, "%d overlay twins", overlay);
+    EXPECT(unbatched == 5 && extra == 3, "unbatched %d extra twins %d", unbatched, extra);
+    EXPECT(overlay == 4 && r.best.overlay_state == overlay_wins, "%d overlay twins", overlay);
     EXPECT(r.best.work_mode == DG_WORK_MMA && r.best.basis && r.best.mma_rows == 16);
     EXPECT(r.best.strided_k == strided_wins);
-    EXPECT(r.best.batch_residual == !unbatched_wins && r.best.mma_extra_blocks == 0);
+    EXPECT(r.best.batch_residual == !(unbatched_wins || overlay_wins) &&
+           r.best.mma_extra_blocks == 0);
     dg_tune_result_free(&r);
     /* no tensor-core variant timed: no strided twins, no extra blocks */
     prepared_ok = rounds = 0;
