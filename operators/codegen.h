@@ -138,7 +138,8 @@ typedef struct dg_kernel_config {
   int overlay_state;        /* cuda dg_volume, work_mode mma with stage_state and
                                fuse_surface, not local_traces: level 1 runs before the face
                                fluxes, which then overlay the staged state in shared
-                               memory (smaller blocks, more of them resident) */
+                               memory (less shared memory a block, and no level-1 values
+                               held in registers across the products) */
   int batch_residual;       /* dg_volume with fuse_update: the node's whole residual is
                                loaded before the first of its stores (a store to res may
                                alias a later field's load, so otherwise each load waits

@@ -1286,7 +1286,8 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
     dg_strbuf_line(b, "__syncthreads(); /* the staged state, for the face fluxes */");
   }
   /* overlay_state: C and level 1 first, so that the face fluxes may take
-   * the staged state's place (a smaller block: more of them resident) */
+   * the staged state's place (a smaller block, and level 1's results go
+   * straight to s_div instead of waiting in registers across D) */
   if (p.overlay) {
     emit_phase_c(b, &p, dt, ctx, npass, uses_x, ldg);
     dg_strbuf_line(b, "__syncthreads(); /* the staged state, for level 1 */");

@@ -106,7 +106,8 @@ const dg_kernel_knob dg_kernel_knobs[] = {
     {"overlay_state", "ovs", DG_KNOB_BOOL, NULL, KNOB(overlay_state),
      "cuda volume kernel (work_mode mma, stage_state, fuse_surface, not local_traces): the "
      "derivatives' first level runs before the face fluxes, which then take the staged "
-     "state's shared memory (smaller blocks, more of them resident a multiprocessor)", 0},
+     "state's shared memory (less shared memory a block, and no first-level values held "
+     "in registers across the products)", 0},
     {"cpu_chunk", "chunk", DG_KNOB_INT, NULL, KNOB(cpu_chunk),
      "cpu backend: elements per chunk (0: automatic)", 1},
 };

@@ -523,20 +523,6 @@ static int timed_before(const dg_tune_result *r, const dg_kernel_config *c) {
   return 0;
 }
 
-/* The register twins of the DG_TUNE_LEADERS best variants phase 2 timed
- * (the strided twins among them), into twins[] (room for 4 a leader);
- * returns how many.  Knobs that trade registers for latency, whose sign
- * turns on the variant's register pressure: the residual loaded field by
- * field (batch_residual off; on: Maxwell fp64 N = 6 0.875 -> 0.833 ms, but
- * N = 7's 64-register pairs 1.217 -> 1.240), and for the two-pass
- * tensor-core kernel one more resident block (Maxwell float N = 6 0.654 ->
- * 0.600 ms, N = 7 0.782 -> 0.988; tuning/RESULTS.md, session 13); and for
- * a staged tensor-core kernel level 1 before the face fluxes, which then
- * take the state's shared memory (overlay_state: no level-1 values held
- * across the products; Maxwell fp64 N = 7 1.217 -> 1.136 ms, float N = 6
- * 0.541 -> 0.563, session 14), batched and not.  Twins
- * rather than candidates: each doubles the variants it applies to, and
- * auto mode's compiles are near its 60 s budget at N = 7. */
 /* Keeps twins[nt] if it is new: not timed before, not among twins[0..nt)
  * (two leaders apart only in local_traces have one overlay twin). */
 static int keep_twin(const dg_tune_result *r, const dg_kernel_config *twins, int nt) {
@@ -548,7 +534,21 @@ static int keep_twin(const dg_tune_result *r, const dg_kernel_config *twins, int
   return nt + 1;
 }
 
-/* Appends c's register twins to twins[nt..]; returns the new count. */
+/* The register twins of a variant, one of the DG_TUNE_LEADERS best that
+ * phase 2 timed (the strided twins among them; room for 4 a leader).  Knobs
+ * that trade registers for latency, whose sign
+ * turns on the variant's register pressure: the residual loaded field by
+ * field (batch_residual off; on: Maxwell fp64 N = 6 0.875 -> 0.833 ms, but
+ * N = 7's 64-register pairs 1.217 -> 1.240), and for the two-pass
+ * tensor-core kernel one more resident block (Maxwell float N = 6 0.654 ->
+ * 0.600 ms, N = 7 0.782 -> 0.988; tuning/RESULTS.md, session 13); and for
+ * a staged tensor-core kernel level 1 before the face fluxes, which then
+ * take the state's shared memory (overlay_state: no level-1 values held
+ * across the products; Maxwell fp64 N = 7 1.217 -> 1.136 ms, float N = 6
+ * 0.541 -> 0.563, session 14), batched and not.  Twins
+ * rather than candidates: each doubles the variants it applies to, and
+ * auto mode's compiles are near its 60 s budget at N = 7.  Appends c's
+ * twins to twins[nt..] and returns the new count. */
 static int twins_of(const dg_kernel_config *c, const dg_tune_result *r, dg_kernel_config *twins,
                     int nt) {
   if (c->fuse_update && c->batch_residual && !c->early_residual) {
