@@ -419,7 +419,7 @@ static int plan(const dg_element_ops *el, const deriv_table *dt, int ncomp,
   /* stage_state: the sources in shared memory are the state's NC arrays */
   p->stage = el->bernstein && cfg->stage_state;
   p->src_col = np * p->pade;
-  p->overlay = p->stage && p->mma && cfg->overlay_state;
+  p->overlay = p->stage && cfg->overlay_state; /* mma only (dg_kernel_config_check) */
   p->off_fl = (size_t)(p->stage ? ncomp : dt->ng) * np * pade;
   p->off_out = p->off_fl + (size_t)ncomp * nfnfp * pade;
   if (p->overlay) { /* the face fluxes over the staged state (level 1 has read it) */
@@ -1278,19 +1278,18 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
   } else if (!p.mma) {
     dg_strbuf_line(b, "const real *MT = g_MT;");
   }
-  /* local_traces: C first, so that B reads the block's own traces (and its
-   * neighbours' in the block) from the staged state */
-  int local = cfg->local_traces;
-  if (local) {
+  /* C first with local_traces, so that B reads the block's own traces (and
+   * its neighbours' in the block) from the staged state; C and level 1
+   * first with overlay_state, so that the face fluxes may take the staged
+   * state's place (a smaller block, and level 1's results go straight to
+   * s_div instead of waiting in registers across D) */
+  int local = cfg->local_traces, c_first = local || p.overlay;
+  if (c_first) {
     emit_phase_c(b, &p, dt, ctx, npass, uses_x, ldg);
-    dg_strbuf_line(b, "__syncthreads(); /* the staged state, for the face fluxes */");
+    dg_strbuf_line(b, "__syncthreads(); /* the staged state, for %s */",
+                   p.overlay ? "level 1" : "the face fluxes");
   }
-  /* overlay_state: C and level 1 first, so that the face fluxes may take
-   * the staged state's place (a smaller block, and level 1's results go
-   * straight to s_div instead of waiting in registers across D) */
   if (p.overlay) {
-    emit_phase_c(b, &p, dt, ctx, npass, uses_x, ldg);
-    dg_strbuf_line(b, "__syncthreads(); /* the staged state, for level 1 */");
     emit_bb_differences(b, &p, th, el->N, dt, ctx);
     dg_strbuf_line(b, "__syncthreads(); /* level 1 has read the state: B may overwrite it */");
   }
@@ -1307,7 +1306,7 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
     dg_strbuf_line(b, "      k0 + s < K ? fl[((long long)c * K + k0) * NFNFP + r] : (real)0;");
     dg_strbuf_line(b, "}");
   }
-  if (!local && !p.overlay)
+  if (!c_first)
     emit_phase_c(b, &p, dt, ctx, npass, uses_x, ldg);
   dg_strbuf_line(b, "__syncthreads();");
   if (p.bb && !p.overlay)

@@ -551,7 +551,8 @@ static int keep_twin(const dg_tune_result *r, const dg_kernel_config *twins, int
  * twins to twins[nt..] and returns the new count. */
 static int twins_of(const dg_kernel_config *c, const dg_tune_result *r, dg_kernel_config *twins,
                     int nt) {
-  if (c->fuse_update && c->batch_residual && !c->early_residual) {
+  int unbatchable = c->fuse_update && c->batch_residual && !c->early_residual;
+  if (unbatchable) {
     twins[nt] = *c;
     twins[nt].batch_residual = 0;
     nt = keep_twin(r, twins, nt);
@@ -563,16 +564,15 @@ static int twins_of(const dg_kernel_config *c, const dg_tune_result *r, dg_kerne
     nt = keep_twin(r, twins, nt);
   }
   if (c->work_mode == DG_WORK_MMA && c->stage_state && c->fuse_surface && !c->overlay_state) {
-    twins[nt] = *c;
-    twins[nt].local_traces = 0; /* the face fluxes overwrite the staged state */
-    twins[nt].overlay_state = 1;
+    dg_kernel_config o = *c;
+    o.local_traces = 0; /* the face fluxes overwrite the staged state */
+    o.overlay_state = 1;
+    twins[nt] = o;
     nt = keep_twin(r, twins, nt);
-    if (c->fuse_update && c->batch_residual && !c->early_residual) {
-      /* and unbatched: the registers it frees may pay for the residual's
-       * (Maxwell fp64 N = 7: 1.179 ms batched, 1.136 unbatched) */
-      twins[nt] = *c;
-      twins[nt].local_traces = 0;
-      twins[nt].overlay_state = 1;
+    if (unbatchable) { /* and unbatched: the registers it frees may pay for the
+                        * residual's (Maxwell fp64 N = 7: 1.179 ms batched,
+                        * 1.136 unbatched) */
+      twins[nt] = o;
       twins[nt].batch_residual = 0;
       nt = keep_twin(r, twins, nt);
     }
