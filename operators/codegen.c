@@ -36,6 +36,7 @@ dg_kernel_config dg_kernel_config_default(void) {
   c.l2_prefetch = 0;
   c.early_residual = 0;
   c.volume_passes = 1;
+  c.volume_warps = 0;
   c.mma_extra_blocks = 0;
   c.basis = 0;
   c.stage_state = 0;
@@ -49,8 +50,20 @@ dg_kernel_config dg_kernel_config_default(void) {
 
 int dg_codegen_version(void) { return GENERATOR_VERSION; }
 
-int dg_kernel_config_volume_block_y(const dg_kernel_config *c) {
-  return c->elements_per_block / c->volume_passes;
+void dg_kernel_config_volume_block(const dg_kernel_config *c, int Np, unsigned block[2]) {
+  block[0] = c->volume_warps ? 32u * (unsigned)c->volume_warps : (unsigned)Np;
+  block[1] = c->volume_warps ? 1u : (unsigned)(c->elements_per_block / c->volume_passes);
+}
+
+int dg_kernel_config_volume_threads(const dg_kernel_config *c, int Np) {
+  unsigned block[2];
+  dg_kernel_config_volume_block(c, Np, block);
+  return (int)(block[0] * block[1]);
+}
+
+int dg_kernel_config_volume_npass(const dg_kernel_config *c, int Np) {
+  int threads = dg_kernel_config_volume_threads(c, Np);
+  return (Np * c->elements_per_block + threads - 1) / threads;
 }
 
 dg_error dg_kernel_config_check(const dg_kernel_config *c, int Np) {
@@ -114,6 +127,12 @@ dg_error dg_kernel_config_check(const dg_kernel_config *c, int Np) {
            "volume_passes %d is a knob of work_mode gemm and mma with elements_per_block a "
            "multiple of it (the block is NP x EPB / volume_passes threads), not %s with %d",
            c->volume_passes, dg_work_mode_name(c->work_mode), c->elements_per_block);
+  DG_CHECK(c->volume_warps >= 0 && c->volume_warps <= 32, DG_ERR_INPUT,
+           "volume_warps %d must be in 0..32", c->volume_warps);
+  DG_CHECK(!c->volume_warps || (gemm && c->volume_passes == 1), DG_ERR_INPUT,
+           "volume_warps is a knob of work_mode gemm and mma with volume_passes 1 (it sets "
+           "the passes itself), not %s with volume_passes %d",
+           dg_work_mode_name(c->work_mode), c->volume_passes);
   DG_CHECK(c->l2_prefetch == 0 || c->l2_prefetch == 1, DG_ERR_INPUT,
            "l2_prefetch %d must be 0 or 1", c->l2_prefetch);
   DG_CHECK(!c->l2_prefetch || gemm, DG_ERR_INPUT,
@@ -121,12 +140,13 @@ dg_error dg_kernel_config_check(const dg_kernel_config *c, int Np) {
            dg_work_mode_name(c->work_mode));
   DG_CHECK(c->early_residual == 0 || c->early_residual == 1, DG_ERR_INPUT,
            "early_residual %d must be 0 or 1", c->early_residual);
-  DG_CHECK(!c->early_residual || (gemm && c->fuse_update && c->volume_passes == 1),
+  DG_CHECK(!c->early_residual ||
+               (gemm && c->fuse_update && c->volume_passes == 1 && !c->volume_warps),
            DG_ERR_INPUT,
            "early_residual is a knob of work_mode gemm and mma with fuse_update and "
-           "volume_passes 1 (the residual of the thread's one node), not %s with fuse_update "
-           "%d and volume_passes %d",
-           dg_work_mode_name(c->work_mode), c->fuse_update, c->volume_passes);
+           "volume_passes 1, no volume_warps (the residual of the thread's one node), not %s "
+           "with fuse_update %d, volume_passes %d and volume_warps %d",
+           dg_work_mode_name(c->work_mode), c->fuse_update, c->volume_passes, c->volume_warps);
   DG_CHECK(c->mma_extra_blocks >= 0 && c->mma_extra_blocks <= 4, DG_ERR_INPUT,
            "mma_extra_blocks %d must be in 0..4", c->mma_extra_blocks);
   DG_CHECK(c->basis == 0 || c->basis == 1, DG_ERR_INPUT,
@@ -1339,12 +1359,17 @@ dg_error dg_codegen_generate(dg_codegen_target target, const dg_element_ops *el,
     DG_CHECK_GOTO(err, done, !is_float || cfg->mma_rows == 16 || cfg->mma_pairs, DG_ERR_INPUT,
                   "work_mode mma in float runs split-TF32 steps (m16n8k8): mma_rows must be "
                   "16 (or 8 with mma_pairs), not %d", cfg->mma_rows);
-    DG_CHECK_GOTO(err, done, dg_kernel_config_volume_block_y(cfg) * el->Np >= 32,
+    DG_CHECK_GOTO(err, done, dg_kernel_config_volume_threads(cfg, el->Np) >= 32,
                   DG_ERR_INPUT,
                   "work_mode mma needs a whole warp: elements_per_block %d / volume_passes %d "
                   "x Np %d < 32",
                   cfg->elements_per_block, cfg->volume_passes, el->Np);
   }
+  DG_CHECK_GOTO(err, done, 32L * cfg->volume_warps < (long)el->Np * cfg->elements_per_block,
+                DG_ERR_INPUT,
+                "volume_warps %d: %d threads would leave none of the per-node phases' %d "
+                "points a second pass (take fewer warps than NP x EPB / 32, or volume_passes)",
+                cfg->volume_warps, 32 * cfg->volume_warps, el->Np * cfg->elements_per_block);
   if (cfg->work_mode == DG_WORK_GEMM || cfg->work_mode == DG_WORK_MMA) {
     /* its own table of (transposed or fragment-ordered) matrices */
     size_t mt = 0;

@@ -107,6 +107,11 @@ typedef struct dg_kernel_config {
                                NP x EPB / volume_passes threads and its per-node phases
                                take that many passes (1, 2 or 4; EPB a multiple): fewer
                                threads, more registers each, more blocks per SM */
+  int volume_warps;         /* cuda dg_volume, work_mode gemm or mma, volume_passes 1: 0,
+                               or the block is this many warps whatever NP x EPB is, its
+                               per-node phases ceil(NP x EPB / threads) passes, the last
+                               partly idle (a block size the register file holds one
+                               more of: fp64 N = 6 has 336 threads a pass pair) */
   int l2_prefetch;          /* cuda dg_volume, work_mode gemm or mma: at its start every
                                thread asks L2 for the lines of its node's state (and with
                                fuse_update its residual), which phases C and E read after
@@ -162,9 +167,12 @@ const char *dg_field_layout_name(dg_field_layout l);
 dg_kernel_config dg_kernel_config_default(void);
 /* DG_ERR_INPUT naming the bad knob. */
 dg_error dg_kernel_config_check(const dg_kernel_config *c, int Np);
-/* The cuda dg_volume block is NP x this many threads: elements_per_block,
- * over volume_passes for work_mode gemm and mma. */
-int dg_kernel_config_volume_block_y(const dg_kernel_config *c);
+/* The cuda dg_volume block: NP x elements_per_block threads (over
+ * volume_passes for work_mode gemm and mma), or with volume_warps that many
+ * warps in x; its threads and the passes of its per-node phases. */
+void dg_kernel_config_volume_block(const dg_kernel_config *c, int Np, unsigned block[2]);
+int dg_kernel_config_volume_threads(const dg_kernel_config *c, int Np);
+int dg_kernel_config_volume_npass(const dg_kernel_config *c, int Np);
 
 /* The physics, resolved from a checked flux program. */
 typedef struct dg_physics {

@@ -106,7 +106,9 @@ typedef struct {
   int stage;    /* stage_state: shared memory holds the state; a segment's source
                    offset / src_col is then its flux quantity's index (level 1) */
   int src_col;  /* reals of one source column: NP PADE */
-  int npass;    /* volume_passes: a thread's points of level 1 (div_regs) */
+  int npass;    /* passes of the per-node phases (volume_passes, or volume_warps'):
+                   a thread's points of level 1 (div_regs) */
+  int ragged;   /* volume_warps: the last pass leaves some threads idle */
   int overlay;  /* overlay_state: level 1 before B; s_fl and OUT over the staged state,
                    s_div after them */
   size_t off_div;
@@ -458,11 +460,13 @@ static int plan(const dg_element_ops *el, const deriv_table *dt, int ncomp,
     p->seg[s++] = (gemm_seg){dim, (int)p->off_fl + c * nfnfp * p->pade, nfnfp};
   }
   p->first[a] = s;
+  p->npass = dg_kernel_config_volume_npass(cfg, np);
+  p->ragged = p->npass * dg_kernel_config_volume_threads(cfg, np) != np * epb;
   p->bb = el->bernstein;
   p->prod0 = p->bb ? p->lift0 : 0;
   p->npm = dg_cg_lattice_count(dim, el->N - 1);
   if (p->mma) {
-    if (!plan_mma_split(p, np * dg_kernel_config_volume_block_y(cfg) / 32, epb / 8))
+    if (!plan_mma_split(p, dg_kernel_config_volume_threads(cfg, np) / 32, epb / 8))
       return 0;
   } else {
     p->nslot = p->nacc;
@@ -490,7 +494,6 @@ static int plan(const dg_element_ops *el, const deriv_table *dt, int ncomp,
     size_t out = (size_t)p->nslot * p->npr * pade, div = (size_t)p->lift0 * p->npm * pade;
     out += out & 1;
     p->div_regs = p->alias_out && out + div <= p->total && !p->overlay;
-    p->npass = cfg->volume_passes;
     if (p->div_regs && p->npass > 1) {
       /* with passes a thread holds a point per pass across the products (at
        * N = 6: 48 bytes of spills where the separate layout had none), so
@@ -1031,13 +1034,16 @@ static const char *const STREAM_ACCESS =
     "#define DG_LD_CS(p) __ldcs(p)\n"
     "#define DG_ST_CS(p, v) __stcs(p, v)\n"
     "#endif\n";
-/* volume_passes > 1: a per-node phase as a loop over the thread's nodes,
- * one a pass, named (s, i) in its element and node. */
-static void emit_pass_open(dg_strbuf *b, const char *s, const char *i) {
+/* volume_passes > 1 (or volume_warps): a per-node phase as a loop over the
+ * thread's nodes, one a pass, named (s, i) in its element and node; ragged:
+ * the last pass has fewer nodes than threads. */
+static void emit_pass_open(dg_strbuf *b, int ragged, const char *s, const char *i) {
   dg_strbuf_line(b, "for (int pass = 0; pass < NPASS; ++pass) {");
   b->indent += 2;
   dg_strbuf_line(b, "const int nn = tid + pass * NTHREADS, %s = nn / NP, %s = nn - %s * NP;", s,
                  i, s);
+  if (ragged)
+    dg_strbuf_line(b, "if (nn >= NP * EPB) break; /* the last pass's idle threads */");
 }
 
 static void emit_pass_close(dg_strbuf *b) {
@@ -1045,11 +1051,12 @@ static void emit_pass_close(dg_strbuf *b) {
   dg_strbuf_line(b, "}");
 }
 
-static void emit_l2_prefetch(dg_strbuf *b, int fused_update, int npass) {
+static void emit_l2_prefetch(dg_strbuf *b, const gemm_plan *p, int fused_update) {
+  int npass = p->npass;
   dg_strbuf_line(b, "{ /* L2 prefetch of the lines phases C and E read */");
   b->indent += 2;
   if (npass > 1)
-    emit_pass_open(b, "ps", "pi");
+    emit_pass_open(b, p->ragged, "ps", "pi");
   else
     dg_strbuf_line(b, "const int ps = tid / NP, pi = tid - ps * NP;");
   dg_strbuf_line(b, "if (k0 + ps < K)");
@@ -1076,7 +1083,7 @@ static void emit_bb_differences(dg_strbuf *b, const gemm_plan *p, const char *th
     dg_strbuf_line(b, "#pragma unroll");
     dg_strbuf_line(b, "for (int pz = 0; pz < %d; ++pz) {", p->npass);
     dg_strbuf_line(b, "  const int nz = tid + pz * %s, sb = nz / NP, pb = nz - sb * NP;", th);
-    dg_strbuf_line(b, "  if (pb >= NPM) continue;");
+    dg_strbuf_line(b, "  if (pb >= NPM%s) continue;", p->ragged ? " || sb >= EPB" : "");
   } else {
     dg_strbuf_line(b, "for (int z = tid; z < NPM * EPB; z += %s) {", th);
     dg_strbuf_line(b, "  const int sb = z / NPM, pb = z - sb * NPM;");
@@ -1142,7 +1149,7 @@ static void emit_bb_store(dg_strbuf *b, const gemm_plan *p, const char *th) {
   dg_strbuf_line(b, "#pragma unroll /* level 1's results beside OUT, in the freed sources */");
   dg_strbuf_line(b, "for (int pz = 0; pz < %d; ++pz) {", p->npass);
   dg_strbuf_line(b, "  const int nz = tid + pz * %s, sb = nz / NP, pb = nz - sb * NP;", th);
-  dg_strbuf_line(b, "  if (pb < NPM)");
+  dg_strbuf_line(b, "  if (pb < NPM%s)", p->ragged ? " && sb < EPB" : "");
   dg_strbuf_line(b, "    for (int a = 0; a < %d; ++a) s_div[(a * NPM + pb) * PADE + sb] = bdv[pz][a];",
                  p->prod0);
   dg_strbuf_line(b, "}");
@@ -1176,7 +1183,7 @@ static void emit_phase_c(dg_strbuf *b, const gemm_plan *p, const deriv_table *dt
                          dg_emit_ctx *ctx, int npass, int uses_x, int ldg) {
   if (npass > 1) {
     dg_strbuf_line(b, "/* C: flux quantities of the thread's nodes (s, i), NPASS passes, into s_g */");
-    emit_pass_open(b, "s", "i");
+    emit_pass_open(b, p->ragged, "s", "i");
   } else {
     dg_strbuf_line(b, "/* C: flux quantities of node (s, i) into s_g; u kept for E */");
     dg_strbuf_line(b, "const int s = tid / NP, i = tid - s * NP;");
@@ -1249,11 +1256,15 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
                     "#define NPR %d\n#define NACC %d\n#define QOUT %s\n",
                     cfg->elements_per_block, p.pade, p.rc, p.nrc, p.npr, p.nacc,
                     cfg->fuse_surface ? "q_out" : "q");
-  /* the block's threads: NP x EPB, or that over volume_passes (the per-node
-   * phases then loop; the source of passes = 1 stays as it was) */
-  int npass = cfg->volume_passes, nthreads = el->Np * dg_kernel_config_volume_block_y(cfg);
+  /* the block's threads: NP x EPB, or that over volume_passes, or
+   * volume_warps' (the per-node phases then loop; the source of passes = 1
+   * stays as it was) */
+  int npass = p.npass, nthreads = dg_kernel_config_volume_threads(cfg, el->Np);
   const char *th = npass > 1 ? "NTHREADS" : "NP * EPB";
-  if (npass > 1)
+  if (cfg->volume_warps)
+    dg_strbuf_appendf(b, "#define NPASS %d\n#define NTHREADS %d /* volume_warps */\n", npass,
+                      nthreads);
+  else if (npass > 1)
     dg_strbuf_appendf(b, "#define NPASS %d\n#define NTHREADS (NP * (EPB / NPASS))\n", npass);
   dg_cg_emit_volume_signature_cuda(
       b, th, p.mma ? mma_min_blocks(&p, nthreads, cfg->mma_extra_blocks) : 1);
@@ -1265,7 +1276,7 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
   dg_strbuf_line(b, "const int tid = threadIdx.y * NP + threadIdx.x;");
   dg_strbuf_line(b, "const long long k0 = (long long)blockIdx.x * EPB;");
   if (cfg->l2_prefetch)
-    emit_l2_prefetch(b, cfg->fuse_update, npass);
+    emit_l2_prefetch(b, &p, cfg->fuse_update);
   dg_strbuf_line(b, "real *s_fl = smem + %zu; /* [NC][NFNFP][PADE] */", p.off_fl);
   dg_strbuf_line(b, "real *s_out = smem + %zu; /* [NACC][NPR][PADE] */", p.off_out);
   if (p.bb)
@@ -1358,7 +1369,7 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
   /* E: per node */
   dg_strbuf_line(b, "/* E: pointwise terms and the store / fused update of node (s, i) */");
   if (npass > 1) {
-    emit_pass_open(b, "s", "i");
+    emit_pass_open(b, p.ragged, "s", "i");
     dg_strbuf_line(b, "const long long k = k0 + s;");
   }
   dg_strbuf_line(b, "if (k < K) {");

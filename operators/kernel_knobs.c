@@ -67,6 +67,11 @@ const dg_kernel_knob dg_kernel_knobs[] = {
      "cuda volume kernel (work_mode gemm or mma): the block has NP x elements_per_block / "
      "volume_passes threads, its per-node phases that many passes (1, 2 or 4: fewer "
      "threads, more registers each, more blocks per SM)", 0},
+    {"volume_warps", "vwarps", DG_KNOB_INT, NULL, KNOB(volume_warps),
+     "cuda volume kernel (work_mode gemm or mma, volume_passes 1): 0, or a block of this "
+     "many warps whatever NP x elements_per_block is, its per-node phases as many passes "
+     "as that takes, the last partly idle (a block size of which the register file may "
+     "hold one more)", 0},
     {"l2_prefetch", "l2pf", DG_KNOB_BOOL, NULL, KNOB(l2_prefetch),
      "cuda volume kernel (work_mode gemm or mma): at its start, prefetch into L2 the state "
      "(and with fuse_update the residual) its nodes read after the face fluxes and the "

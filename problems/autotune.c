@@ -111,7 +111,7 @@ static dg_error measure(void *vctx, const dg_kernel_config *cfg, int phase, doub
     unsigned dyn = 0;
     DG_CALL(dg_solver_kernel_attributes(c->s, (dg_solver_kernel_id)k, &a, &dyn));
     unsigned threads = k == 0 ? (unsigned)cfg->face_threads
-                              : (unsigned)(dg_kernel_config_volume_block_y(cfg) * q->disc->Np);
+                              : (unsigned)dg_kernel_config_volume_threads(cfg, q->disc->Np);
     if (info->backend == DG_BACKEND_CUDA &&
         dg_tune_prune(&a, threads, dyn, info, out->why, sizeof out->why)) {
       out->status = 1;

@@ -468,8 +468,7 @@ static dg_error launch_volume_range(dg_solver *s, double t, double a, double b, 
   unsigned per_block = epb * (unsigned)s->cfg.work_per_thread;
   l.grid[0] = (unsigned)((n + per_block - 1) / per_block);
   l.grid[1] = l.grid[2] = 1;
-  l.block[0] = (unsigned)od->Np;
-  l.block[1] = (unsigned)dg_kernel_config_volume_block_y(&s->cfg);
+  dg_kernel_config_volume_block(&s->cfg, od->Np, l.block);
   l.block[2] = 1;
   l.shared_bytes = s->gen.volume_shared_bytes;
   l.items = n;

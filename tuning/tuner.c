@@ -82,6 +82,7 @@ dg_error dg_tune_space_create(int cuda, dg_tune_mode mode, int Np, int nfnfp,
                               dg_tune_space *out) {
   memset(out, 0, sizeof *out);
   (void)nfnfp;
+  out->np = Np;
   /* full mode: 2 fuse_surface x 2 fuse_update x 5 epb x 3 matrices x 2
    * prefetch x (1 parallel + 2 inline + 2 sequence) = 600, plus gemm:
    * 2 fuse_surface x 2 fuse_update x 6 epb x 3 matrices = 72, plus mma:
@@ -588,6 +589,50 @@ static int register_twins(const dg_tune_result *r, dg_kernel_config *twins) {
   return nt;
 }
 
+/* The warps twins of the DG_TUNE_LEADERS best variants after the register
+ * round, into twins[]; returns how many.  The fused tensor-core kernel in
+ * blocks of whole warps, about a quarter and a third of its NP x EPB
+ * per-node points (volume_warps ceil(NP x EPB / 128) and ceil(NP x EPB /
+ * 96); the last pass may be partly idle), as the leader is and, where it
+ * stages the state, with the face fluxes over it (overlay_state: the
+ * smaller block then fits more of them).  Why: where the register file or
+ * shared memory held two of the two-pass blocks, three or four of these
+ * fit, and their phases overlap (H100, Maxwell fp64 N = 6: 336 threads in 2
+ * blocks 0.819 ms, 7 warps in 3 blocks 0.770; float N = 6 0.543 -> 0.493
+ * with 8 warps, N = 7 0.739 -> 0.703 with 10, and 0.679 overlaid with 8 in
+ * 4 blocks); they lost at N = 5 (0.490 -> 0.499 / 0.518 ms) and in float at
+ * N = 4, 5 (tuning/RESULTS.md, session 15).  Twins of the register round's
+ * leaders, after it, so that they keep its choices. */
+static int warps_twins(const dg_tune_result *r, int np, dg_kernel_config *twins) {
+  leader lead[DG_TUNE_LEADERS];
+  int n = phase2_leaders(r, 0, lead), nt = 0;
+  for (int i = 0; i < n; i++) {
+    const dg_kernel_config *c = &lead[i].cfg;
+    if (c->work_mode != DG_WORK_MMA || !c->fuse_surface || !c->fuse_update ||
+        c->volume_warps || c->early_residual)
+      continue;
+    dg_kernel_config base[2] = {*c, *c};
+    int nb = 1;
+    if (c->stage_state && !c->overlay_state) {
+      base[1].local_traces = 0; /* the face fluxes overwrite the staged state */
+      base[1].overlay_state = 1;
+      nb = 2;
+    }
+    int points = np * c->elements_per_block, threads = points / c->volume_passes;
+    int w[2] = {(points + 127) / 128, (points + 95) / 96};
+    for (int b = 0; b < nb; b++)
+      for (int k = 0; k < 2; k++) {
+        if (w[k] < 2 || 32 * w[k] >= threads || (k == 1 && w[1] == w[0]))
+          continue;
+        twins[nt] = base[b];
+        twins[nt].volume_passes = 1;
+        twins[nt].volume_warps = w[k];
+        nt = keep_twin(r, twins, nt);
+      }
+  }
+  return nt;
+}
+
 /* What the strided round prepares: its twins, and the register twins the
  * next round may ask for (those of phase 2's leaders and of the strided
  * twins), so both rounds' modules compile side by side in one wave, not
@@ -637,6 +682,12 @@ dg_error dg_tune_search(const dg_tune_space *sp, const dg_kernel_config *base,
     DG_CALL_GOTO(err, fail, run_phase(2, c, ntwin, &best, &bt, measure, ctx, out));
   }
   ntwin = register_twins(out, c);
+  if (ntwin) {
+    if (prepare)
+      prepare(ctx, c, ntwin);
+    DG_CALL_GOTO(err, fail, run_phase(2, c, ntwin, &best, &bt, measure, ctx, out));
+  }
+  ntwin = warps_twins(out, sp->np, c);
   if (ntwin) {
     if (prepare)
       prepare(ctx, c, ntwin);

@@ -41,6 +41,7 @@ typedef struct dg_tune_space {
   int nvolume;
   int *face_threads;
   int nface;
+  int np; /* nodes of an element (the warps twins size blocks by it) */
 } dg_tune_space;
 
 /* The candidates for a backend (cuda: 1, cpu: 0) and an element size.

@@ -24,7 +24,7 @@
  * passes, strided k-steps), N = 3 otherwise. */
 static int nvrtc_order(int v) {
   switch (v) {
-  case 10: case 12: case 13: case 16: case 18: case 20: case 21: case 22: case 23:
+  case 10: case 12: case 13: case 16: case 18: case 20: case 21: case 22: case 23: case 25:
     return 5;
   default:
     return 3;
@@ -63,7 +63,7 @@ int main(int argc, char **argv) {
       if (dg_bernstein_create(re, &bb) != DG_OK)
         return 1;
       dg_element_ops el_bb = dg_element_ops_of_bernstein(re, bb);
-      for (int v = 0; v < 25; v++) {
+      for (int v = 0; v < 26; v++) {
         dg_kernel_config c = dg_kernel_config_default();
         c.elements_per_block = v % 3 == 0 ? 1 : v % 3 == 1 ? 2 : 4;
         c.matrices = (dg_matrix_place)(v % 3);
@@ -95,10 +95,14 @@ int main(int argc, char **argv) {
                           traces from the staged state (local_traces); 23 as 18,
                           the tuner's register twin: the residual loaded field by
                           field (batch_residual off), one more block; 24 as 18
-                          with level 1 before the face fluxes (overlay_state) */
+                          with level 1 before the face fluxes (overlay_state); 25
+                          as 24 at N = 5 in blocks of whole warps, a third of the
+                          per-node points (volume_warps: the tuner's warps twin,
+                          the last pass partly idle) */
           c.basis = v != 19;
           c.stage_state = v != 19;
-          c.volume_passes = v != 19 ? 2 : 1;
+          c.volume_passes = v != 19 && v != 25 ? 2 : 1;
+          c.volume_warps = v == 25 ? (re->Np * 8 / 96 > 1 ? re->Np * 8 / 96 : 1) : 0;
           c.work_mode = DG_WORK_MMA;
           c.elements_per_block = 8;
           c.matrices = DG_MATRIX_GLOBAL;
@@ -111,7 +115,7 @@ int main(int argc, char **argv) {
           c.local_traces = v == 20;
           c.batch_residual = v != 23;
           c.mma_extra_blocks = v == 23;
-          c.overlay_state = v == 24;
+          c.overlay_state = v >= 24;
         } else if (v >= 16) { /* Bernstein-Bezier coefficients (affine physics; the others
                           refuse): the fused mma kernel, 16-row fp64 tiles at N = 5
                           with the early residual, float pairs at N = 3 with the

@@ -134,21 +134,22 @@ static const char *WRAPPERS =
     "void emu_volume(void **a, int64_t first, int64_t count) {\n"
     "  (void)first; (void)count;\n"
     "  const long long K = *(const long long *)a[6];\n"
-    "  const int epb = *(const int *)a[11], per_block = *(const int *)a[12];\n"
+    "  const unsigned *blk = *(const unsigned **)a[11];\n"
+    "  const int per_block = *(const int *)a[12], nth = (int)(blk[0] * blk[1]);\n"
     "  int *bad = *(int **)a[13];\n"
     "  const long long nb = (K + per_block - 1) / per_block;\n"
-    "  blockDim.x = NP; blockDim.y = epb; blockDim.z = 1;\n"
+    "  blockDim.x = blk[0]; blockDim.y = blk[1]; blockDim.z = 1;\n"
     "  omp_set_dynamic(0);\n"
     "  for (long long b = 0; b < nb; ++b) {\n"
     "    blockIdx.x = (unsigned)b;\n"
-    "#pragma omp parallel num_threads(NP * epb)\n"
+    "#pragma omp parallel num_threads(nth)\n"
     "    {\n"
     "      const int t = omp_get_thread_num();\n"
-    "      if (omp_get_num_threads() != NP * epb) {\n"
+    "      if (omp_get_num_threads() != nth) {\n"
     "#pragma omp atomic write\n"
     "        *bad = 1;\n"
     "      }\n"
-    "      threadIdx.x = t % NP; threadIdx.y = t / NP; threadIdx.z = 0;\n"
+    "      threadIdx.x = t % blk[0]; threadIdx.y = t / blk[0]; threadIdx.z = 0;\n"
     "      dg_volume(*(real **)a[0], *(real **)a[1], *(real **)a[2], *(real **)a[3],\n"
     "                *(real **)a[4], *(real *)a[5], K, *(real **)a[7], *(real *)a[8],\n"
     "                *(real *)a[9], *(real *)a[10], *(real **)a[14], *(int **)a[15],\n"
@@ -224,8 +225,11 @@ static void run_module(dg_device *dev, const dg_discretization *d, const dg_opda
   }
   void *t = rs == 4 ? (void *)&scf[0] : (void *)&sc[0], *a = rs == 4 ? (void *)&scf[1] : (void *)&sc[1];
   void *b = rs == 4 ? (void *)&scf[2] : (void *)&sc[2], *dt = rs == 4 ? (void *)&scf[3] : (void *)&sc[3];
-  /* epb: the block's threads in y (EPB over the gemm/mma kernels' passes) */
-  int nt = cfg->face_threads, epb = dg_kernel_config_volume_block_y(cfg);
+  /* the volume block as the solver launches it (dg_kernel_config_volume_block) */
+  unsigned blk[2];
+  dg_kernel_config_volume_block(cfg, od->Np, blk);
+  unsigned *blkp = blk;
+  int nt = cfg->face_threads;
   int per_block = cfg->elements_per_block * cfg->work_per_thread, bad = 0;
   int *badp = &bad;
   void *fgeo = NULL;
@@ -235,7 +239,7 @@ static void run_module(dg_device *dev, const dg_discretization *d, const dg_opda
   void *mapM = od->mapM, *mapP = od->mapP, *fbc = od->fbc;
   void *sa[] = {&q, &fl, &mapM, &mapP, &fbc, &fgeo, &fx, t, &K, &nt};
   void *va[] = {&q,    &rhs,  &fl,  &egeo, &vx,   t,  &K,        &res,  a,    b,
-                dt,    &epb,  &per_block, &badp, &qo, &mapM, &mapP, &fbc, &fgeo, &fx};
+                dt,    &blkp, &per_block, &badp, &qo, &mapM, &mapP, &fbc, &fgeo, &fx};
   dg_launch l;
   memset(&l, 0, sizeof l);
   l.items = emulated ? 1 : K;
@@ -326,7 +330,7 @@ int main(int argc, char **argv) {
         u[(int64_t)c * d->K * d->Np + z] =
             c == 0 ? 1 + 0.2 * r : c == nc - 1 ? 2.5 + 0.2 * r : 0.2 * (r - 0.5);
       }
-    for (int v = 0; v < 50; v++) {
+    for (int v = 0; v < 53; v++) {
       dg_kernel_config c = dg_kernel_config_default();
       c.face_threads = 64;
       switch (v) {
@@ -396,6 +400,12 @@ int main(int argc, char **argv) {
       case 47: c.overlay_state = 1; c.basis = 1; c.stage_state = 1; c.stream_update = 1; c.strided_k = 1; c.work_mode = DG_WORK_MMA; c.mma_rows = 16; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; c.volume_passes = 4; break;
       case 48: c.overlay_state = 1; c.basis = 1; c.stage_state = 1; c.work_mode = DG_WORK_MMA; c.mma_pairs = 1; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; c.l2_prefetch = 1; c.volume_passes = 2; c.gather_ahead = 1; break;
       case 49: c.overlay_state = 1; c.basis = 1; c.stage_state = 1; c.work_mode = DG_WORK_MMA; c.elements_per_block = 16; c.fuse_surface = 1; c.fuse_update = 1; c.early_residual = 1; c.mma_extra_blocks = 1; break;
+      /* volume_warps: blocks of whole warps whatever NP x EPB is, the per-node
+       * phases' last pass partly idle (the overlay with the prefetch, level 1
+       * held in registers across the products at N = 7, nodal gemm) */
+      case 50: c.volume_warps = 3; c.overlay_state = 1; c.basis = 1; c.stage_state = 1; c.stream_update = 1; c.strided_k = 1; c.work_mode = DG_WORK_MMA; c.mma_rows = 16; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; c.l2_prefetch = 1; break;
+      case 51: c.volume_warps = 7; c.basis = 1; c.stage_state = 1; c.local_traces = 1; c.work_mode = DG_WORK_MMA; c.mma_pairs = 1; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; c.batch_residual = 0; c.mma_extra_blocks = 1; break;
+      case 52: c.volume_warps = 2; c.work_mode = DG_WORK_GEMM; c.elements_per_block = 4; c.fuse_surface = 1; c.fuse_update = 1; break;
       case 10: c.fuse_surface = 1; c.fuse_update = 1; c.work_mode = DG_WORK_SEQUENCE; c.work_per_thread = 2; c.layout = DG_LAYOUT_ELEMENT_MAJOR; c.matrices = DG_MATRIX_SHARED; c.vector_loads = 1; break;
       default: c.np_align = 8; c.layout = DG_LAYOUT_ELEMENT_MAJOR; c.work_mode = DG_WORK_INLINE; c.work_per_thread = 3; c.prefetch = 1; c.matrices = DG_MATRIX_SHARED; break;
       }

@@ -177,6 +177,12 @@ int main(int argc, char **argv) {
        "backend.elements_per_block=8", "backend.fuse_surface=true", "backend.fuse_update=true",
        "backend.stage_state=true", "backend.volume_passes=2", "backend.strided_k=true",
        "backend.overlay_state=true", NULL},
+      /* ... in blocks of three warps whatever NP x EPB is (volume_warps: the
+       * per-node phases' last pass partly idle at N = 3 and 5) */
+      {"backend.basis=bernstein", "backend.work_mode=mma", "backend.mma_rows=16",
+       "backend.elements_per_block=8", "backend.fuse_surface=true", "backend.fuse_update=true",
+       "backend.stage_state=true", "backend.volume_warps=3", "backend.strided_k=true",
+       "backend.overlay_state=true", "backend.l2_prefetch=true", NULL},
   };
   int failures = 0, checked_bb = 0;
   for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {

@@ -6,7 +6,8 @@
  * does not win; the best tensor-core variants are timed again with
  * strided_k, and the best variants with their register twins (the residual
  * loaded field by field, one more block for the two-pass tensor-core
- * kernel), prepared first, and win only where they are faster. */
+ * kernel), prepared first, then the best of those in blocks of whole warps
+ * (volume_warps), and win only where they are faster. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,8 +44,10 @@ static dg_error lucky(void *ctx, const dg_kernel_config *c, int phase, double cu
  * more; one pass or the early residual 0.01 more (so the leaders run two
  * passes, and each has both register twins); level 1 before the face
  * fluxes (overlay_state, a twin of the staged leaders) 0.02 more, or with
- * the residual unbatched 0.2 less (overlay_wins). */
-static int strided_wins, unbatched_wins, overlay_wins, prepared_ok, rounds;
+ * the residual unbatched 0.2 less (overlay_wins); blocks of whole warps
+ * (volume_warps, a twin of the register round's leaders) 0.3 less
+ * (warps_wins) or 0.05 more. */
+static int strided_wins, unbatched_wins, overlay_wins, warps_wins, prepared_ok, rounds;
 static int round_n[4], round_strided[4], round_register[4], ahead_missing;
 static dg_kernel_config round0[32];
 static dg_error mma_model(void *ctx, const dg_kernel_config *c, int phase, double cutoff,
@@ -65,6 +68,8 @@ static dg_error mma_model(void *ctx, const dg_kernel_config *c, int phase, doubl
     t->volume_ms += 0.01;
   if (c->overlay_state)
     t->volume_ms += overlay_wins && !c->batch_residual ? -0.2 : 0.02;
+  if (c->volume_warps)
+    t->volume_ms += warps_wins ? -0.3 : 0.05;
   return DG_OK;
 }
 /* Counts each prepared round's twins: strided ones, register ones (legal,
@@ -288,11 +293,12 @@ int main(void) {
    * leaders level 1 before the face fluxes (overlay_state), batched and
    * not, prepared first; the unbatched and overlay ones chosen where they
    * are faster only, the extra block (slower in the model) never; no twin
-   * of a variant timed before */
-  for (int w = 0; w < 8; w++) {
+   * of a variant timed before; last the warps twins of the leaders then */
+  for (int w = 0; w < 16; w++) {
     strided_wins = w & 1;
     unbatched_wins = (w >> 1) & 1;
-    overlay_wins = w >> 2;
+    overlay_wins = (w >> 2) & 1;
+    warps_wins = w >> 3;
     dg_tune_space sp;
     EXPECT(dg_tune_space_create(1, DG_TUNE_AUTO, 56, 84, &sp) == DG_OK);
     for (int i = 0; i < sp.nvolume; i++)
@@ -306,19 +312,25 @@ int main(void) {
      * and with one more block, and the two staged ones with the fused
      * surface also overlaid, batched and not); the second asks for none it
      * did not prepare */
-    EXPECT(rounds == 2 && round_n[0] == 23 && round_strided[0] == 13,
+    EXPECT(rounds == 3 && round_n[0] == 23 && round_strided[0] == 13,
            "rounds %d, first %d (%d strided)", rounds, round_n[0], round_strided[0]);
     EXPECT(ahead_missing == 0, "%d register twins not prepared ahead", ahead_missing);
     EXPECT(round_n[1] == 10 && round_register[1] == 10,
            "register round %d (%d legal twins)", round_n[1], round_register[1]);
-    int twins = 0, unbatched = 0, extra = 0, overlay = 0;
+    int twins = 0, unbatched = 0, extra = 0, overlay = 0, warps = 0, warps4 = 0;
     for (int i = 0; i < r.nrows; i++) {
       const dg_tune_row *x = &r.rows[i];
-      twins += x->phase == 2 && !x->retime && x->cfg.strided_k;
-      unbatched += x->phase == 2 && !x->retime && !x->cfg.batch_residual;
-      extra += x->phase == 2 && !x->retime && x->cfg.volume_passes > 1 &&
-               x->cfg.mma_extra_blocks == 1;
-      overlay += x->phase == 2 && !x->retime && x->cfg.overlay_state;
+      warps += x->phase == 2 && !x->retime && x->cfg.volume_warps;
+      warps4 += x->phase == 2 && !x->retime && x->cfg.volume_warps == 4;
+      /* W = 56 x 8 / 96 = 4 and 5 warps, one pass of the leader's knobs */
+      EXPECT(!x->cfg.volume_warps ||
+             ((x->cfg.volume_warps == 4 || x->cfg.volume_warps == 5) &&
+              x->cfg.volume_passes == 1 && x->cfg.fuse_surface && x->cfg.fuse_update));
+      int first = x->phase == 2 && !x->retime && !x->cfg.volume_warps; /* before the warps round */
+      twins += first && x->cfg.strided_k;
+      unbatched += first && !x->cfg.batch_residual;
+      extra += first && x->cfg.volume_passes > 1 && x->cfg.mma_extra_blocks == 1;
+      overlay += first && x->cfg.overlay_state;
       EXPECT(!x->cfg.overlay_state || !x->cfg.local_traces);
       for (int j = 0; j < i; j++) /* no variant timed twice in phase 2 but re-timed */
         EXPECT(x->phase != 2 || r.rows[j].phase != 2 || x->retime || r.rows[j].retime ||
@@ -332,6 +344,18 @@ int main(void) {
     EXPECT(overlay == 4 && r.best.overlay_state == overlay_wins, "%d overlay twins", overlay);
     EXPECT(r.best.work_mode == DG_WORK_MMA && r.best.basis && r.best.mma_rows == 16);
     EXPECT(r.best.strided_k == strided_wins);
+    /* the warps round: the three leaders after the register round (two-pass,
+     * fused) with 4 and 5 warps (ceil(448 / 128), ceil(448 / 96)), chosen
+     * where faster only */
+    /* 4 and 5 warps a leader, and a staged one not overlaid overlaid too:
+     * 3 leaders, 2 staged, 1 staged left when the overlay won batched, none
+     * when it won unbatched too */
+    int expect_warps = overlay_wins ? (unbatched_wins ? 6 : 8) : 10;
+    EXPECT(round_n[2] == warps && warps == expect_warps && warps4 == warps - warps4,
+           "warps round %d, %d timed (%d with 4)", round_n[2], warps, warps4);
+    EXPECT(r.best.volume_warps == (warps_wins ? 4 : 0) &&
+           r.best.volume_passes == (warps_wins ? 1 : 2), "best: %d warps, %d passes",
+           r.best.volume_warps, r.best.volume_passes);
     EXPECT(r.best.batch_residual == !(unbatched_wins || overlay_wins) &&
            r.best.mma_extra_blocks == 0);
     dg_tune_result_free(&r);
@@ -361,6 +385,7 @@ int main(void) {
     c.work_mode = DG_WORK_SEQUENCE;
     c.basis = c.stage_state = c.stream_update = c.local_traces = c.strided_k = 1;
     c.overlay_state = 1;
+    c.volume_warps = 32;
     c.mma_extra_blocks = 2;
     c.cpu_chunk = 100000;
     r.best = c;
