@@ -45,6 +45,7 @@ dg_kernel_config dg_kernel_config_default(void) {
   c.strided_k = 0;
   c.batch_residual = 1;
   c.overlay_state = 0;
+  c.compact_smem = 0;
   return c;
 }
 
@@ -186,6 +187,11 @@ dg_error dg_kernel_config_check(const dg_kernel_config *c, int Np) {
            "every trace from global memory), not %s with stage_state %d, fuse_surface %d and "
            "local_traces %d",
            dg_work_mode_name(c->work_mode), c->stage_state, c->fuse_surface, c->local_traces);
+  DG_CHECK(c->compact_smem == 0 || c->compact_smem == 1, DG_ERR_INPUT,
+           "compact_smem %d must be 0 or 1", c->compact_smem);
+  DG_CHECK(!c->compact_smem || c->overlay_state, DG_ERR_INPUT,
+           "compact_smem is a knob of overlay_state (the face fluxes and level 1's results of "
+           "the Bernstein-Bezier tensor-core kernel), not without it");
   DG_CHECK(!gemm || !c->vector_loads, DG_ERR_INPUT,
            "vector_loads is a knob of work_mode parallel, inline and sequence, not %s (it "
            "stages its own shared data)", dg_work_mode_name(c->work_mode));

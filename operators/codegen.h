@@ -145,6 +145,10 @@ typedef struct dg_kernel_config {
                                fluxes, which then overlay the staged state in shared
                                memory (less shared memory a block, and no level-1 values
                                held in registers across the products) */
+  int compact_smem;         /* cuda dg_volume with overlay_state: the face fluxes as
+                               [component][element][face node] rows of a bank-conflict-free
+                               stride and level 1's results as [element][derivative][point],
+                               unpadded (a smaller block: one that fits beside more L1) */
   int batch_residual;       /* dg_volume with fuse_update: the node's whole residual is
                                loaded before the first of its stores (a store to res may
                                alias a later field's load, so otherwise each load waits

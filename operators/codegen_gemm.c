@@ -111,6 +111,9 @@ typedef struct {
   int ragged;   /* volume_warps: the last pass leaves some threads idle */
   int overlay;  /* overlay_state: level 1 before B; s_fl and OUT over the staged state,
                    s_div after them */
+  int compact;  /* compact_smem (with overlay): s_fl [NC][EPB][FLES], s_div
+                   [EPB][derivative][NPM], neither padded by PADE */
+  int fles;     /* compact: reals between two elements' face-flux rows */
   size_t off_div;
 } gemm_plan;
 
@@ -422,10 +425,21 @@ static int plan(const dg_element_ops *el, const deriv_table *dt, int ncomp,
   p->stage = el->bernstein && cfg->stage_state;
   p->src_col = np * p->pade;
   p->overlay = p->stage && cfg->overlay_state; /* mma only (dg_kernel_config_check) */
+  p->compact = p->overlay && cfg->compact_smem;
+  if (p->compact) {
+    /* Why this stride: a B (or pairs A) fragment load has lane l read
+     * element l/4 at k-row l%4 (strided_k: row 4 (l%4)), i.e. offset
+     * e FLES + k (+ 4k); 8-byte loads go by half warps over 16 banks of
+     * 8 bytes, 4-byte loads by warps over 32: FLES = 4 (1 strided) mod 16
+     * in double and 4 mod 32 in float keeps every lane on its own bank
+     * (strided float: a 2-way conflict remains) */
+    int w = p->rs == 8 ? 16 : 32, r = p->strided && p->rs == 8 ? 1 : 4;
+    p->fles = nfnfp + ((r - nfnfp % w) % w + w) % w;
+  }
   p->off_fl = (size_t)(p->stage ? ncomp : dt->ng) * np * pade;
   p->off_out = p->off_fl + (size_t)ncomp * nfnfp * pade;
   if (p->overlay) { /* the face fluxes over the staged state (level 1 has read it) */
-    size_t fl = (size_t)ncomp * nfnfp * pade;
+    size_t fl = p->compact ? (size_t)ncomp * epb * p->fles : (size_t)ncomp * nfnfp * pade;
     p->off_out = p->off_fl > fl ? p->off_fl : fl;
     p->off_fl = 0;
   }
@@ -457,7 +471,9 @@ static int plan(const dg_element_ops *el, const deriv_table *dt, int ncomp,
   p->lift0 = a;
   for (int c = 0; c < ncomp; c++) { /* lifting of the face fluxes */
     p->first[a++] = s;
-    p->seg[s++] = (gemm_seg){dim, (int)p->off_fl + c * nfnfp * p->pade, nfnfp};
+    p->seg[s++] = (gemm_seg){dim,
+                             (int)p->off_fl + c * (p->compact ? epb * p->fles : nfnfp * p->pade),
+                             nfnfp};
   }
   p->first[a] = s;
   p->npass = dg_kernel_config_volume_npass(cfg, np);
@@ -491,7 +507,8 @@ static int plan(const dg_element_ops *el, const deriv_table *dt, int ncomp,
      * those of its points (one a pass) across the products and stores them
      * beside OUT in the freed sources; otherwise after everything OUT may
      * overlay */
-    size_t out = (size_t)p->nslot * p->npr * pade, div = (size_t)p->lift0 * p->npm * pade;
+    size_t out = (size_t)p->nslot * p->npr * pade,
+           div = (size_t)p->lift0 * p->npm * (p->compact ? (size_t)epb : pade);
     out += out & 1;
     p->div_regs = p->alias_out && out + div <= p->total && !p->overlay;
     if (p->div_regs && p->npass > 1) {
@@ -572,12 +589,16 @@ static int mma_step_row(const gemm_plan *p, int len, int ks, int l4, int h) {
  * apart), else base pointer x (lane rows consecutive). */
 static void mma_source_at(char *at, size_t n, const gemm_plan *p, int src, int strided,
                           int col4) {
-  const char *tail = col4 ? " + 4 * PADE" : "";
+  /* k-rows PADE apart (compact: 1; elements FLES apart, in xb) */
+  const char *row = p->compact ? "" : " * PADE";
+  int rs = p->compact ? 1 : p->pade;
+  char tail[16] = "";
+  if (col4)
+    snprintf(tail, sizeof tail, " + 4%s", row);
   if (strided)
-    snprintf(at, n, "xk[%d + (ks >> 2) * %d + (ks & 3) * PADE%s]", src, 4 * p->kw * p->pade,
-             tail);
+    snprintf(at, n, "xk[%d + (ks >> 2) * %d + (ks & 3)%s%s]", src, 4 * p->kw * rs, row, tail);
   else
-    snprintf(at, n, "x[%d + ks * %d%s]", src, p->kw * p->pade, tail);
+    snprintf(at, n, "x[%d + ks * %d%s]", src, p->kw * rs, tail);
 }
 
 /* Entry (i, j) of operator m: D_m (m < dim) or LIFT (m = dim); zero
@@ -803,10 +824,17 @@ static void emit_mma_products(dg_strbuf *b, const gemm_plan *p) {
   dg_strbuf_line(b, "{");
   b->indent += 2;
   dg_strbuf_line(b, "const int lane = tid & 31, warp = tid >> 5;");
-  dg_strbuf_line(b, "const real *xb = smem + (lane >> 2) + (lane & 3) * PADE;");
-  if (p->strided)
-    dg_strbuf_line(b, "const real *xkb = smem + (lane >> 2) + (lane & 3) * %d * PADE; /* strided_k */",
-                   p->kw);
+  if (p->compact) { /* element l/4 FLES apart, k-rows 1 apart */
+    dg_strbuf_line(b, "const real *xb = smem + (lane >> 2) * FLES + (lane & 3);");
+    if (p->strided)
+      dg_strbuf_line(b, "const real *xkb = smem + (lane >> 2) * FLES + (lane & 3) * %d; /* strided_k */",
+                     p->kw);
+  } else {
+    dg_strbuf_line(b, "const real *xb = smem + (lane >> 2) + (lane & 3) * PADE;");
+    if (p->strided)
+      dg_strbuf_line(b, "const real *xkb = smem + (lane >> 2) + (lane & 3) * %d * PADE; /* strided_k */",
+                     p->kw);
+  }
   const char *T = p->alias_out ? "tt" : "0"; /* results wait in registers, or go at once */
   dg_strbuf_line(b, "%s dd[%d][%d][%d]; /* [task][slot][h] */", tf32 ? "float" : "double",
                  p->alias_out ? p->tpw : 1, p->maxslots, nd);
@@ -818,11 +846,12 @@ static void emit_mma_products(dg_strbuf *b, const gemm_plan *p) {
   dg_strbuf_line(b, "  const int task = warp + tt * %d;", p->nwarps);
   dg_strbuf_line(b, "  if (warp < %d && task < %d) {", p->nwarps, p->ntask);
   emit_mma_task_decode(b, p);
+  const char *tile = p->compact ? "te * 8 * FLES" : "te * 8"; /* the element tile */
   if (p->strided) {
-    dg_strbuf_line(b, "    const real *x = xb + te * 8, *xk = xkb + te * 8;");
+    dg_strbuf_line(b, "    const real *x = xb + %s, *xk = xkb + %s;", tile, tile);
     dg_strbuf_line(b, "    (void)x; (void)xk; (void)ti;");
   } else {
-    dg_strbuf_line(b, "    const real *x = xb + te * 8;");
+    dg_strbuf_line(b, "    const real *x = xb + %s;", tile);
     dg_strbuf_line(b, "    (void)x; (void)ti;");
   }
   dg_strbuf_line(b, "    switch (part) {");
@@ -1087,7 +1116,11 @@ static void emit_bb_differences(dg_strbuf *b, const gemm_plan *p, const char *th
   } else {
     dg_strbuf_line(b, "for (int z = tid; z < NPM * EPB; z += %s) {", th);
     dg_strbuf_line(b, "  const int sb = z / NPM, pb = z - sb * NPM;");
-    dg_strbuf_line(b, "  real *o = s_div + pb * PADE + sb;");
+    if (p->compact)
+      dg_strbuf_line(b, "  real *o = s_div + sb * %d * NPM + pb; /* [element][derivative][point] */",
+                     p->prod0);
+    else
+      dg_strbuf_line(b, "  real *o = s_div + pb * PADE + sb;");
   }
   dg_strbuf_line(b, "  const real *x = smem + sb;");
   int maxm = 0;
@@ -1128,7 +1161,7 @@ static void emit_bb_differences(dg_strbuf *b, const gemm_plan *p, const char *th
     if (p->div_regs)
       dg_strbuf_appendf(b, "  bdv[pz][%d] = (real)%.17g * (", a, 0.5 * n);
     else
-      dg_strbuf_appendf(b, "  o[%d * NPM * PADE] = (real)%.17g * (", a, 0.5 * n);
+      dg_strbuf_appendf(b, p->compact ? "  o[%d * NPM] = (real)%.17g * (" : "  o[%d * NPM * PADE] = (real)%.17g * (", a, 0.5 * n);
     for (int sg = p->first[a]; sg < p->first[a + 1]; sg++) {
       const gemm_seg *g = &p->seg[sg];
       if (p->stage)
@@ -1161,9 +1194,14 @@ static void emit_bb_store(dg_strbuf *b, const gemm_plan *p, const char *th) {
 static void append_acc(dg_strbuf *b, const gemm_plan *p, int a, int dim) {
   if (a < p->prod0) {
     dg_strbuf_append(b, "(");
-    for (int v = 0; v <= dim; v++)
-      dg_strbuf_appendf(b, "%sbw%d * s_div[(%d * NPM + bd%d) * PADE + s]", v ? " + " : "", v,
-                        a, v);
+    for (int v = 0; v <= dim; v++) {
+      if (p->compact)
+        dg_strbuf_appendf(b, "%sbw%d * s_div[(s * %d + %d) * NPM + bd%d]", v ? " + " : "", v,
+                          p->prod0, a, v);
+      else
+        dg_strbuf_appendf(b, "%sbw%d * s_div[(%d * NPM + bd%d) * PADE + s]", v ? " + " : "", v,
+                          a, v);
+    }
     dg_strbuf_append(b, ")");
     return;
   }
@@ -1256,6 +1294,8 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
                     "#define NPR %d\n#define NACC %d\n#define QOUT %s\n",
                     cfg->elements_per_block, p.pade, p.rc, p.nrc, p.npr, p.nacc,
                     cfg->fuse_surface ? "q_out" : "q");
+  if (p.compact)
+    dg_strbuf_appendf(b, "#define FLES %d /* compact_smem: face-flux row stride */\n", p.fles);
   /* the block's threads: NP x EPB, or that over volume_passes, or
    * volume_warps' (the per-node phases then loop; the source of passes = 1
    * stays as it was) */
@@ -1277,10 +1317,14 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
   dg_strbuf_line(b, "const long long k0 = (long long)blockIdx.x * EPB;");
   if (cfg->l2_prefetch)
     emit_l2_prefetch(b, &p, cfg->fuse_update);
-  dg_strbuf_line(b, "real *s_fl = smem + %zu; /* [NC][NFNFP][PADE] */", p.off_fl);
+  if (p.compact)
+    dg_strbuf_line(b, "real *s_fl = smem + %zu; /* [NC][EPB][FLES] */", p.off_fl);
+  else
+    dg_strbuf_line(b, "real *s_fl = smem + %zu; /* [NC][NFNFP][PADE] */", p.off_fl);
   dg_strbuf_line(b, "real *s_out = smem + %zu; /* [NACC][NPR][PADE] */", p.off_out);
   if (p.bb)
-    dg_strbuf_line(b, "real *s_div = smem + %zu; /* [derivative][NPM][PADE] */", p.off_div);
+    dg_strbuf_line(b, "real *s_div = smem + %zu; /* %s */", p.off_div,
+                   p.compact ? "[EPB][derivative][NPM]" : "[derivative][NPM][PADE]");
   if (cfg->matrices == DG_MATRIX_SHARED) {
     int n2 = (dim * el->Np + el->Nfaces * el->Nfp) * p.npr / 2;
     dg_strbuf_line(b, "const real *MT = smem + %zu;", p.off_mt);
@@ -1307,7 +1351,9 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
   /* B: face fluxes */
   if (cfg->fuse_surface) {
     dg_cg_emit_block_faces(b, el, ph, is_float, uses_fx, ctx, "EPB", th,
-                           "s_fl[(%d * NFNFP + m) * PADE + s]", 1, cfg->gather_ahead, ldg, local);
+                           p.compact ? "s_fl[(%d * EPB + s) * FLES + m]"
+                                     : "s_fl[(%d * NFNFP + m) * PADE + s]",
+                           1, cfg->gather_ahead, ldg, local);
   } else {
     dg_strbuf_line(b, "/* B: the block's face fluxes from dg_surface, coalesced */");
     dg_strbuf_line(b, "for (int z = tid; z < NC * EPB * NFNFP; z += %s) {", th);

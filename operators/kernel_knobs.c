@@ -113,6 +113,10 @@ const dg_kernel_knob dg_kernel_knobs[] = {
      "derivatives' first level runs before the face fluxes, which then take the staged "
      "state's shared memory (less shared memory a block, and no first-level values held "
      "in registers across the products)", 0},
+    {"compact_smem", "csm", DG_KNOB_BOOL, NULL, KNOB(compact_smem),
+     "cuda volume kernel with overlay_state: the face fluxes element by element in rows "
+     "of a bank-conflict-free stride, level 1's results unpadded (a smaller block, which "
+     "may leave the multiprocessor more L1 cache beside the same resident blocks)", 0},
     {"cpu_chunk", "chunk", DG_KNOB_INT, NULL, KNOB(cpu_chunk),
      "cpu backend: elements per chunk (0: automatic)", 1},
 };

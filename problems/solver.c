@@ -157,6 +157,7 @@ dg_error dg_solver_create_partitioned(dg_device *dev, const dg_discretization *d
     s->cfg.fuse_surface = 0;
     s->cfg.local_traces = 0; /* knobs of the fused surface */
     s->cfg.overlay_state = 0;
+    s->cfg.compact_smem = 0;
   }
   DG_CALL_GOTO(err, fail, load_kernels(s, &s->cfg));
   int ph = dg_timing_begin("operator data");

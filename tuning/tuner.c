@@ -633,6 +633,29 @@ static int warps_twins(const dg_tune_result *r, int np, dg_kernel_config *twins)
   return nt;
 }
 
+/* The compact twins of the DG_TUNE_LEADERS best variants after the warps
+ * round, into twins[]; returns how many: the overlaid ones with
+ * compact_smem (the face fluxes element by element in rows of a
+ * bank-conflict-free stride, level 1's results unpadded).  Why: the
+ * smaller block leaves the multiprocessor more L1 beside the same number
+ * of blocks where it crosses a carveout step (H100: 228 -> 196 KiB of
+ * shared memory, 28 -> 60 KiB of L1), and these kernels read their
+ * operators and the neighbours' traces through L1 (Maxwell fp64 N = 6, 3
+ * blocks of 7 warps: 72.6 -> 64.9 KB, 0.774 -> 0.703 ms; float N = 7 0.688
+ * -> 0.635; tuning/RESULTS.md, session 15).  A round of its own, after
+ * the warps round, since the block size it pays off at comes from there. */
+static int compact_twins(const dg_tune_result *r, dg_kernel_config *twins) {
+  leader lead[DG_TUNE_LEADERS];
+  int n = phase2_leaders(r, 0, lead), nt = 0;
+  for (int i = 0; i < n; i++)
+    if (lead[i].cfg.overlay_state && !lead[i].cfg.compact_smem) {
+      twins[nt] = lead[i].cfg;
+      twins[nt].compact_smem = 1;
+      nt = keep_twin(r, twins, nt);
+    }
+  return nt;
+}
+
 /* What the strided round prepares: its twins, and the register twins the
  * next round may ask for (those of phase 2's leaders and of the strided
  * twins), so both rounds' modules compile side by side in one wave, not
@@ -688,6 +711,12 @@ dg_error dg_tune_search(const dg_tune_space *sp, const dg_kernel_config *base,
     DG_CALL_GOTO(err, fail, run_phase(2, c, ntwin, &best, &bt, measure, ctx, out));
   }
   ntwin = warps_twins(out, sp->np, c);
+  if (ntwin) {
+    if (prepare)
+      prepare(ctx, c, ntwin);
+    DG_CALL_GOTO(err, fail, run_phase(2, c, ntwin, &best, &bt, measure, ctx, out));
+  }
+  ntwin = compact_twins(out, c);
   if (ntwin) {
     if (prepare)
       prepare(ctx, c, ntwin);

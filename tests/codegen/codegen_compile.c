@@ -63,7 +63,7 @@ int main(int argc, char **argv) {
       if (dg_bernstein_create(re, &bb) != DG_OK)
         return 1;
       dg_element_ops el_bb = dg_element_ops_of_bernstein(re, bb);
-      for (int v = 0; v < 26; v++) {
+      for (int v = 0; v < 27; v++) {
         dg_kernel_config c = dg_kernel_config_default();
         c.elements_per_block = v % 3 == 0 ? 1 : v % 3 == 1 ? 2 : 4;
         c.matrices = (dg_matrix_place)(v % 3);
@@ -98,10 +98,13 @@ int main(int argc, char **argv) {
                           with level 1 before the face fluxes (overlay_state); 25
                           as 24 at N = 5 in blocks of whole warps, a third of the
                           per-node points (volume_warps: the tuner's warps twin,
-                          the last pass partly idle) */
+                          the last pass partly idle); 26 as 24 with the face
+                          fluxes element by element, level 1 unpadded
+                          (compact_smem) */
           c.basis = v != 19;
           c.stage_state = v != 19;
           c.volume_passes = v != 19 && v != 25 ? 2 : 1;
+          c.compact_smem = v == 26;
           c.volume_warps = v == 25 ? (re->Np * 8 / 96 > 1 ? re->Np * 8 / 96 : 1) : 0;
           c.work_mode = DG_WORK_MMA;
           c.elements_per_block = 8;

@@ -183,6 +183,16 @@ int main(int argc, char **argv) {
        "backend.elements_per_block=8", "backend.fuse_surface=true", "backend.fuse_update=true",
        "backend.stage_state=true", "backend.volume_warps=3", "backend.strided_k=true",
        "backend.overlay_state=true", "backend.l2_prefetch=true", NULL},
+      /* ... with the face fluxes element by element and level 1's results
+       * unpadded (compact_smem): 16-row tiles strided, pairs */
+      {"backend.basis=bernstein", "backend.work_mode=mma", "backend.mma_rows=16",
+       "backend.elements_per_block=8", "backend.fuse_surface=true", "backend.fuse_update=true",
+       "backend.stage_state=true", "backend.volume_warps=3", "backend.strided_k=true",
+       "backend.overlay_state=true", "backend.compact_smem=true", NULL},
+      {"backend.basis=bernstein", "backend.work_mode=mma", "backend.mma_pairs=true",
+       "backend.elements_per_block=8", "backend.fuse_surface=true", "backend.fuse_update=true",
+       "backend.stage_state=true", "backend.volume_passes=2", "backend.overlay_state=true",
+       "backend.compact_smem=true", NULL},
   };
   int failures = 0, checked_bb = 0;
   for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {

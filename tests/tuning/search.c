@@ -7,7 +7,8 @@
  * strided_k, and the best variants with their register twins (the residual
  * loaded field by field, one more block for the two-pass tensor-core
  * kernel), prepared first, then the best of those in blocks of whole warps
- * (volume_warps), and win only where they are faster. */
+ * (volume_warps), then the best overlaid ones with compact_smem, and win
+ * only where they are faster. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,8 +47,10 @@ static dg_error lucky(void *ctx, const dg_kernel_config *c, int phase, double cu
  * fluxes (overlay_state, a twin of the staged leaders) 0.02 more, or with
  * the residual unbatched 0.2 less (overlay_wins); blocks of whole warps
  * (volume_warps, a twin of the register round's leaders) 0.3 less
- * (warps_wins) or 0.05 more. */
-static int strided_wins, unbatched_wins, overlay_wins, warps_wins, prepared_ok, rounds;
+ * (warps_wins) or 0.05 more; the overlaid leaders after that with
+ * compact_smem 0.1 less (compact_wins) or 0.05 more. */
+static int strided_wins, unbatched_wins, overlay_wins, warps_wins, compact_wins, prepared_ok,
+    rounds;
 static int round_n[4], round_strided[4], round_register[4], ahead_missing;
 static dg_kernel_config round0[32];
 static dg_error mma_model(void *ctx, const dg_kernel_config *c, int phase, double cutoff,
@@ -70,6 +73,8 @@ static dg_error mma_model(void *ctx, const dg_kernel_config *c, int phase, doubl
     t->volume_ms += overlay_wins && !c->batch_residual ? -0.2 : 0.02;
   if (c->volume_warps)
     t->volume_ms += warps_wins ? -0.3 : 0.05;
+  if (c->compact_smem)
+    t->volume_ms += compact_wins ? -0.1 : 0.05;
   return DG_OK;
 }
 /* Counts each prepared round's twins: strided ones, register ones (legal,
@@ -294,11 +299,12 @@ int main(void) {
    * not, prepared first; the unbatched and overlay ones chosen where they
    * are faster only, the extra block (slower in the model) never; no twin
    * of a variant timed before; last the warps twins of the leaders then */
-  for (int w = 0; w < 16; w++) {
+  for (int w = 0; w < 32; w++) {
     strided_wins = w & 1;
     unbatched_wins = (w >> 1) & 1;
     overlay_wins = (w >> 2) & 1;
-    warps_wins = w >> 3;
+    warps_wins = (w >> 3) & 1;
+    compact_wins = w >> 4;
     dg_tune_space sp;
     EXPECT(dg_tune_space_create(1, DG_TUNE_AUTO, 56, 84, &sp) == DG_OK);
     for (int i = 0; i < sp.nvolume; i++)
@@ -312,21 +318,24 @@ int main(void) {
      * and with one more block, and the two staged ones with the fused
      * surface also overlaid, batched and not); the second asks for none it
      * did not prepare */
-    EXPECT(rounds == 3 && round_n[0] == 23 && round_strided[0] == 13,
+    EXPECT(rounds >= 3 && round_n[0] == 23 && round_strided[0] == 13,
            "rounds %d, first %d (%d strided)", rounds, round_n[0], round_strided[0]);
     EXPECT(ahead_missing == 0, "%d register twins not prepared ahead", ahead_missing);
     EXPECT(round_n[1] == 10 && round_register[1] == 10,
            "register round %d (%d legal twins)", round_n[1], round_register[1]);
-    int twins = 0, unbatched = 0, extra = 0, overlay = 0, warps = 0, warps4 = 0;
+    int twins = 0, unbatched = 0, extra = 0, overlay = 0, warps = 0, warps4 = 0, compact = 0;
     for (int i = 0; i < r.nrows; i++) {
       const dg_tune_row *x = &r.rows[i];
-      warps += x->phase == 2 && !x->retime && x->cfg.volume_warps;
-      warps4 += x->phase == 2 && !x->retime && x->cfg.volume_warps == 4;
+      compact += x->phase == 2 && !x->retime && x->cfg.compact_smem;
+      EXPECT(!x->cfg.compact_smem || x->cfg.overlay_state);
+      warps += x->phase == 2 && !x->retime && x->cfg.volume_warps && !x->cfg.compact_smem;
+      warps4 += x->phase == 2 && !x->retime && x->cfg.volume_warps == 4 && !x->cfg.compact_smem;
       /* W = 56 x 8 / 96 = 4 and 5 warps, one pass of the leader's knobs */
       EXPECT(!x->cfg.volume_warps ||
              ((x->cfg.volume_warps == 4 || x->cfg.volume_warps == 5) &&
               x->cfg.volume_passes == 1 && x->cfg.fuse_surface && x->cfg.fuse_update));
-      int first = x->phase == 2 && !x->retime && !x->cfg.volume_warps; /* before the warps round */
+      int first = x->phase == 2 && !x->retime && !x->cfg.volume_warps &&
+                  !x->cfg.compact_smem; /* before the warps round */
       twins += first && x->cfg.strided_k;
       unbatched += first && !x->cfg.batch_residual;
       extra += first && x->cfg.volume_passes > 1 && x->cfg.mma_extra_blocks == 1;
@@ -344,8 +353,16 @@ int main(void) {
     EXPECT(overlay == 4 && r.best.overlay_state == overlay_wins, "%d overlay twins", overlay);
     EXPECT(r.best.work_mode == DG_WORK_MMA && r.best.basis && r.best.mma_rows == 16);
     EXPECT(r.best.strided_k == strided_wins);
-    /* the warps round: the three leaders after the register round (two-pass,
-     * fused) with 4 and 5 warps (ceil(448 / 128), ceil(448 / 96)), chosen
+    /* the compact round: the three leaders after the warps round, where they
+     * are overlaid (the model's overlay is slower unless overlay_wins),
+     * chosen where faster only */
+    EXPECT(rounds == 3 + overlay_wins && compact == (overlay_wins ? 3 : 0) &&
+               (!overlay_wins || round_n[3] == 3),
+           "%d rounds, %d compact twins", rounds, compact);
+    EXPECT(r.best.compact_smem == (overlay_wins && compact_wins), "best compact %d",
+           r.best.compact_smem);
+    /* the warps round (the third): the three leaders after the register
+     * round (two-pass, fused) with 4 and 5 warps (ceil(448 / 128), ceil(448 / 96)), chosen
      * where faster only */
     /* 4 and 5 warps a leader, and a staged one not overlaid overlaid too:
      * 3 leaders, 2 staged, 1 staged left when the overlay won batched, none
@@ -386,6 +403,7 @@ int main(void) {
     c.basis = c.stage_state = c.stream_update = c.local_traces = c.strided_k = 1;
     c.overlay_state = 1;
     c.volume_warps = 32;
+    c.compact_smem = 1;
     c.mma_extra_blocks = 2;
     c.cpu_chunk = 100000;
     r.best = c;
@@ -402,8 +420,9 @@ int main(void) {
     if (f) {
       dg_tune_print(f, &r);
       fclose(f);
-      const char *row_at = text ? strstr(text, "ltr=1 sk=1 bres=1 ovs=1 chunk=100000") : NULL;
-      EXPECT(row_at && strstr(row_at + 1, "ltr=1 sk=1 bres=1 ovs=1 chunk=100000"), "%s", text);
+      const char *row_at = text ? strstr(text, "ltr=1 sk=1 bres=1 ovs=1 csm=1 chunk=100000") : NULL;
+      EXPECT(row_at && strstr(row_at + 1, "ltr=1 sk=1 bres=1 ovs=1 csm=1 chunk=100000"), "%s",
+             text);
       free(text);
     }
     char d[DG_KERNEL_CONFIG_TEXT];
