@@ -589,20 +589,28 @@ static int register_twins(const dg_tune_result *r, dg_kernel_config *twins) {
   return nt;
 }
 
-/* The warps twins of the DG_TUNE_LEADERS best variants after the register
- * round, into twins[]; returns how many.  The fused tensor-core kernel in
- * blocks of whole warps, about a quarter and a third of its NP x EPB
- * per-node points (volume_warps ceil(NP x EPB / 128) and ceil(NP x EPB /
- * 96); the last pass may be partly idle), as the leader is and, where it
- * stages the state, with the face fluxes over it (overlay_state: the
- * smaller block then fits more of them).  Why: where the register file or
- * shared memory held two of the two-pass blocks, three or four of these
- * fit, and their phases overlap (H100, Maxwell fp64 N = 6: 336 threads in 2
- * blocks 0.819 ms, 7 warps in 3 blocks 0.770; float N = 6 0.543 -> 0.493
- * with 8 warps, N = 7 0.739 -> 0.703 with 10, and 0.679 overlaid with 8 in
- * 4 blocks); they lost at N = 5 (0.490 -> 0.499 / 0.518 ms) and in float at
- * N = 4, 5 (tuning/RESULTS.md, session 15).  Twins of the register round's
- * leaders, after it, so that they keep its choices. */
+/* The block twins of the DG_TUNE_LEADERS best variants after the register
+ * round, into twins[]; returns how many.  Smaller blocks of the fused
+ * tensor-core kernel:
+ * - whole warps, about a quarter and a third of its NP x EPB per-node
+ *   points (volume_warps ceil(NP x EPB / 128) and ceil(NP x EPB / 96); the
+ *   last pass may be partly idle), as the leader is and, where it stages
+ *   the state, with the face fluxes over it (overlay_state) and compact;
+ * - an overlaid leader with compact_smem (the face fluxes element by
+ *   element in rows of a bank-conflict-free stride, level 1's results
+ *   unpadded), and its warps twins compact too.
+ * Why: where the register file or shared memory held two of the two-pass
+ * blocks, three or four of these fit, and their phases overlap (H100,
+ * Maxwell fp64 N = 6: 336 threads in 2 blocks 0.819 ms, 7 warps in 3
+ * blocks 0.770; float N = 6 0.543 -> 0.493 with 8 warps, N = 7 0.739 ->
+ * 0.703 with 10, and 0.679 overlaid with 8 in 4 blocks; lost at N = 5
+ * and in float at N = 4, 5); and a compact block leaves the multiprocessor
+ * more L1 beside the same blocks where it crosses a carveout step (228 ->
+ * 196 KiB of shared memory, 28 -> 60 KiB of L1; fp64 N = 6 in 3 blocks
+ * 0.774 -> 0.703 ms, float N = 7 0.688 -> 0.635; never more than 2 %
+ * slower; tuning/RESULTS.md, session 15).  Twins of the register round's
+ * leaders, after it, so that they keep its choices; one round, so their
+ * modules compile in one wave (at most 5 a leader). */
 static int warps_twins(const dg_tune_result *r, int np, dg_kernel_config *twins) {
   leader lead[DG_TUNE_LEADERS];
   int n = phase2_leaders(r, 0, lead), nt = 0;
@@ -613,9 +621,14 @@ static int warps_twins(const dg_tune_result *r, int np, dg_kernel_config *twins)
       continue;
     dg_kernel_config base[2] = {*c, *c};
     int nb = 1;
-    if (c->stage_state && !c->overlay_state) {
+    if (c->overlay_state && !c->compact_smem) {
+      base[0].compact_smem = 1;
+      twins[nt] = base[0];
+      nt = keep_twin(r, twins, nt);
+    } else if (c->stage_state && !c->overlay_state) {
       base[1].local_traces = 0; /* the face fluxes overwrite the staged state */
       base[1].overlay_state = 1;
+      base[1].compact_smem = 1;
       nb = 2;
     }
     int points = np * c->elements_per_block, threads = points / c->volume_passes;
@@ -630,29 +643,6 @@ static int warps_twins(const dg_tune_result *r, int np, dg_kernel_config *twins)
         nt = keep_twin(r, twins, nt);
       }
   }
-  return nt;
-}
-
-/* The compact twins of the DG_TUNE_LEADERS best variants after the warps
- * round, into twins[]; returns how many: the overlaid ones with
- * compact_smem (the face fluxes element by element in rows of a
- * bank-conflict-free stride, level 1's results unpadded).  Why: the
- * smaller block leaves the multiprocessor more L1 beside the same number
- * of blocks where it crosses a carveout step (H100: 228 -> 196 KiB of
- * shared memory, 28 -> 60 KiB of L1), and these kernels read their
- * operators and the neighbours' traces through L1 (Maxwell fp64 N = 6, 3
- * blocks of 7 warps: 72.6 -> 64.9 KB, 0.774 -> 0.703 ms; float N = 7 0.688
- * -> 0.635; tuning/RESULTS.md, session 15).  A round of its own, after
- * the warps round, since the block size it pays off at comes from there. */
-static int compact_twins(const dg_tune_result *r, dg_kernel_config *twins) {
-  leader lead[DG_TUNE_LEADERS];
-  int n = phase2_leaders(r, 0, lead), nt = 0;
-  for (int i = 0; i < n; i++)
-    if (lead[i].cfg.overlay_state && !lead[i].cfg.compact_smem) {
-      twins[nt] = lead[i].cfg;
-      twins[nt].compact_smem = 1;
-      nt = keep_twin(r, twins, nt);
-    }
   return nt;
 }
 
@@ -711,12 +701,6 @@ dg_error dg_tune_search(const dg_tune_space *sp, const dg_kernel_config *base,
     DG_CALL_GOTO(err, fail, run_phase(2, c, ntwin, &best, &bt, measure, ctx, out));
   }
   ntwin = warps_twins(out, sp->np, c);
-  if (ntwin) {
-    if (prepare)
-      prepare(ctx, c, ntwin);
-    DG_CALL_GOTO(err, fail, run_phase(2, c, ntwin, &best, &bt, measure, ctx, out));
-  }
-  ntwin = compact_twins(out, c);
   if (ntwin) {
     if (prepare)
       prepare(ctx, c, ntwin);
