@@ -34,7 +34,11 @@
  * Two more knobs shape the launch: mma_extra_blocks (resident blocks asked
  * of the compiler, mma_min_blocks) and l2_prefetch (emit_l2_prefetch);
  * strided_k orders the rows of each k-step (mma_step_row) so that the
- * fragment loads meet no shared-memory bank twice.
+ * fragment loads meet no shared-memory bank twice.  volume_warps sizes the
+ * block in whole warps (the per-node phases' last pass then partly idle,
+ * emit_pass_open), and compact_smem packs the overlaid face fluxes and
+ * level 1's results (plan): smaller blocks, more of them or more L1 beside
+ * them on a multiprocessor.
  *
  * Block = NP x EPB threads, one pass (work_per_thread 1):
  *   B  face fluxes of the block's elements -> s_fl   (fused surface, or a
