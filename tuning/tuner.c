@@ -611,7 +611,7 @@ static int register_twins(const dg_tune_result *r, dg_kernel_config *twins) {
  * slower; tuning/RESULTS.md, session 15).  Twins of the register round's
  * leaders, after it, so that they keep its choices; one round, so their
  * modules compile in one wave (at most 5 a leader). */
-static int warps_twins(const dg_tune_result *r, int np, dg_kernel_config *twins) {
+static int block_twins(const dg_tune_result *r, int np, dg_kernel_config *twins) {
   leader lead[DG_TUNE_LEADERS];
   int n = phase2_leaders(r, 0, lead), nt = 0;
   for (int i = 0; i < n; i++) {
@@ -700,7 +700,7 @@ dg_error dg_tune_search(const dg_tune_space *sp, const dg_kernel_config *base,
       prepare(ctx, c, ntwin);
     DG_CALL_GOTO(err, fail, run_phase(2, c, ntwin, &best, &bt, measure, ctx, out));
   }
-  ntwin = warps_twins(out, sp->np, c);
+  ntwin = block_twins(out, sp->np, c);
   if (ntwin) {
     if (prepare)
       prepare(ctx, c, ntwin);
