@@ -591,10 +591,25 @@ static int mma_step_row(const gemm_plan *p, int len, int ks, int l4, int h) {
  * source at offset src (col4: float's second half, 4 rows on).  strided:
  * the step is one of mma_strided_steps (base pointer xk, lane rows KW
  * apart), else base pointer x (lane rows consecutive). */
+/* The sources' layout in shared memory, as factors of the generated
+ * offsets: k-rows PADE apart and elements 1 (compact_smem: rows 1 apart,
+ * elements FLES). */
+static const char *src_row(const gemm_plan *p) { return p->compact ? "" : " * PADE"; }
+static const char *src_elem(const gemm_plan *p) { return p->compact ? " * FLES" : ""; }
+
+/* Level 1's result of derivative acc at lattice point pt of element el (C
+ * expressions): [derivative][NPM][PADE], compact [EPB][derivative][NPM]. */
+static void div_at(char *at, size_t n, const gemm_plan *p, const char *acc, const char *pt,
+                   const char *el) {
+  if (p->compact)
+    snprintf(at, n, "s_div[(%s * %d + %s) * NPM + %s]", el, p->prod0, acc, pt);
+  else
+    snprintf(at, n, "s_div[(%s * NPM + %s) * PADE + %s]", acc, pt, el);
+}
+
 static void mma_source_at(char *at, size_t n, const gemm_plan *p, int src, int strided,
                           int col4) {
-  /* k-rows PADE apart (compact: 1; elements FLES apart, in xb) */
-  const char *row = p->compact ? "" : " * PADE";
+  const char *row = src_row(p);
   int rs = p->compact ? 1 : p->pade;
   char tail[16] = "";
   if (col4)
@@ -828,17 +843,12 @@ static void emit_mma_products(dg_strbuf *b, const gemm_plan *p) {
   dg_strbuf_line(b, "{");
   b->indent += 2;
   dg_strbuf_line(b, "const int lane = tid & 31, warp = tid >> 5;");
-  if (p->compact) { /* element l/4 FLES apart, k-rows 1 apart */
-    dg_strbuf_line(b, "const real *xb = smem + (lane >> 2) * FLES + (lane & 3);");
-    if (p->strided)
-      dg_strbuf_line(b, "const real *xkb = smem + (lane >> 2) * FLES + (lane & 3) * %d; /* strided_k */",
-                     p->kw);
-  } else {
-    dg_strbuf_line(b, "const real *xb = smem + (lane >> 2) + (lane & 3) * PADE;");
-    if (p->strided)
-      dg_strbuf_line(b, "const real *xkb = smem + (lane >> 2) + (lane & 3) * %d * PADE; /* strided_k */",
-                     p->kw);
-  }
+  /* the lane's source: element l/4, k-row l%4 (strided_k: 4 (l%4)) */
+  dg_strbuf_line(b, "const real *xb = smem + (lane >> 2)%s + (lane & 3)%s;", src_elem(p),
+                 src_row(p));
+  if (p->strided)
+    dg_strbuf_line(b, "const real *xkb = smem + (lane >> 2)%s + (lane & 3) * %d%s; /* strided_k */",
+                   src_elem(p), p->kw, src_row(p));
   const char *T = p->alias_out ? "tt" : "0"; /* results wait in registers, or go at once */
   dg_strbuf_line(b, "%s dd[%d][%d][%d]; /* [task][slot][h] */", tf32 ? "float" : "double",
                  p->alias_out ? p->tpw : 1, p->maxslots, nd);
@@ -850,12 +860,12 @@ static void emit_mma_products(dg_strbuf *b, const gemm_plan *p) {
   dg_strbuf_line(b, "  const int task = warp + tt * %d;", p->nwarps);
   dg_strbuf_line(b, "  if (warp < %d && task < %d) {", p->nwarps, p->ntask);
   emit_mma_task_decode(b, p);
-  const char *tile = p->compact ? "te * 8 * FLES" : "te * 8"; /* the element tile */
+  const char *el = src_elem(p); /* the element tile */
   if (p->strided) {
-    dg_strbuf_line(b, "    const real *x = xb + %s, *xk = xkb + %s;", tile, tile);
+    dg_strbuf_line(b, "    const real *x = xb + te * 8%s, *xk = xkb + te * 8%s;", el, el);
     dg_strbuf_line(b, "    (void)x; (void)xk; (void)ti;");
   } else {
-    dg_strbuf_line(b, "    const real *x = xb + %s;", tile);
+    dg_strbuf_line(b, "    const real *x = xb + te * 8%s;", el);
     dg_strbuf_line(b, "    (void)x; (void)ti;");
   }
   dg_strbuf_line(b, "    switch (part) {");
@@ -1186,9 +1196,10 @@ static void emit_bb_store(dg_strbuf *b, const gemm_plan *p, const char *th) {
   dg_strbuf_line(b, "#pragma unroll /* level 1's results beside OUT, in the freed sources */");
   dg_strbuf_line(b, "for (int pz = 0; pz < %d; ++pz) {", p->npass);
   dg_strbuf_line(b, "  const int nz = tid + pz * %s, sb = nz / NP, pb = nz - sb * NP;", th);
+  char at[96];
+  div_at(at, sizeof at, p, "a", "pb", "sb");
   dg_strbuf_line(b, "  if (pb < NPM%s)", p->ragged ? " && sb < EPB" : "");
-  dg_strbuf_line(b, "    for (int a = 0; a < %d; ++a) s_div[(a * NPM + pb) * PADE + sb] = bdv[pz][a];",
-                 p->prod0);
+  dg_strbuf_line(b, "    for (int a = 0; a < %d; ++a) %s = bdv[pz][a];", p->prod0, at);
   dg_strbuf_line(b, "}");
 }
 
@@ -1199,12 +1210,11 @@ static void append_acc(dg_strbuf *b, const gemm_plan *p, int a, int dim) {
   if (a < p->prod0) {
     dg_strbuf_append(b, "(");
     for (int v = 0; v <= dim; v++) {
-      if (p->compact)
-        dg_strbuf_appendf(b, "%sbw%d * s_div[(s * %d + %d) * NPM + bd%d]", v ? " + " : "", v,
-                          p->prod0, a, v);
-      else
-        dg_strbuf_appendf(b, "%sbw%d * s_div[(%d * NPM + bd%d) * PADE + s]", v ? " + " : "", v,
-                          a, v);
+      char acc[16], pt[16], at[96];
+      snprintf(acc, sizeof acc, "%d", a);
+      snprintf(pt, sizeof pt, "bd%d", v);
+      div_at(at, sizeof at, p, acc, pt, "s");
+      dg_strbuf_appendf(b, "%sbw%d * %s", v ? " + " : "", v, at);
     }
     dg_strbuf_append(b, ")");
     return;

@@ -535,6 +535,16 @@ static int keep_twin(const dg_tune_result *r, const dg_kernel_config *twins, int
   return nt + 1;
 }
 
+/* c with level 1 before the face fluxes, which take the staged state's
+ * shared memory (overlay_state; they then read every trace from global
+ * memory, so no local_traces). */
+static dg_kernel_config overlaid(const dg_kernel_config *c) {
+  dg_kernel_config o = *c;
+  o.local_traces = 0;
+  o.overlay_state = 1;
+  return o;
+}
+
 /* The register twins of a variant, one of the DG_TUNE_LEADERS best that
  * phase 2 timed (the strided twins among them; room for 4 a leader).  Knobs
  * that trade registers for latency, whose sign
@@ -565,9 +575,7 @@ static int twins_of(const dg_kernel_config *c, const dg_tune_result *r, dg_kerne
     nt = keep_twin(r, twins, nt);
   }
   if (c->work_mode == DG_WORK_MMA && c->stage_state && c->fuse_surface && !c->overlay_state) {
-    dg_kernel_config o = *c;
-    o.local_traces = 0; /* the face fluxes overwrite the staged state */
-    o.overlay_state = 1;
+    dg_kernel_config o = overlaid(c);
     twins[nt] = o;
     nt = keep_twin(r, twins, nt);
     if (unbatchable) { /* and unbatched: the registers it frees may pay for the
@@ -626,8 +634,7 @@ static int block_twins(const dg_tune_result *r, int np, dg_kernel_config *twins)
       twins[nt] = base[0];
       nt = keep_twin(r, twins, nt);
     } else if (c->stage_state && !c->overlay_state) {
-      base[1].local_traces = 0; /* the face fluxes overwrite the staged state */
-      base[1].overlay_state = 1;
+      base[1] = overlaid(c);
       base[1].compact_smem = 1;
       nb = 2;
     }
