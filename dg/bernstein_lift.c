@@ -5,9 +5,6 @@
 #include "dg/bernstein.h"
 #include "dg/refelem.h"
 
-static void reduce(const dg_bernstein_lift *l, const dg_bernstein *bb, int z, int j,
-                   double *t, double *out);
-
 static double binomial(int n, int k) {
   double c = 1;
   for (int i = 1; i <= k; ++i)
@@ -66,31 +63,6 @@ void dg_bernstein_lift_destroy(dg_bernstein_lift **l) {
   *l = NULL;
 }
 
-void dg_bernstein_lift_apply(const dg_bernstein_lift *l, const dg_bernstein *bb,
-                             const int *Fmask, int f, const double *g, double *t,
-                             double *out) {
-  int nv = l->dim + 1, Nfp = l->Nfp, z = l->zero[f];
-  /* E^T g: the face data on layer 0, one degree reduction onto layer 1 */
-  for (int n = 0; n < Nfp; ++n)
-    t[Fmask[f * Nfp + n]] = g[n];
-  reduce(l, bb, z, 1, t, NULL);
-  /* layer 0: t = L0_f g = l0_diag g + l0_ee E (E^T g), E's weights beta_v / N
-   * from the layer-1 nodes beta - e_v + e_z (layer 1 is read only here) */
-  for (int n = 0; n < Nfp; ++n) {
-    int p = Fmask[f * Nfp + n];
-    const int *al = &bb->alpha[p * nv];
-    double e = 0;
-    for (int v = 0; v < nv; ++v)
-      if (v != z && al[v] > 0)
-        e += (double)al[v] / l->N * t[bb->nb[(p * nv + v) * nv + z]];
-    t[p] = l->l0_diag * g[n] + l->l0_ee * e;
-    out[p] += t[p];
-  }
-  /* layers 1..N: one degree reduction each from the layer below */
-  for (int j = 1; j <= l->N; ++j)
-    reduce(l, bb, z, j, t, out);
-}
-
 /* Layer j of t from layer j - 1 (one degree reduction); out, unless NULL,
  * gets ell_j times it. */
 static void reduce(const dg_bernstein_lift *l, const dg_bernstein *bb, int z, int j,
@@ -108,4 +80,30 @@ static void reduce(const dg_bernstein_lift *l, const dg_bernstein *bb, int z, in
     if (out)
       out[a] += l->ell[j] * s;
   }
+}
+
+void dg_bernstein_lift_apply(const dg_bernstein_lift *l, const dg_bernstein *bb,
+                             const int *Fmask, int f, const double *g, double *t,
+                             double *out) {
+  int nv = l->dim + 1, Nfp = l->Nfp, z = l->zero[f];
+  /* E^T g: the face data on layer 0, one degree reduction onto layer 1 */
+  for (int n = 0; n < Nfp; ++n)
+    t[Fmask[f * Nfp + n]] = g[n];
+  reduce(l, bb, z, 1, t, NULL);
+  /* layer 0: t = L0_f g = l0_diag g + l0_ee E (E^T g), E's weights beta_v / N
+   * from the layer-1 nodes beta - e_v + e_z (E^T g, overwritten below by
+   * the chain's own layer 1) */
+  for (int n = 0; n < Nfp; ++n) {
+    int p = Fmask[f * Nfp + n];
+    const int *al = &bb->alpha[p * nv];
+    double e = 0;
+    for (int v = 0; v < nv; ++v)
+      if (v != z && al[v] > 0)
+        e += (double)al[v] / l->N * t[bb->nb[(p * nv + v) * nv + z]];
+    t[p] = l->l0_diag * g[n] + l->l0_ee * e;
+    out[p] += t[p];
+  }
+  /* layers 1..N: one degree reduction each from the layer below */
+  for (int j = 1; j <= l->N; ++j)
+    reduce(l, bb, z, j, t, out);
 }

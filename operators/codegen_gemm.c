@@ -587,10 +587,6 @@ static int mma_step_row(const gemm_plan *p, int len, int ks, int l4, int h) {
   return p->kw * ks + l4 + 4 * h;
 }
 
-/* The shared address text of a lane's source value in k-step ks of the
- * source at offset src (col4: float's second half, 4 rows on).  strided:
- * the step is one of mma_strided_steps (base pointer xk, lane rows KW
- * apart), else base pointer x (lane rows consecutive). */
 /* The sources' layout in shared memory, as factors of the generated
  * offsets: k-rows PADE apart and elements 1 (compact_smem: rows 1 apart,
  * elements FLES). */
@@ -607,6 +603,10 @@ static void div_at(char *at, size_t n, const gemm_plan *p, const char *acc, cons
     snprintf(at, n, "s_div[(%s * NPM + %s) * PADE + %s]", acc, pt, el);
 }
 
+/* The shared address text of a lane's source value in k-step ks of the
+ * source at offset src (col4: float's second half, 4 rows on).  strided:
+ * the step is one of mma_strided_steps (base pointer xk, lane rows KW
+ * apart), else base pointer x (lane rows consecutive). */
 static void mma_source_at(char *at, size_t n, const gemm_plan *p, int src, int strided,
                           int col4) {
   const char *row = src_row(p);
