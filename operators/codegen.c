@@ -46,6 +46,7 @@ dg_kernel_config dg_kernel_config_default(void) {
   c.batch_residual = 1;
   c.overlay_state = 0;
   c.compact_smem = 0;
+  c.sparse_lift = 0;
   return c;
 }
 
@@ -192,6 +193,12 @@ dg_error dg_kernel_config_check(const dg_kernel_config *c, int Np) {
   DG_CHECK(!c->compact_smem || c->overlay_state, DG_ERR_INPUT,
            "compact_smem is a knob of overlay_state (the face fluxes and level 1's results of "
            "the Bernstein-Bezier tensor-core kernel), not without it");
+  DG_CHECK(c->sparse_lift == 0 || c->sparse_lift == 1, DG_ERR_INPUT,
+           "sparse_lift %d must be 0 or 1", c->sparse_lift);
+  DG_CHECK(!c->sparse_lift || (c->work_mode == DG_WORK_MMA && c->basis), DG_ERR_INPUT,
+           "sparse_lift is a knob of work_mode mma with basis bernstein (the zero tensor-core "
+           "steps of the Bernstein-Bezier lift), not %s with basis %s",
+           dg_work_mode_name(c->work_mode), c->basis ? "bernstein" : "nodal");
   DG_CHECK(!gemm || !c->vector_loads, DG_ERR_INPUT,
            "vector_loads is a knob of work_mode parallel, inline and sequence, not %s (it "
            "stages its own shared data)", dg_work_mode_name(c->work_mode));

@@ -149,6 +149,10 @@ typedef struct dg_kernel_config {
                                [component][element][face node] rows of a bank-conflict-free
                                stride and level 1's results as [element][derivative][point],
                                unpadded (a smaller block: one that fits beside more L1) */
+  int sparse_lift;          /* cuda dg_volume, work_mode mma with basis bernstein: the lift's
+                               node rows and face-flux columns reordered so that many
+                               tensor-core steps are all zero, and those steps left out
+                               (operators/tile_order.c) */
   int batch_residual;       /* dg_volume with fuse_update: the node's whole residual is
                                loaded before the first of its stores (a store to res may
                                alias a later field's load, so otherwise each load waits

@@ -38,7 +38,10 @@
  * block in whole warps (the per-node phases' last pass then partly idle,
  * emit_pass_open), and compact_smem packs the overlaid face fluxes and
  * level 1's results (plan): smaller blocks, more of them or more L1 beside
- * them on a multiprocessor.
+ * them on a multiprocessor.  sparse_lift (Bernstein-Bezier only) reorders
+ * the lift's rows and face-flux columns so that many k-steps of a row tile
+ * are all zero (operators/tile_order.c) and emits each row tile's nonzero
+ * steps as its own straight code (plan_sparse, emit_sparse_steps).
  *
  * Block = NP x EPB threads, one pass (work_per_thread 1):
  *   B  face fluxes of the block's elements -> s_fl   (fused surface, or a
@@ -50,10 +53,12 @@
  *      (knob early_residual: the update's residual loaded before E's
  *      barrier, while the block's slower warps finish D).
  * Shared arrays are [column][row][PADE] with the element fastest. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "operators/codegen_internal.h"
+#include "operators/tile_order.h"
 
 typedef struct {
   int mat; /* its matrix: D_mat (mat < dim) or LIFT (mat = dim) */
@@ -119,6 +124,16 @@ typedef struct {
                    [EPB][derivative][NPM], neither padded by PADE */
   int fles;     /* compact: reals between two elements' face-flux rows */
   size_t off_div;
+  /* sparse_lift (bb with mma): the lift in the orders of dg_tile_order,
+   * its all-zero k-steps left out (plan_sparse) */
+  int sparse;
+  int *lrow;            /* [npr]: the node of OUT row (position) r; >= NP: padding */
+  int *lpos;            /* [NP]: the OUT row of node i */
+  int *fl_pos;          /* [NFNFP]: the shared k-row of face node m */
+  int *fl_col;          /* [NFNFP]: the face node at k-row j */
+  unsigned char *lstep; /* [NRC][ks]: step k of row tile ti holds a nonzero */
+  int *lfrag;           /* [NRC * ks + 1]: the fragment index of step (ti, k) in g_AF */
+  double lzero;         /* lift entries of at most this size are structural zeros */
 } gemm_plan;
 
 static int odd_stride(int epb) { return epb | 1; }
@@ -544,6 +559,12 @@ static void plan_free(gemm_plan *p) {
   free(p->part_first);
   free(p->item_slot);
   free(p->part_slot0);
+  free(p->lrow);
+  free(p->lpos);
+  free(p->fl_pos);
+  free(p->fl_col);
+  free(p->lstep);
+  free(p->lfrag);
   memset(p, 0, sizeof *p);
 }
 
@@ -621,13 +642,136 @@ static void mma_source_at(char *at, size_t n, const gemm_plan *p, int src, int s
 }
 
 /* Entry (i, j) of operator m: D_m (m < dim) or LIFT (m = dim); zero
- * outside the matrix (the padding of rows and k-steps). */
-static double op_entry(const dg_element_ops *el, int m, int i, int j) {
+ * outside the matrix (the padding of rows and k-steps).  sparse_lift: the
+ * LIFT's row i is OUT row i (node lrow[i]) and its column j the face node
+ * at k-row j, and its structural zeros are exact zeros. */
+static double op_entry(const dg_element_ops *el, const gemm_plan *p, int m, int i, int j) {
   int np = el->Np, nfnfp = el->Nfaces * el->Nfp;
   const double *D[3] = {el->Dr, el->Ds, el->Dt};
+  if (m == el->dim && p->sparse) {
+    if (j >= nfnfp || p->lrow[i] >= np)
+      return 0;
+    double v = el->LIFT[p->lrow[i] * nfnfp + p->fl_col[j]];
+    return fabs(v) <= p->lzero ? 0 : v;
+  }
   if (i >= np || j >= (m < el->dim ? np : nfnfp))
     return 0;
   return m < el->dim ? D[m][i * np + j] : el->LIFT[i * nfnfp + j];
+}
+
+/* Value h of lane l's fragment of k-step k of row tile ti of operator m
+ * (the layout of g_AF, emit_fragments). */
+static double frag_value(const dg_element_ops *el, const gemm_plan *p, int m, int ti, int k,
+                         int l, int h) {
+  int len = m < el->dim ? el->Np : el->Nfaces * el->Nfp;
+  return p->pairs ? op_entry(el, p, m, p->tm * ti + l / 4, mma_step_row(p, len, k, l % 4, h))
+                  : op_entry(el, p, m, p->tm * ti + l / 4 + 8 * (h % 2),
+                             mma_step_row(p, len, k, l % 4, h / 2));
+}
+
+/* sparse_lift: the bank groups of n items per element (nodes or face
+ * nodes) for dg_tile_order_spread.  A warp's threads take consecutive
+ * items, (element, item) with the element slowest, from a multiple of nb
+ * on; so in element s a window of nb items starts where i + s n is a
+ * multiple of nb.  grp[i * per + a]: item i's window under the a-th
+ * distinct shift s n mod nb; returns per. */
+static int bank_groups(int n, int epb, int nb, int *grp) {
+  int shift[32], per = 0;
+  for (int s = 0; s < epb && per < nb; s++) {
+    int sh = s * n % nb, seen = 0;
+    for (int a = 0; a < per; a++)
+      seen |= shift[a] == sh;
+    if (!seen)
+      shift[per++] = sh;
+  }
+  for (int i = 0; i < n; i++)
+    for (int a = 0; a < per; a++)
+      grp[i * per + a] = a * (n / nb + 2) + (i + shift[a]) / nb;
+  return per;
+}
+
+/* sparse_lift: the lift's row and column orders (dg_tile_order on its
+ * pattern, tiles of TM rows by KW columns: one tensor-core step), the face
+ * nodes' k-rows (column c of the order is lane (c%KW)%4, half (c%KW)/4 of
+ * step c/KW, whose k-row mma_step_row gives), and the steps that hold a
+ * nonzero.  0: out of memory. */
+static int plan_sparse(const dg_element_ops *el, int epb, gemm_plan *p) {
+  int np = el->Np, nf = el->Nfaces * el->Nfp, dim = el->dim, kw = p->kw, ks = p->ks[dim];
+  int ntile = p->nrc * ks;
+  unsigned char *nz = malloc((size_t)np * nf);
+  int *col_at = malloc((size_t)nf * sizeof *col_at);
+  p->lrow = malloc((size_t)p->npr * sizeof *p->lrow);
+  p->lpos = malloc((size_t)np * sizeof *p->lpos);
+  p->fl_pos = malloc((size_t)nf * sizeof *p->fl_pos);
+  p->fl_col = malloc((size_t)nf * sizeof *p->fl_col);
+  p->lstep = malloc((size_t)ntile);
+  p->lfrag = malloc((size_t)(ntile + 1) * sizeof *p->lfrag);
+  int ok = nz && col_at && p->lrow && p->lpos && p->fl_pos && p->fl_col && p->lstep && p->lfrag;
+  if (ok) {
+    /* Why 1e-12: the lift's structural zeros come out of its construction
+     * (dg/bernstein.c) as round-off under 1.2e-14 of its largest entry; its
+     * smallest true entry is 1.6e-3 of it (N = 7, 3D) */
+    double mx = 0;
+    for (int z = 0; z < np * nf; z++)
+      mx = fmax(mx, fabs(el->LIFT[z]));
+    p->lzero = 1e-12 * mx;
+    for (int z = 0; z < np * nf; z++)
+      nz[z] = fabs(el->LIFT[z]) > p->lzero;
+    ok = dg_tile_order(nz, np, nf, p->tm, kw, p->lrow, col_at) >= 0;
+  }
+  if (ok) {
+    /* E reads node i's lifted flux at its OUT row, B writes face node m's
+     * flux at its k-row, a warp on consecutive nodes (face nodes) of an
+     * element: spread each bank-width group of them over the banks (rows
+     * PADE apart, PADE odd; 16 banks of 8 bytes a half warp in double, 32
+     * of 4 in float).  H100, fp64 N = 7: the orders' bank conflicts cost
+     * 0.018 ms of 1.15. */
+    int nb = p->rs == 8 ? 16 : 32, full = nf / kw * kw;
+    int *key = malloc((size_t)(p->npr > nf ? p->npr : nf) * sizeof *key);
+    int *grp = malloc((size_t)(np > nf ? np : nf) * nb * sizeof *grp);
+    ok = key && grp;
+    if (ok) {
+      for (int r = 0; r < p->npr; r++)
+        key[r] = r % nb;
+      int per = bank_groups(np, epb, nb, grp);
+      ok = dg_tile_order_spread(p->lrow, p->npr, np, p->tm, key, nb, grp, per,
+                                per * (np / nb + 2)) >= 0;
+    }
+    if (ok) {
+      for (int c = 0; c < full; c++) {
+        int w = c % kw;
+        key[c] = mma_step_row(p, nf, c / kw, w % 4, w / 4) % nb;
+      }
+      int per = bank_groups(nf, epb, nb, grp);
+      ok = dg_tile_order_spread(col_at, full, nf, kw, key, nb, grp, per,
+                                per * (nf / nb + 2)) >= 0;
+    }
+    free(key);
+    free(grp);
+  }
+  if (ok) {
+    for (int r = 0; r < p->npr; r++)
+      if (p->lrow[r] < np)
+        p->lpos[p->lrow[r]] = r;
+    for (int c = 0; c < nf; c++) {
+      int w = c % kw, j = c / kw < nf / kw ? mma_step_row(p, nf, c / kw, w % 4, w / 4) : c;
+      p->fl_pos[col_at[c]] = j;
+      p->fl_col[j] = col_at[c];
+    }
+    p->sparse = 1;
+    p->lfrag[0] = 0;
+    for (int t = 0; t < ntile; t++) {
+      int any = 0;
+      for (int l = 0; l < 32 && !any; l++)
+        for (int h = 0; h < p->nah && !any; h++)
+          any = frag_value(el, p, dim, t / ks, t % ks, l, h) != 0;
+      p->lstep[t] = (unsigned char)any;
+      p->lfrag[t + 1] = p->lfrag[t] + any;
+    }
+  }
+  free(nz);
+  free(col_at);
+  return ok;
 }
 
 /* mma: g_AF holds each operator as A-fragments, [row tile][k-step][lane]
@@ -637,7 +781,8 @@ static double op_entry(const dg_element_ops *el, int m, int i, int j) {
  * m16n8k{4,8} (B(k, n) = M(n, k)): entries (8*tile + l/4,
  * mma_step_row(step, l%4, h)). */
 static void emit_fragments(dg_strbuf *b, const dg_element_ops *el, const gemm_plan *p) {
-  int hs = p->nah, n = p->afrag[el->dim] + p->nrc * p->ks[el->dim] * 32 * hs, z = 0;
+  int hs = p->nah, ksl = p->ks[el->dim];
+  int n = p->afrag[el->dim] + (p->sparse ? p->lfrag[p->nrc * ksl] : p->nrc * ksl) * 32 * hs, z = 0;
   if (p->pairs)
     dg_strbuf_appendf(b, "/* g_AF: D_r, ..., LIFT as m16n8k%d B-fragments (transposed) "
                          "[tile][k-step][lane][%d] */\n", p->kw, hs);
@@ -645,21 +790,19 @@ static void emit_fragments(dg_strbuf *b, const dg_element_ops *el, const gemm_pl
     dg_strbuf_appendf(b, "/* g_AF: D_r, ..., LIFT as m%dn8k%d A-fragments [tile][k-step][lane][%d] */\n",
                       p->tm, p->kw, hs);
   dg_strbuf_appendf(b, "__device__ __align__(16) const real g_AF[%d] = {", n);
-  for (int m = 0; m <= el->dim; m++) {
-    int len = m < el->dim ? el->Np : el->Nfaces * el->Nfp;
+  for (int m = 0; m <= el->dim; m++)
     for (int ti = 0; ti < p->nrc; ti++)
-      for (int k = 0; k < p->ks[m]; k++)
+      for (int k = 0; k < p->ks[m]; k++) {
+        if (m == el->dim && p->sparse && !p->lstep[ti * ksl + k])
+          continue; /* sparse_lift: an all-zero step, left out */
         for (int l = 0; l < 32; l++)
           for (int h = 0; h < hs; h++, z++) {
             if (z % 4 == 0)
               dg_strbuf_append(b, "\n  ");
-            double v = p->pairs ? op_entry(el, m, p->tm * ti + l / 4,
-                                           mma_step_row(p, len, k, l % 4, h))
-                                : op_entry(el, m, p->tm * ti + l / 4 + 8 * (h % 2),
-                                           mma_step_row(p, len, k, l % 4, h / 2));
-            dg_strbuf_appendf(b, p->rs == 4 ? "%.9ef, " : "%.17e, ", v);
+            dg_strbuf_appendf(b, p->rs == 4 ? "%.9ef, " : "%.17e, ",
+                              frag_value(el, p, m, ti, k, l, h));
           }
-  }
+      }
   dg_strbuf_append(b, "\n};\n");
 }
 
@@ -673,8 +816,8 @@ static void emit_transposed(dg_strbuf *b, const dg_element_ops *el, const gemm_p
                     place == DG_MATRIX_CONSTANT ? "__constant__" : "__device__", rows * p->npr);
   for (int r = 0; r < rows; r++)
     for (int i = 0; i < p->npr; i++) {
-      double v = r < el->dim * np ? op_entry(el, r / np, i, r % np)
-                                  : op_entry(el, el->dim, i, r - el->dim * np);
+      double v = r < el->dim * np ? op_entry(el, p, r / np, i, r % np)
+                                  : op_entry(el, p, el->dim, i, r - el->dim * np);
       if ((r * p->npr + i) % 4 == 0)
         dg_strbuf_append(b, "\n  ");
       dg_strbuf_appendf(b, is_float ? "%.9ef, " : "%.17e, ", v);
@@ -741,8 +884,8 @@ static void emit_mma_task_decode(dg_strbuf *b, const gemm_plan *p) {
  * per item its two B values (columns l%4 and l%4 + 4 of the step; zero
  * past the matrix's last column, rem < 8) and the three split steps. */
 static void emit_tf32_step(dg_strbuf *b, const gemm_plan *p, int k0, int k1, int rem,
-                           int strided, const char *T) {
-  dg_strbuf_line(b, "      const float4 a = *(const float4 *)(af + ks * 128);");
+                           int strided, const char *T, const char *kf) {
+  dg_strbuf_line(b, "      const float4 a = *(const float4 *)(af + %s * 128);", kf);
   dg_strbuf_line(b, "      unsigned ab[4], as[4];");
   dg_strbuf_line(b, "      DG_TF32_SPLIT(a.x, ab[0], as[0]); DG_TF32_SPLIT(a.y, ab[1], as[1]);");
   dg_strbuf_line(b, "      DG_TF32_SPLIT(a.z, ab[2], as[2]); DG_TF32_SPLIT(a.w, ab[3], as[3]);");
@@ -773,14 +916,14 @@ static void emit_tf32_step(dg_strbuf *b, const gemm_plan *p, int k0, int k1, int
  * the first and of the second source; columns past the matrix's last, rem <
  * KW, and a missing second source read as zeros). */
 static void emit_pair_step(dg_strbuf *b, const gemm_plan *p, int k0, int k1, int rem,
-                           int strided, const char *T) {
+                           int strided, const char *T, const char *kf) {
   int tf32 = p->kw == 8;
   if (tf32) {
-    dg_strbuf_line(b, "      const float2 a = *(const float2 *)(af + ks * 64);");
+    dg_strbuf_line(b, "      const float2 a = *(const float2 *)(af + %s * 64);", kf);
     dg_strbuf_line(b, "      unsigned ab[2], as[2];");
     dg_strbuf_line(b, "      DG_TF32_SPLIT(a.x, ab[0], as[0]); DG_TF32_SPLIT(a.y, ab[1], as[1]);");
   } else {
-    dg_strbuf_line(b, "      const double a = af[ks * 32];");
+    dg_strbuf_line(b, "      const double a = af[%s * 32];", kf);
   }
   const char *ty = tf32 ? "float" : "double", *zero = tf32 ? "0.0f" : "0.0";
   for (int k = k0; k < k1; k++) {
@@ -815,6 +958,112 @@ static void emit_pair_step(dg_strbuf *b, const gemm_plan *p, int k0, int k1, int
                      "x%d_0, x%d_1, a);",
                      T, sl, T, sl, T, sl, T, sl, k - k0, k - k0);
   }
+}
+
+/* mma, phase D: the k-steps a..e of items k0..k1 (one matrix; a..e all
+ * strided, all consecutive, or the last partial step), their fragments at
+ * af[(ks + kfo) * 32 NAH]: a loop, or one step. */
+static void emit_step_run(dg_strbuf *b, const gemm_plan *p, int k0, int k1, int a, int e,
+                          int kfo, const char *T) {
+  if (a >= e)
+    return;
+  int len = p->item[k0].len, full = len / p->kw, rem = len % p->kw, hs = p->nah;
+  int strided = a < mma_strided_steps(p, len), partial = a == full && rem;
+  char kf[32] = "ks";
+  if (kfo)
+    snprintf(kf, sizeof kf, "(ks %c %d)", kfo > 0 ? '+' : '-', abs(kfo));
+  if (partial) {
+    dg_strbuf_line(b, "    { /* last k-step: %d of its %d columns exist */", rem, p->kw);
+    dg_strbuf_line(b, "      const int ks = %d;", full);
+  } else if (e - a == 1 && p->sparse) {
+    if (strided)
+      dg_strbuf_line(b, "    { /* k-step %d, rows %d apart */", a, p->kw);
+    else
+      dg_strbuf_line(b, "    { /* k-step %d */", a);
+    dg_strbuf_line(b, "      const int ks = %d;", a);
+  } else if (strided) {
+    dg_strbuf_line(b, "    #pragma unroll 2");
+    if (a)
+      dg_strbuf_line(b, "    for (int ks = %d; ks < %d; ++ks) { /* rows %d apart */", a, e, p->kw);
+    else
+      dg_strbuf_line(b, "    for (int ks = 0; ks < %d; ++ks) { /* rows %d apart */", e, p->kw);
+  } else {
+    dg_strbuf_line(b, "    #pragma unroll 2");
+    dg_strbuf_line(b, "    for (int ks = %d; ks < %d; ++ks) {", a, e);
+  }
+  int r = partial ? rem : p->kw;
+  if (p->pairs || p->kw == 8) {
+    if (p->pairs)
+      emit_pair_step(b, p, k0, k1, r, strided, T, kf);
+    else
+      emit_tf32_step(b, p, k0, k1, r, strided, T, kf);
+    dg_strbuf_line(b, "    }");
+    return;
+  }
+  if (hs == 2)
+    dg_strbuf_line(b, "      const double2 a = *(const double2 *)(af + %s * 64);", kf);
+  else
+    dg_strbuf_line(b, "      const double a = af[%s * 32];", kf);
+  for (int k = k0; k < k1; k++) {
+    const mma_item *it = &p->item[k];
+    int sl = p->item_slot[k];
+    char at[96];
+    mma_source_at(at, sizeof at, p, it->src, strided, 0);
+    if (!partial)
+      dg_strbuf_line(b, "      const double b%d = %s;", k - k0, at);
+    else
+      dg_strbuf_line(b, "      const double b%d = (lane & 3) < %d ? %s : 0.0;", k - k0, rem, at);
+    if (hs == 2)
+      dg_strbuf_line(b,
+                     "      DG_DMMA16(dd[%s][%d][0], dd[%s][%d][1], dd[%s][%d][2], "
+                     "dd[%s][%d][3], a.x, a.y, b%d);",
+                     T, sl, T, sl, T, sl, T, sl, k - k0);
+    else
+      dg_strbuf_line(b, "      DG_DMMA(dd[%s][%d][0], dd[%s][%d][1], a, b%d);", T, sl, T, sl,
+                     k - k0);
+  }
+  dg_strbuf_line(b, "    }");
+}
+
+/* sparse_lift, phase D: the lift's steps of items k0..k1 per row tile (ti
+ * known at generation time in each case), each run of consecutive nonzero
+ * steps of one region (strided, consecutive, partial) one emit_step_run
+ * on the compacted fragments.  Why straight code per row tile (H100,
+ * Maxwell fp64 N = 7, tuning/RESULTS.md session 17): one loop over every
+ * step with a warp-uniform test of a step mask keeps the addresses affine,
+ * but no step's loads overlap the previous step's products any more
+ * (1.136 -> 1.225 ms); a table of step indices costs the loop its constant
+ * offsets (session 16: 1.138 -> 1.515); this form 1.136 -> 1.096 ms, and
+ * N = 6 0.701 -> 0.682. */
+static void emit_sparse_steps(dg_strbuf *b, const gemm_plan *p, int k0, int k1, const char *T) {
+  int len = p->item[k0].len, ks = p->ks[p->item[k0].mat], hs = p->nah;
+  int full = len / p->kw, nstr = mma_strided_steps(p, len), afrag = p->afrag[p->item[k0].mat];
+  dg_strbuf_line(b, "    const real *af = g_AF + %d + lane * %d; /* sparse_lift: compacted */",
+                 afrag, hs);
+  dg_strbuf_line(b, "    switch (ti) {");
+  for (int ti = 0; ti < p->nrc; ti++) {
+    const unsigned char *used = p->lstep + ti * ks;
+    int n = 0;
+    for (int k = 0; k < ks; k++)
+      n += used[k];
+    dg_strbuf_line(b, "    case %d: { /* %d of %d k-steps hold a nonzero */", ti, n, ks);
+    b->indent += 2;
+    for (int a = 0; a < ks;) {
+      if (!used[a]) {
+        a++;
+        continue;
+      }
+      int region = a < nstr ? 0 : a < full ? 1 : 2, e = a + 1;
+      while (e < ks && used[e] && (e < nstr ? 0 : e < full ? 1 : 2) == region)
+        e++;
+      emit_step_run(b, p, k0, k1, a, e, p->lfrag[ti * ks + a] - a, T);
+      a = e;
+    }
+    b->indent -= 2;
+    dg_strbuf_line(b, "      break;");
+    dg_strbuf_line(b, "    }");
+  }
+  dg_strbuf_line(b, "    }");
 }
 
 /* mma, phase D: the warp tasks (row tile ti, element tile te, part) on the
@@ -877,59 +1126,17 @@ static void emit_mma_products(dg_strbuf *b, const gemm_plan *p) {
       while (k1 < p->part_first[q + 1] && p->item[k1].mat == m)
         k1++;
       /* items k0..k1 share matrix m (and so its length and k-steps) */
-      int len = p->item[k0].len, full = len / p->kw, rem = len % p->kw;
-      int nstr = mma_strided_steps(p, len);
+      int len = p->item[k0].len, full = len / p->kw, nstr = mma_strided_steps(p, len);
       dg_strbuf_line(b, "  { /* matrix %d: %d item(s) */", m, k1 - k0);
-      dg_strbuf_line(b, "    const real *af = g_AF + %d + ti * %d + lane * %d;", p->afrag[m],
-                     p->ks[m] * 32 * hs, hs);
-      /* loops: the strided k-steps, the consecutive ones, the last partial step */
-      for (int pass = 0; pass < 3; pass++) {
-        int strided = pass == 0, partial = pass == 2;
-        if ((pass == 0 && nstr == 0) || (pass == 1 && nstr == full) || (partial && !rem))
-          continue;
-        if (strided) {
-          dg_strbuf_line(b, "    #pragma unroll 2");
-          dg_strbuf_line(b, "    for (int ks = 0; ks < %d; ++ks) { /* rows %d apart */", nstr,
-                         p->kw);
-        } else if (!partial) {
-          dg_strbuf_line(b, "    #pragma unroll 2");
-          dg_strbuf_line(b, "    for (int ks = %d; ks < %d; ++ks) {", nstr, full);
-        } else {
-          dg_strbuf_line(b, "    { /* last k-step: %d of its %d columns exist */", rem, p->kw);
-          dg_strbuf_line(b, "      const int ks = %d;", full);
-        }
-        if (p->pairs || tf32) {
-          if (p->pairs)
-            emit_pair_step(b, p, k0, k1, partial ? rem : p->kw, strided, T);
-          else
-            emit_tf32_step(b, p, k0, k1, partial ? rem : p->kw, strided, T);
-          dg_strbuf_line(b, "    }");
-          continue;
-        }
-        if (hs == 2)
-          dg_strbuf_line(b, "      const double2 a = *(const double2 *)(af + ks * 64);");
-        else
-          dg_strbuf_line(b, "      const double a = af[ks * 32];");
-        for (int k = k0; k < k1; k++) {
-          const mma_item *it = &p->item[k];
-          int sl = p->item_slot[k];
-          char at[96];
-          mma_source_at(at, sizeof at, p, it->src, strided, 0);
-          if (!partial)
-            dg_strbuf_line(b, "      const double b%d = %s;", k - k0, at);
-          else
-            dg_strbuf_line(b, "      const double b%d = (lane & 3) < %d ? %s : 0.0;", k - k0, rem,
-                           at);
-          if (hs == 2)
-            dg_strbuf_line(b,
-                           "      DG_DMMA16(dd[%s][%d][0], dd[%s][%d][1], dd[%s][%d][2], "
-                           "dd[%s][%d][3], a.x, a.y, b%d);",
-                           T, sl, T, sl, T, sl, T, sl, k - k0);
-          else
-            dg_strbuf_line(b, "      DG_DMMA(dd[%s][%d][0], dd[%s][%d][1], a, b%d);", T, sl, T,
-                           sl, k - k0);
-        }
-        dg_strbuf_line(b, "    }");
+      if (p->sparse && m == p->seg[p->first[p->lift0]].mat) {
+        emit_sparse_steps(b, p, k0, k1, T);
+      } else {
+        dg_strbuf_line(b, "    const real *af = g_AF + %d + ti * %d + lane * %d;", p->afrag[m],
+                       p->ks[m] * 32 * hs, hs);
+        /* loops: the strided k-steps, the consecutive ones, the last partial step */
+        emit_step_run(b, p, k0, k1, 0, nstr, 0, T);
+        emit_step_run(b, p, k0, k1, nstr, full, 0, T);
+        emit_step_run(b, p, k0, k1, full, (len + p->kw - 1) / p->kw, 0, T);
       }
       dg_strbuf_line(b, "  }");
       k0 = k1;
@@ -1223,7 +1430,8 @@ static void append_acc(dg_strbuf *b, const gemm_plan *p, int a, int dim) {
   dg_strbuf_append(b, "(");
   for (int z = 0; z < p->nslot; z++)
     if (p->slot_acc[z] == a)
-      dg_strbuf_appendf(b, "%ss_out[(%d * NPR + i) * PADE + s]", n++ ? " + " : "", z);
+      dg_strbuf_appendf(b, "%ss_out[(%d * NPR + %s) * PADE + s]", n++ ? " + " : "", z,
+                        p->sparse ? "li" : "i");
   dg_strbuf_append(b, n ? ")" : "(real)0)");
 }
 
@@ -1273,7 +1481,8 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
                             const deriv_table *dt, const dg_kernel_config *cfg,
                             dg_emit_ctx *ctx, int uses_x, int uses_fx, int is_float) {
   gemm_plan p;
-  if (!plan(el, dt, ph->ncomp, cfg, is_float, &p)) {
+  if (!plan(el, dt, ph->ncomp, cfg, is_float, &p) ||
+      (cfg->sparse_lift && p.mma && p.bb && !plan_sparse(el, cfg->elements_per_block, &p))) {
     plan_free(&p);
     ctx->failed = 1;
     snprintf(ctx->failure, sizeof ctx->failure, "out of memory planning the gemm volume kernel");
@@ -1292,6 +1501,18 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
     for (int q = 0; q <= p.nparts; q++)
       dg_strbuf_appendf(b, "%s%d", q ? ", " : "", p.part_slot0[q]);
     dg_strbuf_append(b, "}; /* first OUT slot of each part of a row tile's products */\n");
+    if (p.sparse) {
+      int nf = el->Nfaces * el->Nfp;
+      dg_strbuf_appendf(b, "/* sparse_lift: the shared k-row of each face node's flux */\n"
+                           "__device__ const short g_fl_pos[%d] = {", nf);
+      for (int m = 0; m < nf; m++)
+        dg_strbuf_appendf(b, "%s%d", m ? (m % 16 ? ", " : ",\n  ") : "", p.fl_pos[m]);
+      dg_strbuf_appendf(b, "};\n/* sparse_lift: the OUT row of each node's lifted flux */\n"
+                           "__device__ const short g_lift_pos[%d] = {", el->Np);
+      for (int i = 0; i < el->Np; i++)
+        dg_strbuf_appendf(b, "%s%d", i ? (i % 16 ? ", " : ",\n  ") : "", p.lpos[i]);
+      dg_strbuf_append(b, "};\n");
+    }
   } else {
     emit_transposed(b, el, &p, cfg->matrices, is_float);
     emit_segments(b, el, &p);
@@ -1365,15 +1586,17 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
   /* B: face fluxes */
   if (cfg->fuse_surface) {
     dg_cg_emit_block_faces(b, el, ph, is_float, uses_fx, ctx, "EPB", th,
-                           p.compact ? "s_fl[(%d * EPB + s) * FLES + m]"
-                                     : "s_fl[(%d * NFNFP + m) * PADE + s]",
+                           p.compact ? (p.sparse ? "s_fl[(%d * EPB + s) * FLES + g_fl_pos[m]]"
+                                                 : "s_fl[(%d * EPB + s) * FLES + m]")
+                                     : (p.sparse ? "s_fl[(%d * NFNFP + g_fl_pos[m]) * PADE + s]"
+                                                 : "s_fl[(%d * NFNFP + m) * PADE + s]"),
                            1, cfg->gather_ahead, ldg, local);
   } else {
     dg_strbuf_line(b, "/* B: the block's face fluxes from dg_surface, coalesced */");
     dg_strbuf_line(b, "for (int z = tid; z < NC * EPB * NFNFP; z += %s) {", th);
     dg_strbuf_line(b, "  const int c = z / (EPB * NFNFP), r = z - c * (EPB * NFNFP);");
     dg_strbuf_line(b, "  const int s = r / NFNFP, m = r - s * NFNFP;");
-    dg_strbuf_line(b, "  s_fl[(c * NFNFP + m) * PADE + s] =");
+    dg_strbuf_line(b, "  s_fl[(c * NFNFP + %s) * PADE + s] =", p.sparse ? "g_fl_pos[m]" : "m");
     dg_strbuf_line(b, "      k0 + s < K ? fl[((long long)c * K + k0) * NFNFP + r] : (real)0;");
     dg_strbuf_line(b, "}");
   }
@@ -1480,6 +1703,8 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
       }
     }
   }
+  if (p.sparse)
+    dg_strbuf_line(b, "const int li = g_lift_pos[i]; /* sparse_lift: node i's OUT row */");
   dg_strbuf_line(b, "real rl[NC];");
   for (int c = 0; c < ph->ncomp; c++) {
     dg_strbuf_indent(b);

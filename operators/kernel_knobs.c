@@ -117,6 +117,11 @@ const dg_kernel_knob dg_kernel_knobs[] = {
      "cuda volume kernel with overlay_state: the face fluxes element by element in rows "
      "of a bank-conflict-free stride, level 1's results unpadded (a smaller block, which "
      "may leave the multiprocessor more L1 cache beside the same resident blocks)", 0},
+    {"sparse_lift", "spl", DG_KNOB_BOOL, NULL, KNOB(sparse_lift),
+     "cuda volume kernel (work_mode mma, basis bernstein): the lift's node rows and "
+     "face-flux columns reordered so that many tensor-core steps are all zero, and those "
+     "steps left out (a third of them in double at N = 7; the face fluxes and the lifted "
+     "values pass through tables)", 0},
     {"cpu_chunk", "chunk", DG_KNOB_INT, NULL, KNOB(cpu_chunk),
      "cpu backend: elements per chunk (0: automatic)", 1},
 };

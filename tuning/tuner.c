@@ -616,9 +616,12 @@ static int register_twins(const dg_tune_result *r, dg_kernel_config *twins) {
  * more L1 beside the same blocks where it crosses a carveout step (228 ->
  * 196 KiB of shared memory, 28 -> 60 KiB of L1; fp64 N = 6 in 3 blocks
  * 0.774 -> 0.703 ms, float N = 7 0.688 -> 0.635; never more than 2 %
- * slower; tuning/RESULTS.md, session 15).  Twins of the register round's
+ * slower; tuning/RESULTS.md, session 15).  And a leader on Bernstein
+ * coefficients with the lift's all-zero tensor-core steps left out
+ * (sparse_lift: fp64 N = 7 1.136 -> 1.096 ms, N = 6 0.701 -> 0.682, but
+ * float N = 7 0.642 -> 0.875; session 17).  Twins of the register round's
  * leaders, after it, so that they keep its choices; one round, so their
- * modules compile in one wave (at most 5 a leader). */
+ * modules compile in one wave (at most 6 a leader). */
 static int block_twins(const dg_tune_result *r, int np, dg_kernel_config *twins) {
   leader lead[DG_TUNE_LEADERS];
   int n = phase2_leaders(r, 0, lead), nt = 0;
@@ -637,6 +640,11 @@ static int block_twins(const dg_tune_result *r, int np, dg_kernel_config *twins)
       base[1] = overlaid(c);
       base[1].compact_smem = 1;
       nb = 2;
+    }
+    if (c->basis && !c->sparse_lift) { /* the lift's zero steps left out */
+      twins[nt] = *c;
+      twins[nt].sparse_lift = 1;
+      nt = keep_twin(r, twins, nt);
     }
     int points = np * c->elements_per_block, threads = points / c->volume_passes;
     int w[2] = {(points + 127) / 128, (points + 95) / 96};

@@ -25,6 +25,7 @@
 static int nvrtc_order(int v) {
   switch (v) {
   case 10: case 12: case 13: case 16: case 18: case 20: case 21: case 22: case 23: case 25:
+  case 27: case 28:
     return 5;
   default:
     return 3;
@@ -63,7 +64,7 @@ int main(int argc, char **argv) {
       if (dg_bernstein_create(re, &bb) != DG_OK)
         return 1;
       dg_element_ops el_bb = dg_element_ops_of_bernstein(re, bb);
-      for (int v = 0; v < 27; v++) {
+      for (int v = 0; v < 29; v++) {
         dg_kernel_config c = dg_kernel_config_default();
         c.elements_per_block = v % 3 == 0 ? 1 : v % 3 == 1 ? 2 : 4;
         c.matrices = (dg_matrix_place)(v % 3);
@@ -75,7 +76,22 @@ int main(int argc, char **argv) {
         /* the cuda-only knobs: NVRTC at N = 3 (the C target ignores them) */
         if (v >= 6 && (!nvrtc || orders[o] != nvrtc_order(v)))
           continue;
-        if (v == 21 || v == 22) { /* strided_k (N = 5): 21 fp64 pairs on BB coefficients, the
+        if (v >= 27) { /* sparse_lift (N = 5): the lift's all-zero tensor-core steps
+                          left out, per row tile in its own switch case; 27 fp64
+                          pairs overlaid and strided, 28 float 16-row tiles
+                          (split TF32) compact */
+          c.basis = c.stage_state = c.overlay_state = c.sparse_lift = 1;
+          c.compact_smem = v == 28;
+          c.work_mode = DG_WORK_MMA;
+          c.elements_per_block = 8;
+          c.matrices = DG_MATRIX_GLOBAL;
+          c.fuse_surface = c.fuse_update = 1;
+          is_float = v == 28;
+          c.mma_pairs = v == 27;
+          c.mma_rows = v == 27 ? 8 : 16;
+          c.strided_k = v == 27;
+          c.volume_passes = 2;
+        } else if (v == 21 || v == 22) { /* strided_k (N = 5): 21 fp64 pairs on BB coefficients, the
                           state staged in two passes; 22 nodal float 16-row tiles
                           (split TF32, rows 8 apart) */
           c.basis = c.stage_state = v == 21;

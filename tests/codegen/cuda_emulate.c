@@ -335,7 +335,7 @@ int main(int argc, char **argv) {
         u[(int64_t)c * d->K * d->Np + z] =
             c == 0 ? 1 + 0.2 * r : c == nc - 1 ? 2.5 + 0.2 * r : 0.2 * (r - 0.5);
       }
-    for (int v = 0; v < 56; v++) {
+    for (int v = 0; v < 60; v++) {
       dg_kernel_config c = dg_kernel_config_default();
       c.face_threads = 64;
       switch (v) {
@@ -417,6 +417,15 @@ int main(int argc, char **argv) {
       case 53: c.compact_smem = 1; c.overlay_state = 1; c.volume_warps = 3; c.basis = 1; c.stage_state = 1; c.stream_update = 1; c.strided_k = 1; c.work_mode = DG_WORK_MMA; c.mma_rows = 16; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; break;
       case 54: c.compact_smem = 1; c.overlay_state = 1; c.basis = 1; c.stage_state = 1; c.strided_k = 1; c.work_mode = DG_WORK_MMA; c.mma_pairs = 1; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; c.volume_passes = 2; c.batch_residual = 0; break;
       case 55: c.compact_smem = 1; c.overlay_state = 1; c.basis = 1; c.stage_state = 1; c.work_mode = DG_WORK_MMA; c.mma_rows = 16; c.elements_per_block = 16; c.fuse_surface = 1; c.fuse_update = 1; c.volume_passes = 2; c.l2_prefetch = 1; break;
+      /* sparse_lift: the lift's rows and face-flux columns reordered, its
+       * all-zero tensor-core steps left out (the N = 7 pairs form overlaid
+       * and strided, 16-row tiles compact over two element tiles, 8-row
+       * tiles fed by dg_surface's fluxes, pairs with local traces in blocks
+       * of whole warps) */
+      case 56: c.sparse_lift = 1; c.overlay_state = 1; c.basis = 1; c.stage_state = 1; c.stream_update = 1; c.strided_k = 1; c.work_mode = DG_WORK_MMA; c.mma_pairs = 1; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; c.volume_passes = 2; break;
+      case 57: c.sparse_lift = 1; c.compact_smem = 1; c.overlay_state = 1; c.basis = 1; c.stage_state = 1; c.strided_k = 1; c.work_mode = DG_WORK_MMA; c.mma_rows = 16; c.elements_per_block = 16; c.fuse_surface = 1; c.fuse_update = 1; c.volume_passes = 2; break;
+      case 58: c.sparse_lift = 1; c.basis = 1; c.work_mode = DG_WORK_MMA; c.elements_per_block = 8; c.fuse_update = 1; break;
+      case 59: c.sparse_lift = 1; c.volume_warps = 3; c.basis = 1; c.stage_state = 1; c.local_traces = 1; c.work_mode = DG_WORK_MMA; c.mma_pairs = 1; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; break;
       case 10: c.fuse_surface = 1; c.fuse_update = 1; c.work_mode = DG_WORK_SEQUENCE; c.work_per_thread = 2; c.layout = DG_LAYOUT_ELEMENT_MAJOR; c.matrices = DG_MATRIX_SHARED; c.vector_loads = 1; break;
       default: c.np_align = 8; c.layout = DG_LAYOUT_ELEMENT_MAJOR; c.work_mode = DG_WORK_INLINE; c.work_per_thread = 3; c.prefetch = 1; c.matrices = DG_MATRIX_SHARED; break;
       }

@@ -193,6 +193,18 @@ int main(int argc, char **argv) {
        "backend.elements_per_block=8", "backend.fuse_surface=true", "backend.fuse_update=true",
        "backend.stage_state=true", "backend.volume_passes=2", "backend.overlay_state=true",
        "backend.compact_smem=true", NULL},
+      /* ... with the lift's all-zero tensor-core steps left out (sparse_lift:
+       * its rows and the face fluxes' k-rows reordered): the N = 7 pairs
+       * form, 16-row tiles compact */
+      {"backend.basis=bernstein", "backend.work_mode=mma", "backend.mma_pairs=true",
+       "backend.elements_per_block=8", "backend.fuse_surface=true", "backend.fuse_update=true",
+       "backend.stage_state=true", "backend.volume_passes=2", "backend.strided_k=true",
+       "backend.overlay_state=true", "backend.sparse_lift=true", NULL},
+      {"backend.basis=bernstein", "backend.work_mode=mma", "backend.mma_rows=16",
+       "backend.elements_per_block=8", "backend.fuse_surface=true", "backend.fuse_update=true",
+       "backend.stage_state=true", "backend.volume_warps=3", "backend.strided_k=true",
+       "backend.overlay_state=true", "backend.compact_smem=true", "backend.sparse_lift=true",
+       NULL},
   };
   int failures = 0, checked_bb = 0;
   for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {

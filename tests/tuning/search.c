@@ -7,8 +7,9 @@
  * strided_k, and the best variants with their register twins (the residual
  * loaded field by field, one more block for the two-pass tensor-core
  * kernel), prepared first, then the best of those in blocks of whole warps
- * (volume_warps) and the overlaid ones compact (compact_smem), and win
- * only where they are faster. */
+ * (volume_warps), the overlaid ones compact (compact_smem) and those on
+ * Bernstein coefficients with the lift's zero steps left out
+ * (sparse_lift), and win only where they are faster. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,9 +49,12 @@ static dg_error lucky(void *ctx, const dg_kernel_config *c, int phase, double cu
  * the residual unbatched 0.2 less (overlay_wins); blocks of whole warps
  * (volume_warps, a twin of the register round's leaders) 0.3 less
  * (warps_wins) or 0.05 more; the overlaid leaders after that with
- * compact_smem 0.1 less (compact_wins) or 0.05 more. */
-static int strided_wins, unbatched_wins, overlay_wins, warps_wins, compact_wins, prepared_ok,
-    rounds;
+ * compact_smem 0.1 less (compact_wins) or 0.05 more; the lift's zero
+ * steps left out (sparse_lift, a twin of the same leaders) 0.01 less
+ * (sparse_wins: less than any other winning twin, at least 0.03, so it is
+ * chosen only where they lose) or 0.05 more. */
+static int strided_wins, unbatched_wins, overlay_wins, warps_wins, compact_wins, sparse_wins,
+    prepared_ok, rounds;
 static int round_n[4], round_strided[4], round_register[4], ahead_missing;
 static dg_kernel_config round0[32];
 static dg_error mma_model(void *ctx, const dg_kernel_config *c, int phase, double cutoff,
@@ -75,6 +79,8 @@ static dg_error mma_model(void *ctx, const dg_kernel_config *c, int phase, doubl
     t->volume_ms += warps_wins ? -0.3 : 0.05;
   if (c->compact_smem)
     t->volume_ms += compact_wins ? -0.1 : 0.05;
+  if (c->sparse_lift)
+    t->volume_ms += sparse_wins ? -0.01 : 0.05;
   return DG_OK;
 }
 /* Counts each prepared round's twins: strided ones, register ones (legal,
@@ -298,13 +304,15 @@ int main(void) {
    * leaders level 1 before the face fluxes (overlay_state), batched and
    * not, prepared first; the unbatched and overlay ones chosen where they
    * are faster only, the extra block (slower in the model) never; no twin
-   * of a variant timed before; last the warps twins of the leaders then */
-  for (int w = 0; w < 32; w++) {
+   * of a variant timed before; last the warps, compact and sparse twins of
+   * the leaders then */
+  for (int w = 0; w < 64; w++) {
     strided_wins = w & 1;
     unbatched_wins = (w >> 1) & 1;
     overlay_wins = (w >> 2) & 1;
     warps_wins = (w >> 3) & 1;
-    compact_wins = w >> 4;
+    compact_wins = (w >> 4) & 1;
+    sparse_wins = w >> 5;
     dg_tune_space sp;
     EXPECT(dg_tune_space_create(1, DG_TUNE_AUTO, 56, 84, &sp) == DG_OK);
     for (int i = 0; i < sp.nvolume; i++)
@@ -323,10 +331,14 @@ int main(void) {
     EXPECT(ahead_missing == 0, "%d register twins not prepared ahead", ahead_missing);
     EXPECT(round_n[1] == 10 && round_register[1] == 10,
            "register round %d (%d legal twins)", round_n[1], round_register[1]);
-    int twins = 0, unbatched = 0, extra = 0, overlay = 0, warps = 0, warps4 = 0, compact = 0;
+    int twins = 0, unbatched = 0, extra = 0, overlay = 0, warps = 0, warps4 = 0, compact = 0,
+        sparse = 0;
     for (int i = 0; i < r.nrows; i++) {
       const dg_tune_row *x = &r.rows[i];
       compact += x->phase == 2 && !x->retime && x->cfg.compact_smem;
+      sparse += x->phase == 2 && !x->retime && x->cfg.sparse_lift;
+      EXPECT(!x->cfg.sparse_lift || (x->cfg.basis && !x->cfg.volume_warps &&
+                                     !x->cfg.compact_smem)); /* the leaders' own */
       EXPECT(!x->cfg.compact_smem || x->cfg.overlay_state);
       warps += x->phase == 2 && !x->retime && x->cfg.volume_warps && !x->cfg.compact_smem;
       warps4 += x->phase == 2 && !x->retime && x->cfg.volume_warps == 4 && !x->cfg.compact_smem;
@@ -335,7 +347,7 @@ int main(void) {
              ((x->cfg.volume_warps == 4 || x->cfg.volume_warps == 5) &&
               x->cfg.volume_passes == 1 && x->cfg.fuse_surface && x->cfg.fuse_update));
       int first = x->phase == 2 && !x->retime && !x->cfg.volume_warps &&
-                  !x->cfg.compact_smem; /* before the warps round */
+                  !x->cfg.compact_smem && !x->cfg.sparse_lift; /* before the block round */
       twins += first && x->cfg.strided_k;
       unbatched += first && !x->cfg.batch_residual;
       extra += first && x->cfg.volume_passes > 1 && x->cfg.mma_extra_blocks == 1;
@@ -361,12 +373,15 @@ int main(void) {
      * compact with them, an overlaid one compact, and its warps twins
      * compact too: 3 leaders, 2 staged, 1 non-staged: 4 + 4 + 2 = 10; with
      * the overlay won 2 overlaid + 1 staged (3 + 3 + 4 = 10), or, with the
-     * overlay won unbatched, 2 overlaid + 1 non-staged (3 + 3 + 2 = 8) */
-    int expect_block = overlay_wins && unbatched_wins ? 8 : 10;
-    EXPECT(rounds == 3 && round_n[2] == warps + compact && round_n[2] == expect_block &&
-               warps4 == warps - warps4,
-           "%d rounds, block round %d (%d warps twins, %d with 4; %d compact)", rounds,
-           round_n[2], warps, warps4, compact);
+     * overlay won unbatched, 2 overlaid + 1 non-staged (3 + 3 + 2 = 8); and
+     * each leader (all on Bernstein coefficients) with sparse_lift: 3 more */
+    int expect_block = (overlay_wins && unbatched_wins ? 8 : 10) + 3;
+    EXPECT(rounds == 3 && round_n[2] == warps + compact + sparse &&
+               round_n[2] == expect_block && sparse == 3 && warps4 == warps - warps4,
+           "%d rounds, block round %d (%d warps twins, %d with 4; %d compact; %d sparse)",
+           rounds, round_n[2], warps, warps4, compact, sparse);
+    EXPECT(r.best.sparse_lift == (sparse_wins && !warps_wins && !compact_wins),
+           "best: sparse_lift %d", r.best.sparse_lift);
     /* chosen where faster, but an overlaid leader's warps twins are compact
      * only (so with the warps and the overlay winning, compact comes along),
      * and a compact twin of a leader not overlaid has warps */
@@ -409,6 +424,7 @@ int main(void) {
     c.compact_smem = 1;
     c.mma_extra_blocks = 2;
     c.cpu_chunk = 100000;
+    c.sparse_lift = 1;
     r.best = c;
     dg_tune_row row;
     memset(&row, 0, sizeof row);
@@ -423,9 +439,9 @@ int main(void) {
     if (f) {
       dg_tune_print(f, &r);
       fclose(f);
-      const char *row_at = text ? strstr(text, "ltr=1 sk=1 bres=1 ovs=1 csm=1 chunk=100000") : NULL;
-      EXPECT(row_at && strstr(row_at + 1, "ltr=1 sk=1 bres=1 ovs=1 csm=1 chunk=100000"), "%s",
-             text);
+      const char *tail = "ltr=1 sk=1 bres=1 ovs=1 csm=1 spl=1 chunk=100000";
+      const char *row_at = text ? strstr(text, tail) : NULL;
+      EXPECT(row_at && strstr(row_at + 1, tail), "%s", text);
       free(text);
     }
     char d[DG_KERNEL_CONFIG_TEXT];
