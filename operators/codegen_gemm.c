@@ -708,15 +708,11 @@ static int plan_sparse(const dg_element_ops *el, int epb, gemm_plan *p) {
   p->lfrag = malloc((size_t)(ntile + 1) * sizeof *p->lfrag);
   int ok = nz && col_at && p->lrow && p->lpos && p->fl_pos && p->fl_col && p->lstep && p->lfrag;
   if (ok) {
-    /* Why 1e-12: the lift's structural zeros come out of its construction
-     * (dg/bernstein.c) as round-off under 1.2e-14 of its largest entry; its
-     * smallest true entry is 1.6e-3 of it (N = 7, 3D) */
     double mx = 0;
     for (int z = 0; z < np * nf; z++)
       mx = fmax(mx, fabs(el->LIFT[z]));
-    p->lzero = 1e-12 * mx;
-    for (int z = 0; z < np * nf; z++)
-      nz[z] = fabs(el->LIFT[z]) > p->lzero;
+    p->lzero = 1e-12 * mx; /* dg_tile_order_pattern's structural zeros */
+    dg_tile_order_pattern(el->LIFT, np, nf, nz);
     ok = dg_tile_order(nz, np, nf, p->tm, kw, p->lrow, col_at) >= 0;
   }
   if (ok) {

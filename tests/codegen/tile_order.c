@@ -9,6 +9,10 @@
  *   for: the fp64 tensor-core tiles (8 x 4) in the orders found, counted
  *   here from the matrix, must be under 70 % nonzero (the natural order:
  *   79 %), and the orders are permutations, the same on a second call.
+ * - The shipped table of orders (operators/tile_order_known.c): each entry
+ *   is a pair of permutations, matches the digest of the Bernstein lift's
+ *   pattern at its order (so dg_tile_order uses it), and costs at least
+ *   3 % less than the online search it replaces.
  * - dg_tile_order_spread on rows whose groups start all on one key: every
  *   unit keeps its set of items, and the collisions drop to none (8 groups
  *   of 16 items over 16 keys, units of 8: an arrangement without any
@@ -178,8 +182,69 @@ static void spread(void) {
   }
 }
 
+static void known_table(void) {
+  EXPECT(dg_tile_order_nknown > 0, "the table of known orders is empty");
+  for (int e = 0; e < dg_tile_order_nknown; e++) {
+    const dg_tile_order_known *k = &dg_tile_order_known_table[e];
+    int found = 0;
+    for (int n = 1; n <= 9 && !found; n++) { /* the 3D order with these sizes */
+      dg_refelem *re = NULL;
+      dg_bernstein *bb = NULL;
+      MUST(dg_refelem_create(3, n, &re));
+      if (re->Np != k->rows) {
+        dg_refelem_destroy(&re);
+        continue;
+      }
+      MUST(dg_bernstein_create(re, &bb));
+      found = 1;
+      int rows = bb->Np, cols = bb->Nfaces * bb->Nfp, R = (rows + k->tr - 1) / k->tr * k->tr;
+      unsigned char *nz = malloc((size_t)rows * cols), *mine = malloc((size_t)rows * cols);
+      int *ra = malloc((size_t)R * sizeof *ra), *ca = malloc((size_t)cols * sizeof *ca);
+      CHECK(nz && mine && ra && ca);
+      dg_tile_order_pattern(bb->LIFT, rows, cols, nz);
+      double mx = 0;
+      for (int z = 0; z < rows * cols; z++)
+        mx = fmax(mx, fabs(bb->LIFT[z]));
+      for (int z = 0; z < rows * cols; z++) /* any cut between 1.2e-14 and 1.6e-3 */
+        mine[z] = fabs(bb->LIFT[z]) > 1e-9 * mx;
+      EXPECT(!memcmp(nz, mine, (size_t)rows * cols), "N = %d: the pattern depends on the cut", n);
+      EXPECT(k->cols == cols && dg_tile_order_digest(nz, rows, cols) == k->digest,
+             "entry %d (N = %d, %d x %d): not the lift's pattern; regenerate it with "
+             "dgrun_tile_orders", e, n, k->tr, k->kw);
+      for (int r = 0; r < R; r++)
+        ra[r] = k->row_at[r];
+      for (int c = 0; c < cols; c++)
+        ca[c] = k->col_at[c];
+      EXPECT(is_permutation(ra, R) && is_permutation(ca, cols), "entry %d", e);
+      int shipped = dg_tile_order_cost(nz, rows, cols, k->tr, k->kw, ra, ca);
+      /* dg_tile_order takes the entry: the same orders */
+      int *ra2 = malloc((size_t)R * sizeof *ra2), *ca2 = malloc((size_t)cols * sizeof *ca2);
+      CHECK(ra2 && ca2);
+      dg_tile_order(nz, rows, cols, k->tr, k->kw, ra2, ca2);
+      EXPECT(!memcmp(ra, ra2, (size_t)R * sizeof *ra) && !memcmp(ca, ca2, (size_t)cols * sizeof *ca),
+             "entry %d: dg_tile_order did not take it", e);
+      dg_tile_order_search(nz, rows, cols, k->tr, k->kw, 400, 0, ra2, ca2);
+      int online = dg_tile_order_cost(nz, rows, cols, k->tr, k->kw, ra2, ca2);
+      printf("known N = %d, %d x %d: cost %d, the online search %d\n", n, k->tr, k->kw,
+             shipped, online);
+      EXPECT(shipped <= 0.97 * online, /* dgrun_tile_orders ships 3 % gains and more */
+             "entry %d: cost %d, the online search finds %d", e, shipped, online);
+      free(nz);
+      free(mine);
+      free(ra);
+      free(ca);
+      free(ra2);
+      free(ca2);
+      dg_bernstein_destroy(&bb);
+      dg_refelem_destroy(&re);
+    }
+    EXPECT(found, "entry %d: no 3D order has %d nodes", e, k->rows);
+  }
+}
+
 int main(void) {
   planted();
+  known_table();
   spread();
   bernstein_lift();
   return expect_finish();
