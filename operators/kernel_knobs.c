@@ -120,8 +120,8 @@ const dg_kernel_knob dg_kernel_knobs[] = {
     {"sparse_lift", "spl", DG_KNOB_BOOL, NULL, KNOB(sparse_lift),
      "cuda volume kernel (work_mode mma, basis bernstein): the lift's node rows and "
      "face-flux columns reordered so that many tensor-core steps are all zero, and those "
-     "steps left out (a third of them in double at N = 7; the face fluxes and the lifted "
-     "values pass through tables)", 0},
+     "steps left out (39 % of them in double at N = 7; the face fluxes and the lifted "
+     "values pass through tables; it pays in double at N = 6, 7, not in float)", 0},
     {"cpu_chunk", "chunk", DG_KNOB_INT, NULL, KNOB(cpu_chunk),
      "cpu backend: elements per chunk (0: automatic)", 1},
 };

@@ -618,8 +618,8 @@ static int register_twins(const dg_tune_result *r, dg_kernel_config *twins) {
  * 0.774 -> 0.703 ms, float N = 7 0.688 -> 0.635; never more than 2 %
  * slower; tuning/RESULTS.md, session 15).  And a leader on Bernstein
  * coefficients with the lift's all-zero tensor-core steps left out
- * (sparse_lift: fp64 N = 7 1.136 -> 1.096 ms, N = 6 0.701 -> 0.682, but
- * float N = 7 0.642 -> 0.875; session 17).  Twins of the register round's
+ * (sparse_lift: fp64 N = 7 1.136 -> 1.069 ms with the shipped orders, N
+ * = 6 0.701 -> 0.682, but float N = 7 0.642 -> 0.875; session 17).  Twins of the register round's
  * leaders, after it, so that they keep its choices; one round, so their
  * modules compile in one wave (at most 6 a leader). */
 static int block_twins(const dg_tune_result *r, int np, dg_kernel_config *twins) {
