@@ -53,7 +53,6 @@
  *      (knob early_residual: the update's residual loaded before E's
  *      barrier, while the block's slower warps finish D).
  * Shared arrays are [column][row][PADE] with the element fastest. */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -131,9 +130,9 @@ typedef struct {
   int *lpos;            /* [NP]: the OUT row of node i */
   int *fl_pos;          /* [NFNFP]: the shared k-row of face node m */
   int *fl_col;          /* [NFNFP]: the face node at k-row j */
-  unsigned char *lstep; /* [NRC][ks]: step k of row tile ti holds a nonzero */
-  int *lfrag;           /* [NRC * ks + 1]: the fragment index of step (ti, k) in g_AF */
-  double lzero;         /* lift entries of at most this size are structural zeros */
+  unsigned char *lnz;   /* [NP][NFNFP]: the lift's nonzeros (dg_tile_order_pattern) */
+  int *lfrag;           /* [NRC * ks + 1]: the fragment index of step (ti, k) in g_AF; the
+                           step holds a nonzero where lfrag[t + 1] > lfrag[t] */
 } gemm_plan;
 
 static int odd_stride(int epb) { return epb | 1; }
@@ -563,7 +562,7 @@ static void plan_free(gemm_plan *p) {
   free(p->lpos);
   free(p->fl_pos);
   free(p->fl_col);
-  free(p->lstep);
+  free(p->lnz);
   free(p->lfrag);
   memset(p, 0, sizeof *p);
 }
@@ -651,8 +650,8 @@ static double op_entry(const dg_element_ops *el, const gemm_plan *p, int m, int 
   if (m == el->dim && p->sparse) {
     if (j >= nfnfp || p->lrow[i] >= np)
       return 0;
-    double v = el->LIFT[p->lrow[i] * nfnfp + p->fl_col[j]];
-    return fabs(v) <= p->lzero ? 0 : v;
+    int z = p->lrow[i] * nfnfp + p->fl_col[j];
+    return p->lnz[z] ? el->LIFT[z] : 0;
   }
   if (i >= np || j >= (m < el->dim ? np : nfnfp))
     return 0;
@@ -698,22 +697,17 @@ static int bank_groups(int n, int epb, int nb, int *grp) {
 static int plan_sparse(const dg_element_ops *el, int epb, gemm_plan *p) {
   int np = el->Np, nf = el->Nfaces * el->Nfp, dim = el->dim, kw = p->kw, ks = p->ks[dim];
   int ntile = p->nrc * ks;
-  unsigned char *nz = malloc((size_t)np * nf);
   int *col_at = malloc((size_t)nf * sizeof *col_at);
+  p->lnz = malloc((size_t)np * nf);
   p->lrow = malloc((size_t)p->npr * sizeof *p->lrow);
   p->lpos = malloc((size_t)np * sizeof *p->lpos);
   p->fl_pos = malloc((size_t)nf * sizeof *p->fl_pos);
   p->fl_col = malloc((size_t)nf * sizeof *p->fl_col);
-  p->lstep = malloc((size_t)ntile);
   p->lfrag = malloc((size_t)(ntile + 1) * sizeof *p->lfrag);
-  int ok = nz && col_at && p->lrow && p->lpos && p->fl_pos && p->fl_col && p->lstep && p->lfrag;
+  int ok = p->lnz && col_at && p->lrow && p->lpos && p->fl_pos && p->fl_col && p->lfrag;
   if (ok) {
-    double mx = 0;
-    for (int z = 0; z < np * nf; z++)
-      mx = fmax(mx, fabs(el->LIFT[z]));
-    p->lzero = 1e-12 * mx; /* dg_tile_order_pattern's structural zeros */
-    dg_tile_order_pattern(el->LIFT, np, nf, nz);
-    ok = dg_tile_order(nz, np, nf, p->tm, kw, p->lrow, col_at) >= 0;
+    dg_tile_order_pattern(el->LIFT, np, nf, p->lnz);
+    ok = dg_tile_order(p->lnz, np, nf, p->tm, kw, p->lrow, col_at) >= 0;
   }
   if (ok) {
     /* E reads node i's lifted flux at its OUT row, B writes face node m's
@@ -761,11 +755,9 @@ static int plan_sparse(const dg_element_ops *el, int epb, gemm_plan *p) {
       for (int l = 0; l < 32 && !any; l++)
         for (int h = 0; h < p->nah && !any; h++)
           any = frag_value(el, p, dim, t / ks, t % ks, l, h) != 0;
-      p->lstep[t] = (unsigned char)any;
       p->lfrag[t + 1] = p->lfrag[t] + any;
     }
   }
-  free(nz);
   free(col_at);
   return ok;
 }
@@ -789,7 +781,7 @@ static void emit_fragments(dg_strbuf *b, const dg_element_ops *el, const gemm_pl
   for (int m = 0; m <= el->dim; m++)
     for (int ti = 0; ti < p->nrc; ti++)
       for (int k = 0; k < p->ks[m]; k++) {
-        if (m == el->dim && p->sparse && !p->lstep[ti * ksl + k])
+        if (m == el->dim && p->sparse && p->lfrag[ti * ksl + k + 1] == p->lfrag[ti * ksl + k])
           continue; /* sparse_lift: an all-zero step, left out */
         for (int l = 0; l < 32; l++)
           for (int h = 0; h < hs; h++, z++) {
@@ -1038,21 +1030,19 @@ static void emit_sparse_steps(dg_strbuf *b, const gemm_plan *p, int k0, int k1, 
                  afrag, hs);
   dg_strbuf_line(b, "    switch (ti) {");
   for (int ti = 0; ti < p->nrc; ti++) {
-    const unsigned char *used = p->lstep + ti * ks;
-    int n = 0;
-    for (int k = 0; k < ks; k++)
-      n += used[k];
+    const int *f = p->lfrag + ti * ks; /* step k holds a nonzero: f[k + 1] > f[k] */
+    int n = f[ks] - f[0];
     dg_strbuf_line(b, "    case %d: { /* %d of %d k-steps hold a nonzero */", ti, n, ks);
     b->indent += 2;
     for (int a = 0; a < ks;) {
-      if (!used[a]) {
+      if (f[a + 1] == f[a]) {
         a++;
         continue;
       }
       int region = a < nstr ? 0 : a < full ? 1 : 2, e = a + 1;
-      while (e < ks && used[e] && (e < nstr ? 0 : e < full ? 1 : 2) == region)
+      while (e < ks && f[e + 1] > f[e] && (e < nstr ? 0 : e < full ? 1 : 2) == region)
         e++;
-      emit_step_run(b, p, k0, k1, a, e, p->lfrag[ti * ks + a] - a, T);
+      emit_step_run(b, p, k0, k1, a, e, f[a] - a, T);
       a = e;
     }
     b->indent -= 2;
