@@ -177,26 +177,43 @@ static void lattice_point(int dim, int n, int p, int ijk[3]) {
         }
 }
 
-/* One row of DIM+1 entries of a BB table, four rows a line. */
+/* One row of a BB table: DIM+1 entries padded to four (a vector load),
+ * four rows a line. */
 static void emit_bb_row(dg_strbuf *b, int p, const double *row, int dim, const char *fmt) {
   dg_strbuf_append(b, p % 4 ? " {" : "\n  {");
-  for (int v = 0; v <= dim; v++) {
+  for (int v = 0; v < 4; v++) {
     if (v)
       dg_strbuf_append(b, ", ");
-    dg_strbuf_appendf(b, fmt, row[v]);
+    dg_strbuf_appendf(b, fmt, v <= dim ? row[v] : 0.0);
   }
   dg_strbuf_append(b, "},");
 }
 
-/* g_bb_up[b][v]: the degree-N node of degree-(N-1) point b + e_v (level
- * 1); g_bb_dn[a][v]: the degree-(N-1) point a - e_v of node a, and
- * g_bb_w[a][v] = a_v / N its weight (0, with point 0, where a_v = 0). */
+/* g_bb_up[b]: the degree-N nodes of degree-(N-1) point b + e_v (level 1);
+ * g_bb_dn[a]: the degree-(N-1) points a - e_v of node a, and g_bb_w[a] =
+ * a_v / N their weights (0, with point 0, where a_v = 0); v is a field x,
+ * y, z, w.  Why one struct a row: a thread reads a whole row, and the four
+ * separate loads of an [n][4] array each span 4 x 32 lanes x 4 bytes, four
+ * L1 wavefronts a load (fp64 weights eight), where a row of byte indices
+ * takes one.  The fused float kernels are bound by L1 wavefronts at N = 6,
+ * 7 (ncu: 75 % of the data pipe, DRAM 41 %); packed, the Maxwell kernels
+ * ran 2-2.5 % faster, float N = 4, 6, 7 and fp64 N = 6, 7 (H100,
+ * tuning/RESULTS.md, session 18). */
 static void emit_bb_tables(dg_strbuf *b, int dim, int n, int is_float) {
   int np = dg_cg_lattice_count(dim, n), npm = dg_cg_lattice_count(dim, n - 1), ijk[3] = {0, 0, 0};
   dg_strbuf_appendf(b, "/* Bernstein-Bezier lattices: order %d (NP nodes) and %d (NPM points) */\n",
                     n, n - 1);
   dg_strbuf_appendf(b, "#define NPM %d\n", npm);
-  dg_strbuf_appendf(b, "__device__ const int g_bb_up[%d][%d] = {", npm, dim + 1);
+  /* node indices as bytes where they fit (the tensor-core kernels: NP x
+   * EPB <= 1024 threads with EPB a multiple of 8, so NP <= 128); work_mode
+   * gemm at one element a block reaches NP = 286 (N = 10 in 3D) */
+  if (np <= 256)
+    dg_strbuf_append(b, "typedef struct __align__(4) { unsigned char x, y, z, w; } dg_bb_index;\n");
+  else
+    dg_strbuf_append(b, "typedef struct __align__(8) { unsigned short x, y, z, w; } dg_bb_index;\n");
+  dg_strbuf_appendf(b, "typedef struct __align__(%d) { real x, y, z, w; } dg_bb_weight;\n",
+                    is_float ? 16 : 32);
+  dg_strbuf_appendf(b, "__device__ const dg_bb_index g_bb_up[%d] = {", npm);
   for (int p = 0; p < npm; p++) {
     lattice_point(dim, n - 1, p, ijk);
     int i = ijk[0], j = ijk[1], k = ijk[2];
@@ -205,7 +222,7 @@ static void emit_bb_tables(dg_strbuf *b, int dim, int n, int is_float) {
     emit_bb_row(b, p, up, dim, "%.0f");
   }
   dg_strbuf_append(b, "\n};\n");
-  dg_strbuf_appendf(b, "__device__ const int g_bb_dn[%d][%d] = {", np, dim + 1);
+  dg_strbuf_appendf(b, "__device__ const dg_bb_index g_bb_dn[%d] = {", np);
   for (int p = 0; p < np; p++) {
     lattice_point(dim, n, p, ijk);
     int i = ijk[0], j = ijk[1], k = ijk[2], a0 = n - i - j - k;
@@ -216,7 +233,7 @@ static void emit_bb_tables(dg_strbuf *b, int dim, int n, int is_float) {
     emit_bb_row(b, p, dn, dim, "%.0f");
   }
   dg_strbuf_append(b, "\n};\n");
-  dg_strbuf_appendf(b, "__device__ const real g_bb_w[%d][%d] = {", np, dim + 1);
+  dg_strbuf_appendf(b, "__device__ const dg_bb_weight g_bb_w[%d] = {", np);
   for (int p = 0; p < np; p++) {
     lattice_point(dim, n, p, ijk);
     double a[4] = {(double)(n - ijk[0] - ijk[1] - ijk[2]) / n, (double)ijk[0] / n,
@@ -1334,8 +1351,9 @@ static void emit_bb_differences(dg_strbuf *b, const gemm_plan *p, const char *th
   for (int a = 0; a < p->prod0; a++)
     for (int sg = p->first[a]; sg < p->first[a + 1]; sg++)
       maxm = p->seg[sg].mat + 1 > maxm ? p->seg[sg].mat + 1 : maxm;
+  dg_strbuf_line(b, "  const dg_bb_index up = g_bb_up[pb];");
   for (int v = 0; v <= maxm; v++)
-    dg_strbuf_line(b, "  const int u%d = g_bb_up[pb][%d] * PADE;", v, v);
+    dg_strbuf_line(b, "  const int u%d = up.%c * PADE;", v, "xyzw"[v]);
   if (p->stage) {
     /* Why: the flux quantities are affine in the state, g(u) = A u + g(0),
      * so their difference between two points is g(difference) - g(0): the
@@ -1645,9 +1663,10 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
   b->indent += 2;
   if (p.bb) {
     dg_strbuf_line(b, "/* Bernstein-Bezier level 2: node i from its lower neighbours i - e_v */");
+    dg_strbuf_line(b, "const dg_bb_index dn = g_bb_dn[i]; const dg_bb_weight dw = g_bb_w[i];");
     for (int v = 0; v <= dim; v++)
-      dg_strbuf_line(b, "const int bd%d = g_bb_dn[i][%d]; const real bw%d = g_bb_w[i][%d];", v, v,
-                     v, v);
+      dg_strbuf_line(b, "const int bd%d = dn.%c; const real bw%d = dw.%c;", v, "xyzw"[v], v,
+                     "xyzw"[v]);
   }
   if (npass > 1) { /* this pass's node again (q is not written before E) */
     dg_strbuf_line(b, "real u[NC];");
