@@ -177,6 +177,20 @@ static void lattice_point(int dim, int n, int p, int ijk[3]) {
         }
 }
 
+/* The degree-(n-1) point a - e_v of node p = a of the order-n lattice, or
+ * -1 where a_v = 0 or p is out of range. */
+static int bb_down(int dim, int n, int p, int v) {
+  int ijk[3] = {0, 0, 0};
+  if (p < 0 || p >= dg_cg_lattice_count(dim, n))
+    return -1;
+  lattice_point(dim, n, p, ijk);
+  int a[4] = {n - ijk[0] - ijk[1] - ijk[2], ijk[0], ijk[1], ijk[2]};
+  if (a[v] == 0)
+    return -1;
+  a[v]--;
+  return lattice_index(dim, n - 1, a[1], a[2], a[3]);
+}
+
 /* One row of a BB table: DIM+1 entries padded to four (a vector load),
  * four rows a line. */
 static void emit_bb_row(dg_strbuf *b, int p, const double *row, int dim, const char *fmt) {
@@ -191,14 +205,14 @@ static void emit_bb_row(dg_strbuf *b, int p, const double *row, int dim, const c
 
 /* g_bb_up[b]: the degree-N nodes of degree-(N-1) point b + e_v (level 1);
  * g_bb_dn[a]: the degree-(N-1) points a - e_v of node a, and g_bb_w[a] =
- * a_v / N their weights (0, with point 0, where a_v = 0); v is a field x,
- * y, z, w.  Why one struct a row: a thread reads a whole row, and the four
- * separate loads of an [n][4] array each span 4 x 32 lanes x 4 bytes, four
- * L1 wavefronts a load (fp64 weights eight), where a row of byte indices
- * takes one.  The fused float kernels are bound by L1 wavefronts at N = 6,
- * 7 (ncu: 75 % of the data pipe, DRAM 41 %); packed, the Maxwell kernels
- * ran 2-2.5 % faster, float N = 4, 6, 7 and fp64 N = 6, 7 (H100,
- * tuning/RESULTS.md, session 18). */
+ * a_v / N their weights (0 where a_v = 0, with a neighbour's point); v is
+ * a field x, y, z, w.  Why one struct a row: a thread reads a whole row,
+ * and the four separate loads of an [n][4] array each span 4 x 32 lanes x
+ * 4 bytes, four L1 wavefronts a load (fp64 weights eight), where a row of
+ * byte indices takes one.  The fused float kernels are bound by L1
+ * wavefronts at N = 6, 7 (ncu: 75 % of the data pipe, DRAM 41 %); packed,
+ * the Maxwell kernels ran 2-2.5 % faster, float N = 4, 6, 7 and fp64 N =
+ * 6, 7 (H100, tuning/RESULTS.md, session 18). */
 static void emit_bb_tables(dg_strbuf *b, int dim, int n, int is_float) {
   int np = dg_cg_lattice_count(dim, n), npm = dg_cg_lattice_count(dim, n - 1), ijk[3] = {0, 0, 0};
   dg_strbuf_appendf(b, "/* Bernstein-Bezier lattices: order %d (NP nodes) and %d (NPM points) */\n",
@@ -224,12 +238,20 @@ static void emit_bb_tables(dg_strbuf *b, int dim, int n, int is_float) {
   dg_strbuf_append(b, "\n};\n");
   dg_strbuf_appendf(b, "__device__ const dg_bb_index g_bb_dn[%d] = {", np);
   for (int p = 0; p < np; p++) {
-    lattice_point(dim, n, p, ijk);
-    int i = ijk[0], j = ijk[1], k = ijk[2], a0 = n - i - j - k;
-    double dn[4] = {a0 > 0 ? lattice_index(dim, n - 1, i, j, k) : 0,
-                    i > 0 ? lattice_index(dim, n - 1, i - 1, j, k) : 0,
-                    j > 0 ? lattice_index(dim, n - 1, i, j - 1, k) : 0,
-                    k > 0 ? lattice_index(dim, n - 1, i, j, k - 1) : 0};
+    double dn[4] = {0, 0, 0, 0};
+    for (int v = 0; v <= dim; v++) {
+      /* where a_v = 0 (weight 0), the point that the nearest node with a_v
+       * > 0 reads: the lanes of one warp then meet that address together
+       * (a broadcast), where point 0 met other lanes' points in its bank
+       * (float Maxwell N = 7: 1.48 shared wavefronts a load, now 1.00) */
+      int q = bb_down(dim, n, p, v);
+      for (int d = 1; q < 0 && d < np; d++) {
+        q = bb_down(dim, n, p - d, v);
+        if (q < 0)
+          q = bb_down(dim, n, p + d, v);
+      }
+      dn[v] = q;
+    }
     emit_bb_row(b, p, dn, dim, "%.0f");
   }
   dg_strbuf_append(b, "\n};\n");

@@ -2,8 +2,10 @@
  * generated CUDA kernels read row by row (one vector load a row) hold, in
  * every row, what the lattices say:
  * - g_bb_up[b] the degree-N nodes b + e_v of degree-(N-1) point b,
- * - g_bb_dn[a] the degree-(N-1) points a - e_v of node a (0 where a_v = 0),
- * - g_bb_w[a] the weights a_v / N,
+ * - g_bb_dn[a] the degree-(N-1) points a - e_v of node a, and where a_v =
+ *   0 the point of the nearest node with a_v > 0 (its lane's address: a
+ *   broadcast, not a bank conflict),
+ * - g_bb_w[a] the weights a_v / N (0 where a_v = 0),
  * with the rows padded to four entries (2D), node indices as bytes where
  * NP <= 256 and as 16-bit words beyond (3D N = 10, NP = 286: reached by
  * work_mode gemm at one element a block), and the module compiles under
@@ -112,12 +114,19 @@ static void check(const dg_physics *ph, int dim, int N, int is_float, int nvrtc_
       int expect = 0;
       double wt = 0;
       if (v < v1) {
-        memcpy(m, bb->alpha + a * v1, (size_t)v1 * sizeof *m);
-        wt = (double)m[v] / N;
-        if (m[v] > 0) {
-          m[v]--;
-          expect = index_of(bbm, m);
-        }
+        /* a_v = 0: the point of the nearest node with a_v > 0 (earlier
+         * first), which the neighbouring lane reads in the same load */
+        int q = -1;
+        for (int d = 0; d < np && q < 0; d++)
+          for (int side = 0; side < 2 && q < 0; side++) {
+            int c = side ? a + d : a - d;
+            if (c >= 0 && c < np && bb->alpha[c * v1 + v] > 0)
+              q = c;
+          }
+        memcpy(m, bb->alpha + q * v1, (size_t)v1 * sizeof *m);
+        m[v]--;
+        expect = index_of(bbm, m);
+        wt = (double)bb->alpha[a * v1 + v] / N;
       }
       bad += dn[a][v] != expect;
       bad += fabs(w[a][v] - wt) > (is_float ? 1e-7 : 1e-15);
