@@ -177,18 +177,32 @@ static void lattice_point(int dim, int n, int p, int ijk[3]) {
         }
 }
 
+/* The multi-index a of point p of the order-n lattice: a_1..a_3 = (i, j,
+ * k) (zero past dim), a_0 = n - i - j - k, the weight of the vertex at
+ * (-1, ...).  What the three BB tables are made of. */
+static void lattice_alpha(int dim, int n, int p, int a[4]) {
+  int ijk[3] = {0, 0, 0};
+  lattice_point(dim, n, p, ijk);
+  a[0] = n - ijk[0] - ijk[1] - ijk[2];
+  a[1] = ijk[0], a[2] = ijk[1], a[3] = ijk[2];
+}
+
+/* The index of multi-index a (a_1..a_3 = i, j, k) in the order-n lattice. */
+static int lattice_index_alpha(int dim, int n, const int a[4]) {
+  return lattice_index(dim, n, a[1], a[2], a[3]);
+}
+
 /* The degree-(n-1) point a - e_v of node p = a of the order-n lattice, or
  * -1 where a_v = 0 or p is out of range. */
 static int bb_down(int dim, int n, int p, int v) {
-  int ijk[3] = {0, 0, 0};
+  int a[4];
   if (p < 0 || p >= dg_cg_lattice_count(dim, n))
     return -1;
-  lattice_point(dim, n, p, ijk);
-  int a[4] = {n - ijk[0] - ijk[1] - ijk[2], ijk[0], ijk[1], ijk[2]};
+  lattice_alpha(dim, n, p, a);
   if (a[v] == 0)
     return -1;
   a[v]--;
-  return lattice_index(dim, n - 1, a[1], a[2], a[3]);
+  return lattice_index_alpha(dim, n - 1, a);
 }
 
 /* One row of a BB table: DIM+1 entries padded to four (a vector load),
@@ -214,7 +228,7 @@ static void emit_bb_row(dg_strbuf *b, int p, const double *row, int dim, const c
  * the Maxwell kernels ran 2-2.5 % faster, float N = 4, 6, 7 and fp64 N =
  * 6, 7 (H100, tuning/RESULTS.md, session 18). */
 static void emit_bb_tables(dg_strbuf *b, int dim, int n, int is_float) {
-  int np = dg_cg_lattice_count(dim, n), npm = dg_cg_lattice_count(dim, n - 1), ijk[3] = {0, 0, 0};
+  int np = dg_cg_lattice_count(dim, n), npm = dg_cg_lattice_count(dim, n - 1), a[4];
   dg_strbuf_appendf(b, "/* Bernstein-Bezier lattices: order %d (NP nodes) and %d (NPM points) */\n",
                     n, n - 1);
   dg_strbuf_appendf(b, "#define NPM %d\n", npm);
@@ -228,11 +242,14 @@ static void emit_bb_tables(dg_strbuf *b, int dim, int n, int is_float) {
   dg_strbuf_appendf(b, "typedef struct __align__(%d) { real x, y, z, w; } dg_bb_weight;\n",
                     is_float ? 16 : 32);
   dg_strbuf_appendf(b, "__device__ const dg_bb_index g_bb_up[%d] = {", npm);
-  for (int p = 0; p < npm; p++) {
-    lattice_point(dim, n - 1, p, ijk);
-    int i = ijk[0], j = ijk[1], k = ijk[2];
-    double up[4] = {lattice_index(dim, n, i, j, k), lattice_index(dim, n, i + 1, j, k),
-                    lattice_index(dim, n, i, j + 1, k), lattice_index(dim, n, i, j, k + 1)};
+  for (int p = 0; p < npm; p++) { /* the nodes b + e_v of point b */
+    double up[4];
+    lattice_alpha(dim, n - 1, p, a);
+    for (int v = 0; v < 4; v++) {
+      a[v]++;
+      up[v] = lattice_index_alpha(dim, n, a);
+      a[v]--;
+    }
     emit_bb_row(b, p, up, dim, "%.0f");
   }
   dg_strbuf_append(b, "\n};\n");
@@ -256,11 +273,12 @@ static void emit_bb_tables(dg_strbuf *b, int dim, int n, int is_float) {
   }
   dg_strbuf_append(b, "\n};\n");
   dg_strbuf_appendf(b, "__device__ const dg_bb_weight g_bb_w[%d] = {", np);
-  for (int p = 0; p < np; p++) {
-    lattice_point(dim, n, p, ijk);
-    double a[4] = {(double)(n - ijk[0] - ijk[1] - ijk[2]) / n, (double)ijk[0] / n,
-                   (double)ijk[1] / n, (double)ijk[2] / n};
-    emit_bb_row(b, p, a, dim, is_float ? "%.9ef" : "%.17e");
+  for (int p = 0; p < np; p++) { /* a_v / N */
+    double w[4];
+    lattice_alpha(dim, n, p, a);
+    for (int v = 0; v < 4; v++)
+      w[v] = (double)a[v] / n;
+    emit_bb_row(b, p, w, dim, is_float ? "%.9ef" : "%.17e");
   }
   dg_strbuf_append(b, "\n};\n");
 }
