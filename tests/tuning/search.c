@@ -51,8 +51,9 @@ static dg_error lucky(void *ctx, const dg_kernel_config *c, int phase, double cu
  * (warps_wins) or 0.05 more; the overlaid leaders after that with
  * compact_smem 0.1 less (compact_wins) or 0.05 more; the lift's zero
  * steps left out (sparse_lift, a twin of the same leaders) 0.01 less
- * (sparse_wins: less than any other winning twin, at least 0.03, so it is
- * chosen only where they lose) or 0.05 more. */
+ * (sparse_wins: less than any other winning twin, at least 0.03, so the
+ * block round chooses it only where they lose, and the combination round
+ * then adds it to the winning one) or 0.05 more. */
 static int strided_wins, unbatched_wins, overlay_wins, warps_wins, compact_wins, sparse_wins,
     prepared_ok, rounds;
 static int round_n[4], round_strided[4], round_register[4], ahead_missing;
@@ -332,16 +333,21 @@ int main(void) {
     EXPECT(round_n[1] == 10 && round_register[1] == 10,
            "register round %d (%d legal twins)", round_n[1], round_register[1]);
     int twins = 0, unbatched = 0, extra = 0, overlay = 0, warps = 0, warps4 = 0, compact = 0,
-        sparse = 0;
+        sparse = 0, combined = 0;
+    /* the combination round: the block round's winner, a warps or compact
+     * twin, with sparse_lift where that won on a leader too */
+    int combine = sparse_wins && (warps_wins || compact_wins);
     for (int i = 0; i < r.nrows; i++) {
       const dg_tune_row *x = &r.rows[i];
-      compact += x->phase == 2 && !x->retime && x->cfg.compact_smem;
-      sparse += x->phase == 2 && !x->retime && x->cfg.sparse_lift;
-      EXPECT(!x->cfg.sparse_lift || (x->cfg.basis && !x->cfg.volume_warps &&
-                                     !x->cfg.compact_smem)); /* the leaders' own */
+      int first2 = x->phase == 2 && !x->retime;
+      int both = x->cfg.sparse_lift && (x->cfg.volume_warps || x->cfg.compact_smem);
+      combined += first2 && both;
+      compact += first2 && x->cfg.compact_smem && !x->cfg.sparse_lift;
+      sparse += first2 && x->cfg.sparse_lift && !both;
+      EXPECT(!x->cfg.sparse_lift || x->cfg.basis); /* the leaders' own, or the combination */
       EXPECT(!x->cfg.compact_smem || x->cfg.overlay_state);
-      warps += x->phase == 2 && !x->retime && x->cfg.volume_warps && !x->cfg.compact_smem;
-      warps4 += x->phase == 2 && !x->retime && x->cfg.volume_warps == 4 && !x->cfg.compact_smem;
+      warps += first2 && x->cfg.volume_warps && !x->cfg.compact_smem && !x->cfg.sparse_lift;
+      warps4 += first2 && x->cfg.volume_warps == 4 && !x->cfg.compact_smem && !x->cfg.sparse_lift;
       /* W = 56 x 8 / 96 = 4 and 5 warps, one pass of the leader's knobs */
       EXPECT(!x->cfg.volume_warps ||
              ((x->cfg.volume_warps == 4 || x->cfg.volume_warps == 5) &&
@@ -376,12 +382,13 @@ int main(void) {
      * overlay won unbatched, 2 overlaid + 1 non-staged (3 + 3 + 2 = 8); and
      * each leader (all on Bernstein coefficients) with sparse_lift: 3 more */
     int expect_block = (overlay_wins && unbatched_wins ? 8 : 10) + 3;
-    EXPECT(rounds == 3 && round_n[2] == warps + compact + sparse &&
+    EXPECT(rounds == 3 + combine && round_n[2] == warps + compact + sparse &&
                round_n[2] == expect_block && sparse == 3 && warps4 == warps - warps4,
            "%d rounds, block round %d (%d warps twins, %d with 4; %d compact; %d sparse)",
            rounds, round_n[2], warps, warps4, compact, sparse);
-    EXPECT(r.best.sparse_lift == (sparse_wins && !warps_wins && !compact_wins),
-           "best: sparse_lift %d", r.best.sparse_lift);
+    EXPECT(combined == combine && (!combine || round_n[3] == 1),
+           "%d combination twins (expected %d)", combined, combine);
+    EXPECT(r.best.sparse_lift == sparse_wins, "best: sparse_lift %d", r.best.sparse_lift);
     /* chosen where faster, but an overlaid leader's warps twins are compact
      * only (so with the warps and the overlay winning, compact comes along),
      * and a compact twin of a leader not overlaid has warps */
