@@ -674,16 +674,22 @@ static double phase2_score(const dg_tune_result *r, const dg_kernel_config *c) {
   return s;
 }
 
-/* The combination round's twin: the block round's winner with sparse_lift,
- * where that winner is another block twin (warps, compact) and a leader's
- * sparse_lift twin beat its leader.  Why: both are twins of the same
- * leaders, so where each wins on its own the search never times them
- * together (Maxwell fp64 N = 6: the warps and compact twin 0.701 ms, the
- * shipped entry combining it with sparse_lift 0.678; tuning/RESULTS.md,
- * session 17).  Returns 1 with the twin in *twin, else 0. */
-static int sparse_combination(const dg_tune_result *r, const dg_kernel_config *best,
-                              dg_kernel_config *twin) {
-  if (best->work_mode != DG_WORK_MMA || !best->basis || best->sparse_lift)
+/* The combination round's twins (at most 3, into twins[]; returns how
+ * many) of the block round's winner on coefficients:
+ * - with sparse_lift, where a leader's sparse_lift twin beat its leader but
+ *   the winner is another block twin: both are twins of the same leaders,
+ *   so where each wins on its own the search never times them together
+ *   (Maxwell fp64 N = 6: the warps and compact twin 0.701 ms, the shipped
+ *   entry combining it with sparse_lift 0.678; tuning/RESULTS.md, session
+ *   17);
+ * - without the L2 prefetch, where the winner is a block twin (whole warps
+ *   or compact) that carries it: phase 2 chose it for the two-pass
+ *   leaders, but it costs the smaller, more numerous blocks (fp64 N = 6 as
+ *   shipped 0.668 ms, with the prefetch 0.743-0.753; session 19);
+ * - and both. */
+static int combination_twins(const dg_tune_result *r, const dg_kernel_config *best,
+                             dg_kernel_config *twins) {
+  if (best->work_mode != DG_WORK_MMA || !best->basis)
     return 0;
   int pays = 0;
   for (int i = 0; i < r->nrows && !pays; i++) {
@@ -694,9 +700,18 @@ static int sparse_combination(const dg_tune_result *r, const dg_kernel_config *b
     leader.sparse_lift = 0;
     pays = phase2_score(r, &w->cfg) < phase2_score(r, &leader);
   }
-  *twin = *best;
-  twin->sparse_lift = 1;
-  return pays && !timed_before(r, twin);
+  int block = best->volume_warps || best->compact_smem, nt = 0;
+  int sparse = pays && !best->sparse_lift, unfetched = block && best->l2_prefetch;
+  for (int k = 1; k < 4; k++) { /* bit 0: sparse_lift, bit 1: no L2 prefetch */
+    if (((k & 1) && !sparse) || ((k & 2) && !unfetched))
+      continue;
+    twins[nt] = *best;
+    twins[nt].sparse_lift |= k & 1;
+    if (k & 2)
+      twins[nt].l2_prefetch = 0;
+    nt = keep_twin(r, twins, nt);
+  }
+  return nt;
 }
 
 /* What the strided round prepares: its twins, and the register twins the
@@ -759,10 +774,11 @@ dg_error dg_tune_search(const dg_tune_space *sp, const dg_kernel_config *base,
       prepare(ctx, c, ntwin);
     DG_CALL_GOTO(err, fail, run_phase(2, c, ntwin, &best, &bt, measure, ctx, out));
   }
-  if (sparse_combination(out, &best, &c[0])) { /* one more compile and timing */
+  ntwin = combination_twins(out, &best, c);
+  if (ntwin) { /* at most 3 more compiles, in one wave */
     if (prepare)
-      prepare(ctx, c, 1);
-    DG_CALL_GOTO(err, fail, run_phase(2, c, 1, &best, &bt, measure, ctx, out));
+      prepare(ctx, c, ntwin);
+    DG_CALL_GOTO(err, fail, run_phase(2, c, ntwin, &best, &bt, measure, ctx, out));
   }
   for (int i = 0; i < sp->nface; i++) {
     c[i] = best;

@@ -116,10 +116,10 @@ typedef void (*dg_tune_prepare_fn)(void *ctx, const dg_kernel_config *cfgs, int 
 /* Phase 1 the layouts, phase 2 the volume slicing, then the strided_k twins
  * of phase 2's best tensor-core variants, the register twins
  * (batch_residual off, one more block) of its best variants, their block
- * twins (whole warps, overlay, compact, sparse_lift) and, where sparse_lift
- * won on a leader but another block twin won the round, that winner with
- * sparse_lift (each round timed as phase 2, prepared first), phase 3 the
- * surface threads. */
+ * twins (whole warps, overlay, compact, sparse_lift) and the combination
+ * twins of the winner (with sparse_lift where that won on a leader,
+ * without the L2 prefetch where the winner is a block twin, both; each
+ * round timed as phase 2, prepared first), phase 3 the surface threads. */
 dg_error dg_tune_search(const dg_tune_space *space, const dg_kernel_config *base,
                         dg_tune_measure_fn measure, dg_tune_prepare_fn prepare, void *ctx,
                         dg_tune_result *out);

@@ -56,6 +56,9 @@ static dg_error lucky(void *ctx, const dg_kernel_config *c, int phase, double cu
  * then adds it to the winning one) or 0.05 more. */
 static int strided_wins, unbatched_wins, overlay_wins, warps_wins, compact_wins, sparse_wins,
     prepared_ok, rounds;
+/* prefetch_model: the L2 prefetch 0.005 less on a variant in whole warps'
+ * blocks' stead, 0.02 more on one (as on the H100, fp64 N = 6) */
+static int prefetch_model;
 static int round_n[4], round_strided[4], round_register[4], ahead_missing;
 static dg_kernel_config round0[32];
 static dg_error mma_model(void *ctx, const dg_kernel_config *c, int phase, double cutoff,
@@ -82,6 +85,8 @@ static dg_error mma_model(void *ctx, const dg_kernel_config *c, int phase, doubl
     t->volume_ms += compact_wins ? -0.1 : 0.05;
   if (c->sparse_lift)
     t->volume_ms += sparse_wins ? -0.01 : 0.05;
+  if (prefetch_model && c->l2_prefetch)
+    t->volume_ms += c->volume_warps ? 0.02 : -0.005;
   return DG_OK;
 }
 /* Counts each prepared round's twins: strided ones, register ones (legal,
@@ -412,6 +417,33 @@ int main(void) {
     EXPECT(rounds == 1 && round_register[0] == round_n[0] && round_n[0] <= 3);
     dg_tune_result_free(&r);
     dg_tune_space_free(&sp);
+  }
+  /* the combination round without the L2 prefetch: phase 2's leaders carry
+   * it (it wins there), the warps twin keeps it although it loses there,
+   * and the round times the winner with sparse_lift, without the prefetch
+   * and both (3 twins): both chosen */
+  {
+    strided_wins = unbatched_wins = overlay_wins = compact_wins = 0;
+    warps_wins = sparse_wins = prefetch_model = 1;
+    dg_tune_space sp;
+    EXPECT(dg_tune_space_create(1, DG_TUNE_AUTO, 56, 84, &sp) == DG_OK);
+    dg_kernel_config base = dg_kernel_config_default();
+    dg_tune_result r;
+    rounds = 0;
+    EXPECT(dg_tune_search(&sp, &base, mma_model, mma_prepare, NULL, &r) == DG_OK);
+    int fetched_warps = 0;
+    for (int i = 0; i < r.nrows; i++)
+      fetched_warps += r.rows[i].phase == 2 && r.rows[i].cfg.volume_warps &&
+                       r.rows[i].cfg.l2_prefetch && !r.rows[i].cfg.sparse_lift;
+    EXPECT(fetched_warps > 0 && rounds == 4 && round_n[3] == 3,
+           "%d warps twins with the prefetch, %d rounds, the last %d", fetched_warps, rounds,
+           round_n[3]);
+    EXPECT(r.best.volume_warps && r.best.sparse_lift && !r.best.l2_prefetch,
+           "best: %d warps, sparse_lift %d, l2_prefetch %d", r.best.volume_warps,
+           r.best.sparse_lift, r.best.l2_prefetch);
+    dg_tune_result_free(&r);
+    dg_tune_space_free(&sp);
+    prefetch_model = 0;
   }
   /* the printed table and choice carry every knob, the last (cpu_chunk)
    * too, at every knob's longest value */
