@@ -676,9 +676,10 @@ static double phase2_score(const dg_tune_result *r, const dg_kernel_config *c) {
 
 /* The combination round's twins (at most 3, into twins[]; returns how
  * many) of the block round's winner on coefficients:
- * - with sparse_lift, where a leader's sparse_lift twin beat its leader but
- *   the winner is another block twin: both are twins of the same leaders,
- *   so where each wins on its own the search never times them together
+ * - with sparse_lift, where a leader's sparse_lift twin beat its leader and
+ *   the winner has none (another block twin won): both are twins of the
+ *   same leaders, so where each wins on its own the search never times them
+ *   together
  *   (Maxwell fp64 N = 6: the warps and compact twin 0.701 ms, the shipped
  *   entry combining it with sparse_lift 0.678; tuning/RESULTS.md, session
  *   17);
