@@ -679,10 +679,9 @@ static double phase2_score(const dg_tune_result *r, const dg_kernel_config *c) {
  * - with sparse_lift, where a leader's sparse_lift twin beat its leader and
  *   the winner has none (another block twin won): both are twins of the
  *   same leaders, so where each wins on its own the search never times them
- *   together
- *   (Maxwell fp64 N = 6: the warps and compact twin 0.701 ms, the shipped
- *   entry combining it with sparse_lift 0.678; tuning/RESULTS.md, session
- *   17);
+ *   together (Maxwell fp64 N = 6: the warps and compact twin 0.701 ms, the
+ *   shipped entry combining it with sparse_lift 0.678; tuning/RESULTS.md,
+ *   session 17);
  * - without the L2 prefetch, where the winner is a block twin (whole warps
  *   or compact) that carries it: phase 2 chose it for the two-pass
  *   leaders, but it costs the smaller, more numerous blocks (fp64 N = 6 as
