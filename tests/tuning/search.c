@@ -56,8 +56,8 @@ static dg_error lucky(void *ctx, const dg_kernel_config *c, int phase, double cu
  * then adds it to the winning one) or 0.05 more. */
 static int strided_wins, unbatched_wins, overlay_wins, warps_wins, compact_wins, sparse_wins,
     prepared_ok, rounds;
-/* prefetch_model: the L2 prefetch 0.005 less on a variant in whole warps'
- * blocks' stead, 0.02 more on one (as on the H100, fp64 N = 6) */
+/* prefetch_model: the L2 prefetch 0.005 less on a variant without
+ * volume_warps, 0.02 more on one with it (as on the H100, fp64 N = 6) */
 static int prefetch_model;
 static int round_n[4], round_strided[4], round_register[4], ahead_missing;
 static dg_kernel_config round0[32];
