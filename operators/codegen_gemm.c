@@ -53,6 +53,7 @@
  *      (knob early_residual: the update's residual loaded before E's
  *      barrier, while the block's slower warps finish D).
  * Shared arrays are [column][row][PADE] with the element fastest. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -85,6 +86,8 @@ typedef struct {
   int strided;     /* mma: knob strided_k (mma_strided_steps) */
   int alias_out;   /* mma: OUT overlays the sources (see plan) */
   int kw;          /* mma: k of one step, 4 (fp64) or 8 (split TF32) */
+  int exact[4];    /* split TF32: operator m's entries are TF32 values (plan_tf32_exact),
+                      so its fragments need no small part and its products two steps */
   int nah;         /* mma: operator values a lane holds per step */
   int pairs;       /* mma: sources on the A side, two per tile (mma_pairs) */
   int nd;          /* mma: D values a lane holds per item */
@@ -725,6 +728,46 @@ static double frag_value(const dg_element_ops *el, const gemm_plan *p, int m, in
                              mma_step_row(p, len, k, l % 4, h / 2));
 }
 
+/* x as TF32: fp32 with its low 13 mantissa bits cleared (DG_TF32_SPLIT's
+ * big part). */
+static float tf32_big(double v) {
+  float f = (float)v;
+  unsigned u;
+  memcpy(&u, &f, sizeof u);
+  u &= 0xffffe000u;
+  memcpy(&f, &u, sizeof f);
+  return f;
+}
+
+/* split TF32: which operators are TF32 values already.  Why: the
+ * Bernstein-Bezier LIFT (LIFT_f = E_L L0_f, dg/bernstein_lift.h) has dyadic
+ * entries of at most 9 significant bits up to N = 7 (10 at N = 8; TF32
+ * holds 11), its structural zeros aside, which come out of invV LIFT V as
+ * noise under 1e-14 of the largest entry.  For such an operator the small
+ * part of the split is zero, and so is the product As Bb: two steps do
+ * what three did, with no split of the fragments, and the same results.
+ * The test: every entry's small part (fp32 value minus its TF32 big part)
+ * is at most 2^-32 of the largest entry, 256 times below fp32's unit
+ * round-off, so leaving it out changes no sum by more than its own
+ * rounding.  Nodal D and LIFT fail it by far. */
+static void plan_tf32_exact(const dg_element_ops *el, gemm_plan *p) {
+  for (int m = 0; m <= el->dim; m++) {
+    p->exact[m] = 0;
+    if (!p->mma || p->kw != 8)
+      continue;
+    int cols = p->ks[m] * p->kw;
+    double amax = 0, smax = 0;
+    for (int i = 0; i < p->npr; i++)
+      for (int j = 0; j < cols; j++) {
+        double v = op_entry(el, p, m, i, j);
+        float f = (float)v;
+        amax = fmax(amax, fabs((double)f));
+        smax = fmax(smax, fabs((double)(f - tf32_big(v))));
+      }
+    p->exact[m] = smax <= ldexp(amax, -32);
+  }
+}
+
 /* sparse_lift: the bank groups of n items per element (nodes or face
  * nodes) for dg_tile_order_spread.  A warp's threads take consecutive
  * items, (element, item) with the element slowest, from a multiple of nb
@@ -844,8 +887,10 @@ static void emit_fragments(dg_strbuf *b, const dg_element_ops *el, const gemm_pl
           for (int h = 0; h < hs; h++, z++) {
             if (z % 4 == 0)
               dg_strbuf_append(b, "\n  ");
-            dg_strbuf_appendf(b, p->rs == 4 ? "%.9ef, " : "%.17e, ",
-                              frag_value(el, p, m, ti, k, l, h));
+            double v = frag_value(el, p, m, ti, k, l, h);
+            if (p->exact[m]) /* the TF32 value the steps use (its small part is noise) */
+              v = tf32_big(v);
+            dg_strbuf_appendf(b, p->rs == 4 ? "%.9ef, " : "%.17e, ", v);
           }
       }
   dg_strbuf_append(b, "\n};\n");
@@ -924,16 +969,34 @@ static void emit_mma_task_decode(dg_strbuf *b, const gemm_plan *p) {
                  p->nparts, p->nparts, p->nte, p->nte);
 }
 
+/* split TF32: the lane's n operator values of k-step kf (a float4 or a
+ * float2 at af), as TF32 big parts ab[] and, unless the operator is TF32
+ * values already (exact), small parts as[]. */
+static void emit_tf32_operator(dg_strbuf *b, const char *kf, int n, int exact) {
+  static const char xyzw[] = "xyzw";
+  dg_strbuf_line(b, "      const float%d a = *(const float%d *)(af + %s * %d);", n, n, kf, 32 * n);
+  if (exact) {
+    dg_strbuf_indent(b);
+    dg_strbuf_appendf(b, "      const unsigned ab[%d] = {", n);
+    for (int h = 0; h < n; h++)
+      dg_strbuf_appendf(b, "%s__float_as_uint(a.%c)", h ? ", " : "", xyzw[h]);
+    dg_strbuf_append(b, "}; /* TF32 values */\n");
+    return;
+  }
+  dg_strbuf_line(b, "      unsigned ab[%d], as[%d];", n, n);
+  for (int h = 0; h < n; h += 2)
+    dg_strbuf_line(b, "      DG_TF32_SPLIT(a.%c, ab[%d], as[%d]); DG_TF32_SPLIT(a.%c, ab[%d], as[%d]);",
+                   xyzw[h], h, h, xyzw[h + 1], h + 1, h + 1);
+}
+
 /* mma in float, one k-step of 8 for items k0..k1 of one matrix: the A
  * fragment (4 reals a lane) split once into TF32 big and small parts, then
  * per item its two B values (columns l%4 and l%4 + 4 of the step; zero
  * past the matrix's last column, rem < 8) and the three split steps. */
 static void emit_tf32_step(dg_strbuf *b, const gemm_plan *p, int k0, int k1, int rem,
                            int strided, const char *T, const char *kf) {
-  dg_strbuf_line(b, "      const float4 a = *(const float4 *)(af + %s * 128);", kf);
-  dg_strbuf_line(b, "      unsigned ab[4], as[4];");
-  dg_strbuf_line(b, "      DG_TF32_SPLIT(a.x, ab[0], as[0]); DG_TF32_SPLIT(a.y, ab[1], as[1]);");
-  dg_strbuf_line(b, "      DG_TF32_SPLIT(a.z, ab[2], as[2]); DG_TF32_SPLIT(a.w, ab[3], as[3]);");
+  int exact = p->exact[p->item[k0].mat];
+  emit_tf32_operator(b, kf, 4, exact);
   for (int k = k0; k < k1; k++) {
     const mma_item *it = &p->item[k];
     int sl = p->item_slot[k];
@@ -948,10 +1011,16 @@ static void emit_tf32_step(dg_strbuf *b, const gemm_plan *p, int k0, int k1, int
         dg_strbuf_line(b, "      const float b%d_%d = (lane & 3) + %d < %d ? %s : 0.0f;", k - k0,
                        h, 4 * h, rem, at);
     }
-    dg_strbuf_line(b,
-                   "      DG_TMMA3(dd[%s][%d][0], dd[%s][%d][1], dd[%s][%d][2], dd[%s][%d][3], "
-                   "ab, as, b%d_0, b%d_1);",
-                   T, sl, T, sl, T, sl, T, sl, k - k0, k - k0);
+    if (exact)
+      dg_strbuf_line(b,
+                     "      DG_TMMA2(dd[%s][%d][0], dd[%s][%d][1], dd[%s][%d][2], dd[%s][%d][3], "
+                     "ab, b%d_0, b%d_1);",
+                     T, sl, T, sl, T, sl, T, sl, k - k0, k - k0);
+    else
+      dg_strbuf_line(b,
+                     "      DG_TMMA3(dd[%s][%d][0], dd[%s][%d][1], dd[%s][%d][2], dd[%s][%d][3], "
+                     "ab, as, b%d_0, b%d_1);",
+                     T, sl, T, sl, T, sl, T, sl, k - k0, k - k0);
   }
 }
 
@@ -962,11 +1031,9 @@ static void emit_tf32_step(dg_strbuf *b, const gemm_plan *p, int k0, int k1, int
  * KW, and a missing second source read as zeros). */
 static void emit_pair_step(dg_strbuf *b, const gemm_plan *p, int k0, int k1, int rem,
                            int strided, const char *T, const char *kf) {
-  int tf32 = p->kw == 8;
+  int tf32 = p->kw == 8, exact = p->exact[p->item[k0].mat];
   if (tf32) {
-    dg_strbuf_line(b, "      const float2 a = *(const float2 *)(af + %s * 64);", kf);
-    dg_strbuf_line(b, "      unsigned ab[2], as[2];");
-    dg_strbuf_line(b, "      DG_TF32_SPLIT(a.x, ab[0], as[0]); DG_TF32_SPLIT(a.y, ab[1], as[1]);");
+    emit_tf32_operator(b, kf, 2, exact);
   } else {
     dg_strbuf_line(b, "      const double a = af[%s * 32];", kf);
   }
@@ -992,7 +1059,12 @@ static void emit_pair_step(dg_strbuf *b, const gemm_plan *p, int k0, int k1, int
         dg_strbuf_line(b, "      const %s x%d_%d = (lane & 3) + %d < %d ? %s : %s;", ty, k - k0, h,
                        col, rem, at, zero);
     }
-    if (tf32)
+    if (tf32 && exact)
+      dg_strbuf_line(b,
+                     "      DG_TMMA2T(dd[%s][%d][0], dd[%s][%d][1], dd[%s][%d][2], dd[%s][%d][3], "
+                     "x%d_0, x%d_1, x%d_2, x%d_3, ab);",
+                     T, sl, T, sl, T, sl, T, sl, k - k0, k - k0, k - k0, k - k0);
+    else if (tf32)
       dg_strbuf_line(b,
                      "      DG_TMMA3T(dd[%s][%d][0], dd[%s][%d][1], dd[%s][%d][2], dd[%s][%d][3], "
                      "x%d_0, x%d_1, x%d_2, x%d_3, ab, as);",
@@ -1264,7 +1336,7 @@ static const char *const FP64_STEPS =
 /* float mma: the TF32 step (m16n8k8, fp32 accumulation; the test emulator
  * defines DG_TMMA itself), the split x = big + small, and the three split
  * steps, small products first so the big one lands on the most accurate
- * sum.  The split is bit masks, not cvt.rna: big = x with its low 13
+ * sum (two where the operator is TF32 values, plan_tf32_exact).  The split is bit masks, not cvt.rna: big = x with its low 13
  * mantissa bits cleared (a TF32 value), small = x - big (exact in fp32,
  * at most 13 significant bits) cleared the same way, so both operands are
  * valid TF32 and x - big - small loses at most 2 of x's 24 bits, for one
@@ -1281,25 +1353,44 @@ static const char *const TF32_STEPS =
     "    big = __float_as_uint(x) & 0xffffe000u; \\\n"
     "    small = __float_as_uint((x) - __uint_as_float(big)) & 0xffffe000u; \\\n"
     "  } while (0)\n"
+    "#define DG_TF32_SPLIT4(x0, x1, x2, x3, big, small) \\\n"
+    "  do { \\\n"
+    "    DG_TF32_SPLIT(x0, big[0], small[0]); \\\n"
+    "    DG_TF32_SPLIT(x1, big[1], small[1]); \\\n"
+    "    DG_TF32_SPLIT(x2, big[2], small[2]); \\\n"
+    "    DG_TF32_SPLIT(x3, big[3], small[3]); \\\n"
+    "  } while (0)\n"
     "#define DG_TMMA3T(d0, d1, d2, d3, x0, x1, x2, x3, bb, bs) \\\n"
     "  do { \\\n"
     "    unsigned ab_[4], as_[4]; \\\n"
-    "    DG_TF32_SPLIT(x0, ab_[0], as_[0]); \\\n"
-    "    DG_TF32_SPLIT(x1, ab_[1], as_[1]); \\\n"
-    "    DG_TF32_SPLIT(x2, ab_[2], as_[2]); \\\n"
-    "    DG_TF32_SPLIT(x3, ab_[3], as_[3]); \\\n"
+    "    DG_TF32_SPLIT4(x0, x1, x2, x3, ab_, as_); \\\n"
     "    DG_TMMA(d0, d1, d2, d3, as_, bb[0], bb[1]); \\\n"
     "    DG_TMMA(d0, d1, d2, d3, ab_, bs[0], bs[1]); \\\n"
     "    DG_TMMA(d0, d1, d2, d3, ab_, bb[0], bb[1]); \\\n"
     "  } while (0)\n"
-    "#define DG_TMMA3(d0, d1, d2, d3, ab, as, x0, x1) \\\n"
+    "#define DG_TMMA2T(d0, d1, d2, d3, x0, x1, x2, x3, bb) /* bb: TF32 values */ \\\n"
+    "  do { \\\n"
+    "    unsigned ab_[4], as_[4]; \\\n"
+    "    DG_TF32_SPLIT4(x0, x1, x2, x3, ab_, as_); \\\n"
+    "    DG_TMMA(d0, d1, d2, d3, as_, bb[0], bb[1]); \\\n"
+    "    DG_TMMA(d0, d1, d2, d3, ab_, bb[0], bb[1]); \\\n"
+    "  } while (0)\n"
+    "#define DG_TMMA2(d0, d1, d2, d3, a, x0, x1) /* a: TF32 values */ \\\n"
     "  do { \\\n"
     "    unsigned bb0_, bs0_, bb1_, bs1_; \\\n"
     "    DG_TF32_SPLIT(x0, bb0_, bs0_); \\\n"
     "    DG_TF32_SPLIT(x1, bb1_, bs1_); \\\n"
-    "    DG_TMMA(d0, d1, d2, d3, as, bb0_, bb1_); \\\n"
-    "    DG_TMMA(d0, d1, d2, d3, ab, bs0_, bs1_); \\\n"
-    "    DG_TMMA(d0, d1, d2, d3, ab, bb0_, bb1_); \\\n"
+    "    DG_TMMA(d0, d1, d2, d3, a, bs0_, bs1_); \\\n"
+    "    DG_TMMA(d0, d1, d2, d3, a, bb0_, bb1_); \\\n"
+    "  } while (0)\n"
+    "#define DG_TMMA3(d0, d1, d2, d3, ab, as, x0, x1) \\\n"
+    "  do { \\\n"
+    "    unsigned xb0_, xs0_, xb1_, xs1_; /* the split again in DG_TMMA2: the compiler shares it */ \\\n"
+    "    DG_TF32_SPLIT(x0, xb0_, xs0_); \\\n"
+    "    DG_TF32_SPLIT(x1, xb1_, xs1_); \\\n"
+    "    (void)xs0_; (void)xs1_; \\\n"
+    "    DG_TMMA(d0, d1, d2, d3, as, xb0_, xb1_); \\\n"
+    "    DG_TMMA2(d0, d1, d2, d3, ab, x0, x1); \\\n"
     "  } while (0)\n";
 
 /* l2_prefetch: before the face fluxes, each thread asks L2 for the lines
@@ -1532,6 +1623,7 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
     snprintf(ctx->failure, sizeof ctx->failure, "out of memory planning the gemm volume kernel");
     return;
   }
+  plan_tf32_exact(el, &p); /* after plan_sparse: its orders place the entries */
   int dim = el->dim;
   /* stream_update with the fused surface: this kernel writes q_out, never
    * the state it reads, so the state may take the read-only path */
