@@ -797,7 +797,7 @@ static void emit_load_node(dg_strbuf *b, int uses_x) {
  * ghat_a = sum_d dr_a/dx_d g_d (geometric factors in G[]), so that
  * div g = sum_a D_a ghat_a needs one accumulator per row instead of DIM^2. */
 void dg_cg_emit_gvalues(dg_strbuf *b, const deriv_table *dt, dg_emit_ctx *ctx,
-                         const char *dst_fmt, int contravariant) {
+                         const char *dst_fmt, int contravariant, int fold_zero) {
   int dim = dt->dim;
   for (int e = 0; e < dt->n; e++) {
     const dg_flux_node *g = dt->d[e].node->args[0];
@@ -837,7 +837,10 @@ void dg_cg_emit_gvalues(dg_strbuf *b, const deriv_table *dt, dg_emit_ctx *ctx,
           dg_strbuf_append(b, " =");
           for (int d = 0, n = 0; d < dim; d++)
             if (!(curl && d == row))
-              dg_strbuf_appendf(b, "%s G[%d] * f%d", n++ ? " +" : "", a * dim + d, d);
+              dg_strbuf_appendf(b, fold_zero ? "%s (f%d == (real)0 ? (real)0 : G[%d] * f%d)"
+                                             : "%s G[%d] * f%d",
+                                n++ ? " +" : "", fold_zero ? d : a * dim + d,
+                                fold_zero ? a * dim + d : d, d);
           dg_strbuf_append(b, ";\n");
         }
         dg_strbuf_line(b, "}");
@@ -1048,7 +1051,7 @@ static void emit_volume_cuda(dg_strbuf *b, const dg_element_ops *el, const dg_ph
     snprintf(fmt, sizeof fmt, "s_g[(s * NP + i) * %d + %%d]", gst);
   else
     snprintf(fmt, sizeof fmt, "s_g[(s * %d + %%d) * NP + i]", ngs);
-  dg_cg_emit_gvalues(b, dtab, ctx, fmt, 1);
+  dg_cg_emit_gvalues(b, dtab, ctx, fmt, 1, 0);
   b->indent = 4;
   dg_strbuf_line(b, "  }");
   dg_strbuf_line(b, "}");
@@ -1210,7 +1213,7 @@ static dg_error emit_volume(dg_strbuf *b, dg_codegen_target tg, const dg_element
     b->indent = 6;
     emit_load_node(b, 0);
     dg_strbuf_line(b, "(void)u;");
-    dg_cg_emit_gvalues(b, dtab, &ctx, "g_all[%d][i]", 0);
+    dg_cg_emit_gvalues(b, dtab, &ctx, "g_all[%d][i]", 0, 0);
     b->indent = 4;
     dg_strbuf_line(b, "}");
     dg_strbuf_line(b, "for (int i = 0; i < NP; ++i) {");

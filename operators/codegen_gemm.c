@@ -1507,7 +1507,7 @@ static void emit_bb_differences(dg_strbuf *b, const gemm_plan *p, const char *th
         dg_strbuf_line(b, "    for (int c = 0; c < NC; ++c) u[c] = x[c * NP * PADE + u%d] - x[c * NP * PADE + u0];",
                        m + 1);
       b->indent += 4;
-      dg_cg_emit_gvalues(b, dt, ctx, dst, 1);
+      dg_cg_emit_gvalues(b, dt, ctx, dst, 1, m < 0); /* g(0): zero rows fold away */
       b->indent -= 4;
       dg_strbuf_line(b, "  }");
     }
@@ -1604,7 +1604,7 @@ static void emit_phase_c(dg_strbuf *b, const gemm_plan *p, const deriv_table *dt
       dg_strbuf_line(b, "real G[DIM * DIM]; /* dr_a/dx_d of the (affine) element */");
       dg_strbuf_line(b, "for (int a = 0; a < DIM * DIM; ++a) G[a] = k < K ? egeo[k * NGEO + a] : (real)0;");
     }
-    dg_cg_emit_gvalues(b, dt, ctx, "smem[(%d * NP + i) * PADE + s]", 1);
+    dg_cg_emit_gvalues(b, dt, ctx, "smem[(%d * NP + i) * PADE + s]", 1, 0);
     b->indent -= 2;
     dg_strbuf_line(b, "}");
   }

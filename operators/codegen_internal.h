@@ -90,9 +90,13 @@ void dg_cg_emit_block_faces(dg_strbuf *b, const dg_element_ops *el, const dg_phy
                             int gather_ahead, int ldg, int local);
 /* The flux quantities g(u) of one node into dst_fmt (one %d: quantity);
  * contravariant: divergence rows (a curl's rows too, deriv_entry.curl) in
- * reference directions (needs G[]). */
+ * reference directions (needs G[]).  fold_zero (contravariant, for
+ * quantities that are compile-time constants, e.g. g(0)): each G[] product
+ * is guarded by its flux value's test against zero, which the compiler
+ * folds, so a zero row costs nothing (G[a] * 0 is not foldable: G may be
+ * infinite). */
 void dg_cg_emit_gvalues(dg_strbuf *b, const deriv_table *dt, dg_emit_ctx *ctx,
-                        const char *dst_fmt, int contravariant);
+                        const char *dst_fmt, int contravariant, int fold_zero);
 /* Points of the order-n lattice of a dim-simplex (0 for n < 0): the nodes
  * of order n, or the degree-n Bernstein-Bezier coefficients. */
 int dg_cg_lattice_count(int dim, int n);
