@@ -24,8 +24,10 @@
  * with both parts TF32 (11 significant bits each), and A B ~ As Bb + Ab Bs
  * + Ab Bb, three TF32 steps with fp32 accumulation, which keeps about
  * fp32's accuracy (a plain TF32 step would keep 11 bits) at a third of
- * TF32's rate.  The operators are A-fragment tables in global memory, the
- * shared source columns the B fragments, 8 elements the tile width.  With
+ * TF32's rate; two steps (Ab Bs + Ab Bb) where the operator is TF32
+ * values already, as the Bernstein-Bezier LIFT is (plan_tf32_exact).
+ * The operators are A-fragment tables in global memory, the shared source
+ * columns the B fragments, 8 elements the tile width.  With
  * mma_pairs the tile is transposed: two sources of one matrix (8 elements
  * each) are the 16 rows of the A side and the operator, in tiles of 8 rows,
  * the B side, so the 16-row step's rate comes with 8-row padding.  The work
@@ -1195,11 +1197,14 @@ static void emit_mma_products(dg_strbuf *b, const gemm_plan *p) {
     dg_strbuf_line(b, " * l holds A (element l/4 of the first (rows 0-7) and second source (rows 8-15),");
     dg_strbuf_line(b, " * k l%%4 + 4h'), B (the operator: k l%%4 + 4h', row l/4 of the tile), D (element");
     dg_strbuf_line(b, " * l/4 of both sources, tile rows 2(l%%4) + {0,1})%s */",
-                   tf32 ? "; split TF32: x = big + small, three steps" : "");
+                   tf32 ? "; split TF32: x = big + small, three steps (two for an operator "
+                          "of TF32 values)"
+                        : "");
   } else if (tf32) {
     dg_strbuf_line(b, " * warps only (a partial last warp idles).  Lane l holds A (rows l/4 + 8h,");
     dg_strbuf_line(b, " * k l%%4 + 4h'), B (k l%%4 + 4h', element l/4), D (rows l/4 + 8h, elements");
-    dg_strbuf_line(b, " * 2(l%%4) + {0,1}); split TF32: x = big + small, three steps */");
+    dg_strbuf_line(b, " * 2(l%%4) + {0,1}); split TF32: x = big + small, three steps (two for an");
+    dg_strbuf_line(b, " * operator of TF32 values) */");
   } else {
     dg_strbuf_line(b, " * warps only (a partial last warp idles).  Lane l holds A (rows l/4 + 8h,");
     dg_strbuf_line(b, " * k l%%4), B (k l%%4, element l/4), D (rows l/4 + 8h, elements 2(l%%4) + {0,1}) */");
@@ -1336,7 +1341,8 @@ static const char *const FP64_STEPS =
 /* float mma: the TF32 step (m16n8k8, fp32 accumulation; the test emulator
  * defines DG_TMMA itself), the split x = big + small, and the three split
  * steps, small products first so the big one lands on the most accurate
- * sum (two where the operator is TF32 values, plan_tf32_exact).  The split is bit masks, not cvt.rna: big = x with its low 13
+ * sum (two where the operator is TF32 values, plan_tf32_exact).  The
+ * split is bit masks, not cvt.rna: big = x with its low 13
  * mantissa bits cleared (a TF32 value), small = x - big (exact in fp32,
  * at most 13 significant bits) cleared the same way, so both operands are
  * valid TF32 and x - big - small loses at most 2 of x's 24 bits, for one
