@@ -987,14 +987,16 @@ static void emit_tf32_operator(dg_strbuf *b, const char *kf, int n, int exact) {
   }
   dg_strbuf_line(b, "      unsigned ab[%d], as[%d];", n, n);
   for (int h = 0; h < n; h += 2)
-    dg_strbuf_line(b, "      DG_TF32_SPLIT(a.%c, ab[%d], as[%d]); DG_TF32_SPLIT(a.%c, ab[%d], as[%d]);",
+    dg_strbuf_line(b,
+                   "      DG_TF32_SPLIT(a.%c, ab[%d], as[%d]); DG_TF32_SPLIT(a.%c, ab[%d], as[%d]);",
                    xyzw[h], h, h, xyzw[h + 1], h + 1, h + 1);
 }
 
 /* mma in float, one k-step of 8 for items k0..k1 of one matrix: the A
  * fragment (4 reals a lane) split once into TF32 big and small parts, then
  * per item its two B values (columns l%4 and l%4 + 4 of the step; zero
- * past the matrix's last column, rem < 8) and the three split steps. */
+ * past the matrix's last column, rem < 8) and the three split steps (an
+ * operator of TF32 values: no split, two steps). */
 static void emit_tf32_step(dg_strbuf *b, const gemm_plan *p, int k0, int k1, int rem,
                            int strided, const char *T, const char *kf) {
   int exact = p->exact[p->item[k0].mat];
