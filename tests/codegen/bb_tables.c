@@ -26,6 +26,7 @@
 #include "operators/codegen.h"
 #include "operators/flux.h"
 #include "operators/physics.h"
+#include "tests/codegen/physics_file.h"
 #include "tests/expect.h"
 
 /* The rows of table `name` in src, four numbers a row, into out[rows][4];
@@ -161,22 +162,16 @@ static void check(const dg_physics *ph, int dim, int N, int is_float, int nvrtc_
 int main(int argc, char **argv) {
   dg_log_set_level(DG_LOG_WARN);
   for (int a = 1; a < argc; a++) {
-    dg_flux_program *prog;
-    MUST(dg_flux_parse_file(argv[a], 0, &prog));
-    dg_physics ph;
-    dg_physics_tables *tab;
-    MUST(dg_physics_from_program(prog, &ph, &tab));
-    int dim = dg_flux_program_dim(prog);
-    if (dim == 2) {
-      check(&ph, 2, 5, 0, 1);
-      check(&ph, 2, 4, 1, 0);
+    physics_file f = physics_file_load(argv[a]);
+    if (f.dim == 2) {
+      check(&f.ph, 2, 5, 0, 1);
+      check(&f.ph, 2, 4, 1, 0);
     } else {
-      check(&ph, 3, 3, 1, 1);
-      check(&ph, 3, 7, 0, 0);
-      check(&ph, 3, 10, 0, 1); /* NP 286: 16-bit indices */
+      check(&f.ph, 3, 3, 1, 1);
+      check(&f.ph, 3, 7, 0, 0);
+      check(&f.ph, 3, 10, 0, 1); /* NP 286: 16-bit indices */
     }
-    dg_physics_tables_destroy(&tab);
-    dg_flux_program_destroy(&prog);
+    physics_file_free(&f);
   }
   return expect_finish();
 }
