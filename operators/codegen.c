@@ -47,6 +47,7 @@ dg_kernel_config dg_kernel_config_default(void) {
   c.overlay_state = 0;
   c.compact_smem = 0;
   c.sparse_lift = 0;
+  c.mma_unroll = 0;
   return c;
 }
 
@@ -199,6 +200,11 @@ dg_error dg_kernel_config_check(const dg_kernel_config *c, int Np) {
            "sparse_lift is a knob of work_mode mma with basis bernstein (the zero tensor-core "
            "steps of the Bernstein-Bezier lift), not %s with basis %s",
            dg_work_mode_name(c->work_mode), c->basis ? "bernstein" : "nodal");
+  DG_CHECK(c->mma_unroll == 0 || c->mma_unroll == 1, DG_ERR_INPUT,
+           "mma_unroll %d must be 0 or 1", c->mma_unroll);
+  DG_CHECK(!c->mma_unroll || c->work_mode == DG_WORK_MMA, DG_ERR_INPUT,
+           "mma_unroll is a knob of work_mode mma (the tensor-core k-step loops), not %s",
+           dg_work_mode_name(c->work_mode));
   DG_CHECK(!gemm || !c->vector_loads, DG_ERR_INPUT,
            "vector_loads is a knob of work_mode parallel, inline and sequence, not %s (it "
            "stages its own shared data)", dg_work_mode_name(c->work_mode));

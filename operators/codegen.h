@@ -153,6 +153,10 @@ typedef struct dg_kernel_config {
                                node rows and face-flux columns reordered so that many
                                tensor-core steps are all zero, and those steps left out
                                (operators/tile_order.c) */
+  int mma_unroll;           /* cuda dg_volume, work_mode mma: the k-step loops of the
+                               tensor-core products fully unrolled (0: unrolled by 2), so
+                               the fragment loads of later k-steps issue early (more code,
+                               and registers: it spills some fp64 kernels) */
   int batch_residual;       /* dg_volume with fuse_update: the node's whole residual is
                                loaded before the first of its stores (a store to res may
                                alias a later field's load, so otherwise each load waits

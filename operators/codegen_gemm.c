@@ -131,6 +131,7 @@ typedef struct {
   /* sparse_lift (bb with mma): the lift in the orders of dg_tile_order,
    * its all-zero k-steps left out (plan_sparse) */
   int sparse;
+  int unroll_k; /* mma_unroll: the k-step loops fully unrolled, not by 2 */
   int *lrow;            /* [npr]: the node of OUT row (position) r; >= NP: padding */
   int *lpos;            /* [NP]: the OUT row of node i */
   int *fl_pos;          /* [NFNFP]: the shared k-row of face node m */
@@ -476,6 +477,7 @@ static int plan(const dg_element_ops *el, const deriv_table *dt, int ncomp,
     p->r_acc[g] = -1;
   p->mma = cfg->work_mode == DG_WORK_MMA;
   p->strided = p->mma && cfg->strided_k;
+  p->unroll_k = p->mma && cfg->mma_unroll;
   if (p->mma) { /* rows in tiles of TM; each matrix's k in steps of KW */
     p->pairs = cfg->mma_pairs;
     p->tm = cfg->mma_rows; /* 8 with pairs (dg_kernel_config_check) */
@@ -1091,6 +1093,11 @@ static void emit_step_run(dg_strbuf *b, const gemm_plan *p, int k0, int k1, int 
   int len = p->item[k0].len, full = len / p->kw, rem = len % p->kw, hs = p->nah;
   int strided = a < mma_strided_steps(p, len), partial = a == full && rem;
   char kf[32] = "ks";
+  /* mma_unroll: every k-step in the open, so later steps' fragment loads
+   * issue before earlier steps' products (H100, tuning/RESULTS.md session
+   * 21: Maxwell fp64 N = 7 1.03 -> 0.97 ms, float 0.578 -> 0.563); by 2
+   * otherwise, fewer registers */
+  const char *unroll = p->unroll_k ? "#pragma unroll" : "#pragma unroll 2";
   if (kfo)
     snprintf(kf, sizeof kf, "(ks %c %d)", kfo > 0 ? '+' : '-', abs(kfo));
   if (partial) {
@@ -1103,13 +1110,13 @@ static void emit_step_run(dg_strbuf *b, const gemm_plan *p, int k0, int k1, int 
       dg_strbuf_line(b, "    { /* k-step %d */", a);
     dg_strbuf_line(b, "      const int ks = %d;", a);
   } else if (strided) {
-    dg_strbuf_line(b, "    #pragma unroll 2");
+    dg_strbuf_line(b, "    %s", unroll);
     if (a)
       dg_strbuf_line(b, "    for (int ks = %d; ks < %d; ++ks) { /* rows %d apart */", a, e, p->kw);
     else
       dg_strbuf_line(b, "    for (int ks = 0; ks < %d; ++ks) { /* rows %d apart */", e, p->kw);
   } else {
-    dg_strbuf_line(b, "    #pragma unroll 2");
+    dg_strbuf_line(b, "    %s", unroll);
     dg_strbuf_line(b, "    for (int ks = %d; ks < %d; ++ks) {", a, e);
   }
   int r = partial ? rem : p->kw;

@@ -674,8 +674,9 @@ static double phase2_score(const dg_tune_result *r, const dg_kernel_config *c) {
   return s;
 }
 
-/* The combination round's twins (at most 3, into twins[]; returns how
- * many) of the block round's winner on coefficients:
+/* The coefficient twins (at most 3, into twins[]; returns how many) of
+ * the block round's winner on Bernstein-Bezier coefficients, for the
+ * combination round (combination_twins):
  * - with sparse_lift, where a leader's sparse_lift twin beat its leader and
  *   the winner has none (another block twin won): both are twins of the
  *   same leaders, so where each wins on its own the search never times them
@@ -687,10 +688,8 @@ static double phase2_score(const dg_tune_result *r, const dg_kernel_config *c) {
  *   leaders, but it costs the smaller, more numerous blocks (fp64 N = 6 as
  *   shipped 0.668 ms, with the prefetch 0.743-0.753; session 19);
  * - and both. */
-static int combination_twins(const dg_tune_result *r, const dg_kernel_config *best,
+static int coefficient_twins(const dg_tune_result *r, const dg_kernel_config *best,
                              dg_kernel_config *twins) {
-  if (best->work_mode != DG_WORK_MMA || !best->basis)
-    return 0;
   int pays = 0;
   for (int i = 0; i < r->nrows && !pays; i++) {
     const dg_tune_row *w = &r->rows[i];
@@ -711,6 +710,30 @@ static int combination_twins(const dg_tune_result *r, const dg_kernel_config *be
       twins[nt].l2_prefetch = 0;
     nt = keep_twin(r, twins, nt);
   }
+  return nt;
+}
+
+/* The combination round (into twins[]; returns how many, at most 7, one
+ * compile wave) of the block round's tensor-core winner: its coefficient
+ * twins where it is on Bernstein-Bezier coefficients, then each of those
+ * and the winner itself, nodal ones too, with the k-step loops fully
+ * unrolled (mma_unroll).  Why last and of the final variant: unrolling
+ * trades registers for fragment loads in flight, and its sign turns on
+ * the variant's register pressure (H100, session 21, the shipped knobs:
+ * Maxwell fp64 N = 7 1.03 -> 0.97 ms, float N = 7 0.578 -> 0.563, but
+ * Euler fp64 N = 5 1.94 -> 2.05 with 104 bytes of spills, float N = 3
+ * 0.41 -> 0.43). */
+static int combination_twins(const dg_tune_result *r, const dg_kernel_config *best,
+                             dg_kernel_config *twins) {
+  if (best->work_mode != DG_WORK_MMA)
+    return 0;
+  int nt = best->basis ? coefficient_twins(r, best, twins) : 0;
+  if (!best->mma_unroll)
+    for (int i = -1, n = nt; i < n; i++) {
+      twins[nt] = i < 0 ? *best : twins[i];
+      twins[nt].mma_unroll = 1;
+      nt = keep_twin(r, twins, nt);
+    }
   return nt;
 }
 
@@ -775,7 +798,7 @@ dg_error dg_tune_search(const dg_tune_space *sp, const dg_kernel_config *base,
     DG_CALL_GOTO(err, fail, run_phase(2, c, ntwin, &best, &bt, measure, ctx, out));
   }
   ntwin = combination_twins(out, &best, c);
-  if (ntwin) { /* at most 3 more compiles, in one wave */
+  if (ntwin) { /* at most 7 more compiles, in one wave */
     if (prepare)
       prepare(ctx, c, ntwin);
     DG_CALL_GOTO(err, fail, run_phase(2, c, ntwin, &best, &bt, measure, ctx, out));

@@ -118,7 +118,8 @@ typedef void (*dg_tune_prepare_fn)(void *ctx, const dg_kernel_config *cfgs, int 
  * (batch_residual off, one more block) of its best variants, their block
  * twins (whole warps, overlay, compact, sparse_lift) and the combination
  * twins of the winner (with sparse_lift where that won on a leader,
- * without the L2 prefetch where the winner is a block twin, both; each
+ * without the L2 prefetch where the winner is a block twin, both, and each
+ * of those and the winner with the k-step loops fully unrolled; each
  * round timed as phase 2, prepared first), phase 3 the surface threads. */
 dg_error dg_tune_search(const dg_tune_space *space, const dg_kernel_config *base,
                         dg_tune_measure_fn measure, dg_tune_prepare_fn prepare, void *ctx,

@@ -93,7 +93,8 @@ int main(int argc, char **argv) {
           c.volume_passes = 2;
         } else if (v == 21 || v == 22) { /* strided_k (N = 5): 21 fp64 pairs on BB coefficients, the
                           state staged in two passes; 22 nodal float 16-row tiles
-                          (split TF32, rows 8 apart) */
+                          (split TF32, rows 8 apart), its k-step loops fully
+                          unrolled (mma_unroll) */
           c.basis = c.stage_state = v == 21;
           c.volume_passes = v == 21 ? 2 : 1;
           c.work_mode = DG_WORK_MMA;
@@ -104,6 +105,7 @@ int main(int argc, char **argv) {
           c.mma_pairs = v == 21;
           c.mma_rows = v == 21 ? 8 : 16;
           c.strided_k = 1;
+          c.mma_unroll = v == 22;
         } else if (v >= 18) { /* stream_update (__ldg, __ldcs, __stcs): 18 the state
                           staged in two passes on BB coefficients, 16-row fp64
                           tiles at N = 5; 19 nodal float with the early residual

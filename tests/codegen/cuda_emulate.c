@@ -413,9 +413,10 @@ int main(int argc, char **argv) {
       case 52: c.volume_warps = 2; c.work_mode = DG_WORK_GEMM; c.elements_per_block = 4; c.fuse_surface = 1; c.fuse_update = 1; break;
       /* compact_smem: the overlaid face fluxes element by element and level
        * 1's results unpadded (16-row tiles strided in blocks of whole warps,
-       * pairs strided, 16-row tiles over two element tiles) */
-      case 53: c.compact_smem = 1; c.overlay_state = 1; c.volume_warps = 3; c.basis = 1; c.stage_state = 1; c.stream_update = 1; c.strided_k = 1; c.work_mode = DG_WORK_MMA; c.mma_rows = 16; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; break;
-      case 54: c.compact_smem = 1; c.overlay_state = 1; c.basis = 1; c.stage_state = 1; c.strided_k = 1; c.work_mode = DG_WORK_MMA; c.mma_pairs = 1; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; c.volume_passes = 2; c.batch_residual = 0; break;
+       * pairs strided, 16-row tiles over two element tiles; the first two
+       * with the k-step loops fully unrolled, mma_unroll) */
+      case 53: c.mma_unroll = 1; c.compact_smem = 1; c.overlay_state = 1; c.volume_warps = 3; c.basis = 1; c.stage_state = 1; c.stream_update = 1; c.strided_k = 1; c.work_mode = DG_WORK_MMA; c.mma_rows = 16; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; break;
+      case 54: c.mma_unroll = 1; c.compact_smem = 1; c.overlay_state = 1; c.basis = 1; c.stage_state = 1; c.strided_k = 1; c.work_mode = DG_WORK_MMA; c.mma_pairs = 1; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; c.volume_passes = 2; c.batch_residual = 0; break;
       case 55: c.compact_smem = 1; c.overlay_state = 1; c.basis = 1; c.stage_state = 1; c.work_mode = DG_WORK_MMA; c.mma_rows = 16; c.elements_per_block = 16; c.fuse_surface = 1; c.fuse_update = 1; c.volume_passes = 2; c.l2_prefetch = 1; break;
       /* sparse_lift: the lift's rows and face-flux columns reordered, its
        * all-zero tensor-core steps left out (the N = 7 pairs form overlaid

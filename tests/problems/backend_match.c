@@ -184,7 +184,8 @@ int main(int argc, char **argv) {
        "backend.stage_state=true", "backend.volume_warps=3", "backend.strided_k=true",
        "backend.overlay_state=true", "backend.l2_prefetch=true", NULL},
       /* ... with the face fluxes element by element and level 1's results
-       * unpadded (compact_smem): 16-row tiles strided, pairs */
+       * unpadded (compact_smem): 16-row tiles strided, pairs with the k-step
+       * loops fully unrolled (mma_unroll) */
       {"backend.basis=bernstein", "backend.work_mode=mma", "backend.mma_rows=16",
        "backend.elements_per_block=8", "backend.fuse_surface=true", "backend.fuse_update=true",
        "backend.stage_state=true", "backend.volume_warps=3", "backend.strided_k=true",
@@ -192,7 +193,7 @@ int main(int argc, char **argv) {
       {"backend.basis=bernstein", "backend.work_mode=mma", "backend.mma_pairs=true",
        "backend.elements_per_block=8", "backend.fuse_surface=true", "backend.fuse_update=true",
        "backend.stage_state=true", "backend.volume_passes=2", "backend.overlay_state=true",
-       "backend.compact_smem=true", NULL},
+       "backend.compact_smem=true", "backend.mma_unroll=true", NULL},
       /* ... with the lift's all-zero tensor-core steps left out (sparse_lift:
        * its rows and the face fluxes' k-rows reordered): the N = 7 pairs
        * form, 16-row tiles compact */

@@ -9,7 +9,9 @@
  * kernel), prepared first, then the best of those in blocks of whole warps
  * (volume_warps), the overlaid ones compact (compact_smem) and those on
  * Bernstein coefficients with the lift's zero steps left out
- * (sparse_lift), and win only where they are faster. */
+ * (sparse_lift), and last the winner and its combinations with the k-step
+ * loops fully unrolled (mma_unroll), nodal winners too; each twin wins
+ * only where it is faster. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,9 +55,11 @@ static dg_error lucky(void *ctx, const dg_kernel_config *c, int phase, double cu
  * steps left out (sparse_lift, a twin of the same leaders) 0.01 less
  * (sparse_wins: less than any other winning twin, at least 0.03, so the
  * block round chooses it only where they lose, and the combination round
- * then adds it to the winning one) or 0.05 more. */
+ * then adds it to the winning one) or 0.05 more; the k-step loops fully
+ * unrolled (mma_unroll, a twin of the final winner) 0.005 less
+ * (unroll_wins) or 0.05 more. */
 static int strided_wins, unbatched_wins, overlay_wins, warps_wins, compact_wins, sparse_wins,
-    prepared_ok, rounds;
+    unroll_wins, prepared_ok, rounds;
 /* prefetch_model: the L2 prefetch 0.005 less on a variant without
  * volume_warps, 0.02 more on one with it (as on the H100, fp64 N = 6) */
 static int prefetch_model;
@@ -85,6 +89,8 @@ static dg_error mma_model(void *ctx, const dg_kernel_config *c, int phase, doubl
     t->volume_ms += compact_wins ? -0.1 : 0.05;
   if (c->sparse_lift)
     t->volume_ms += sparse_wins ? -0.01 : 0.05;
+  if (c->mma_unroll)
+    t->volume_ms += unroll_wins ? -0.005 : 0.05;
   if (prefetch_model && c->l2_prefetch)
     t->volume_ms += c->volume_warps ? 0.02 : -0.005;
   return DG_OK;
@@ -310,15 +316,16 @@ int main(void) {
    * leaders level 1 before the face fluxes (overlay_state), batched and
    * not, prepared first; the unbatched and overlay ones chosen where they
    * are faster only, the extra block (slower in the model) never; no twin
-   * of a variant timed before; last the warps, compact and sparse twins of
-   * the leaders then */
-  for (int w = 0; w < 64; w++) {
+   * of a variant timed before; then the warps, compact and sparse twins of
+   * the leaders; last the winner and its combinations fully unrolled */
+  for (int w = 0; w < 128; w++) {
     strided_wins = w & 1;
     unbatched_wins = (w >> 1) & 1;
     overlay_wins = (w >> 2) & 1;
     warps_wins = (w >> 3) & 1;
     compact_wins = (w >> 4) & 1;
-    sparse_wins = w >> 5;
+    sparse_wins = (w >> 5) & 1;
+    unroll_wins = w >> 6;
     dg_tune_space sp;
     EXPECT(dg_tune_space_create(1, DG_TUNE_AUTO, 56, 84, &sp) == DG_OK);
     for (int i = 0; i < sp.nvolume; i++)
@@ -338,13 +345,17 @@ int main(void) {
     EXPECT(round_n[1] == 10 && round_register[1] == 10,
            "register round %d (%d legal twins)", round_n[1], round_register[1]);
     int twins = 0, unbatched = 0, extra = 0, overlay = 0, warps = 0, warps4 = 0, compact = 0,
-        sparse = 0, combined = 0;
+        sparse = 0, combined = 0, unrolled = 0;
     /* the combination round: the block round's winner, a warps or compact
      * twin, with sparse_lift where that won on a leader too */
     int combine = sparse_wins && (warps_wins || compact_wins);
     for (int i = 0; i < r.nrows; i++) {
       const dg_tune_row *x = &r.rows[i];
-      int first2 = x->phase == 2 && !x->retime;
+      /* the unrolled twins apart (first2 and first leave them out) */
+      unrolled += x->phase == 2 && !x->retime && x->cfg.mma_unroll;
+      EXPECT(!x->cfg.mma_unroll || x->phase == 3 || /* phase 3: the winner's */
+             (x->phase == 2 && x->cfg.work_mode == DG_WORK_MMA));
+      int first2 = x->phase == 2 && !x->retime && !x->cfg.mma_unroll;
       int both = x->cfg.sparse_lift && (x->cfg.volume_warps || x->cfg.compact_smem);
       combined += first2 && both;
       compact += first2 && x->cfg.compact_smem && !x->cfg.sparse_lift;
@@ -357,7 +368,7 @@ int main(void) {
       EXPECT(!x->cfg.volume_warps ||
              ((x->cfg.volume_warps == 4 || x->cfg.volume_warps == 5) &&
               x->cfg.volume_passes == 1 && x->cfg.fuse_surface && x->cfg.fuse_update));
-      int first = x->phase == 2 && !x->retime && !x->cfg.volume_warps &&
+      int first = first2 && !x->cfg.volume_warps &&
                   !x->cfg.compact_smem && !x->cfg.sparse_lift; /* before the block round */
       twins += first && x->cfg.strided_k;
       unbatched += first && !x->cfg.batch_residual;
@@ -387,12 +398,16 @@ int main(void) {
      * overlay won unbatched, 2 overlaid + 1 non-staged (3 + 3 + 2 = 8); and
      * each leader (all on Bernstein coefficients) with sparse_lift: 3 more */
     int expect_block = (overlay_wins && unbatched_wins ? 8 : 10) + 3;
-    EXPECT(rounds == 3 + combine && round_n[2] == warps + compact + sparse &&
+    EXPECT(rounds == 4 && round_n[2] == warps + compact + sparse &&
                round_n[2] == expect_block && sparse == 3 && warps4 == warps - warps4,
            "%d rounds, block round %d (%d warps twins, %d with 4; %d compact; %d sparse)",
            rounds, round_n[2], warps, warps4, compact, sparse);
-    EXPECT(combined == combine && (!combine || round_n[3] == 1),
-           "%d combination twins (expected %d)", combined, combine);
+    /* the combination round: the winner with sparse_lift where that won on
+     * a leader too, and the winner and that twin fully unrolled */
+    EXPECT(combined == combine && unrolled == 1 + combine && round_n[3] == 1 + 2 * combine,
+           "%d combination twins (expected %d), %d unrolled, last round %d", combined, combine,
+           unrolled, round_n[3]);
+    EXPECT(r.best.mma_unroll == unroll_wins, "best: mma_unroll %d", r.best.mma_unroll);
     EXPECT(r.best.sparse_lift == sparse_wins, "best: sparse_lift %d", r.best.sparse_lift);
     /* chosen where faster, but an overlaid leader's warps twins are compact
      * only (so with the warps and the overlay winning, compact comes along),
@@ -418,13 +433,35 @@ int main(void) {
     dg_tune_result_free(&r);
     dg_tune_space_free(&sp);
   }
+  /* a nodal tensor-core winner: the combination round is its unrolled
+   * twin alone, chosen where it is faster */
+  for (unroll_wins = 0; unroll_wins < 2; unroll_wins++) {
+    strided_wins = unbatched_wins = overlay_wins = warps_wins = compact_wins = 0;
+    sparse_wins = 0;
+    dg_tune_space sp;
+    EXPECT(dg_tune_space_create(1, DG_TUNE_AUTO, 56, 84, &sp) == DG_OK);
+    dg_tune_space_drop_bernstein(&sp);
+    dg_kernel_config base = dg_kernel_config_default();
+    dg_tune_result r;
+    rounds = 0;
+    EXPECT(dg_tune_search(&sp, &base, mma_model, mma_prepare, NULL, &r) == DG_OK);
+    int last = rounds - 1 < 4 ? rounds - 1 : 3, unrolled = 0;
+    for (int i = 0; i < r.nrows; i++)
+      unrolled += r.rows[i].phase == 2 && r.rows[i].cfg.mma_unroll && !r.rows[i].retime;
+    EXPECT(r.best.work_mode == DG_WORK_MMA && !r.best.basis && last >= 0 && round_n[last] == 1 &&
+               unrolled == 1 && r.best.mma_unroll == unroll_wins,
+           "nodal: %d rounds, the last %d, %d unrolled, best mma_unroll %d", rounds,
+           last >= 0 ? round_n[last] : -1, unrolled, r.best.mma_unroll);
+    dg_tune_result_free(&r);
+    dg_tune_space_free(&sp);
+  }
   /* the combination round without the L2 prefetch: phase 2's leaders carry
    * it (it wins there), the warps twin keeps it although it loses there,
    * and the round times the winner with sparse_lift, without the prefetch
-   * and both (3 twins): both chosen */
+   * and both (3 twins), and the four fully unrolled: all three chosen */
   {
     strided_wins = unbatched_wins = overlay_wins = compact_wins = 0;
-    warps_wins = sparse_wins = prefetch_model = 1;
+    warps_wins = sparse_wins = prefetch_model = unroll_wins = 1;
     dg_tune_space sp;
     EXPECT(dg_tune_space_create(1, DG_TUNE_AUTO, 56, 84, &sp) == DG_OK);
     dg_kernel_config base = dg_kernel_config_default();
@@ -435,12 +472,12 @@ int main(void) {
     for (int i = 0; i < r.nrows; i++)
       fetched_warps += r.rows[i].phase == 2 && r.rows[i].cfg.volume_warps &&
                        r.rows[i].cfg.l2_prefetch && !r.rows[i].cfg.sparse_lift;
-    EXPECT(fetched_warps > 0 && rounds == 4 && round_n[3] == 3,
+    EXPECT(fetched_warps > 0 && rounds == 4 && round_n[3] == 7,
            "%d warps twins with the prefetch, %d rounds, the last %d", fetched_warps, rounds,
            round_n[3]);
-    EXPECT(r.best.volume_warps && r.best.sparse_lift && !r.best.l2_prefetch,
-           "best: %d warps, sparse_lift %d, l2_prefetch %d", r.best.volume_warps,
-           r.best.sparse_lift, r.best.l2_prefetch);
+    EXPECT(r.best.volume_warps && r.best.sparse_lift && !r.best.l2_prefetch && r.best.mma_unroll,
+           "best: %d warps, sparse_lift %d, l2_prefetch %d, mma_unroll %d", r.best.volume_warps,
+           r.best.sparse_lift, r.best.l2_prefetch, r.best.mma_unroll);
     dg_tune_result_free(&r);
     dg_tune_space_free(&sp);
     prefetch_model = 0;
@@ -464,6 +501,7 @@ int main(void) {
     c.mma_extra_blocks = 2;
     c.cpu_chunk = 100000;
     c.sparse_lift = 1;
+    c.mma_unroll = 1;
     r.best = c;
     dg_tune_row row;
     memset(&row, 0, sizeof row);
@@ -478,7 +516,7 @@ int main(void) {
     if (f) {
       dg_tune_print(f, &r);
       fclose(f);
-      const char *tail = "ltr=1 sk=1 bres=1 ovs=1 csm=1 spl=1 chunk=100000";
+      const char *tail = "ltr=1 sk=1 bres=1 ovs=1 csm=1 spl=1 mun=1 chunk=100000";
       const char *row_at = text ? strstr(text, tail) : NULL;
       EXPECT(row_at && strstr(row_at + 1, tail), "%s", text);
       free(text);
