@@ -364,3 +364,53 @@ char *dg_fsutil_keep_source(const char *name, const char *ext, const char *sourc
   }
   return path;
 }
+
+static int compare_names(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void dg_fsutil_free_names(char **names, int n) {
+  for (int i = 0; i < n; i++)
+    free(names[i]);
+  free(names);
+}
+
+dg_error dg_fsutil_list(const char *dir, const char *suffix, char ***names, int *n) {
+  *names = NULL;
+  *n = 0;
+  DIR *d = opendir(dir);
+  if (!d) {
+    DG_CHECK(errno == ENOENT || errno == ENOTDIR, DG_ERR_IO, "cannot open directory '%s': %s",
+             dir, strerror(errno));
+    return DG_OK;
+  }
+  size_t ls = strlen(suffix);
+  int cap = 0;
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    size_t l = strlen(e->d_name);
+    if (l < ls || strcmp(e->d_name + l - ls, suffix) != 0)
+      continue;
+    if (*n == cap) {
+      cap = cap ? 2 * cap : 16;
+      char **grown = realloc(*names, (size_t)cap * sizeof *grown);
+      if (!grown)
+        break;
+      *names = grown;
+    }
+    if (!((*names)[*n] = strdup(e->d_name)))
+      break;
+    (*n)++;
+  }
+  int complete = e == NULL;
+  closedir(d);
+  if (!complete) {
+    dg_fsutil_free_names(*names, *n);
+    *names = NULL;
+    *n = 0;
+    DG_RAISE(DG_ERR_MEMORY, "out of memory listing '%s'", dir);
+  }
+  if (*n > 1)
+    qsort(*names, (size_t)*n, sizeof **names, compare_names);
+  return DG_OK;
+}

@@ -71,6 +71,12 @@ char *dg_fsutil_keep_source(const char *name, const char *ext, const char *sourc
 /* Bytes available to this user on the file system holding path (statvfs). */
 dg_error dg_fsutil_free_space(const char *path, unsigned long long *bytes);
 
+/* The names (not paths) of the entries of dir that end in suffix, sorted,
+ * into a malloc'ed array of malloc'ed strings (*n of them; free with
+ * dg_fsutil_free_names).  A missing dir is no entries, not an error. */
+dg_error dg_fsutil_list(const char *dir, const char *suffix, char ***names, int *n);
+void dg_fsutil_free_names(char **names, int n);
+
 /* Join a directory and a name into a malloc'ed "dir/name" (NULL if out of
  * memory). */
 char *dg_fsutil_join(const char *dir, const char *name);

@@ -297,6 +297,12 @@ dg_error dg_autotune(const dg_autotune_request *q, dg_autotune_outcome *out) {
     } else if (q->mode == DG_TUNE_AUTO) {
       dg_tune_space_drop_nodal_mma(&sp); /* the coefficient forms stand in */
     }
+    if (dg_tune_db_kin(dg_tune_defaults_dir(), &key, &sp) != DG_OK) {
+      dg_warn("tuning: shipped entries of related devices not read: %s", dg_error_message());
+      dg_error_clear(); /* the search goes on without them */
+    }
+    if (sp.nkin)
+      dg_info("tuning: %d shipped choice(s) of related devices join the search", sp.nkin);
     tune_ctx c = {q, NULL, q->repeats > 0 ? q->repeats : 7};
     dg_tune_result res;
     dg_info("tuning: searching %d layouts, %d volume and %d surface variants",

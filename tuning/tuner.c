@@ -325,6 +325,7 @@ void dg_tune_space_free(dg_tune_space *s) {
   free(s->layouts);
   free(s->volume);
   free(s->face_threads);
+  free(s->kin);
   memset(s, 0, sizeof *s);
 }
 
@@ -761,6 +762,8 @@ dg_error dg_tune_search(const dg_tune_space *sp, const dg_kernel_config *base,
     nmax = sp->nface;
   if (nmax < 9 * DG_TUNE_LEADERS)
     nmax = 9 * DG_TUNE_LEADERS; /* the twins: strided, register, both */
+  if (nmax < sp->nkin)
+    nmax = sp->nkin;
   dg_kernel_config *c = calloc((size_t)nmax + 1, sizeof *c);
   DG_CHECK(c, DG_ERR_MEMORY, "out of memory");
   dg_kernel_config best = *base;
@@ -799,6 +802,16 @@ dg_error dg_tune_search(const dg_tune_space *sp, const dg_kernel_config *base,
   }
   ntwin = combination_twins(out, &best, c);
   if (ntwin) { /* at most 7 more compiles, in one wave */
+    if (prepare)
+      prepare(ctx, c, ntwin);
+    DG_CALL_GOTO(err, fail, run_phase(2, c, ntwin, &best, &bt, measure, ctx, out));
+  }
+  ntwin = 0;
+  for (int i = 0; i < sp->nkin; i++) { /* other models' choices, whole */
+    c[ntwin] = sp->kin[i];
+    ntwin = keep_twin(out, c, ntwin);
+  }
+  if (ntwin) {
     if (prepare)
       prepare(ctx, c, ntwin);
     DG_CALL_GOTO(err, fail, run_phase(2, c, ntwin, &best, &bt, measure, ctx, out));
@@ -888,18 +901,23 @@ static int take_line(const char **p, const char *name, char *out, size_t n) {
   return 1;
 }
 
-/* Parse one entry; 0 on success, 1 when it is another key's, -1 when damaged.
- * After device, model and op, one line per knob (operators/kernel_knobs.h,
- * in any order; knobs absent keep their defaults), rhs_ms, end. */
-static int parse_entry(const char *text, const dg_tune_key *k, int model_only,
-                       dg_kernel_config *c, double *ms) {
+/* The identity lines of an entry. */
+typedef struct entry_id {
+  char dev[700], model[400], op[200];
+} entry_id;
+
+/* Parse one entry's lines; 0 on success, -1 when damaged.  After device,
+ * model and op, one line per knob (operators/kernel_knobs.h, in any order;
+ * knobs absent keep their defaults), rhs_ms, end. */
+static int parse_fields(const char *text, entry_id *id, dg_kernel_config *c, double *ms) {
   size_t ml = strlen(MAGIC);
   if (strncmp(text, MAGIC, ml) != 0)
     return -1;
   const char *p = text + ml;
-  char dev[700], model[400], op[200], val[64];
-  if (!take_line(&p, "device", dev, sizeof dev) || !take_line(&p, "model", model, sizeof model) ||
-      !take_line(&p, "op", op, sizeof op))
+  char val[64];
+  if (!take_line(&p, "device", id->dev, sizeof id->dev) ||
+      !take_line(&p, "model", id->model, sizeof id->model) ||
+      !take_line(&p, "op", id->op, sizeof id->op))
     return -1;
   *c = dg_kernel_config_default();
   for (;;) {
@@ -928,15 +946,86 @@ static int parse_entry(const char *text, const dg_tune_key *k, int model_only,
   }
   if (strcmp(p, "end\n") != 0)
     return -1;
-  if (strcmp(model, k->device_model) != 0 || strcmp(op, k->op) != 0)
-    return 1; /* another key with the same digest prefix: not ours */
-  if (!model_only && strcmp(dev, k->device) != 0)
-    return 1; /* driver or compiler changed: tune again */
   if (dg_kernel_config_check(c, 1) != DG_OK) {
     dg_error_clear();
     return -1;
   }
   return 0;
+}
+
+/* Parse one entry; 0 on success, 1 when it is another key's, -1 when damaged. */
+static int parse_entry(const char *text, const dg_tune_key *k, int model_only,
+                       dg_kernel_config *c, double *ms) {
+  entry_id id;
+  if (parse_fields(text, &id, c, ms) != 0)
+    return -1;
+  if (strcmp(id.model, k->device_model) != 0 || strcmp(id.op, k->op) != 0)
+    return 1; /* another key with the same digest prefix: not ours */
+  if (!model_only && strcmp(id.dev, k->device) != 0)
+    return 1; /* driver or compiler changed: tune again */
+  return 0;
+}
+
+/* The "|cc90|cuda" end of a device model (name|cc|backend). */
+static const char *model_family(const char *model) {
+  const char *bar = strchr(model, '|');
+  return bar ? bar : model;
+}
+
+dg_error dg_tune_db_kin(const char *dir, const dg_tune_key *k, dg_tune_space *s) {
+  free(s->kin);
+  s->kin = NULL;
+  s->nkin = 0;
+  char **names = NULL;
+  int n = 0;
+  DG_CALL(dg_fsutil_list(dir, ".tune", &names, &n));
+  dg_kernel_config found[DG_TUNE_KIN_MAX];
+  double found_ms[DG_TUNE_KIN_MAX];
+  int nf = 0;
+  /* the name is a hash of model and op, so every file is read: a folder of
+   * a few dozen small entries */
+  for (int i = 0; i < n; i++) {
+    char *path = dg_fsutil_join(dir, names[i]);
+    void *data = NULL;
+    size_t len = 0;
+    if (!path || dg_fsutil_read_file(path, &data, &len) != DG_OK) {
+      dg_error_clear();
+      free(path);
+      continue;
+    }
+    free(path);
+    entry_id id;
+    dg_kernel_config c;
+    double ms = 0;
+    int ok = !memchr(data, '\0', len) && parse_fields(data, &id, &c, &ms) == 0 &&
+             strcmp(id.op, k->op) == 0 && strcmp(id.model, k->device_model) != 0 &&
+             strcmp(model_family(id.model), model_family(k->device_model)) == 0;
+    free(data);
+    if (!ok)
+      continue;
+    int at = nf; /* insertion by recorded time, fastest first */
+    while (at > 0 && found_ms[at - 1] > ms)
+      at--;
+    if (at >= DG_TUNE_KIN_MAX)
+      continue;
+    int last = nf < DG_TUNE_KIN_MAX ? nf : DG_TUNE_KIN_MAX - 1;
+    for (int j = last; j > at; j--) {
+      found[j] = found[j - 1];
+      found_ms[j] = found_ms[j - 1];
+    }
+    found[at] = c;
+    found_ms[at] = ms;
+    if (nf < DG_TUNE_KIN_MAX)
+      nf++;
+  }
+  dg_fsutil_free_names(names, n);
+  if (nf) {
+    s->kin = malloc((size_t)nf * sizeof *s->kin);
+    DG_CHECK(s->kin, DG_ERR_MEMORY, "out of memory");
+    memcpy(s->kin, found, (size_t)nf * sizeof *s->kin);
+    s->nkin = nf;
+  }
+  return DG_OK;
 }
 
 dg_error dg_tune_db_get(const char *dir, const dg_tune_key *k, int model_only,

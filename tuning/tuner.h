@@ -42,6 +42,14 @@ typedef struct dg_tune_space {
   int *face_threads;
   int nface;
   int np; /* nodes of an element (the warps twins size blocks by it) */
+  /* The shipped choices of other models of the same compute capability for
+   * this operator (dg_tune_db_kin), timed whole after the combination
+   * round: the staged search keeps one knob's best at a time, and a choice
+   * that differs in several at once can escape it (session 22: the H100's
+   * entry ran Maxwell fp64 N = 6 on the H200 in 0.591 ms, the H200's own
+   * tuning chose 0.681 ms, three knobs apart).  Owned by the space. */
+  dg_kernel_config *kin;
+  int nkin;
 } dg_tune_space;
 
 /* The candidates for a backend (cuda: 1, cpu: 0) and an element size.
@@ -120,7 +128,8 @@ typedef void (*dg_tune_prepare_fn)(void *ctx, const dg_kernel_config *cfgs, int 
  * twins of the winner (with sparse_lift where that won on a leader,
  * without the L2 prefetch where the winner is a block twin, both, and each
  * of those and the winner with the k-step loops fully unrolled; each
- * round timed as phase 2, prepared first), phase 3 the surface threads. */
+ * round timed as phase 2, prepared first), then the space's kin entries as
+ * they are (phase 2), phase 3 the surface threads. */
 dg_error dg_tune_search(const dg_tune_space *space, const dg_kernel_config *base,
                         dg_tune_measure_fn measure, dg_tune_prepare_fn prepare, void *ctx,
                         dg_tune_result *out);
@@ -153,6 +162,12 @@ dg_error dg_tune_db_get(const char *dir, const dg_tune_key *key, int match_model
                         dg_kernel_config *cfg, double *rhs_ms, int *found);
 dg_error dg_tune_db_put(const char *dir, const dg_tune_key *key, const dg_kernel_config *cfg,
                         double rhs_ms);
+/* The entries in dir for key's operator on other device models of the same
+ * compute capability and backend (another Hopper for an H200, say), at
+ * most DG_TUNE_KIN_MAX, fastest recorded first, into space->kin (replacing
+ * what was there).  Damaged entries are skipped, as dg_tune_db_get does. */
+#define DG_TUNE_KIN_MAX 4
+dg_error dg_tune_db_kin(const char *dir, const dg_tune_key *key, dg_tune_space *space);
 /* The database folder next to the kernel cache (DGRUN_CACHE_DIR/tuning). */
 dg_error dg_tune_db_default_dir(char **dir);
 /* The shipped defaults folder of the source tree (tuning/defaults). */

@@ -1,7 +1,10 @@
 /* tuning.database: entries round-trip; keys separate devices, drivers,
  * operators, orders and precisions; a driver change misses the local entry
  * but matches shipped defaults (model only); corrupt entries read as
- * missing and are rewritten by the next put. */
+ * missing and are rewritten by the next put; the kin lookup finds the
+ * operator's entries of other models of the same compute capability and
+ * backend, fastest first, at most DG_TUNE_KIN_MAX, and none of the asking
+ * model's own, another capability's, another operator's or damaged ones. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,6 +85,74 @@ int main(void) {
     EXPECT(dg_tune_db_get(dir, &k, 0, &r, &ms, &found) == DG_OK && found == 0);
     EXPECT(dg_tune_db_put(dir, &k, &c, 2.5) == DG_OK);
     EXPECT(dg_tune_db_get(dir, &k, 0, &r, &ms, &found) == DG_OK && found == 1 && ms == 2.5);
+  }
+  /* kin: entries of related models */
+  {
+    char *kd = NULL;
+    EXPECT(dg_fsutil_make_temp_dir("dgkin", &kd) == DG_OK);
+    dg_tune_space sp;
+    memset(&sp, 0, sizeof sp);
+    dg_tune_key ask, other_op;
+    dg_device_info h200 = h100(12040), a100 = h100(12040), h100b = h100(12040);
+    strcpy(h200.name, "NVIDIA H200");
+    strcpy(a100.name, "NVIDIA A100");
+    a100.cc_major = 8;
+    dg_tune_key_make(&h200, "abcdef", 3, 3, 5, 0, &ask);
+    dg_tune_key_make(&h200, "abcdef", 3, 4, 5, 0, &other_op);
+    EXPECT(dg_tune_db_kin(kd, &ask, &sp) == DG_OK && sp.nkin == 0); /* empty folder */
+    char *missing = dg_fsutil_join(kd, "none");
+    EXPECT(dg_tune_db_kin(missing, &ask, &sp) == DG_OK && sp.nkin == 0);
+    free(missing);
+    /* the H100 entry k (c, 1.25 ms); a second H100-class model, faster; an
+     * A100 (cc 8.0), the H200's own and another operator's: not kin */
+    dg_tune_key kb, ka, ko;
+    strcpy(h100b.name, "NVIDIA H100 PCIe");
+    dg_tune_key_make(&h100b, "abcdef", 3, 3, 5, 0, &kb);
+    dg_tune_key_make(&a100, "abcdef", 3, 3, 5, 0, &ka);
+    dg_tune_key_make(&d1, "abcdef", 3, 4, 5, 0, &ko);
+    dg_kernel_config cb = c, other = dg_kernel_config_default();
+    cb.elements_per_block = 16;
+    EXPECT(dg_tune_db_put(kd, &k, &c, 1.25) == DG_OK);
+    EXPECT(dg_tune_db_put(kd, &kb, &cb, 0.75) == DG_OK);
+    EXPECT(dg_tune_db_put(kd, &ka, &other, 0.1) == DG_OK);
+    EXPECT(dg_tune_db_put(kd, &ask, &other, 0.1) == DG_OK);
+    EXPECT(dg_tune_db_put(kd, &ko, &other, 0.1) == DG_OK);
+    char *junk = dg_fsutil_join(kd, "junk.tune");
+    EXPECT(dg_fsutil_write_file(junk, "garbage\n", 8, 0644) == DG_OK);
+    free(junk);
+    char **names = NULL;
+    int nn = 0;
+    EXPECT(dg_fsutil_list(kd, ".tune", &names, &nn) == DG_OK && nn == 6, "%d entries", nn);
+    for (int i = 0; i < nn; i++)
+      EXPECT(strstr(names[i], ".tune") && (i == 0 || strcmp(names[i - 1], names[i]) < 0));
+    dg_fsutil_free_names(names, nn);
+    EXPECT(dg_fsutil_list(kd, ".none", &names, &nn) == DG_OK && nn == 0 && !names);
+    EXPECT(dg_tune_db_kin(kd, &ask, &sp) == DG_OK && sp.nkin == 2, "%d kin", sp.nkin);
+    EXPECT(sp.nkin == 2 && memcmp(&sp.kin[0], &cb, sizeof cb) == 0 &&
+           memcmp(&sp.kin[1], &c, sizeof c) == 0);
+    /* the asking model's entries are not its own kin; the H200's are the H100's */
+    EXPECT(dg_tune_db_kin(kd, &k, &sp) == DG_OK && sp.nkin == 2 &&
+           memcmp(&sp.kin[0], &other, sizeof other) == 0 &&
+           memcmp(&sp.kin[1], &cb, sizeof cb) == 0);
+    EXPECT(dg_tune_db_kin(kd, &other_op, &sp) == DG_OK && sp.nkin == 1 &&
+           memcmp(&sp.kin[0], &other, sizeof other) == 0); /* d1's ko */
+    /* at most DG_TUNE_KIN_MAX, the fastest */
+    for (int m = 0; m < DG_TUNE_KIN_MAX + 2; m++) {
+      dg_device_info x = h100(12040);
+      snprintf(x.name, sizeof x.name, "Hopper %d", m);
+      dg_tune_key kx;
+      dg_tune_key_make(&x, "abcdef", 3, 3, 5, 0, &kx);
+      dg_kernel_config cx = c;
+      cx.elements_per_block = 1 + m;
+      EXPECT(dg_tune_db_put(kd, &kx, &cx, 0.15 + 0.1 * m) == DG_OK);
+    }
+    EXPECT(dg_tune_db_kin(kd, &ask, &sp) == DG_OK && sp.nkin == DG_TUNE_KIN_MAX);
+    for (int m = 0; m < sp.nkin; m++)
+      EXPECT(sp.kin[m].elements_per_block == 1 + m, "kin %d: epb %d", m,
+             sp.kin[m].elements_per_block);
+    free(sp.kin);
+    dg_fsutil_remove_tree(kd);
+    free(kd);
   }
   dg_fsutil_remove_tree(dir);
   free(dir);

@@ -11,7 +11,8 @@
  * Bernstein coefficients with the lift's zero steps left out
  * (sparse_lift), and last the winner and its combinations with the k-step
  * loops fully unrolled (mma_unroll), nodal winners too; each twin wins
- * only where it is faster. */
+ * only where it is faster; then the shipped choices of related devices
+ * (kin), whole. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,6 +148,22 @@ static dg_error model(void *ctx, const dg_kernel_config *c, int phase, double cu
   if (cutoff > 0 && score > cutoff) {
     t->status = 2;
     stopped_early++;
+  }
+  return DG_OK;
+}
+
+/* kin_model: model's costs, but the combination epb 8 x inline x 4 x
+ * unroll 1, several knobs from model's optimum (each of them alone costs
+ * more), takes 3.0 ms off; face threads as in model. */
+static int kin_timed;
+static dg_error kin_model(void *ctx, const dg_kernel_config *c, int phase, double cutoff,
+                          dg_tune_timing *t) {
+  DG_CALL(model(ctx, c, phase, cutoff, t));
+  if (c->elements_per_block == 8 && c->work_mode == DG_WORK_INLINE &&
+      c->work_per_thread == 4 && c->unroll == 1) {
+    t->volume_ms -= 3.0; /* more than epb, work and unroll cost in model */
+    t->status = 0;
+    kin_timed++;
   }
   return DG_OK;
 }
@@ -524,6 +541,44 @@ int main(void) {
     char d[DG_KERNEL_CONFIG_TEXT];
     dg_kernel_config_describe(&c, d, sizeof d);
     EXPECT(strlen(d) < sizeof d - 1 && strstr(d, "chunk=100000") != NULL);
+  }
+  /* the shipped choices of related devices (kin) are timed whole after the
+   * staged rounds and win where they are faster; a kin entry already timed
+   * is not timed again; the surface round still follows */
+  for (int with_kin = 0; with_kin <= 2; with_kin++) {
+    dg_tune_space sp;
+    EXPECT(dg_tune_space_create(1, DG_TUNE_AUTO, 10, 12, &sp) == DG_OK);
+    dg_kernel_config base = dg_kernel_config_default(), k = base;
+    k.elements_per_block = 8;
+    k.work_mode = DG_WORK_INLINE;
+    k.work_per_thread = 4;
+    k.unroll = 1;
+    k.np_align = 4;
+    k.fuse_update = k.fuse_surface = 1;
+    k.face_threads = 256; /* phase 3 chooses 128 again */
+    if (with_kin) {
+      sp.nkin = with_kin;
+      sp.kin = calloc(2, sizeof *sp.kin);
+      sp.kin[0] = k;
+      sp.kin[1] = base; /* timed in the layout round already */
+    }
+    dg_tune_result r;
+    measured = stopped_early = kin_timed = 0;
+    EXPECT(dg_tune_search(&sp, &base, kin_model, NULL, NULL, &r) == DG_OK);
+    int base_rows = 0;
+    for (int i = 0; i < r.nrows; i++)
+      base_rows += !r.rows[i].retime && memcmp(&r.rows[i].cfg, &base, sizeof base) == 0;
+    EXPECT(base_rows <= 1, "base timed %d times", base_rows);
+    if (with_kin) {
+      EXPECT(r.best.elements_per_block == 8 && r.best.work_per_thread == 4 && r.best.unroll == 1);
+      EXPECT(r.best.face_threads == 128);
+      EXPECT(kin_timed >= 1);
+    } else {
+      EXPECT(r.best.elements_per_block == 4 && kin_timed == 0, "epb %d, kin timed %d",
+             r.best.elements_per_block, kin_timed);
+    }
+    dg_tune_result_free(&r);
+    dg_tune_space_free(&sp);
   }
   /* cpu: the chunk is the knob */
   dg_tune_space cs;
