@@ -229,9 +229,11 @@ static void precompile_configs(const dg_autotune_request *q, const dg_kernel_con
 }
 
 /* The layout and volume candidates, exactly the configurations
- * dg_tune_search composes for its first two phases. */
+ * dg_tune_search composes for its first two phases, and the kin entries
+ * it times last: in this one wave their compiles overlap the others'
+ * (fp64 N = 7 modules take seconds each). */
 static void precompile_candidates(const dg_autotune_request *q, const dg_tune_space *sp) {
-  int cap = sp->nlayouts * (1 + sp->nvolume), n = 0;
+  int cap = sp->nlayouts * (1 + sp->nvolume) + sp->nkin, n = 0;
   dg_kernel_config *c = calloc((size_t)cap + 1, sizeof *c);
   for (int l = 0; c && l < sp->nlayouts; l++)
     for (int v = -1; v < sp->nvolume; v++) {
@@ -241,6 +243,8 @@ static void precompile_candidates(const dg_autotune_request *q, const dg_tune_sp
         dg_tune_apply_volume(&c[n], &sp->volume[v]);
       n++;
     }
+  for (int k = 0; c && k < sp->nkin; k++)
+    c[n++] = sp->kin[k];
   if (c)
     precompile_configs(q, c, n);
   free(c);
