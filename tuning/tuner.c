@@ -953,17 +953,19 @@ static int parse_fields(const char *text, entry_id *id, dg_kernel_config *c, dou
   return 0;
 }
 
-/* Parse one entry; 0 on success, 1 when it is another key's, -1 when damaged. */
-static int parse_entry(const char *text, const dg_tune_key *k, int model_only,
-                       dg_kernel_config *c, double *ms) {
-  entry_id id;
-  if (parse_fields(text, &id, c, ms) != 0)
-    return -1;
-  if (strcmp(id.model, k->device_model) != 0 || strcmp(id.op, k->op) != 0)
-    return 1; /* another key with the same digest prefix: not ours */
-  if (!model_only && strcmp(id.dev, k->device) != 0)
-    return 1; /* driver or compiler changed: tune again */
-  return 0;
+/* Read and parse the entry at path: 0 on success, -1 when damaged, -2 when
+ * it cannot be read (a missing entry). */
+static int read_entry(const char *path, entry_id *id, dg_kernel_config *c, double *ms) {
+  void *data = NULL;
+  size_t n = 0;
+  if (dg_fsutil_read_file(path, &data, &n) != DG_OK) {
+    dg_error_clear();
+    return -2;
+  }
+  /* dg_fsutil_read_file ends the text with a '\0'; one inside is damage */
+  int rc = memchr(data, '\0', n) ? -1 : parse_fields(data, id, c, ms);
+  free(data);
+  return rc;
 }
 
 /* The "|cc90|cuda" end of a device model (name|cc|backend). */
@@ -979,51 +981,43 @@ dg_error dg_tune_db_kin(const char *dir, const dg_tune_key *k, dg_tune_space *s)
   char **names = NULL;
   int n = 0;
   DG_CALL(dg_fsutil_list(dir, ".tune", &names, &n));
-  dg_kernel_config found[DG_TUNE_KIN_MAX];
-  double found_ms[DG_TUNE_KIN_MAX];
-  int nf = 0;
+  /* the fastest recorded first; one slot more for the insertion */
+  struct {
+    dg_kernel_config cfg;
+    double ms;
+  } kin[DG_TUNE_KIN_MAX + 1];
+  int nk = 0;
   /* the name is a hash of model and op, so every file is read: a folder of
    * a few dozen small entries */
   for (int i = 0; i < n; i++) {
     char *path = dg_fsutil_join(dir, names[i]);
-    void *data = NULL;
-    size_t len = 0;
-    if (!path || dg_fsutil_read_file(path, &data, &len) != DG_OK) {
-      dg_error_clear();
-      free(path);
-      continue;
-    }
-    free(path);
     entry_id id;
     dg_kernel_config c;
     double ms = 0;
-    int ok = !memchr(data, '\0', len) && parse_fields(data, &id, &c, &ms) == 0 &&
-             strcmp(id.op, k->op) == 0 && strcmp(id.model, k->device_model) != 0 &&
+    int ok = path && read_entry(path, &id, &c, &ms) == 0 && strcmp(id.op, k->op) == 0 &&
+             strcmp(id.model, k->device_model) != 0 &&
              strcmp(model_family(id.model), model_family(k->device_model)) == 0;
-    free(data);
+    free(path);
     if (!ok)
       continue;
-    int at = nf; /* insertion by recorded time, fastest first */
-    while (at > 0 && found_ms[at - 1] > ms)
+    int at = nk;
+    while (at > 0 && kin[at - 1].ms > ms)
       at--;
-    if (at >= DG_TUNE_KIN_MAX)
+    if (at == DG_TUNE_KIN_MAX)
       continue;
-    int last = nf < DG_TUNE_KIN_MAX ? nf : DG_TUNE_KIN_MAX - 1;
-    for (int j = last; j > at; j--) {
-      found[j] = found[j - 1];
-      found_ms[j] = found_ms[j - 1];
-    }
-    found[at] = c;
-    found_ms[at] = ms;
-    if (nf < DG_TUNE_KIN_MAX)
-      nf++;
+    memmove(&kin[at + 1], &kin[at], (size_t)(nk - at) * sizeof kin[0]);
+    kin[at].cfg = c;
+    kin[at].ms = ms;
+    if (nk < DG_TUNE_KIN_MAX)
+      nk++;
   }
   dg_fsutil_free_names(names, n);
-  if (nf) {
-    s->kin = malloc((size_t)nf * sizeof *s->kin);
+  if (nk) {
+    s->kin = malloc((size_t)nk * sizeof *s->kin);
     DG_CHECK(s->kin, DG_ERR_MEMORY, "out of memory");
-    memcpy(s->kin, found, (size_t)nf * sizeof *s->kin);
-    s->nkin = nf;
+    for (int i = 0; i < nk; i++)
+      s->kin[i] = kin[i].cfg;
+    s->nkin = nk;
   }
   return DG_OK;
 }
@@ -1033,32 +1027,23 @@ dg_error dg_tune_db_get(const char *dir, const dg_tune_key *k, int model_only,
   *found = 0;
   char *path = entry_path(dir, k);
   DG_CHECK(path, DG_ERR_MEMORY, "out of memory");
-  void *data = NULL;
-  size_t n = 0;
-  if (dg_fsutil_read_file(path, &data, &n) != DG_OK) {
-    dg_error_clear();
-    free(path);
-    return DG_OK;
-  }
-  char *text = realloc(data, n + 1);
-  if (!text) {
-    free(data);
-    free(path);
-    DG_RAISE(DG_ERR_MEMORY, "out of memory");
-  }
-  text[n] = '\0';
+  entry_id id;
+  dg_kernel_config c;
   double ms = 0;
-  int rc = memchr(text, '\0', n) ? -1 : parse_entry(text, k, model_only, cfg, &ms);
-  if (rc < 0)
+  int rc = read_entry(path, &id, &c, &ms);
+  if (rc == -1)
     dg_warn("tuning database entry %s is corrupt: ignored (it is rewritten after tuning)",
             path);
-  if (rc == 0) {
+  free(path);
+  /* another key with the same digest prefix is not ours; a local entry of
+   * another driver or compiler is tuned again */
+  if (rc == 0 && strcmp(id.model, k->device_model) == 0 && strcmp(id.op, k->op) == 0 &&
+      (model_only || strcmp(id.dev, k->device) == 0)) {
     *found = 1;
+    *cfg = c;
     if (rhs_ms)
       *rhs_ms = ms;
   }
-  free(text);
-  free(path);
   return DG_OK;
 }
 
