@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "core/device_backend.h"
+#include "core/forkpool.h"
 #include "core/hash.h"
 #include "core/kernel_cache.h"
 #include "core/log.h"
@@ -595,38 +596,29 @@ typedef struct precompile_job {
   dg_kernel_cache *cache;
   const char *const *sources;
   char (*keys)[DG_HASH_HEX_SIZE];
-  int n;
-  int next; /* guarded by dev->lock */
 } precompile_job;
 
-static void *precompile_worker(void *arg) {
+/* One module into the cache, in a forked worker (core/forkpool.h): errors
+ * are left for the load, which compiles what is missing. */
+static int precompile_one(int i, void *arg) {
   precompile_job *j = arg;
-  for (;;) {
-    pthread_mutex_lock(&j->dev->lock);
-    int i = j->next++;
-    pthread_mutex_unlock(&j->dev->lock);
-    if (i >= j->n)
-      return NULL;
-    void *blob = NULL;
-    size_t size = 0;
-    /* errors are this thread's own (thread-local) and left for the load */
-    if (j->dev->ops->compile(j->dev->state, "precompile", j->sources[i], NULL, 0, &blob,
-                             &size) == DG_OK) {
-      bump(j->dev, &j->dev->stats.compilations);
-      if (dg_kernel_cache_put(j->cache, j->keys[i], blob, size) != DG_OK)
-        dg_error_clear();
-    } else {
-      dg_error_clear();
-    }
-    free(blob);
-  }
+  void *blob = NULL;
+  size_t size = 0;
+  int stored = 0;
+  if (j->dev->ops->compile(j->dev->state, "precompile", j->sources[i], NULL, 0, &blob, &size) ==
+      DG_OK)
+    stored = dg_kernel_cache_put(j->cache, j->keys[i], blob, size) == DG_OK;
+  dg_error_clear();
+  free(blob);
+  return stored;
 }
 
 dg_error dg_device_precompile(dg_device *dev, const char *const *sources, int n, int threads) {
   dg_kernel_cache *cache = device_cache(dev);
   if (!cache || n <= 0)
     return DG_OK;
-  precompile_job j = {dev, cache, NULL, NULL, 0, 0};
+  precompile_job j = {dev, cache, NULL, NULL};
+  int nt = 0; /* modules to compile */
   const char **todo = calloc((size_t)n, sizeof *todo);
   j.keys = calloc((size_t)n, sizeof *j.keys);
   if (!todo || !j.keys) {
@@ -647,33 +639,19 @@ dg_error dg_device_precompile(dg_device *dev, const char *const *sources, int n,
     if (st == DG_KERNEL_CACHE_HIT)
       continue;
     int dup = 0; /* the same module twice: compile it once */
-    for (int k = 0; k < j.n && !dup; k++)
+    for (int k = 0; k < nt && !dup; k++)
       dup = strcmp(j.keys[k], key) == 0;
     if (dup)
       continue;
-    memcpy(j.keys[j.n], key, sizeof key);
-    todo[j.n++] = sources[i];
+    memcpy(j.keys[nt], key, sizeof key);
+    todo[nt++] = sources[i];
   }
   j.sources = todo;
-  if (threads <= 0) {
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    threads = cpus > 0 ? (int)cpus : 1;
-  }
-  if (threads > j.n)
-    threads = j.n;
-  pthread_t *tid = calloc((size_t)(threads > 0 ? threads : 1), sizeof *tid);
-  int started = 0;
-  for (int t = 0; tid && t < threads; t++)
-    if (pthread_create(&tid[t], NULL, precompile_worker, &j) == 0)
-      started++;
-    else
-      break;
-  if (started == 0)
-    precompile_worker(&j); /* no threads to be had: compile here */
-  for (int t = 0; t < started; t++)
-    pthread_join(tid[t], NULL);
-  dg_debug("precompiled %d of %d modules on %d threads", j.n, n, started);
-  free(tid);
+  int forked = 0, stored = dg_forkpool_run(nt, threads, precompile_one, &j, &forked);
+  pthread_mutex_lock(&dev->lock);
+  dev->stats.compilations += stored;
+  pthread_mutex_unlock(&dev->lock);
+  dg_debug("precompiled %d of %d modules (%d stored) in %d processes", nt, n, stored, forked);
   free(todo);
   free(j.keys);
   return DG_OK;

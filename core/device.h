@@ -118,8 +118,10 @@ dg_error dg_device_download_async(dg_device *dev, void *dst_host, const void *sr
 /* Pointer arithmetic on device addresses (valid for both backends). */
 void *dg_device_offset(void *ptr, size_t bytes);
 
-/* Compile sources[0..n) into the kernel cache without loading them, on up
- * to `threads` threads at once (<= 0: one per online processor), so that
+/* Compile sources[0..n) into the kernel cache without loading them, in up
+ * to `threads` forked processes at once (<= 0: one per online processor;
+ * processes because NVRTC serializes one process's compiles, see
+ * core/forkpool.h), so that
  * the dg_device_compile of each that follows is a cache hit: the tuner's
  * candidates compile side by side instead of one after the other.  Sources
  * already cached are skipped; one that does not compile is left for its

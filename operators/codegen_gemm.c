@@ -1153,42 +1153,81 @@ static void emit_step_run(dg_strbuf *b, const gemm_plan *p, int k0, int k1, int 
   dg_strbuf_line(b, "    }");
 }
 
-/* sparse_lift, phase D: the lift's steps of items k0..k1 per row tile (ti
- * known at generation time in each case), each run of consecutive nonzero
- * steps of one region (strided, consecutive, partial) one emit_step_run
- * on the compacted fragments.  Why straight code per row tile (H100,
- * Maxwell fp64 N = 7, tuning/RESULTS.md session 17): one loop over every
- * step with a warp-uniform test of a step mask keeps the addresses affine,
- * but no step's loads overlap the previous step's products any more
- * (1.136 -> 1.225 ms); a table of step indices costs the loop its constant
- * offsets (session 16: 1.138 -> 1.515); this form 1.136 -> 1.096 ms, and
- * N = 6 0.701 -> 0.682. */
-static void emit_sparse_steps(dg_strbuf *b, const gemm_plan *p, int k0, int k1, const char *T) {
-  int len = p->item[k0].len, ks = p->ks[p->item[k0].mat], hs = p->nah;
-  int full = len / p->kw, nstr = mma_strided_steps(p, len), afrag = p->afrag[p->item[k0].mat];
-  dg_strbuf_line(b, "    const real *af = g_AF + %d + lane * %d; /* sparse_lift: compacted */",
-                 afrag, hs);
-  dg_strbuf_line(b, "    switch (ti) {");
-  for (int ti = 0; ti < p->nrc; ti++) {
-    const int *f = p->lfrag + ti * ks; /* step k holds a nonzero: f[k + 1] > f[k] */
-    int n = f[ks] - f[0];
-    dg_strbuf_line(b, "    case %d: { /* %d of %d k-steps hold a nonzero */", ti, n, ks);
-    b->indent += 2;
-    for (int a = 0; a < ks;) {
-      if (f[a + 1] == f[a]) {
-        a++;
-        continue;
-      }
-      int region = a < nstr ? 0 : a < full ? 1 : 2, e = a + 1;
-      while (e < ks && f[e + 1] > f[e] && (e < nstr ? 0 : e < full ? 1 : 2) == region)
-        e++;
-      emit_step_run(b, p, k0, k1, a, e, f[a] - a, T);
-      a = e;
+/* sparse_lift, phase D: the lift's steps of items k0..k1 for row tile ti
+ * (known at generation time), each run of consecutive nonzero steps of one
+ * region (strided, consecutive, partial) one emit_step_run on the
+ * compacted fragments.  Why straight code per row tile (H100, Maxwell
+ * fp64 N = 7, tuning/RESULTS.md session 17): one loop over every step with
+ * a warp-uniform test of a step mask keeps the addresses affine, but no
+ * step's loads overlap the previous step's products any more (1.136 ->
+ * 1.225 ms); a table of step indices costs the loop its constant offsets
+ * (session 16: 1.138 -> 1.515); this form 1.136 -> 1.096 ms, and N = 6
+ * 0.701 -> 0.682. */
+static void emit_sparse_tile(dg_strbuf *b, const gemm_plan *p, int k0, int k1, int ti,
+                             const char *T) {
+  int len = p->item[k0].len, ks = p->ks[p->item[k0].mat];
+  int full = len / p->kw, nstr = mma_strided_steps(p, len);
+  const int *f = p->lfrag + ti * ks; /* step k holds a nonzero: f[k + 1] > f[k] */
+  for (int a = 0; a < ks;) {
+    if (f[a + 1] == f[a]) {
+      a++;
+      continue;
     }
-    b->indent -= 2;
-    dg_strbuf_line(b, "      break;");
-    dg_strbuf_line(b, "    }");
+    int region = a < nstr ? 0 : a < full ? 1 : 2, e = a + 1;
+    while (e < ks && f[e + 1] > f[e] && (e < nstr ? 0 : e < full ? 1 : 2) == region)
+      e++;
+    emit_step_run(b, p, k0, k1, a, e, f[a] - a, T);
+    a = e;
   }
+}
+
+/* sparse_lift: the row tiles' steps of the lift items k0.. as functions
+ * dg_lift_<k0>_<ti>, forced inline, emitted before the kernel.  Why not
+ * the same code in the kernel's switch cases: NVVM's optimizer takes time
+ * quadratic in the cases of one function (fp64 N = 7, two parts of 15 row
+ * tiles: 4.3 s of a 5 s compile here, 11 s on the H200 machine's cores),
+ * while forced-inline functions of the same code give the same PTX (the
+ * shipped N = 7 variant's byte for byte) in 1.5 s (tuning/RESULTS.md,
+ * session 23).  The results array is the caller's dd[task], passed by
+ * address (gone after inlining). */
+static void emit_sparse_functions(dg_strbuf *b, const gemm_plan *p) {
+  int lift = p->seg[p->first[p->lift0]].mat, tf32 = p->kw == 8;
+  for (int q = 0; q < p->nparts; q++)
+    for (int k0 = p->part_first[q]; k0 < p->part_first[q + 1];) {
+      int m = p->item[k0].mat, k1 = k0;
+      while (k1 < p->part_first[q + 1] && p->item[k1].mat == m)
+        k1++;
+      for (int ti = 0; m == lift && ti < p->nrc; ti++) {
+        const int *f = p->lfrag + ti * p->ks[m];
+        dg_strbuf_appendf(b,
+                          "/* sparse_lift: row tile %d, items %d..%d: %d of %d k-steps hold a "
+                          "nonzero */\n",
+                          ti, k0, k1 - 1, f[p->ks[m]] - f[0], p->ks[m]);
+        dg_strbuf_appendf(b,
+                          "static __device__ __forceinline__ void dg_lift_%d_%d(%s (*dd)[%d][%d], "
+                          "const real *af, const real *x%s, int lane) {\n",
+                          k0, ti, tf32 ? "float" : "double", p->maxslots, p->nd,
+                          p->strided ? ", const real *xk" : "");
+        dg_strbuf_appendf(b, "  (void)x;%s (void)lane;\n", p->strided ? " (void)xk;" : "");
+        int indent = b->indent;
+        b->indent = 0; /* the step emitters' own 4 spaces */
+        emit_sparse_tile(b, p, k0, k1, ti, "0");
+        b->indent = indent;
+        dg_strbuf_append(b, "}\n");
+      }
+      k0 = k1;
+    }
+}
+
+/* sparse_lift, phase D: the lift's steps of items k0..k1, a switch over
+ * the row tile ti into emit_sparse_functions' functions. */
+static void emit_sparse_steps(dg_strbuf *b, const gemm_plan *p, int k0, const char *T) {
+  dg_strbuf_line(b, "    const real *af = g_AF + %d + lane * %d; /* sparse_lift: compacted */",
+                 p->afrag[p->item[k0].mat], p->nah);
+  dg_strbuf_line(b, "    switch (ti) {");
+  for (int ti = 0; ti < p->nrc; ti++)
+    dg_strbuf_line(b, "    case %d: dg_lift_%d_%d(&dd[%s], af, x%s, lane); break;", ti, k0, ti, T,
+                   p->strided ? ", xk" : "");
   dg_strbuf_line(b, "    }");
 }
 
@@ -1258,7 +1297,7 @@ static void emit_mma_products(dg_strbuf *b, const gemm_plan *p) {
       int len = p->item[k0].len, full = len / p->kw, nstr = mma_strided_steps(p, len);
       dg_strbuf_line(b, "  { /* matrix %d: %d item(s) */", m, k1 - k0);
       if (p->sparse && m == p->seg[p->first[p->lift0]].mat) {
-        emit_sparse_steps(b, p, k0, k1, T);
+        emit_sparse_steps(b, p, k0, T);
       } else {
         dg_strbuf_line(b, "    const real *af = g_AF + %d + ti * %d + lane * %d;", p->afrag[m],
                        p->ks[m] * 32 * hs, hs);
@@ -1692,6 +1731,8 @@ void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_phy
                       nthreads);
   else if (npass > 1)
     dg_strbuf_appendf(b, "#define NPASS %d\n#define NTHREADS (NP * (EPB / NPASS))\n", npass);
+  if (p.mma && p.sparse)
+    emit_sparse_functions(b, &p);
   dg_cg_emit_volume_signature_cuda(
       b, th, p.mma ? mma_min_blocks(&p, nthreads, cfg->mma_extra_blocks) : 1);
   b->indent = 2;

@@ -1,6 +1,8 @@
-/* core.nvrtc_concurrent: NVRTC compiles on several threads at once (the
- * tuner's dg_device_precompile does) give the same CUBINs as one after the
- * other, and no failure.  Compile-only, no GPU; 77 without NVRTC. */
+/* core.nvrtc_concurrent: NVRTC compiles on several threads at once give
+ * the same CUBINs as one after the other, and no failure (the tuner's
+ * precompile now forks workers, core/forkpool.h, as threads serialize in
+ * NVRTC; any caller may still compile from threads).  Compile-only, no
+ * GPU; 77 without NVRTC. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>

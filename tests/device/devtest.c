@@ -153,6 +153,25 @@ void dt_count_files(const char *dir, int *entries, int *others) {
   closedir(d);
 }
 
+void dt_precompile_expect(dg_device *dev, const char *dir, char *const *src, int n, int threads,
+                          int distinct) {
+  MUST(dg_device_precompile(dev, (const char *const *)src, n, threads));
+  dg_device_stats s = dg_device_get_stats(dev);
+  EXPECT(s.compilations == distinct, "precompile compiled %lld modules, expected %d",
+         (long long)s.compilations, distinct);
+  int entries, others;
+  dt_count_files(dir, &entries, &others);
+  EXPECT(entries == distinct && others == 0, "%d cache entries, %d others; expected %d, 0",
+         entries, others, distinct);
+}
+
+void dt_expect_compile_error(dg_device *dev, const char *src) {
+  dg_module *bad = NULL;
+  EXPECT(dg_device_compile(dev, "bad", src, NULL, 0, &bad) == DG_ERR_COMPILE && !bad,
+         "the broken source did not report its compile error");
+  dg_error_clear();
+}
+
 const char *dt_single_entry(const char *dir) {
   static char path[8192];
   int entries, others;

@@ -42,6 +42,14 @@ void dt_expect_stats(dg_device_stats s, int64_t compilations, int64_t hits,
 
 /* Count the files in dir: *entries ending in ".dgk", *others the rest. */
 void dt_count_files(const char *dir, int *entries, int *others);
+/* dg_device_precompile of src[0..n) (repeats and sources that do not
+ * compile among them) on `threads` workers, then expect `distinct`
+ * compilations on dev and as many entries in the cache folder dir. */
+void dt_precompile_expect(dg_device *dev, const char *dir, char *const *src, int n, int threads,
+                          int distinct);
+/* A source that does not compile reports DG_ERR_COMPILE at its own
+ * dg_device_compile (a precompile left it alone), and no module. */
+void dt_expect_compile_error(dg_device *dev, const char *src);
 /* Path of the single ".dgk" entry in dir (static buffer); exits if not one. */
 const char *dt_single_entry(const char *dir);
 

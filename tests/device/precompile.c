@@ -22,31 +22,21 @@ int main(void) {
   src[N + 1] = "this is not C; it does not compile"; /* a broken one */
   dg_device *dev;
   MUST(dg_device_create("cpu", 0, &dev));
-  MUST(dg_device_precompile(dev, (const char *const *)src, N + 2, 3));
-  dg_device_stats s = dg_device_get_stats(dev);
-  EXPECT(s.compilations == N, "precompile compiled %lld modules, expected %d",
-         (long long)s.compilations, N);
-  int entries, others;
-  dt_count_files(cache, &entries, &others);
-  EXPECT(entries == N && others == 0, "%d cache entries, %d others; expected %d, 0", entries,
-         others, N);
+  dt_precompile_expect(dev, cache, src, N + 2, 3, N);
   for (int i = 0; i < N; i++) {
     dg_module *m;
     MUST(dg_device_compile(dev, "k", src[i], NULL, 0, &m));
     dt_check_axpby(dev, m, 300, 297, 16, &rng);
     dg_module_destroy(&m);
   }
-  s = dg_device_get_stats(dev);
+  dg_device_stats s = dg_device_get_stats(dev);
   EXPECT(s.compilations == N && s.cache_hits == N, "after the loads: %lld compiled, %lld hits",
          (long long)s.compilations, (long long)s.cache_hits);
   /* everything cached: nothing to compile */
   MUST(dg_device_precompile(dev, (const char *const *)src, N, 0));
   EXPECT(dg_device_get_stats(dev).compilations == N, "cached sources were compiled again");
   /* the broken source reports at its own compile */
-  dg_module *bad = NULL;
-  EXPECT(dg_device_compile(dev, "bad", src[N + 1], NULL, 0, &bad) == DG_ERR_COMPILE && !bad,
-         "the broken source did not report its compile error");
-  dg_error_clear();
+  dt_expect_compile_error(dev, src[N + 1]);
   for (int i = 0; i < N; i++)
     free(src[i]);
   dg_device_destroy(&dev);
