@@ -613,7 +613,7 @@ static int precompile_one(int i, void *arg) {
   return stored;
 }
 
-dg_error dg_device_precompile(dg_device *dev, const char *const *sources, int n, int threads) {
+dg_error dg_device_precompile(dg_device *dev, const char *const *sources, int n, int workers) {
   dg_kernel_cache *cache = device_cache(dev);
   if (!cache || n <= 0)
     return DG_OK;
@@ -647,7 +647,7 @@ dg_error dg_device_precompile(dg_device *dev, const char *const *sources, int n,
     todo[nt++] = sources[i];
   }
   j.sources = todo;
-  int forked = 0, stored = dg_forkpool_run(nt, threads, precompile_one, &j, &forked);
+  int forked = 0, stored = dg_forkpool_run(nt, workers, precompile_one, &j, &forked);
   pthread_mutex_lock(&dev->lock);
   dev->stats.compilations += stored;
   pthread_mutex_unlock(&dev->lock);

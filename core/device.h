@@ -119,14 +119,14 @@ dg_error dg_device_download_async(dg_device *dev, void *dst_host, const void *sr
 void *dg_device_offset(void *ptr, size_t bytes);
 
 /* Compile sources[0..n) into the kernel cache without loading them, in up
- * to `threads` forked processes at once (<= 0: one per online processor;
+ * to `workers` forked processes at once (<= 0: one per online processor;
  * processes because NVRTC serializes one process's compiles, see
  * core/forkpool.h), so that
  * the dg_device_compile of each that follows is a cache hit: the tuner's
  * candidates compile side by side instead of one after the other.  Sources
  * already cached are skipped; one that does not compile is left for its
  * dg_device_compile to report.  Without a kernel cache it does nothing. */
-dg_error dg_device_precompile(dg_device *dev, const char *const *sources, int n, int threads);
+dg_error dg_device_precompile(dg_device *dev, const char *const *sources, int n, int workers);
 
 /* Compile a module from generated source (looked up in the kernel cache
  * first).  name labels the module in messages and dumps.  options are
