@@ -1219,8 +1219,8 @@ static void emit_sparse_functions(dg_strbuf *b, const gemm_plan *p) {
     }
 }
 
-/* sparse_lift, phase D: the lift's steps of items k0..k1, a switch over
- * the row tile ti into emit_sparse_functions' functions. */
+/* sparse_lift, phase D: the lift's steps of the items from k0 on, a
+ * switch over the row tile ti into emit_sparse_functions' functions. */
 static void emit_sparse_steps(dg_strbuf *b, const gemm_plan *p, int k0, const char *T) {
   dg_strbuf_line(b, "    const real *af = g_AF + %d + lane * %d; /* sparse_lift: compacted */",
                  p->afrag[p->item[k0].mat], p->nah);
