@@ -647,7 +647,9 @@ dg_error dg_device_precompile(dg_device *dev, const char *const *sources, int n,
     todo[nt++] = sources[i];
   }
   j.sources = todo;
-  int forked = 0, stored = dg_forkpool_run(nt, workers, precompile_one, &j, &forked);
+  /* no module finished for 5 minutes: a worker hangs (one compiles in
+   * seconds); the loads compile what is missing */
+  int forked = 0, stored = dg_forkpool_run(nt, workers, 300.0, precompile_one, &j, &forked);
   pthread_mutex_lock(&dev->lock);
   dev->stats.compilations += stored;
   pthread_mutex_unlock(&dev->lock);

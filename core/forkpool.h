@@ -20,9 +20,12 @@ typedef int (*dg_forkpool_work_fn)(int i, void *arg);
 
 /* Run work(i, arg) for i = 0..n-1 in up to `workers` forked processes
  * (<= 0: one a processor), which take items from a shared counter;
- * returns how many items' work returned 1.  Where no process can be
- * forked, the items not yet taken run here, one after another.  *forked
+ * returns how many items' work returned 1.  Where no item finishes for
+ * stall_s seconds, the workers left are killed (a hung worker must not
+ * hang the caller).  The items no worker took (none could be forked, or
+ * they died or were killed first) run here, one after another.  *forked
  * (may be NULL) receives the number of workers forked. */
-int dg_forkpool_run(int n, int workers, dg_forkpool_work_fn work, void *arg, int *forked);
+int dg_forkpool_run(int n, int workers, double stall_s, dg_forkpool_work_fn work, void *arg,
+                    int *forked);
 
 #endif
