@@ -2,6 +2,8 @@
 #define _DEFAULT_SOURCE
 #include "core/forkpool.h"
 
+#include "core/timing.h"
+
 #include <errno.h>
 #include <signal.h>
 #include <sys/mman.h>
@@ -28,19 +30,13 @@ static void take_items(shared_counts *sc, int n, dg_forkpool_work_fn work, void 
   }
 }
 
-static double seconds(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 /* Wait for the workers pids[0..np); where no item finishes for stall_s
  * seconds (a worker hung: a compiler that never returns, a lock fork
  * copied held), kill those left.  Polls every 5 ms: an item takes
  * seconds, a wave tens of them. */
 static void reap(pid_t *pids, int np, shared_counts *sc, double stall_s) {
   int left = np, seen = __atomic_load_n(&sc->finished, __ATOMIC_RELAXED);
-  double since = seconds();
+  double since = dg_timing_now();
   while (left > 0) {
     for (int w = 0; w < np; w++) {
       if (!pids[w])
@@ -55,8 +51,8 @@ static void reap(pid_t *pids, int np, shared_counts *sc, double stall_s) {
     int f = __atomic_load_n(&sc->finished, __ATOMIC_RELAXED);
     if (f != seen) {
       seen = f;
-      since = seconds();
-    } else if (left > 0 && seconds() - since > stall_s) {
+      since = dg_timing_now();
+    } else if (left > 0 && dg_timing_now() - since > stall_s) {
       for (int w = 0; w < np; w++)
         if (pids[w]) {
           kill(pids[w], SIGKILL);

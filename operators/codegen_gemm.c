@@ -1153,6 +1153,18 @@ static void emit_step_run(dg_strbuf *b, const gemm_plan *p, int k0, int k1, int 
   dg_strbuf_line(b, "    }");
 }
 
+/* The end of the run of items from k0 on in part q that share k0's
+ * matrix (one A-fragment table, one k-step loop). */
+static int matrix_items_end(const gemm_plan *p, int q, int k0) {
+  int k1 = k0;
+  while (k1 < p->part_first[q + 1] && p->item[k1].mat == p->item[k0].mat)
+    k1++;
+  return k1;
+}
+
+/* The lift's matrix index (sparse_lift takes its zero steps out). */
+static int lift_matrix(const gemm_plan *p) { return p->seg[p->first[p->lift0]].mat; }
+
 /* sparse_lift, phase D: the lift's steps of items k0..k1 for row tile ti
  * (known at generation time), each run of consecutive nonzero steps of one
  * region (strided, consecutive, partial) one emit_step_run on the
@@ -1191,13 +1203,11 @@ static void emit_sparse_tile(dg_strbuf *b, const gemm_plan *p, int k0, int k1, i
  * session 23).  The results array is the caller's dd[task], passed by
  * address (gone after inlining). */
 static void emit_sparse_functions(dg_strbuf *b, const gemm_plan *p) {
-  int lift = p->seg[p->first[p->lift0]].mat, tf32 = p->kw == 8;
+  int tf32 = p->kw == 8;
   for (int q = 0; q < p->nparts; q++)
     for (int k0 = p->part_first[q]; k0 < p->part_first[q + 1];) {
-      int m = p->item[k0].mat, k1 = k0;
-      while (k1 < p->part_first[q + 1] && p->item[k1].mat == m)
-        k1++;
-      for (int ti = 0; m == lift && ti < p->nrc; ti++) {
+      int m = p->item[k0].mat, k1 = matrix_items_end(p, q, k0);
+      for (int ti = 0; m == lift_matrix(p) && ti < p->nrc; ti++) {
         const int *f = p->lfrag + ti * p->ks[m];
         dg_strbuf_appendf(b,
                           "/* sparse_lift: row tile %d, items %d..%d: %d of %d k-steps hold a "
@@ -1290,13 +1300,11 @@ static void emit_mma_products(dg_strbuf *b, const gemm_plan *p) {
   for (int q = 0; q < p->nparts; q++) {
     dg_strbuf_line(b, "case %d: {", q);
     for (int k0 = p->part_first[q]; k0 < p->part_first[q + 1];) {
-      int m = p->item[k0].mat, k1 = k0;
-      while (k1 < p->part_first[q + 1] && p->item[k1].mat == m)
-        k1++;
+      int m = p->item[k0].mat, k1 = matrix_items_end(p, q, k0);
       /* items k0..k1 share matrix m (and so its length and k-steps) */
       int len = p->item[k0].len, full = len / p->kw, nstr = mma_strided_steps(p, len);
       dg_strbuf_line(b, "  { /* matrix %d: %d item(s) */", m, k1 - k0);
-      if (p->sparse && m == p->seg[p->first[p->lift0]].mat) {
+      if (p->sparse && m == lift_matrix(p)) {
         emit_sparse_steps(b, p, k0, T);
       } else {
         dg_strbuf_line(b, "    const real *af = g_AF + %d + ti * %d + lane * %d;", p->afrag[m],

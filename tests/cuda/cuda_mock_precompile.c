@@ -27,7 +27,8 @@ int main(void) {
   }
   enum { N = 6 };
   char *src[N + 1];
-  for (int i = 0; i < N; i++) { /* N distinct modules, one kernel each (iota: the mock knows its name) */
+  /* N distinct modules, one kernel each (iota: a name the mock knows) */
+  for (int i = 0; i < N; i++) {
     size_t n = strlen(kernel) + 64;
     src[i] = malloc(n);
     CHECK(src[i] != NULL);
