@@ -5,7 +5,7 @@
  * Built with parallel HDF5 (DGRUN_HAVE_PARALLEL_HDF5, see
  * cmake/Dependencies.cmake) a partitioned run writes each snapshot and
  * checkpoint as one file collectively; built with serial HDF5 it cannot,
- * and rank 0 gathers and writes instead (problems/run.c). */
+ * and rank 0 gathers and writes instead (problems/driver/run.c). */
 #ifndef DG_CORE_COMM_H5_H
 #define DG_CORE_COMM_H5_H
 

@@ -1,5 +1,5 @@
 /* The sub-mesh of selected elements: e.g. a rank's elements plus the layer
- * of face neighbours its DG operators read (problems/poisson_run.c builds
+ * of face neighbours its DG operators read (problems/driver/poisson_run.c builds
  * the discretization of that instead of the whole mesh's).
  *
  * Sub element i is element sel[i] of the mesh.  Faces between selected

@@ -1,5 +1,5 @@
 /* Source of the two kernels of the halo exchange of partitioned runs
- * (problems/halo.h): a gather of the face-trace values other ranks need
+ * (problems/solver/halo.h): a gather of the face-trace values other ranks need
  * into a contiguous send buffer, and the scatter of received values into
  * the ghost slots of the state array.
  *

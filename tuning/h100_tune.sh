@@ -17,12 +17,12 @@ export DGRUN_TUNING_DEFAULTS=/nonexistent   # tune for real, do not read the shi
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv
 cmake -S . -B $B -G Ninja -DCMAKE_BUILD_TYPE=Release -DDGRUN_WITH_GMSH=OFF > "$L/cmake.log" 2>&1 || { tail -30 "$L/cmake.log"; exit 1; }
 cmake --build $B -j16 > "$L/build.log" 2>&1 || { grep -E "error" "$L/build.log" | head -30; exit 1; }
-E=problems/euler3d_vortex/euler3d_vortex.cfg
-M=problems/maxwell3d/maxwell3d.cfg
+E=problems/cases/euler3d_vortex/euler3d_vortex.cfg
+M=problems/cases/maxwell3d/maxwell3d.cfg
 if [ "${1:-}" = sweep ]; then
   # 3D Maxwell on 24^3 x 6 = 82,944 tets (>= 1M DOFs from N = 2 on), 2D Euler 300^2 x 2
   timeout 280 $B/core/dgbench rhs $M "mesh.cells=24 24 24" --tune=auto --sweep "$OUT/sweep_maxwell3d.csv" > /tmp/sweep3.log 2>&1
-  timeout 280 $B/core/dgbench rhs problems/euler2d_vortex/euler2d_vortex.cfg "mesh.cells=300 300" --tune=auto --sweep "$OUT/sweep_euler2d.csv" > /tmp/sweep2.log 2>&1
+  timeout 280 $B/core/dgbench rhs problems/cases/euler2d_vortex/euler2d_vortex.cfg "mesh.cells=300 300" --tune=auto --sweep "$OUT/sweep_euler2d.csv" > /tmp/sweep2.log 2>&1
   tail -5 /tmp/sweep3.log /tmp/sweep2.log; cat "$OUT"/sweep_*.csv
   exit 0
 fi

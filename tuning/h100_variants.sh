@@ -19,8 +19,8 @@ if [ -z "${SKIP_TESTS:-}" ]; then
   timeout 150 ctest --test-dir $B -R "backend_match_(maxwell3d|euler3d_float|euler2d)" -j3 > /tmp/ctest.log 2>&1
   grep -E "variant (8|9|10|11) |tests passed|Failed|\*\*\*" /tmp/ctest.log | head -40
 fi
-E=problems/euler3d_vortex/euler3d_vortex.cfg
-M=problems/maxwell3d/maxwell3d.cfg
+E=problems/cases/euler3d_vortex/euler3d_vortex.cfg
+M=problems/cases/maxwell3d/maxwell3d.cfg
 F="backend.fuse_update=true backend.fuse_surface=true"
 bench() { # title, then dgbench arguments
   local t=$1; shift

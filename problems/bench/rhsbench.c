@@ -45,9 +45,9 @@
 #include "core/log.h"
 #include "operators/kernel_knobs.h"
 #include "operators/physics.h"
-#include "problems/autotune.h"
-#include "problems/problem.h"
-#include "problems/solver.h"
+#include "problems/solver/autotune.h"
+#include "problems/driver/problem.h"
+#include "problems/solver/solver.h"
 
 typedef struct bench_opts {
   int repeats;

@@ -16,7 +16,7 @@
 #include "dg/refelem.h"
 #include "operators/codegen.h"
 #include "operators/physics.h"
-#include "problems/problem.h"
+#include "problems/driver/problem.h"
 
 static int usage(void) {
   fprintf(stderr, "usage: dgbench source problem.cfg [section.key=value ...] "

@@ -12,10 +12,10 @@
  *
  * Exit status: 0 when the run completed, 1 on any error (printed with its
  * trace), 2 on a usage error, 128 + N when signal N (SIGINT: 130, SIGTERM:
- * 143) stopped the run after writing a checkpoint (problems/signals.h).
+ * 143) stopped the run after writing a checkpoint (problems/driver/signals.h).
  *
  * Under mpirun (detected from the launcher's environment) every rank runs
- * its part of the mesh (problems/parallel.h); rank 0 alone prints progress.
+ * its part of the mesh (problems/solver/parallel.h); rank 0 alone prints progress.
  * An error on any rank ends every rank with status 1.  Where all ranks meet
  * (set-up, NaN checks, output) the error is agreed on and rank 0 alone
  * prints it, naming the failing rank; elsewhere (e.g. in the middle of a
@@ -33,10 +33,10 @@
 #include "core/error.h"
 #include "core/log.h"
 #include "meshes/mesh_h5.h"
-#include "problems/poisson_run.h"
-#include "problems/parallel.h"
-#include "problems/problem.h"
-#include "problems/run.h"
+#include "problems/driver/poisson_run.h"
+#include "problems/solver/parallel.h"
+#include "problems/driver/problem.h"
+#include "problems/driver/run.h"
 
 /* Started by an MPI launcher with more than one process? */
 static int launched_by_mpi(void) {
@@ -167,7 +167,7 @@ int main(int argc, char **argv) {
   }
   opt.overrides = overrides;
   dg_comm *world = NULL;
-  /* A Poisson solve sets up MPI itself (problems/poisson_run.c). */
+  /* A Poisson solve sets up MPI itself (problems/driver/poisson_run.c). */
   int poisson = dg_poisson_is_kind(opt.cfg_path, overrides, opt.noverrides);
   if (!poisson && dg_comm_mpi_built() && launched_by_mpi()) {
     if (dg_comm_create_world(&world) != DG_OK) {

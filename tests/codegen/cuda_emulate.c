@@ -28,7 +28,7 @@
 #include "operators/flux_affine.h"
 #include "operators/kernel_knobs.h"
 #include "operators/physics.h"
-#include "problems/problem.h"
+#include "problems/driver/problem.h"
 #include "tests/expect.h"
 
 static const char *SHIM =

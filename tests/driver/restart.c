@@ -8,8 +8,8 @@
 
 #include "core/error.h"
 #include "core/log.h"
-#include "problems/checkpoint.h"
-#include "problems/run.h"
+#include "problems/io/checkpoint.h"
+#include "problems/driver/run.h"
 
 static int run(const char *cfg, const char *dir, const char *restart) {
   char od[600];

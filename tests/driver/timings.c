@@ -5,7 +5,7 @@
 
 #include "core/error.h"
 #include "core/timing.h"
-#include "problems/run.h"
+#include "problems/driver/run.h"
 
 static int failures;
 

@@ -20,7 +20,7 @@ run() { # name cfg overrides...
   /usr/bin/time -f "wall %e s" $B/problems/dgrun "$@" output.enabled=false > /tmp/$name.log 2>&1; cat /tmp/$name.log >> "$OUT/runs.log"
   grep -E "DOFs|step .*/|final|wall|error" /tmp/$name.log | tail -6
 }
-P=problems
+P=problems/cases
 run maxwell3d_N3 $P/maxwell3d/maxwell3d.cfg discretization.order=3 "mesh.cells=24 24 24" time.final=0.05
 run maxwell3d_N5 $P/maxwell3d/maxwell3d.cfg discretization.order=5 "mesh.cells=16 16 16" time.final=0.05
 run euler3d_N3 $P/euler3d_vortex/euler3d_vortex.cfg discretization.order=3 "mesh.cells=48 48 4" "mesh.lower=0 -5 0" "mesh.upper=10 5 1" time.final=0.2

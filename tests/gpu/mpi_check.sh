@@ -37,7 +37,7 @@ grep -E "tests passed|Failed|\*\*\*" "$OUT/ctest_mpi.log"
 
 run() { # name nranks overrides...
   local name=$1 n=$2; shift 2
-  $MPX -n "$n" $D problems/maxwell3d/maxwell3d.cfg backend.device=cuda output.enabled=false "$@" \
+  $MPX -n "$n" $D problems/cases/maxwell3d/maxwell3d.cfg backend.device=cuda output.enabled=false "$@" \
     > "$OUT/$name.log" 2>&1
   local rc=$?
   echo "== $name (exit $rc)"; grep -E "backend|halo|final t|DOF-updates|error" "$OUT/$name.log" | tail -8

@@ -40,7 +40,7 @@ if [ -z "${SKIP_TESTS:-}" ]; then
 fi
 
 MTX=/tmp/sipg3d_N3.mtx
-P=problems/poisson/poisson3d.cfg
+P=problems/cases/poisson/poisson3d.cfg
 common=(discretization.order=3 "mesh.cells=$CELLS $CELLS $CELLS" backend.device=$BACKEND output.enabled=false)
 echo "== dgrun SIPG 3D N=3, cells $CELLS^3 x 6 tets, PCG block-jacobi per format" | tee "$OUT/poisson_runs.log"
 first=1

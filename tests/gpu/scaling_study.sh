@@ -79,7 +79,7 @@ run() {
 }
 
 for prob in maxwell3d euler3d_vortex; do
-  cfg=problems/$prob/$prob.cfg
+  cfg=problems/cases/$prob/$prob.cfg
   P=1
   while [ $P -le "$MAX_GPUS" ]; do # untimed warm-up: kernels compiled, GPUs awake
     launch "$OUT/warmup_${prob}_np${P}.log" 5 $P $cfg $((8 * P)) 8 8 $((10 * P)) 10 10 ||

@@ -37,7 +37,7 @@ if [ "${1:-1}" = 1 ]; then
            "euler3d_vortex|backend.work_mode=mma backend.mma_rows=16 backend.elements_per_block=8 backend.fuse_surface=true backend.fuse_update=true"; do
     prob=${v%%|*}; knobs=${v#*|}
     for tool in memcheck racecheck; do
-      timeout 120 $CS --tool $tool --error-exitcode 9 $D problems/$prob/$prob.cfg "${small[@]}" \
+      timeout 120 $CS --tool $tool --error-exitcode 9 $D problems/cases/$prob/$prob.cfg "${small[@]}" \
         "mesh.cells=3 3 3" discretization.order=3 $knobs > "$OUT/cs_${tool}_${prob}.log" 2>&1
       echo "compute-sanitizer $tool $prob [$knobs]: exit $? ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/cs_${tool}_${prob}.log" | tail -1))" | tee -a "$S"
     done
@@ -52,7 +52,7 @@ else
   run() { local name=$1; shift
     timeout 60 $D "$@" output.enabled=false --tune=auto > "$OUT/$name.log" 2>&1
     echo "== $name: $(grep -E 'elements,' "$OUT/$name.log" | sed 's/.*: 3D/3D/') | $(grep -E 'step .*/' "$OUT/$name.log" | tail -1 | sed 's/dgrun: //') | $(grep 'first step' "$OUT/$name.log" | sed 's/dgrun: //')" | tee -a "$S"; }
-  P=problems
+  P=problems/cases
   run maxwell3d_N3 $P/maxwell3d/maxwell3d.cfg discretization.order=3 "mesh.cells=24 24 24" time.final=0.05
   run maxwell3d_N5 $P/maxwell3d/maxwell3d.cfg discretization.order=5 "mesh.cells=16 16 16" time.final=0.05
   run euler3d_N3 $P/euler3d_vortex/euler3d_vortex.cfg discretization.order=3 "mesh.cells=35 35 35" time.final=0.05

@@ -10,7 +10,7 @@
 
 #include <hdf5.h>
 
-#include "problems/checkpoint.h"
+#include "problems/io/checkpoint.h"
 #include "testutil.h"
 
 #if !defined(DGRUN_HAVE_HDF5)

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "problems/checkpoint.h"
+#include "problems/io/checkpoint.h"
 #include "testutil.h"
 
 #if !defined(DGRUN_HAVE_HDF5)

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "problems/snapshot.h"
+#include "problems/io/snapshot.h"
 #include "testutil.h"
 
 #if !defined(DGRUN_HAVE_HDF5)

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "problems/snapshot.h"
+#include "problems/io/snapshot.h"
 #include "testutil.h"
 
 #if !defined(DGRUN_HAVE_HDF5)

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "problems/snapshot.h"
-#include "problems/subcells.h"
+#include "problems/io/snapshot.h"
+#include "problems/io/subcells.h"
 #include "testutil.h"
 
 #if !defined(DGRUN_HAVE_HDF5)

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "problems/subcells.h"
+#include "problems/io/subcells.h"
 #include "tests/expect.h"
 
 /* Lattice integer coordinates of each node, in H&W order. */

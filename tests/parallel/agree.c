@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "problems/parallel.h"
+#include "problems/solver/parallel.h"
 #include "tests/parallel/mpi_main.h"
 
 /* The last rank fails with DG_ERR_IO; every rank hears of it through

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "problems/checkpoint.h"
-#include "problems/h5part.h"
+#include "problems/io/checkpoint.h"
+#include "problems/io/h5part.h"
 #include "tests/parallel/mpi_main.h"
 
 enum { K = 11, NP = 4, NF = 2 };

@@ -2,7 +2,7 @@
  * than GPUs only when sharing is allowed (then round-robin). */
 #include <stdio.h>
 
-#include "problems/parallel.h"
+#include "problems/solver/parallel.h"
 
 int main(void) {
   struct {

@@ -14,9 +14,9 @@
 #include "core/error.h"
 #include "dg/discretization.h"
 #include "operators/physics.h"
-#include "problems/parallel.h"
-#include "problems/problem.h"
-#include "problems/solver.h"
+#include "problems/solver/parallel.h"
+#include "problems/driver/problem.h"
+#include "problems/solver/solver.h"
 #include "tests/parallel/mpi_main.h"
 
 #ifndef M_PI

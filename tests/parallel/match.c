@@ -18,7 +18,7 @@
 #include "core/comm.h"
 #include "core/error.h"
 #include "core/log.h"
-#include "problems/run.h"
+#include "problems/driver/run.h"
 #include "tests/output/compare.h"
 
 static dg_error run(const char *cfg, const char *dir, const char *restart, dg_comm *comm,

@@ -13,8 +13,8 @@
 #include "core/error.h"
 #include "meshes/mesh_h5.h"
 #include "meshes/partition.h"
-#include "problems/parallel.h"
-#include "problems/problem.h"
+#include "problems/solver/parallel.h"
+#include "problems/driver/problem.h"
 #include "tests/parallel/mpi_main.h"
 
 /* For every halo face, remote_k is the neighbour's local index of the

@@ -19,10 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "problems/h5part.h"
-#include "problems/parallel.h"
-#include "problems/problem.h"
-#include "problems/run.h"
+#include "problems/io/h5part.h"
+#include "problems/solver/parallel.h"
+#include "problems/driver/problem.h"
+#include "problems/driver/run.h"
 #include "tests/parallel/mpi_main.h"
 
 static dg_error run(dg_comm *comm, const char *cfg, const char *dir, const char *restart,

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "problems/poisson_run.h"
+#include "problems/driver/poisson_run.h"
 #include "tests/expect.h"
 
 

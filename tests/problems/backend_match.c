@@ -15,7 +15,7 @@
 #include "core/device.h"
 #include "core/error.h"
 #include "core/log.h"
-#include "problems/run.h"
+#include "problems/driver/run.h"
 
 static int run(const char *cfg, const char *device, const char *const *knobs, int nknobs,
                char **extra, int nextra, dg_run_result *res) {

@@ -14,7 +14,7 @@
 
 #include "core/error.h"
 #include "core/log.h"
-#include "problems/run.h"
+#include "problems/driver/run.h"
 
 static int parse_ints(const char *s, int *out, int max) {
   int n = 0;

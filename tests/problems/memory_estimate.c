@@ -5,7 +5,7 @@
  * counts in memory_estimate.h (all exact in double). */
 #include <string.h>
 
-#include "problems/memory_estimate.h"
+#include "problems/solver/memory_estimate.h"
 #include "tests/expect.h"
 
 int main(void) {

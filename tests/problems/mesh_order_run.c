@@ -10,7 +10,7 @@
 
 #include "core/error.h"
 #include "core/log.h"
-#include "problems/run.h"
+#include "problems/driver/run.h"
 #include "tests/expect.h"
 
 static void run(const char *cfg, const char *order, char **extra, int nextra,

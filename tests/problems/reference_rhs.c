@@ -22,7 +22,7 @@
 #include "meshes/builtin.h"
 #include "operators/flux.h"
 #include "operators/physics.h"
-#include "problems/solver.h"
+#include "problems/solver/solver.h"
 
 static int failures = 0;
 

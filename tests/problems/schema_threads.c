@@ -4,7 +4,7 @@
 #include <pthread.h>
 #include <string.h>
 
-#include "problems/problem.h"
+#include "problems/driver/problem.h"
 #include "tests/expect.h"
 
 enum { THREADS = 8 };

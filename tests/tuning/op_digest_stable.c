@@ -9,8 +9,8 @@
 #include "core/log.h"
 #include "dg/refelem.h"
 #include "operators/physics.h"
-#include "problems/autotune.h"
-#include "problems/problem.h"
+#include "problems/solver/autotune.h"
+#include "problems/driver/problem.h"
 #include "tests/expect.h"
 
 int main(int argc, char **argv) {

@@ -9,8 +9,8 @@
 #include "core/fsutil.h"
 #include "core/log.h"
 #include "operators/physics.h"
-#include "problems/autotune.h"
-#include "problems/problem.h"
+#include "problems/solver/autotune.h"
+#include "problems/driver/problem.h"
 
 int main(int argc, char **argv) {
   if (argc < 2)

@@ -1,10 +1,10 @@
 /* Hyperslab unions for collective writes (see h5part.h). */
-#include "problems/h5part.h"
+#include "problems/io/h5part.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "problems/h5io.h"
+#include "problems/io/h5io.h"
 
 void dg_h5part_destroy(dg_h5part **pp) {
   if (!pp || !*pp)

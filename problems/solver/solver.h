@@ -15,7 +15,7 @@
 #include "dg/opdata.h"
 #include "dg/timestep.h"
 #include "operators/codegen.h"
-#include "problems/halo.h"
+#include "problems/solver/halo.h"
 
 typedef struct dg_solver dg_solver;
 
@@ -29,7 +29,7 @@ dg_error dg_solver_create(dg_device *dev, const dg_discretization *disc,
                           const dg_physics *physics, const int *tag_to_bc,
                           const dg_solver_options *opt, dg_solver **out);
 /* A partitioned run: disc is this rank's part, and its halo faces get
- * ghost slots filled by an exchange every stage (problems/halo.h);
+ * ghost slots filled by an exchange every stage (problems/solver/halo.h);
  * collective over halo->comm.  halo NULL: dg_solver_create. */
 dg_error dg_solver_create_partitioned(dg_device *dev, const dg_discretization *disc,
                                       const dg_physics *physics, const int *tag_to_bc,

@@ -1,4 +1,4 @@
-#include "problems/poisson_run.h"
+#include "problems/driver/poisson_run.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -17,9 +17,9 @@
 #include "meshes/partition.h"
 #include "meshes/submesh.h"
 #include "operators/flux_eval.h"
-#include "problems/parallel.h"
-#include "problems/problem.h"
-#include "problems/snapshot.h"
+#include "problems/solver/parallel.h"
+#include "problems/driver/problem.h"
+#include "problems/io/snapshot.h"
 
 static double now_seconds(void) {
   struct timespec ts;

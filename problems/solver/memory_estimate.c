@@ -1,5 +1,5 @@
 /* Memory estimate of one rank (see memory_estimate.h). */
-#include "problems/memory_estimate.h"
+#include "problems/solver/memory_estimate.h"
 
 double dg_memory_estimate_bytes(const dg_memory_estimate *m) {
   int N = m->N, d = m->dim;

@@ -1,4 +1,4 @@
-#include "problems/halo.h"
+#include "problems/solver/halo.h"
 
 #include <math.h>
 #include <stdlib.h>

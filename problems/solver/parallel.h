@@ -12,7 +12,7 @@
  * without a face on another rank come first (the solver runs them while the
  * halo exchange is in flight).  A partition-boundary face gets the internal
  * tag "__halo" so that the discretization sees a closed boundary; the halo
- * exchange (problems/halo.h) then points it at the neighbour's traces.
+ * exchange (problems/solver/halo.h) then points it at the neighbour's traces.
  *
  * One rank is the serial run: no partition, no halo, no communication. */
 #ifndef DG_PROBLEMS_PARALLEL_H
@@ -23,8 +23,8 @@
 #include "core/comm.h"
 #include "core/device.h"
 #include "meshes/partition.h"
-#include "problems/halo.h"
-#include "problems/problem.h"
+#include "problems/solver/halo.h"
+#include "problems/driver/problem.h"
 
 typedef struct dg_parallel {
   dg_comm *comm; /* borrowed */

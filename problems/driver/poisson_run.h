@@ -19,7 +19,7 @@
  * as dg_problem_load reads them.
  * Output: the solution and node coordinates are gathered on rank 0
  * (dg_parallel_gather_ids), which writes one HDF5/XDMF snapshot
- * (problems/snapshot.h, serial) with the error norms: that step holds
+ * (problems/io/snapshot.h, serial) with the error norms: that step holds
  * K*Np*(dim+1) doubles on rank 0 only. */
 #ifndef DG_PROBLEMS_POISSON_RUN_H
 #define DG_PROBLEMS_POISSON_RUN_H
@@ -28,7 +28,7 @@
 
 #include "core/comm.h"
 #include "core/error.h"
-#include "problems/run.h"
+#include "problems/driver/run.h"
 
 typedef struct dg_poisson_result {
   int iterations;       /* CG iterations */

@@ -1,5 +1,5 @@
 /* How much memory one rank of a run needs, before it allocates it: the
- * up-front refusal of a run that cannot fit (problems/run.c).
+ * up-front refusal of a run that cannot fit (problems/driver/run.c).
  *
  * Counted in double per node, for this rank's own elements after
  * partitioning (a mesh read part by part holds only those, so the global

@@ -1,4 +1,4 @@
-#include "problems/problem.h"
+#include "problems/driver/problem.h"
 
 #include <ctype.h>
 #include <pthread.h>

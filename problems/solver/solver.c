@@ -1,4 +1,4 @@
-#include "problems/solver.h"
+#include "problems/solver/solver.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-#include "problems/parallel.h"
+#include "problems/solver/parallel.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
-#include "problems/run.h"
-#include "problems/autotune.h"
+#include "problems/driver/run.h"
+#include "problems/solver/autotune.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -18,13 +18,13 @@
 #include "operators/flux_affine.h"
 #include "operators/flux_eval.h"
 #include "operators/physics.h"
-#include "problems/checkpoint.h"
-#include "problems/memory_estimate.h"
-#include "problems/parallel.h"
-#include "problems/problem.h"
-#include "problems/signals.h"
-#include "problems/snapshot.h"
-#include "problems/solver.h"
+#include "problems/io/checkpoint.h"
+#include "problems/solver/memory_estimate.h"
+#include "problems/solver/parallel.h"
+#include "problems/driver/problem.h"
+#include "problems/driver/signals.h"
+#include "problems/io/snapshot.h"
+#include "problems/solver/solver.h"
 
 static double now_seconds(void) {
   struct timespec ts;
@@ -359,7 +359,7 @@ static dg_error check_finite(run_state *r, double t, int64_t step) {
   return DG_OK;
 }
 
-/* SIGINT/SIGTERM arrived (problems/signals.h): checkpoint the state at the
+/* SIGINT/SIGTERM arrived (problems/driver/signals.h): checkpoint the state at the
  * end of the step just taken and stop with DG_ERR_INTERRUPTED. */
 static dg_error stop_on_signal(const dg_run_options *opt, run_state *r, int sig, double t,
                                double dt, int64_t step, dg_run_result *res) {

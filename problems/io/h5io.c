@@ -1,5 +1,5 @@
 /* Atomic file writes and HDF5 error translation (see h5io.h). */
-#include "problems/h5io.h"
+#include "problems/io/h5io.h"
 
 #include "core/comm_h5.h"
 

@@ -1,11 +1,11 @@
 /* Checkpoint write/read (see checkpoint.h). */
-#include "problems/checkpoint.h"
+#include "problems/io/checkpoint.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "problems/h5io.h"
+#include "problems/io/h5io.h"
 
 #ifndef DGRUN_VERSION
 #define DGRUN_VERSION "unknown"

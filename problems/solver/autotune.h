@@ -7,7 +7,7 @@
 
 #include <stdio.h>
 
-#include "problems/solver.h"
+#include "problems/solver/solver.h"
 #include "tuning/tuner.h"
 
 typedef struct dg_autotune_request {

@@ -1,5 +1,5 @@
 /* HDF5 + XDMF snapshots (see snapshot.h). */
-#include "problems/snapshot.h"
+#include "problems/io/snapshot.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -8,8 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "problems/h5io.h"
-#include "problems/subcells.h"
+#include "problems/io/h5io.h"
+#include "problems/io/subcells.h"
 
 #ifndef DGRUN_VERSION
 #define DGRUN_VERSION "unknown"

@@ -8,7 +8,7 @@
  * i + j + k <= N - 2 an octahedron (split into 4 tets about one diagonal),
  * one with i + j + k <= N - 3 an inverted tet;
  * C(N+2,3) + 4 C(N+1,3) + C(N,3) = N^3. */
-#include "problems/subcells.h"
+#include "problems/io/subcells.h"
 
 #include <stddef.h>
 

@@ -32,7 +32,7 @@
 #include "core/error.h"
 
 #include "core/comm.h"
-#include "problems/h5part.h"
+#include "problems/io/h5part.h"
 
 enum { DG_CHECKPOINT_FORMAT_VERSION = 2 };
 /* The most state components (fields) one checkpoint holds: callers keep

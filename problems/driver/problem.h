@@ -30,7 +30,7 @@ typedef enum { DG_IO_COLLECTIVE, DG_IO_GATHER } dg_parallel_io;
 typedef struct dg_problem {
   dg_config *cfg;             /* owned */
   char *name;                 /* [problem] name, default the cfg's base name */
-  int kind;                   /* [problem] kind: 0 transient, 1 poisson (problems/poisson_run.h) */
+  int kind;                   /* [problem] kind: 0 transient, 1 poisson (problems/driver/poisson_run.h) */
   dg_flux_program *program;   /* owned */
   dg_mesh *mesh;              /* owned (or part->mesh) */
   const char *element_order;  /* "hilbert" if the elements were renumbered along the

@@ -16,11 +16,11 @@
  * a snapshot fails, none of its files is left under a final name.
  *
  * Nodes are shown as points, so values are discontinuous across elements as
- * DG computes them; the sub-cells come from problems/subcells.h.
+ * DG computes them; the sub-cells come from problems/io/subcells.h.
  *
  * Partitioned runs with parallel HDF5 (dg_snapshot_writer_create_part):
  * every rank holds a writer for its part of the mesh; each snapshot is one
- * file written by all ranks together (problems/h5part.h), with the same
+ * file written by all ranks together (problems/io/h5part.h), with the same
  * content as the file written from the gathered mesh and fields; rank 0
  * writes the XDMF files.  Every call is then collective. */
 #ifndef DG_PROBLEMS_SNAPSHOT_H
@@ -30,7 +30,7 @@
 
 #include "core/comm.h"
 #include "core/error.h"
-#include "problems/h5part.h"
+#include "problems/io/h5part.h"
 
 /* The nodes of the (local) mesh: node i of element k is k*Np + i. */
 typedef struct dg_snapshot_mesh {

@@ -1,4 +1,4 @@
-#include "problems/autotune.h"
+#include "problems/solver/autotune.h"
 
 #include <math.h>
 #include <stdlib.h>

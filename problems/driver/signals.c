@@ -1,4 +1,4 @@
-#include "problems/signals.h"
+#include "problems/driver/signals.h"
 
 #include <signal.h>
 #include <stdio.h>

@@ -11,7 +11,7 @@
  * Collective files (parallel HDF5, dg_h5io_create_coll): every rank of a
  * communicator opens the same temp file (named after rank 0's pid) through
  * MPI-IO, calls every metadata operation alike and writes its own part of
- * each dataset (problems/h5part.h); after all ranks closed it, rank 0 alone
+ * each dataset (problems/io/h5part.h); after all ranks closed it, rank 0 alone
  * makes it durable and renames it.  Each collective step is followed by an
  * agreement on errors, so a failure on one rank takes every rank down the
  * same path (close, remove the temp) instead of leaving one waiting. */

@@ -16,7 +16,7 @@
  * (dg_comm_exchange_*: Irecv/Isend), dg_halo_unpack scatters the received
  * traces into the ghost slots.  The solver posts the exchange, runs the
  * surface (and volume) kernels of the elements without halo faces, then
- * finishes the exchange (problems/solver.c).  On cuda the buffers go to MPI
+ * finishes the exchange (problems/solver/solver.c).  On cuda the buffers go to MPI
  * as device pointers when the MPI library is CUDA-aware (and not switched
  * off), else they are staged through pinned host memory by copies on a
  * separate stream; the host waits only for the pack (and its copy) before
