@@ -21,39 +21,20 @@
 #include "problems/io/checkpoint.h"
 #include "problems/solver/memory_estimate.h"
 #include "problems/solver/parallel.h"
+#include "problems/driver/observer.h"
 #include "problems/driver/problem.h"
+#include "problems/driver/run_state.h"
 #include "problems/driver/signals.h"
 #include "problems/io/snapshot.h"
 #include "problems/solver/solver.h"
 
-static double now_seconds(void) {
+double dg_run_now_seconds(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* Everything one run holds; freed in one place. */
-typedef struct run_state {
-  dg_problem *prob;
-  dg_device *dev;
-  dg_discretization *disc;
-  dg_physics phys;
-  dg_physics_tables *tables;
-  unsigned char *bc_used; /* phys.bc_used */
-  dg_solver *solver;
-  dg_snapshot_writer *writer;
-  dg_parallel *par;
-  double *u;        /* host state, logical order (this rank's elements) */
-  double *u_global; /* rank 0 of a gathering partitioned run: all elements, for output */
-  int collective;   /* a partitioned run writing with parallel HDF5 */
-  dg_h5part *part;  /* with collective: this rank's elements in the files */
-  char **comp_names;
-  int ncomp;
-  double t_entry; /* dg_run entry, for the time-to-first-step line */
-  char *created_dir; /* topmost output directory this run created, or NULL */
-} run_state;
-
-static void run_state_free(run_state *r) {
+static void run_state_free(dg_run_state *r) {
   if (r->comp_names)
     for (int c = 0; c < r->ncomp; c++)
       free(r->comp_names[c]);
@@ -72,322 +53,13 @@ static void run_state_free(run_state *r) {
   dg_problem_destroy(&r->prob);
 }
 
-/* Node coordinates of (k, i) as a dim-vector. */
-static void node_x(const dg_discretization *d, int64_t k, int i, double *x) {
-  for (int a = 0; a < d->dim; a++)
-    x[a] = d->X[a][k * d->Np + i];
-}
-
-/* Error norms per field against the exact solution at time t:
- * L2 = sqrt(sum_k J_k e_k^T M e_k) (the mass matrix of the reference
- * element, exact for the nodal interpolant of the error), max over nodes. */
-static dg_error error_norms(run_state *r, double t, dg_run_result *res) {
-  const dg_discretization *d = r->disc;
-  const dg_flux_program *prog = r->prob->program;
-  int nf = dg_flux_field_count(prog);
-  res->have_norms = 1;
-  for (int f = 0; f < nf; f++)
-    if (!dg_flux_field(prog, f)->exact)
-      res->have_norms = 0;
-  if (!res->have_norms)
-    return DG_OK;
-  int Np = d->Np;
-  double sums[16] = {0};
-  for (int f = 0; f < nf && f < 16; f++) {
-    const dg_flux_field_info *fi = dg_flux_field(prog, f);
-    int nc = fi->ncomp;
-    double sum = 0, mx = 0;
-    int nan_seen = 0, no_memory = 0;
-    int64_t bad_k = -1;
-    /* over the elements in parallel (a serial loop took 25 s after a 3-step
-     * run on 257k N=3 tets); the exact solution once per node for all its
-     * components */
-#pragma omp parallel reduction(+ : sum) reduction(max : mx) reduction(| : nan_seen, no_memory)
-    {
-      double *e = malloc(sizeof(double) * (size_t)Np * (size_t)nc);
-      no_memory |= e == NULL;
-#pragma omp for schedule(static)
-      for (int64_t k = 0; k < d->K; k++) {
-        if (!e)
-          continue;
-        int failed = 0;
-        for (int i = 0; i < Np && !failed; i++) {
-          double x[3], ex[64];
-          node_x(d, k, i, x);
-          if (dg_flux_eval_exact(prog, f, x, t, ex) != DG_OK) {
-            failed = 1;
-            break;
-          }
-          for (int c = 0; c < nc; c++) {
-            double v = r->u[((int64_t)(fi->offset + c) * d->K + k) * Np + i] - ex[c];
-            e[c * Np + i] = v;
-            nan_seen |= isnan(v);
-            if (fabs(v) > mx)
-              mx = fabs(v);
-          }
-        }
-        if (failed) {
-#pragma omp atomic write
-          bad_k = k;
-          continue;
-        }
-        for (int c = 0; c < nc; c++) {
-          const double *ec = e + c * Np;
-          double s = 0;
-          for (int i = 0; i < Np; i++) {
-            double mi = 0;
-            for (int j = 0; j < Np; j++)
-              mi += d->re->M[i * Np + j] * ec[j];
-            s += ec[i] * mi;
-          }
-          sum += d->J[k * Np] * s;
-        }
-      }
-      free(e);
-    }
-    DG_CHECK(!no_memory, DG_ERR_MEMORY, "out of memory");
-    if (bad_k >= 0) { /* again on this thread, whose error stack is reported */
-      for (int i = 0; i < Np; i++) {
-        double x[3], ex[64];
-        node_x(d, bad_k, i, x);
-        DG_CALL(dg_flux_eval_exact(prog, f, x, t, ex));
-      }
-      DG_RAISE(DG_ERR_INTERNAL, "exact solution of '%s' failed on another thread only",
-               fi->name);
-    }
-    sums[f] = sum;
-    res->maxerr[f] = nan_seen ? NAN : mx;
-  }
-  /* Over all ranks (NaN kept: fmax would drop it, so it is flagged apart). */
-  int nn = nf < 16 ? nf : 16;
-  double nan_flag = 0;
-  for (int f = 0; f < nn; f++)
-    if (isnan(res->maxerr[f]))
-      nan_flag = 1;
-  DG_CALL(dg_parallel_sum(r->par, sums, nn));
-  DG_CALL(dg_parallel_max(r->par, res->maxerr, nn));
-  DG_CALL(dg_parallel_max(r->par, &nan_flag, 1));
-  for (int f = 0; f < nn; f++) {
-    res->l2[f] = sqrt(sums[f]);
-    if (nan_flag)
-      res->maxerr[f] = NAN;
-  }
-  return DG_OK;
-}
-
-/* NaN/Inf anywhere in the state: name field, element and time.  The
- * element is the mesh's (a partitioned run's local numbers mean nothing to
- * the user): of the first component that is not finite, its first element
- * in mesh order, as a serial run names it. */
-static dg_error check_finite_local(run_state *r, double t, int64_t step) {
-  const dg_discretization *d = r->disc;
-  const int64_t *gk = r->par->gk; /* NULL: local numbers are the mesh's */
-  int64_t KN = d->K * d->Np, n = (int64_t)r->ncomp * KN, bad = -1;
-  for (int64_t z = 0; z < n; z++) {
-    if (isfinite(r->u[z]))
-      continue;
-    if (bad < 0) {
-      bad = z;
-      if (!gk)
-        break;
-    } else if (z / KN > bad / KN) {
-      break;
-    } else if (gk[(z / d->Np) % d->K] < gk[(bad / d->Np) % d->K]) {
-      bad = z; /* (the first node of that element: nodes are scanned in order) */
-    }
-  }
-  if (bad < 0)
-    return DG_OK;
-  int c = (int)(bad / KN);
-  int64_t k = (bad / d->Np) % d->K;
-  DG_RAISE(DG_ERR_NUMERIC,
-           "the solution is not finite (%g) in %s at element %lld (node %lld) at "
-           "t = %.9g (step %lld): the run is unstable (reduce [time] cfl or dt, or "
-           "check the fluxes); the last good snapshot is kept",
-           r->u[bad], r->comp_names[c], (long long)(gk ? gk[k] : k), (long long)(bad % d->Np),
-           t, (long long)step);
-}
-
-static dg_error write_snapshot_file(run_state *r, double t, int64_t step, dg_run_result *res);
-
-/* A snapshot, collectively or by rank 0; every rank learns of a failure
- * (all stop with one report instead of an abort). */
-static dg_error write_snapshot(run_state *r, double t, int64_t step, dg_run_result *res) {
-  dg_error err = write_snapshot_file(r, t, step, res);
-  if (r->par->size > 1)
-    err = dg_parallel_agree(r->par->comm, err);
-  DG_CALL(err);
-  return DG_OK;
-}
-
-static dg_error write_snapshot_file(run_state *r, double t, int64_t step, dg_run_result *res) {
-  const dg_discretization *d = r->disc;
-  const double *u = r->u;
-  int64_t K = d->K;
-  if (r->par->size > 1 && !r->collective) {
-    /* Serial HDF5: rank 0 gathers the fields and writes the file. */
-    DG_CALL(dg_parallel_gather(r->par, r->ncomp, d->Np, r->u, r->u_global));
-    if (r->par->rank != 0)
-      return DG_OK;
-    u = r->u_global;
-    K = r->par->K_global;
-  }
-  const dg_flux_program *prog = r->prob->program;
-  int nf = dg_flux_field_count(prog);
-  dg_snapshot_field fields[16];
-  dg_snapshot_norm norms[16];
-  DG_CHECK(nf <= 16, DG_ERR_UNSUPPORTED, "more than 16 fields");
-  int nout = 0;
-  for (int f = 0; f < nf; f++) {
-    norms[f].name = dg_flux_field(prog, f)->name;
-    norms[f].l2 = res->l2[f];
-    norms[f].max = res->maxerr[f];
-  }
-  for (int f = 0; f < nf; f++) {
-    const dg_flux_field_info *fi = dg_flux_field(prog, f);
-    if (!r->prob->output_field[f])
-      continue;
-    DG_CHECK(fi->ncomp <= 3, DG_ERR_UNSUPPORTED,
-             "field %s has %d components; snapshots show at most 3", fi->name, fi->ncomp);
-    fields[nout].name = fi->name;
-    fields[nout].ncomp = fi->ncomp;
-    fields[nout].real_size = 8;
-    for (int c = 0; c < 3; c++)
-      fields[nout].comp[c] =
-          c < fi->ncomp ? u + (int64_t)(fi->offset + c) * K * d->Np : NULL;
-    nout++;
-  }
-  DG_CALL(dg_snapshot_writer_write(r->writer, t, step, fields, nout, norms,
-                                   res->have_norms ? nf : 0));
-  return DG_OK;
-}
-
-static dg_error checkpoint_info(run_state *r, dg_checkpoint_info *info) {
-  const dg_discretization *d = r->disc;
-  memset(info, 0, sizeof *info);
-  info->dim = d->dim;
-  info->N = d->N;
-  info->Np = d->Np;
-  info->K = r->par->K_global; /* checkpoints hold all elements in global order */
-  info->real_size = 8;
-  info->nfields = r->ncomp;
-  info->field_names = (const char *const *)r->comp_names;
-  info->scheme = r->prob->scheme.name;
-  info->problem_id = r->prob->name;
-  info->element_order = r->prob->element_order;
-  return DG_OK;
-}
-
-static dg_error write_checkpoint_file(run_state *r, dg_checkpoint_info *info, const double *u);
-
-static char *checkpoint_path(const run_state *r, int64_t step) {
-  char name[512];
-  snprintf(name, sizeof name, "%s_checkpoint_%06lld.h5", r->prob->name, (long long)step);
-  return dg_fsutil_join(r->prob->output_dir, name);
-}
-
-/* A checkpoint holds at most DG_CHECKPOINT_MAX_FIELDS state components
- * (the field tables below have room for as many). */
-static dg_error check_checkpoint_fields(const run_state *r) {
-  DG_CHECK(r->ncomp <= DG_CHECKPOINT_MAX_FIELDS, DG_ERR_INPUT,
-           "%s has %d state components, but a checkpoint holds at most %d: run it without "
-           "checkpoints ([output] checkpoint_interval = 0, no --restart)",
-           r->prob->name, r->ncomp, DG_CHECKPOINT_MAX_FIELDS);
-  return DG_OK;
-}
-
-static dg_error write_checkpoint(run_state *r, double t, double dt, int64_t step) {
-  /* (also reached by a signal in a run without checkpoint_interval) */
-  DG_CALL(dg_parallel_agree(r->par->comm, check_checkpoint_fields(r)));
-  dg_checkpoint_info info;
-  DG_CALL(checkpoint_info(r, &info));
-  info.time = t;
-  info.dt = dt;
-  info.step = step;
-  const dg_discretization *d = r->disc;
-  const double *u = r->u;
-  if (r->collective) {
-    /* every rank writes its elements into the one file */
-    const void *fields[DG_CHECKPOINT_MAX_FIELDS];
-    for (int c = 0; c < r->ncomp; c++)
-      fields[c] = r->u + (int64_t)c * d->K * d->Np;
-    char *path = checkpoint_path(r, step);
-    DG_CHECK(path, DG_ERR_MEMORY, "out of memory");
-    dg_error err = dg_checkpoint_write_part(path, &info, fields, r->par->comm, r->part);
-    if (err == DG_OK && r->par->rank == 0)
-      dg_info("checkpoint %s (t = %.6g)", path, t);
-    free(path);
-    DG_CALL(dg_parallel_agree(r->par->comm, err));
-    return DG_OK;
-  }
-  if (r->par->size > 1) {
-    DG_CALL(dg_parallel_gather(r->par, r->ncomp, d->Np, r->u, r->u_global));
-    u = r->u_global;
-  }
-  dg_error err = DG_OK;
-  if (r->par->rank == 0)
-    err = write_checkpoint_file(r, &info, u);
-  if (r->par->size > 1)
-    err = dg_parallel_agree(r->par->comm, err);
-  DG_CALL(err);
-  return DG_OK;
-}
-
-static dg_error write_checkpoint_file(run_state *r, dg_checkpoint_info *info, const double *u) {
-  const dg_discretization *d = r->disc;
-  int64_t step = info->step;
-  double t = info->time;
-  const void *fields[DG_CHECKPOINT_MAX_FIELDS];
-  for (int c = 0; c < r->ncomp; c++)
-    fields[c] = u + (int64_t)c * r->par->K_global * d->Np;
-  char *path = checkpoint_path(r, step);
-  DG_CHECK(path, DG_ERR_MEMORY, "out of memory");
-  dg_error err = dg_checkpoint_write(path, info, fields);
-  if (err == DG_OK)
-    dg_info("checkpoint %s (t = %.6g)", path, t);
-  free(path);
-  DG_CALL(err);
-  return DG_OK;
-}
-
-/* Every rank learns when one rank's state is not finite. */
-static dg_error check_finite(run_state *r, double t, int64_t step) {
-  dg_error err = check_finite_local(r, t, step);
-  if (r->par->size > 1)
-    err = dg_parallel_agree(r->par->comm, err);
-  DG_CALL(err);
-  return DG_OK;
-}
-
-/* SIGINT/SIGTERM arrived (problems/driver/signals.h): checkpoint the state at the
- * end of the step just taken and stop with DG_ERR_INTERRUPTED. */
-static dg_error stop_on_signal(const dg_run_options *opt, run_state *r, int sig, double t,
-                               double dt, int64_t step, dg_run_result *res) {
-  res->interrupted_by = sig;
-  DG_CALL(dg_solver_get_state(r->solver, r->u));
-  DG_CALL(check_finite(r, t, step));
-  /* (a run without output or checkpoints has not created the directory;
-   * every rank tries, and all stop together when it cannot be made) */
-  DG_CALL(dg_parallel_agree(r->par->comm, dg_fsutil_mkdir_p(r->prob->output_dir, 0755)));
-  DG_CALL(write_checkpoint(r, t, dt, step));
-  char *path = checkpoint_path(r, step);
-  DG_CHECK(path, DG_ERR_MEMORY, "out of memory");
-  dg_error e = dg_error_raise(DG_ERR_INTERRUPTED, __FILE__, __LINE__, __func__,
-                              "%s: stopped at t = %.9g (step %lld) after writing checkpoint %s; "
-                              "continue with: dgrun %s [the same overrides] --restart %s",
-                              dg_signals_name(res->interrupted_by), t, (long long)step, path,
-                              opt->cfg_path, path);
-  free(path);
-  return e;
-}
-
 /* Fail before the time loop, not after hours of it, when the output
  * directory cannot be written or its file system cannot hold what the run
  * will write: every snapshot (output fields + node coordinates) and every
  * checkpoint (the whole state) counted from t = 0, plus 64 KiB of metadata
  * each.  The directories it creates are noted so that a run failing before
  * it wrote anything removes them again (dg_run). */
-static dg_error probe_output_dir(run_state *r) {
+static dg_error probe_output_dir(dg_run_state *r) {
   const dg_problem *p = r->prob;
   const char *dir = p->output_dir;
   r->created_dir = dg_fsutil_missing_top(dir);
@@ -416,254 +88,9 @@ static dg_error probe_output_dir(run_state *r) {
   return DG_OK;
 }
 
-static void progress(const dg_run_options *opt, int tty, int64_t step, int64_t nsteps,
-                     double t, double dt, double elapsed, double dofs_per_s, int final) {
-  if (opt->quiet)
-    return;
-  double eta = step > 0 ? elapsed / (double)step * (double)(nsteps - step) : 0;
-  char line[256];
-  snprintf(line, sizeof line,
-           "step %lld/%lld  t = %.6g  dt = %.3g  wall %.1f s  ETA %.1f s  %.3g DOF-updates/s",
-           (long long)step, (long long)nsteps, t, dt, elapsed, eta, dofs_per_s);
-  if (tty) {
-    fprintf(stderr, "\r%-110s", line);
-    if (final)
-      fputc('\n', stderr);
-  } else {
-    fprintf(stderr, "dgrun: %s\n", line);
-  }
-  fflush(stderr);
-}
-
-/* The next time the loop must land on exactly: the next output or
- * checkpoint time, or the final time. */
-static double next_stop(double t, double t_final, double out_iv, double ck_iv) {
-  double stop = t_final;
-  const double ivs[2] = {out_iv, ck_iv};
-  for (int j = 0; j < 2; j++) {
-    if (ivs[j] <= 0)
-      continue;
-    double m = floor(t / ivs[j] * (1 + 1e-12)) + 1;
-    double cand = m * ivs[j];
-    if (cand < stop && cand > t * (1 + 1e-12))
-      stop = cand;
-  }
-  return stop;
-}
-
-static int is_multiple(double t, double iv) {
-  if (iv <= 0)
-    return 0;
-  double m = t / iv;
-  return fabs(m - round(m)) < 1e-9 && round(m) >= 1;
-}
-
-/* The final state of all elements for the caller (rank 0). */
-static dg_error final_state(run_state *r, dg_run_result *res) {
-  int64_t n = (int64_t)r->ncomp * r->par->K_global * r->disc->Np;
-  double *u = NULL;
-  if (r->par->rank == 0) {
-    u = malloc(sizeof(double) * (size_t)(n + 1));
-    DG_CHECK(u, DG_ERR_MEMORY, "out of memory");
-  }
-  dg_error err = dg_parallel_gather(r->par, r->ncomp, r->disc->Np, r->u, u);
-  if (err != DG_OK) {
-    free(u);
-    DG_CALL(err);
-  }
-  res->state = u;
-  res->state_length = u ? n : 0;
-  return DG_OK;
-}
-
-/* The total number of steps from (t, step) to the end, for the progress
- * line; more than [time] max_steps is an error. */
-static dg_error count_steps(const dg_problem *p, double t, int64_t step, double dt_max,
-                            int64_t *total) {
-  *total = step;
-  while (t < p->t_final * (1 - 1e-14)) {
-    double stop = next_stop(t, p->t_final, p->output_interval, p->checkpoint_interval);
-    int64_t n;
-    double dt;
-    DG_CALL(dg_rk_plan_steps(t, stop, dt_max, p->max_steps, &n, &dt));
-    *total += n;
-    t = stop;
-    DG_CHECK(p->max_steps <= 0 || *total <= p->max_steps, DG_ERR_INPUT,
-             "reaching t = %g needs more than [time] max_steps = %lld steps", p->t_final,
-             (long long)p->max_steps);
-  }
-  return DG_OK;
-}
-
-static dg_error run_loop(const dg_run_options *opt, run_state *r, dg_run_result *res) {
-  dg_problem *p = r->prob;
-  const dg_discretization *d = r->disc;
-  double dt_max;
-  if (p->dt_fixed > 0)
-    dt_max = p->dt_fixed;
-  else {
-    double h_min = d->h_min;
-    DG_CALL(dg_parallel_min(r->par, &h_min, 1));
-    DG_CALL(dg_parallel_agree(r->par->comm,
-                              dg_rk_cfl_dt(p->cfl, h_min, p->wave_speed, d->N, &dt_max)));
-  }
-
-  double t = 0;
-  int64_t step = 0;
-  if (opt->restart) {
-    dg_checkpoint_info info;
-    DG_CALL(checkpoint_info(r, &info));
-    /* Every rank reads its own elements of the global state, so a run may
-     * continue on any number of ranks; no rank holds more than its part
-     * (nothing of K_global size is allocated for a restart, except one
-     * field at a time from a format 1 file; see checkpoint.h).  The host
-     * state holds the owned elements only (the ghost slots live on the
-     * device and are filled by the first halo exchange). */
-    void *fields[DG_CHECKPOINT_MAX_FIELDS];
-    DG_CHECK(r->ncomp <= DG_CHECKPOINT_MAX_FIELDS, DG_ERR_UNSUPPORTED,
-             "more than %d state components", DG_CHECKPOINT_MAX_FIELDS);
-    for (int c = 0; c < r->ncomp; c++)
-      fields[c] = r->u + (int64_t)c * d->K * d->Np;
-    dg_error err;
-    if (!r->par->gk) {
-      err = dg_checkpoint_read(opt->restart, &info, fields); /* one rank: all elements */
-    } else {
-      dg_h5part *part = r->part; /* collective output made it already */
-      if (!part)
-        err = dg_comm_agree(r->par->comm, dg_h5part_create(r->par->gk, r->par->K,
-                                                           r->par->K_global, &part));
-      else
-        err = DG_OK;
-      if (err == DG_OK)
-        err = dg_checkpoint_read_part(opt->restart, &info, fields, r->par->comm, part);
-      if (part != r->part)
-        dg_h5part_destroy(&part);
-      err = dg_parallel_agree(r->par->comm, err);
-    }
-    DG_CALL(err);
-    t = info.time;
-    step = info.step;
-    /* rank 0 (gathering), or all collectively; every rank learns of a
-     * failure (rank 0's own would leave the others waiting for it) */
-    DG_CALL(dg_parallel_agree(r->par->comm,
-                              r->writer ? dg_snapshot_writer_resume(r->writer, step) : DG_OK));
-    dg_info("restarting from %s at t = %.9g (step %lld)", opt->restart, t, (long long)step);
-  }
-  /* evaluated on the device by a generated kernel (time to first step);
-   * the host copy serves the norms and snapshot at t = 0, and without them
-   * comes down only when the device finds the state not finite */
-  int host_state = opt->restart || (p->output_enabled && p->output_interval > 0);
-  int ph = dg_timing_begin("initial condition");
-  if (!opt->restart) {
-    DG_CALL(dg_solver_set_initial(r->solver, t));
-    int finite = 1;
-    if (!host_state)
-      DG_CALL(dg_solver_state_finite(r->solver, &finite));
-    if (host_state || !finite)
-      DG_CALL(dg_solver_get_state(r->solver, r->u));
-    host_state |= !finite;
-  }
-  if (host_state || r->par->size > 1) /* (under MPI every rank takes part) */
-    DG_CALL(check_finite(r, t, step));
-  dg_timing_end(ph);
-  if (opt->restart)
-    DG_CALL(dg_solver_set_state(r->solver, r->u));
-  if (!opt->restart && p->output_enabled && p->output_interval > 0) {
-    DG_CALL(error_norms(r, t, res));
-    DG_CALL(write_snapshot(r, t, step, res));
-  }
-
-  /* (the same on every rank: agreed, so that all stop with one report) */
-  int64_t total;
-  DG_CALL(dg_parallel_agree(r->par->comm, count_steps(p, t, step, dt_max, &total)));
-  int tty = isatty(STDERR_FILENO);
-  double dofs = (double)r->ncomp * (double)r->par->K_global * d->Np;
-  double t_start = now_seconds(), last_print = t_start;
-  int64_t steps_at_start = step, rhs_at_start = dg_solver_get_timings(r->solver).rhs_evaluations;
-  double dt = dt_max;
-  int ph_first = dg_timing_begin("first step");
-  while (t < p->t_final * (1 - 1e-14)) {
-    double stop = next_stop(t, p->t_final, p->output_interval, p->checkpoint_interval);
-    int64_t n;
-    DG_CALL(dg_rk_plan_steps(t, stop, dt_max, 0, &n, &dt));
-    double t0 = t;
-    for (int64_t s = 0; s < n; s++) {
-      DG_CALL(dg_parallel_test_fault(r->par, step));
-      DG_CALL(dg_solver_step(r->solver, &p->scheme, t, dt));
-      step++;
-      if (step == steps_at_start + 1) { /* time to first step: set-up + one step */
-        DG_CALL(dg_device_synchronize(r->dev));
-        dg_timing_end(ph_first);
-        if (!opt->quiet)
-          dg_info("first step done %.2f s after start", now_seconds() - r->t_entry);
-      }
-      t = s + 1 == n ? stop : t0 + (double)(s + 1) * dt;
-      /* every rank stops at the same step: the checkpoint is collective */
-      int sig = dg_signals_pending();
-      if (r->par->size > 1) {
-        double v = sig;
-        DG_CALL(dg_comm_allreduce_max(r->par->comm, &v, 1));
-        sig = (int)v;
-      }
-      if (sig)
-        DG_CALL(stop_on_signal(opt, r, sig, t, dt, step, res));
-      if (step % p->nan_check_steps == 0) {
-        /* decided on the device; the state comes down only to say where.
-         * Every rank learns of a non-finite state on any rank: the rank that
-         * found it would otherwise wait in check_finite's agreement while
-         * the others wait for its halo faces in the next step. */
-        int finite = 1;
-        DG_CALL(dg_solver_state_finite(r->solver, &finite));
-        double bad = !finite;
-        DG_CALL(dg_parallel_max(r->par, &bad, 1));
-        if (bad != 0) {
-          DG_CALL(dg_solver_get_state(r->solver, r->u));
-          DG_CALL(check_finite(r, t, step));
-        }
-      }
-      double nowt = now_seconds();
-      if (nowt - last_print > (tty ? 0.2 : 5.0)) {
-        int64_t rhs = dg_solver_get_timings(r->solver).rhs_evaluations - rhs_at_start;
-        progress(opt, tty, step, total, t, dt, nowt - t_start,
-                 dofs * (double)rhs / (nowt - t_start), 0);
-        last_print = nowt;
-      }
-    }
-    DG_CALL(dg_solver_get_state(r->solver, r->u));
-    DG_CALL(check_finite(r, t, step));
-    int at_end = t >= p->t_final * (1 - 1e-14);
-    if (p->output_enabled && (at_end || is_multiple(t, p->output_interval))) {
-      DG_CALL(error_norms(r, t, res));
-      DG_CALL(write_snapshot(r, t, step, res));
-      if (res->have_norms && !opt->quiet) {
-        for (int f = 0; f < dg_flux_field_count(p->program) && f < 16; f++)
-          dg_info("t = %.6g  %s: L2 error %.6e  max error %.6e", t,
-                  dg_flux_field(p->program, f)->name, res->l2[f], res->maxerr[f]);
-      }
-    }
-    if (!at_end && is_multiple(t, p->checkpoint_interval))
-      DG_CALL(write_checkpoint(r, t, dt, step));
-  }
-  double wall = now_seconds() - t_start;
-  int64_t rhs = dg_solver_get_timings(r->solver).rhs_evaluations - rhs_at_start;
-  res->steps = step;
-  res->t_final = t;
-  res->wall_seconds = wall;
-  res->dof_updates_per_second = wall > 0 ? dofs * (double)rhs / wall : 0;
-  res->halo_wait_seconds = dg_solver_get_timings(r->solver).halo.wait_seconds;
-  res->halo_exchanges = dg_solver_get_timings(r->solver).halo.exchanges;
-  progress(opt, tty, step, total, t, dt, wall, res->dof_updates_per_second, 1);
-  DG_CALL(error_norms(r, t, res));
-  if (p->checkpoint_interval > 0)
-    DG_CALL(write_checkpoint(r, t, dt, step));
-  if (opt->want_state)
-    DG_CALL(final_state(r, res));
-  return DG_OK;
-}
-
 /* The snapshot writer: of all elements (one rank), of this rank's
  * elements (collective), or on rank 0 of all elements gathered there. */
-static dg_error create_writer(run_state *r) {
+static dg_error create_writer(dg_run_state *r) {
   const dg_discretization *d = r->disc;
   if (r->par->size == 1 || r->collective) {
     dg_snapshot_mesh sm = {d->dim, d->N, d->Np, d->K, d->x, d->y, d->z};
@@ -718,7 +145,7 @@ static dg_error check_affine(const dg_problem *p, const dg_physics *ph) {
  * memory_estimate.h): this rank's elements after partitioning, not the
  * problem's mesh, which a run reading its mesh part by part holds only in
  * part. */
-static dg_error check_memory(const run_state *r, const dg_device_info *info, int gather) {
+static dg_error check_memory(const dg_run_state *r, const dg_device_info *info, int gather) {
   const dg_problem *p = r->prob;
   const dg_parallel *par = r->par;
   dg_memory_estimate m = {par->mesh->dim, p->order, 0, par->K,
@@ -731,7 +158,7 @@ static dg_error check_memory(const run_state *r, const dg_device_info *info, int
   return DG_OK;
 }
 
-static dg_error setup(const dg_run_options *opt, run_state *r) {
+static dg_error setup(const dg_run_options *opt, dg_run_state *r) {
   /* Bad input fails on every rank alike: reported once, by rank 0. */
   int ph = dg_timing_begin("problem load (config, flux, mesh)");
   DG_CALL(dg_parallel_agree(opt->comm,
@@ -784,7 +211,7 @@ static dg_error setup(const dg_run_options *opt, run_state *r) {
   }
   /* before the time loop, not at its first checkpoint */
   if (p->checkpoint_interval > 0 || opt->restart)
-    DG_CALL(dg_parallel_agree(opt->comm, check_checkpoint_fields(r)));
+    DG_CALL(dg_parallel_agree(opt->comm, dg_observe_checkpoint_fields_check(r)));
   int64_t n = (int64_t)r->ncomp * r->disc->K * r->disc->Np;
   ph = dg_timing_begin("host state");
   r->u = calloc((size_t)n + 1, sizeof(double));
@@ -840,9 +267,9 @@ static dg_error setup(const dg_run_options *opt, run_state *r) {
 }
 
 dg_error dg_run(const dg_run_options *opt, dg_run_result *result) {
-  run_state r;
+  dg_run_state r;
   memset(&r, 0, sizeof r);
-  r.t_entry = now_seconds();
+  r.t_entry = dg_run_now_seconds();
   dg_run_result res;
   memset(&res, 0, sizeof res);
   dg_timing_reset();
@@ -851,7 +278,7 @@ dg_error dg_run(const dg_run_options *opt, dg_run_result *result) {
   dg_timing_end(ph);
   if (err == DG_OK && !opt->tune_only) {
     dg_signals_install();
-    err = run_loop(opt, &r, &res);
+    err = dg_run_loop(opt, &r, &res);
     dg_signals_restore();
   }
   if (err == DG_OK && res.halo_exchanges > 0 && !opt->quiet)

@@ -2,6 +2,7 @@
 
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static volatile sig_atomic_t pending;
@@ -50,4 +51,12 @@ const char *dg_signals_name(int sig) {
     return "SIGTERM";
   snprintf(buf, sizeof buf, "signal %d", sig);
   return buf;
+}
+
+void dg_signals_test_raise(int rank, int64_t step) {
+  const char *s = getenv("DGRUN_TEST_SIGNAL_STEP"), *r = getenv("DGRUN_TEST_SIGNAL_RANK");
+  if (!s || atoll(s) != step || (r && atoi(r) != rank))
+    return;
+  const char *which = getenv("DGRUN_TEST_SIGNAL");
+  raise(which && strcmp(which, "INT") == 0 ? SIGINT : SIGTERM);
 }

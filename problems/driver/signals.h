@@ -11,6 +11,8 @@
 #ifndef DG_PROBLEMS_SIGNALS_H
 #define DG_PROBLEMS_SIGNALS_H
 
+#include <stdint.h>
+
 /* Install the handlers (the previous ones are kept for restore). */
 void dg_signals_install(void);
 
@@ -22,5 +24,11 @@ int dg_signals_pending(void);
 
 /* "SIGINT", "SIGTERM" or "signal N". */
 const char *dg_signals_name(int sig);
+
+/* Test hook: $DGRUN_TEST_SIGNAL_STEP = s makes the process send itself
+ * SIGTERM (or $DGRUN_TEST_SIGNAL = INT: SIGINT) after step s, on every
+ * rank or only on rank $DGRUN_TEST_SIGNAL_RANK, so that a test stops a run
+ * at a chosen step through the real handler. */
+void dg_signals_test_raise(int rank, int64_t step);
 
 #endif

@@ -1,0 +1,68 @@
+/* Everything one run of dg_run holds (run.c sets it up and frees it), as
+ * the time loop (run_loop.c), the restart (run_restart.c) and the
+ * observers (observe_*.c) see it.  Internal to problems/driver. */
+#ifndef DG_PROBLEMS_RUN_STATE_H
+#define DG_PROBLEMS_RUN_STATE_H
+
+#include <stdint.h>
+
+#include "core/device.h"
+#include "dg/discretization.h"
+#include "operators/physics.h"
+#include "problems/driver/problem.h"
+#include "problems/driver/run.h"
+#include "problems/io/checkpoint.h"
+#include "problems/io/h5part.h"
+#include "problems/io/snapshot.h"
+#include "problems/solver/parallel.h"
+#include "problems/solver/solver.h"
+
+struct dg_run_state {
+  dg_problem *prob;
+  dg_device *dev;
+  dg_discretization *disc;
+  dg_physics phys;
+  dg_physics_tables *tables;
+  unsigned char *bc_used; /* phys.bc_used */
+  dg_solver *solver;
+  dg_snapshot_writer *writer;
+  dg_parallel *par;
+  double *u;        /* host state, logical order (this rank's elements) */
+  double *u_global; /* rank 0 of a gathering partitioned run: all elements, for output */
+  int collective;   /* a partitioned run writing with parallel HDF5 */
+  dg_h5part *part;  /* with collective: this rank's elements in the files */
+  char **comp_names;
+  int ncomp;
+  double t_entry; /* dg_run entry, for the time-to-first-step line */
+  char *created_dir; /* topmost output directory this run created, or NULL */
+};
+typedef struct dg_run_state dg_run_state;
+
+/* Wall clock (monotonic seconds). */
+double dg_run_now_seconds(void);
+
+/* The time loop from t = 0 or from opt->restart to the final time. */
+dg_error dg_run_loop(const dg_run_options *opt, dg_run_state *r, dg_run_result *res);
+
+/* Where a restarted run continues: the time, step and, when the step
+ * sequence of the uninterrupted run is known, the segment of equal steps
+ * the checkpoint lies in (see run_restart.c). */
+typedef struct dg_run_resume {
+  double t, dt;
+  int64_t step;
+  int in_segment;     /* 1: continue the segment [t0, stop] of n steps of dt at step s */
+  double seg_t0, seg_stop;
+  int64_t seg_n, seg_s;
+} dg_run_resume;
+
+/* Read the checkpoint opt->restart into r->u (every rank its elements),
+ * resume the snapshot writer, and place the run in the step sequence of
+ * the uninterrupted run (landing: the landing time after a time t). */
+dg_error dg_run_restart_read(const dg_run_options *opt, dg_run_state *r, dg_run_resume *at);
+dg_error dg_run_restart_place(double (*landing)(void *ctx, double t), void *ctx,
+                              double t_final, double dt_max, dg_run_resume *at);
+
+/* The checkpoint identity of this run (time, dt and step left 0). */
+void dg_run_checkpoint_info(const dg_run_state *r, dg_checkpoint_info *info);
+
+#endif
