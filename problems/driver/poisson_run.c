@@ -17,6 +17,7 @@
 #include "meshes/partition.h"
 #include "meshes/submesh.h"
 #include "operators/flux_eval.h"
+#include "problems/driver/parallel_options.h"
 #include "problems/solver/parallel.h"
 #include "problems/driver/problem.h"
 #include "problems/io/snapshot.h"
@@ -274,7 +275,7 @@ static dg_error setup(dg_comm *comm, const dg_run_options *opt, pstate *s) {
   /* The discretization of the local elements and their neighbours only. */
   DG_CALL(dg_mesh_submesh(m, s->gE, s->gF, s->gS, s->nsel, s->sel, "(halo)", &s->sub));
   DG_CALL(dg_discretization_create(s->sub, p->order, p->precision, &s->disc));
-  DG_CALL(dg_parallel_device_for(comm, p, &s->dev)); /* one rank per GPU, as dgrun runs */
+  DG_CALL(dg_parallel_device_for_problem(comm, p, &s->dev)); /* one rank per GPU, as dgrun runs */
   return DG_OK;
 }
 

@@ -22,6 +22,7 @@
 #include "problems/solver/memory_estimate.h"
 #include "problems/solver/parallel.h"
 #include "problems/driver/observer.h"
+#include "problems/driver/parallel_options.h"
 #include "problems/driver/problem.h"
 #include "problems/driver/run_state.h"
 #include "problems/driver/signals.h"
@@ -169,10 +170,11 @@ static dg_error setup(const dg_run_options *opt, dg_run_state *r) {
   dg_timing_end(ph);
   dg_problem *p = r->prob;
   ph = dg_timing_begin("partition");
-  DG_CALL(dg_parallel_agree(opt->comm, dg_parallel_create(opt->comm, p, &r->par)));
+  DG_CALL(dg_parallel_agree(opt->comm, dg_parallel_create_for_problem(opt->comm, p, &r->par)));
   dg_timing_end(ph);
   ph = dg_timing_begin("device init");
-  DG_CALL(dg_parallel_agree(opt->comm, dg_parallel_device(r->par, p, &r->dev)));
+  dg_comm *devcomm = r->par->size > 1 ? r->par->comm : NULL;
+  DG_CALL(dg_parallel_agree(opt->comm, dg_parallel_device_for_problem(devcomm, p, &r->dev)));
   dg_timing_end(ph);
   const dg_device_info *info = dg_device_get_info(r->dev);
   if (!opt->quiet)

@@ -203,16 +203,9 @@ dg_error dg_parallel_gather(const dg_parallel *par, int nf, int Np, const double
   return DG_OK;
 }
 
-static dg_error partition(dg_parallel *par, const dg_problem *p) {
-  int method;
-  DG_CALL(dg_config_get_enum(p->cfg, "parallel", "partition", "auto|metis|rcb", 0, &method));
-  dg_partition_options po = {method == 1   ? DG_PARTITION_METIS
-                             : method == 2 ? DG_PARTITION_RCB
-                                           : DG_PARTITION_AUTO,
-                             0};
+static dg_error partition(dg_parallel *par, const dg_mesh *m, const dg_partition_options *po) {
   /* Neighbours as the discretization will see them: shared vertices,
    * explicit face pairs and axis periodicity. */
-  const dg_mesh *m = p->mesh;
   size_t nfc = (size_t)m->K * (size_t)(m->dim + 1);
   int64_t *EToE = malloc(sizeof(int64_t) * nfc);
   int *EToF = malloc(sizeof(int) * nfc);
@@ -221,7 +214,7 @@ static dg_error partition(dg_parallel *par, const dg_problem *p) {
   dg_error err = DG_OK;
   DG_CHECK_GOTO(err, done, EToE && EToF && shift, DG_ERR_MEMORY, "out of memory");
   DG_CALL_GOTO(err, done, dg_connectivity_build(m, EToE, EToF, shift));
-  DG_CALL_GOTO(err, done, dg_partition_create(m, EToE, EToF, par->size, &po, &part));
+  DG_CALL_GOTO(err, done, dg_partition_create(m, EToE, EToF, par->size, po, &part));
   DG_CALL_GOTO(err, done, dg_partition_extract(m, EToE, EToF, part, par->rank, &par->local));
 done:
   dg_partition_destroy(&part);
@@ -232,7 +225,8 @@ done:
   return DG_OK;
 }
 
-dg_error dg_parallel_create(dg_comm *comm, const dg_problem *p, dg_parallel **out) {
+dg_error dg_parallel_create(dg_comm *comm, const dg_mesh *gm, const dg_parallel_options *opt,
+                            dg_parallel **out) {
   *out = NULL;
   dg_parallel *par = calloc(1, sizeof *par);
   DG_CHECK(par, DG_ERR_MEMORY, "out of memory");
@@ -242,7 +236,6 @@ dg_error dg_parallel_create(dg_comm *comm, const dg_problem *p, dg_parallel **ou
   par->size = comm ? dg_comm_size(comm) : 1;
   par->counts = calloc((size_t)par->size, sizeof(int64_t));
   DG_CHECK_GOTO(err, fail, par->counts, DG_ERR_MEMORY, "out of memory");
-  const dg_mesh *gm = p->mesh;
   int ntags = gm->ntags;
   if (par->size == 1) {
     par->mesh = gm;
@@ -250,18 +243,18 @@ dg_error dg_parallel_create(dg_comm *comm, const dg_problem *p, dg_parallel **ou
     par->counts[0] = gm->K;
     par->tag_to_bc = malloc(sizeof(int) * (size_t)(ntags + 1));
     DG_CHECK_GOTO(err, fail, par->tag_to_bc, DG_ERR_MEMORY, "out of memory");
-    memcpy(par->tag_to_bc, p->tag_to_bc, sizeof(int) * (size_t)ntags);
+    memcpy(par->tag_to_bc, opt->tag_to_bc, sizeof(int) * (size_t)ntags);
     *out = par;
     return DG_OK;
   }
-  if (p->part) {
-    /* renumbered and retagged below: a copy, the problem's part stays as read */
-    DG_CALL_GOTO(err, fail, dg_partition_local_copy(p->part, &par->local));
+  if (opt->part) {
+    /* renumbered and retagged below: a copy, the caller's part stays as read */
+    DG_CALL_GOTO(err, fail, dg_partition_local_copy(opt->part, &par->local));
   } else {
     DG_CHECK_GOTO(err, fail, gm->K >= par->size, DG_ERR_INPUT,
                   "%d ranks for a mesh of %lld elements: use at most one rank per element",
                   par->size, (long long)gm->K);
-    DG_CALL_GOTO(err, fail, partition(par, p));
+    DG_CALL_GOTO(err, fail, partition(par, gm, &opt->partition));
   }
   dg_partition_local *L = par->local;
   DG_CALL_GOTO(err, fail, interior_first(L, &par->K_interior));
@@ -273,7 +266,7 @@ dg_error dg_parallel_create(dg_comm *comm, const dg_problem *p, dg_parallel **ou
   par->tag_to_bc = malloc(sizeof(int) * (size_t)(L->mesh->ntags + 1));
   DG_CHECK_GOTO(err, fail, par->tag_to_bc, DG_ERR_MEMORY, "out of memory");
   for (int t = 0; t < L->mesh->ntags; t++)
-    par->tag_to_bc[t] = t < ntags ? p->tag_to_bc[t] : 0; /* __halo: replaced by the halo */
+    par->tag_to_bc[t] = t < ntags ? opt->tag_to_bc[t] : 0; /* __halo: replaced by the halo */
   par->mesh = L->mesh;
   par->K = L->mesh->K;
   par->gk = L->global_element;
@@ -308,15 +301,11 @@ dg_error dg_parallel_create(dg_comm *comm, const dg_problem *p, dg_parallel **ou
   free(all);
   DG_CALL_GOTO(err, fail, err);
 
-  int cuda_aware_mode, overlap;
-  DG_CALL_GOTO(err, fail, dg_config_get_enum(p->cfg, "parallel", "cuda_aware", "auto|off", 0,
-                                             &cuda_aware_mode));
-  DG_CALL_GOTO(err, fail, dg_config_get_bool(p->cfg, "parallel", "overlap", 1, &overlap));
   par->halo.comm = comm;
   par->halo.local = L;
   par->halo.K_interior = par->K_interior;
-  par->halo.cuda_aware = cuda_aware_mode == 0 && dg_comm_cuda_aware();
-  par->halo.overlap = overlap;
+  par->halo.cuda_aware = opt->cuda_aware && dg_comm_cuda_aware();
+  par->halo.overlap = opt->overlap;
   *out = par;
   return DG_OK;
 fail:
@@ -324,32 +313,33 @@ fail:
   return err;
 }
 
-dg_error dg_parallel_device(const dg_parallel *par, const dg_problem *p, dg_device **out) {
-  DG_CALL(dg_parallel_device_for(par->size > 1 ? par->comm : NULL, p, out));
+dg_error dg_parallel_device(const dg_parallel *par, const char *backend, int oversubscribe,
+                            dg_device **out) {
+  DG_CALL(dg_parallel_device_for(par->size > 1 ? par->comm : NULL, backend, oversubscribe, out));
   return DG_OK;
 }
 
-dg_error dg_parallel_device_for(dg_comm *comm, const dg_problem *p, dg_device **out) {
+dg_error dg_parallel_device_for(dg_comm *comm, const char *backend, int oversubscribe,
+                                dg_device **out) {
   *out = NULL;
   if (!comm || dg_comm_size(comm) == 1 || dg_device_env_index_set()) {
-    DG_CALL(dg_device_create(p->device, -1, out));
+    DG_CALL(dg_device_create(backend, -1, out));
     return DG_OK;
   }
   int n = 0;
-  DG_CALL(dg_device_count(p->device, &n));
-  DG_CHECK(n > 0, DG_ERR_DEVICE, "backend %s has no device", p->device);
+  DG_CALL(dg_device_count(backend, &n));
+  DG_CHECK(n > 0, DG_ERR_DEVICE, "backend %s has no device", backend);
   int node_rank = dg_comm_node_rank(comm), node_size = dg_comm_node_size(comm);
-  int share;
-  DG_CALL(dg_config_get_bool(p->cfg, "parallel", "gpu_oversubscribe", 0, &share));
+  int share = oversubscribe;
   /* The cpu backend has one "device" that every rank may use. */
-  if (n == 1 && (strcmp(p->device, "cpu") == 0 || !dg_device_cuda_available()))
+  if (n == 1 && (strcmp(backend, "cpu") == 0 || !dg_device_cuda_available()))
     share = 1;
   int index = dg_parallel_pick_device(node_rank, node_size, n, share);
   DG_CHECK(index >= 0, DG_ERR_INPUT,
            "%d ranks on this node but %d GPU(s): run one rank per GPU, or allow sharing "
            "with parallel.gpu_oversubscribe=true",
            node_size, n);
-  DG_CALL(dg_device_create(p->device, index, out));
+  DG_CALL(dg_device_create(backend, index, out));
   return DG_OK;
 }
 

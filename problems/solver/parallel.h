@@ -24,7 +24,6 @@
 #include "core/device.h"
 #include "meshes/partition.h"
 #include "problems/solver/halo.h"
-#include "problems/driver/problem.h"
 
 typedef struct dg_parallel {
   dg_comm *comm; /* borrowed */
@@ -39,19 +38,34 @@ typedef struct dg_parallel {
   dg_halo_spec halo;          /* for the solver (size > 1) */
 } dg_parallel;
 
-/* Collective.  Partition p's mesh over comm's ranks, or copy the part p
- * read alone (p->part, from a partitioned .h5); p is left as it is. */
-dg_error dg_parallel_create(dg_comm *comm, const dg_problem *p, dg_parallel **out);
+/* What partitioning needs besides the mesh (a caller such as the driver
+ * builds it from the cfg: problems/driver/parallel_options.h). */
+typedef struct dg_parallel_options {
+  dg_partition_options partition;  /* method (and seed) of meshes/partition.h */
+  const int *tag_to_bc;            /* per tag of the mesh: boundary condition */
+  const dg_partition_local *part;  /* this rank's part, read alone from a partitioned
+                                      .h5 (its mesh is then this rank's), or NULL */
+  int cuda_aware;                  /* halo exchange through CUDA-aware MPI where the
+                                      library is ([parallel] cuda_aware = auto) */
+  int overlap;                     /* overlap the exchange with interior work */
+} dg_parallel_options;
+
+/* Collective.  Partition mesh over comm's ranks, or copy opt->part; the
+ * mesh and the options are left as they are. */
+dg_error dg_parallel_create(dg_comm *comm, const dg_mesh *mesh, const dg_parallel_options *opt,
+                            dg_parallel **out);
 void dg_parallel_destroy(dg_parallel **par);
 
-/* The device of this rank: backend from the problem; the node-local rank
- * picks the GPU unless $DGRUN_DEVICE names one.  More ranks on a node than
- * GPUs is DG_ERR_INPUT unless [parallel] gpu_oversubscribe (the cpu backend
- * always shares). */
-dg_error dg_parallel_device(const dg_parallel *par, const dg_problem *p, dg_device **out);
+/* The device of this rank on backend (auto | cuda | cpu): the node-local
+ * rank picks the GPU unless $DGRUN_DEVICE names one.  More ranks on a node
+ * than GPUs is DG_ERR_INPUT unless oversubscribe ([parallel]
+ * gpu_oversubscribe; the cpu backend always shares). */
+dg_error dg_parallel_device(const dg_parallel *par, const char *backend, int oversubscribe,
+                            dg_device **out);
 /* The same rule for any communicator (NULL: this process alone), e.g. the
  * Poisson solve, which partitions its own way. */
-dg_error dg_parallel_device_for(dg_comm *comm, const dg_problem *p, dg_device **out);
+dg_error dg_parallel_device_for(dg_comm *comm, const char *backend, int oversubscribe,
+                                dg_device **out);
 /* The rule: device node_rank (node_rank % ndevices when sharing is
  * allowed), -1 when the node has more ranks than devices and may not share. */
 int dg_parallel_pick_device(int node_rank, int node_size, int ndevices, int share);

@@ -18,6 +18,7 @@
 #include "problems/driver/problem.h"
 #include "problems/solver/solver.h"
 #include "tests/parallel/mpi_main.h"
+#include "problems/driver/parallel_options.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
@@ -35,8 +36,8 @@ static dg_error check(dg_comm *comm, const char *cfg, const char *const *ov, int
   dg_error err = DG_OK;
   DG_CALL_GOTO(err, done, dg_problem_load_rank(cfg, ov, nov, dg_comm_rank(comm),
                                                dg_comm_size(comm), &p));
-  DG_CALL_GOTO(err, done, dg_parallel_create(comm, p, &par));
-  DG_CALL_GOTO(err, done, dg_parallel_device(par, p, &dev));
+  DG_CALL_GOTO(err, done, dg_parallel_create_for_problem(comm, p, &par));
+  DG_CALL_GOTO(err, done, dg_parallel_device_for_problem(comm, p, &dev));
   DG_CALL_GOTO(err, done, dg_discretization_create(par->mesh, p->order, p->precision, &d));
   DG_CALL_GOTO(err, done, dg_physics_from_program(p->program, &ph, &tables));
   dg_solver_options so = {p->kernels, NULL};

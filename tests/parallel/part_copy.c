@@ -16,6 +16,7 @@
 #include "problems/solver/parallel.h"
 #include "problems/driver/problem.h"
 #include "tests/parallel/mpi_main.h"
+#include "problems/driver/parallel_options.h"
 
 /* For every halo face, remote_k is the neighbour's local index of the
  * face's neighbour element (global id global_k): every rank learns every
@@ -69,7 +70,7 @@ static dg_error check(dg_comm *comm, const char *cfg, const char *dir, char **ov
   DG_CHECK_GOTO(err, done, ov2, DG_ERR_MEMORY, "out of memory");
   /* The ranks partition the mesh themselves. */
   DG_CALL_GOTO(err, done, dg_problem_load_rank(cfg, (const char *const *)ov, nov, rank, size, &p));
-  DG_CALL_GOTO(err, done, dg_parallel_create(comm, p, &par));
+  DG_CALL_GOTO(err, done, dg_parallel_create_for_problem(comm, p, &par));
   DG_CALL_GOTO(err, done, check_remote_k(comm, par));
   dg_parallel_destroy(&par);
   /* Rank 0 writes the mesh partitioned into size parts; each rank reads its own. */
@@ -86,7 +87,7 @@ static dg_error check(dg_comm *comm, const char *cfg, const char *dir, char **ov
   DG_CALL_GOTO(err, done, dg_problem_load_rank(cfg, ov2, nov + 2, rank, size, &p));
   EXPECT(p->part != NULL);
   DG_CALL_GOTO(err, done, dg_mesh_h5_read_part(path, rank, &as_read));
-  DG_CALL_GOTO(err, done, dg_parallel_create(comm, p, &par));
+  DG_CALL_GOTO(err, done, dg_parallel_create_for_problem(comm, p, &par));
   DG_CALL_GOTO(err, done, check_remote_k(comm, par));
   if (p->part) {
     EXPECT(par->local != p->part && par->mesh != p->mesh);

@@ -24,6 +24,7 @@
 #include "problems/driver/problem.h"
 #include "problems/driver/run.h"
 #include "tests/parallel/mpi_main.h"
+#include "problems/driver/parallel_options.h"
 
 static dg_error run(dg_comm *comm, const char *cfg, const char *dir, const char *restart,
                     char **ov, int nov, const char *final) {
@@ -55,7 +56,7 @@ static dg_error partition_facts(dg_comm *comm, const char *cfg, char **ov, int n
   dg_error err = DG_OK;
   int rank = dg_comm_rank(comm), size = dg_comm_size(comm);
   DG_CALL_GOTO(err, done, dg_problem_load_rank(cfg, (const char *const *)ov, nov, rank, size, &p));
-  DG_CALL_GOTO(err, done, dg_parallel_create(comm, p, &par));
+  DG_CALL_GOTO(err, done, dg_parallel_create_for_problem(comm, p, &par));
   DG_CALL_GOTO(err, done, dg_h5part_create(par->gk, par->K, par->K_global, &part));
   *max_runs = (double)part->nruns;
   *victim = rank == size - 1 ? (double)par->gk[par->K / 2] : -1;
