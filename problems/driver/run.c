@@ -1,5 +1,6 @@
+/* dg_run: set-up (problem, partition, device, discretization, output
+ * files, tuning, solver), then the time loop of run_loop.c. */
 #include "problems/driver/run.h"
-#include "problems/solver/autotune.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -18,15 +19,16 @@
 #include "operators/flux_affine.h"
 #include "operators/flux_eval.h"
 #include "operators/physics.h"
-#include "problems/io/checkpoint.h"
-#include "problems/solver/memory_estimate.h"
-#include "problems/solver/parallel.h"
 #include "problems/driver/observer.h"
 #include "problems/driver/parallel_options.h"
 #include "problems/driver/problem.h"
 #include "problems/driver/run_state.h"
 #include "problems/driver/signals.h"
+#include "problems/io/checkpoint.h"
 #include "problems/io/snapshot.h"
+#include "problems/solver/autotune.h"
+#include "problems/solver/memory_estimate.h"
+#include "problems/solver/parallel.h"
 #include "problems/solver/solver.h"
 
 double dg_run_now_seconds(void) {
