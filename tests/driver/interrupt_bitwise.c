@@ -48,10 +48,11 @@ static char *checkpoint_of(const char *dir) {
   snprintf(pat, sizeof pat, "%s/*_checkpoint_*.h5", dir);
   glob_t g;
   char *p = NULL;
-  if (glob(pat, 0, NULL, &g) == 0 && g.gl_pathc == 1)
-    p = strdup(g.gl_pathv[0]);
-  if (glob(pat, 0, NULL, &g) == 0)
+  if (glob(pat, 0, NULL, &g) == 0) {
+    if (g.gl_pathc == 1)
+      p = strdup(g.gl_pathv[0]);
     globfree(&g);
+  }
   return p;
 }
 
