@@ -205,7 +205,7 @@ dg_error dg_parallel_gather(const dg_parallel *par, int nf, int Np, const double
 
 static dg_error partition(dg_parallel *par, const dg_problem *p) {
   int method;
-  DG_CALL(dg_config_get_enum(p->cfg, "parallel", "partition", "auto|metis|rcb", 0, &method));
+  DG_CALL(dg_config_get_enum(p->cfg, "parallel", "partition", &method));
   dg_partition_options po = {method == 1   ? DG_PARTITION_METIS
                              : method == 2 ? DG_PARTITION_RCB
                                            : DG_PARTITION_AUTO,
@@ -309,9 +309,8 @@ dg_error dg_parallel_create(dg_comm *comm, const dg_problem *p, dg_parallel **ou
   DG_CALL_GOTO(err, fail, err);
 
   int cuda_aware_mode, overlap;
-  DG_CALL_GOTO(err, fail, dg_config_get_enum(p->cfg, "parallel", "cuda_aware", "auto|off", 0,
-                                             &cuda_aware_mode));
-  DG_CALL_GOTO(err, fail, dg_config_get_bool(p->cfg, "parallel", "overlap", 1, &overlap));
+  DG_CALL_GOTO(err, fail, dg_config_get_enum(p->cfg, "parallel", "cuda_aware", &cuda_aware_mode));
+  DG_CALL_GOTO(err, fail, dg_config_get_bool(p->cfg, "parallel", "overlap", &overlap));
   par->halo.comm = comm;
   par->halo.local = L;
   par->halo.K_interior = par->K_interior;
@@ -340,7 +339,7 @@ dg_error dg_parallel_device_for(dg_comm *comm, const dg_problem *p, dg_device **
   DG_CHECK(n > 0, DG_ERR_DEVICE, "backend %s has no device", p->device);
   int node_rank = dg_comm_node_rank(comm), node_size = dg_comm_node_size(comm);
   int share;
-  DG_CALL(dg_config_get_bool(p->cfg, "parallel", "gpu_oversubscribe", 0, &share));
+  DG_CALL(dg_config_get_bool(p->cfg, "parallel", "gpu_oversubscribe", &share));
   /* The cpu backend has one "device" that every rank may use. */
   if (n == 1 && (strcmp(p->device, "cpu") == 0 || !dg_device_cuda_available()))
     share = 1;
