@@ -36,6 +36,10 @@ struct dg_config {
   const char *name, *dir;
   section **s;
   size_t n, cap;
+  /* The schema of the last successful dg_config_validate: the getters take
+   * an absent key's default and an enum's choices from it. */
+  const dg_config_key *schema;
+  size_t nschema;
   /* Every string the config hands out or stores: freed by destroy. */
   char **owned;
   size_t nowned, capowned;
@@ -774,80 +778,106 @@ static int parse_typed(dg_config_type type, const char *choices, const char *tex
   return -1;
 }
 
-/* Look up section.key and parse it as type: *found = 0 if absent. */
+static const dg_config_key *schema_find(const dg_config_key *schema, size_t n,
+                                        const char *section, const char *key);
+
+/* section.key parsed as type: the value the file or an override gave, or
+ * the schema's default (*found = NULL then).  The schema is the one place a
+ * default or an enum's choices are stated, so reading a key it does not
+ * declare, absent and without a default, or as an enum without choices is
+ * a bug in the reader, not a user error. */
 static dg_error get_typed(const dg_config *cfg, const char *section, const char *key,
-                          dg_config_type type, const char *choices, typed *out,
-                          const entry **found) {
+                          dg_config_type type, typed *out, const entry **found,
+                          const char **text) {
   DG_CHECK(cfg && section && key, DG_ERR_ARG, "dg_config_get: NULL argument");
+  const dg_config_key *row = NULL;
+  if (cfg->schema) {
+    row = schema_find(cfg->schema, cfg->nschema, section, key);
+    DG_CHECK(row || schema_find(cfg->schema, cfg->nschema, section, NULL), DG_ERR_INTERNAL,
+             "[%s] %s is read but not declared in the config schema", section, key);
+  }
   const entry *e = lookup(cfg, section, key);
   *found = e;
-  if (!e)
-    return DG_OK;
+  DG_CHECK(e || (row && row->key && row->def), DG_ERR_INTERNAL,
+           "[%s] %s is read while absent, and no config schema gives its default", section,
+           key);
+  const char *choices = NULL;
+  if (type == DG_CONFIG_ENUM) {
+    DG_CHECK(row && row->type == DG_CONFIG_ENUM && row->choices, DG_ERR_INTERNAL,
+             "[%s] %s is read as a choice, and no config schema gives its choices", section,
+             key);
+    choices = row->choices;
+  }
+  *text = e ? e->value : row->def;
   char why[1200], loc[512], q[QUOTE_BUF];
-  if (parse_typed(type, choices, e->value, out, why, sizeof why))
+  if (parse_typed(type, choices, *text, out, why, sizeof why)) {
+    DG_CHECK(e, DG_ERR_INTERNAL, "config schema: default of [%s] %s: '%s' %s", section, key,
+             *text, why);
     DG_RAISE(DG_ERR_INPUT, "%s: error: [%s] %s: '%s' %s",
              where(loc, sizeof loc, e->origin, e->line, e->value_col), section, key,
              quotes(q, e->value), why);
+  }
   return DG_OK;
 }
 
 dg_error dg_config_get_int(const dg_config *cfg, const char *section, const char *key,
-                           int64_t def, int64_t *out) {
+                           int64_t *out) {
   typed t;
   const entry *e;
-  DG_CALL(get_typed(cfg, section, key, DG_CONFIG_INT, NULL, &t, &e));
-  *out = e ? t.i : def;
+  const char *text;
+  DG_CALL(get_typed(cfg, section, key, DG_CONFIG_INT, &t, &e, &text));
+  *out = t.i;
   return DG_OK;
 }
 
 dg_error dg_config_get_double(const dg_config *cfg, const char *section,
-                              const char *key, double def, double *out) {
+                              const char *key, double *out) {
   typed t;
   const entry *e;
-  DG_CALL(get_typed(cfg, section, key, DG_CONFIG_DOUBLE, NULL, &t, &e));
-  *out = e ? t.d : def;
+  const char *text;
+  DG_CALL(get_typed(cfg, section, key, DG_CONFIG_DOUBLE, &t, &e, &text));
+  *out = t.d;
   return DG_OK;
 }
 
 dg_error dg_config_get_bool(const dg_config *cfg, const char *section, const char *key,
-                            int def, int *out) {
+                            int *out) {
   typed t;
   const entry *e;
-  DG_CALL(get_typed(cfg, section, key, DG_CONFIG_BOOL, NULL, &t, &e));
-  *out = e ? t.b : def;
+  const char *text;
+  DG_CALL(get_typed(cfg, section, key, DG_CONFIG_BOOL, &t, &e, &text));
+  *out = t.b;
   return DG_OK;
 }
 
 dg_error dg_config_get_string(const dg_config *cfg, const char *section,
-                              const char *key, const char *def, const char **out) {
+                              const char *key, const char **out) {
   typed t;
   const entry *e;
-  DG_CALL(get_typed(cfg, section, key, DG_CONFIG_STRING, NULL, &t, &e));
-  *out = e ? e->value : def;
+  DG_CALL(get_typed(cfg, section, key, DG_CONFIG_STRING, &t, &e, out));
   return DG_OK;
 }
 
 dg_error dg_config_get_enum(const dg_config *cfg, const char *section, const char *key,
-                            const char *choices, int def, int *out) {
-  DG_CHECK(choices, DG_ERR_ARG, "dg_config_get_enum: NULL choices for [%s] %s",
-           section ? section : "(null)", key ? key : "(null)");
+                            int *out) {
   typed t;
   const entry *e;
-  DG_CALL(get_typed(cfg, section, key, DG_CONFIG_ENUM, choices, &t, &e));
-  *out = e ? t.e : def;
+  const char *text;
+  DG_CALL(get_typed(cfg, section, key, DG_CONFIG_ENUM, &t, &e, &text));
+  *out = t.e;
   return DG_OK;
 }
 
 dg_error dg_config_get_path(const dg_config *cfg, const char *section, const char *key,
-                            const char *def, const char **out) {
+                            const char **out) {
   typed t;
   const entry *e;
-  DG_CALL(get_typed(cfg, section, key, DG_CONFIG_PATH, NULL, &t, &e));
-  const char *v = e ? e->value : def;
+  const char *v;
+  DG_CALL(get_typed(cfg, section, key, DG_CONFIG_PATH, &t, &e, &v));
   /* A path typed on the command line means what the shell's working
    * directory says; one in the file, what the file's directory says. */
   const char *base = e && e->origin == CMDLINE ? "." : cfg->dir;
-  if (!v || v[0] == '/' || strcmp(base, ".") == 0) {
+  if (v[0] == '/' || strcmp(base, ".") == 0) {
     *out = v;
     return DG_OK;
   }
@@ -946,6 +976,10 @@ dg_error dg_config_validate(dg_config *cfg, const dg_config_key *schema, size_t 
       DG_RAISE(DG_ERR_INTERNAL, "config schema: default of [%s] %s: '%s' %s", k->section,
                k->key, k->def, why);
   }
+  /* the getters' schema from here on, also where the values do not
+   * validate (an absent key then reads the schema's default itself) */
+  cfg->schema = schema;
+  cfg->nschema = n;
   const char **names = malloc((2 * n + 1) * sizeof *names), **keys = names + n;
   DG_CHECK(names, DG_ERR_MEMORY, "out of memory validating config");
   size_t nsec = schema_sections(schema, n, names);

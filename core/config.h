@@ -111,29 +111,33 @@ void dg_config_print_schema(FILE *out, const dg_config_key *schema, size_t n,
 /* 1 if section.key was set by the file or an override, else 0. */
 int dg_config_has(const dg_config *cfg, const char *section, const char *key);
 
-/* Typed getters: the value of section.key, or def when it is absent (and not
- * filled in by dg_config_validate).  A value that does not parse is
- * DG_ERR_INPUT naming name:line:col, section, key and the bad text. */
+/* Typed getters: the value of section.key.  The schema of the last
+ * dg_config_validate call (which must outlive the reads) is the one place a key's
+ * default and an enum's choices are stated: a reader never restates them.
+ * An absent key reads as its schema default (validation has filled it in
+ * already); a key the schema does not declare (outside an open section), an
+ * absent one without a schema default, or an enum without a schema is
+ * DG_ERR_INTERNAL (a bug in the reader).  Before any validation, the values
+ * present in the text read the same, without defaults.  A value that does
+ * not parse is DG_ERR_INPUT naming name:line:col, section, key and the bad
+ * text. */
 dg_error dg_config_get_int(const dg_config *cfg, const char *section,
-                           const char *key, int64_t def, int64_t *out);
+                           const char *key, int64_t *out);
 dg_error dg_config_get_double(const dg_config *cfg, const char *section,
-                              const char *key, double def, double *out);
+                              const char *key, double *out);
 dg_error dg_config_get_bool(const dg_config *cfg, const char *section,
-                            const char *key, int def, int *out);
-/* *out may be def itself (NULL allowed). */
+                            const char *key, int *out);
 dg_error dg_config_get_string(const dg_config *cfg, const char *section,
-                              const char *key, const char *def,
-                              const char **out);
-/* *out = index of the value in choices ("auto|cuda|cpu" -> 0, 1, 2). */
+                              const char *key, const char **out);
+/* *out = index of the value in the schema's choices ("auto|cuda|cpu" -> 0,
+ * 1, 2). */
 dg_error dg_config_get_enum(const dg_config *cfg, const char *section,
-                            const char *key, const char *choices, int def,
-                            int *out);
+                            const char *key, int *out);
 /* A path value resolved against dg_config_dir (absolute paths unchanged;
- * override values against the working directory).  def is resolved the same
- * way; *out = NULL if absent and def is NULL. */
+ * override values against the working directory; a schema default as a
+ * value of the file). */
 dg_error dg_config_get_path(const dg_config *cfg, const char *section,
-                            const char *key, const char *def,
-                            const char **out);
+                            const char *key, const char **out);
 
 /* Iteration, in file order (overrides and defaults appended):
  * the i-th section name, or NULL when i is past the end ... */

@@ -175,7 +175,9 @@ const char *dg_matrix_place_name(dg_matrix_place p);
 const char *dg_work_mode_name(dg_work_mode m);
 const char *dg_field_layout_name(dg_field_layout l);
 
-/* The defaults a run uses before tuning. */
+/* The defaults a run uses before tuning, and their check: both derived from
+ * the knob table (operators/kernel_knobs.c), as is everything below on
+ * configurations. */
 dg_kernel_config dg_kernel_config_default(void);
 /* DG_ERR_INPUT naming the bad knob. */
 dg_error dg_kernel_config_check(const dg_kernel_config *c, int Np);

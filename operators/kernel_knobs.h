@@ -1,7 +1,9 @@
-/* The kernel tuning knobs as one table: the [backend] keys of problem.cfg,
- * the lines of a tuning-database entry and the one-line variant
- * descriptions of `dgrun tune` / `dgbench rhs` are all made from it, so a
- * new knob is one row here (plus its meaning in the generator). */
+/* The kernel tuning knobs as one table (operators/kernel_knobs.c): the
+ * default configuration, its check, the [backend] keys of problem.cfg and
+ * --help-config, the lines of a tuning-database entry, the one-line variant
+ * descriptions of `dgrun tune` / `dgbench rhs` and the tuner's list of what
+ * it searches are all made from it, so a new knob is one row there (plus
+ * its struct member in codegen.h and its meaning in the generator). */
 #ifndef DG_OPERATORS_KERNEL_KNOBS_H
 #define DG_OPERATORS_KERNEL_KNOBS_H
 
@@ -11,6 +13,10 @@
 #include "operators/codegen.h"
 
 typedef enum { DG_KNOB_INT = 0, DG_KNOB_ENUM = 1, DG_KNOB_BOOL = 2 } dg_knob_kind;
+/* Which modes of the tuner's space (tuning/tuner.c) give the knob other values
+ * than its default. */
+enum { DG_KNOB_TUNED_AUTO = 1, DG_KNOB_TUNED_FULL = 2 };
+enum { DG_KNOB_MAX_DEPS = 4, DG_KNOB_MAX_SET = 8 };
 
 typedef struct dg_kernel_knob {
   const char *key;     /* [backend] key and tuning-database line name */
@@ -18,6 +24,19 @@ typedef struct dg_kernel_knob {
   dg_knob_kind kind;
   const char *const *names; /* DG_KNOB_ENUM: value names, NULL-terminated */
   size_t offset;       /* of its int-sized field in dg_kernel_config */
+  int def;             /* the value before tuning */
+  /* legal values of an int knob: lo..hi (with multiple > 0 a multiple of
+   * it), or, where set[0] != 0, the zero-terminated list set (bools are 0
+   * or 1 and enums index names, without them) */
+  int lo, hi, multiple;
+  int set[DG_KNOB_MAX_SET];
+  /* where it applies: a value other than def needs applies(c) (NULL:
+   * everywhere); the check's message is "<key> [<value>] <needs>, not
+   * <deps with their values>" */
+  int (*applies)(const dg_kernel_config *c);
+  const char *needs;
+  const char *deps[DG_KNOB_MAX_DEPS];
+  int tuned;           /* DG_KNOB_TUNED_* flags */
   const char *help;    /* one line, for the problem.cfg reference */
   int launch_only;     /* set at launch, not in the generated source (so the
                           variants it tells apart share one compiled module) */

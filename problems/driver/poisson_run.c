@@ -34,8 +34,14 @@ int dg_poisson_is_kind(const char *cfg_path, const char *const *overrides, int n
   dg_error err = dg_config_read_file(cfg_path, &cfg);
   for (int i = 0; i < noverrides && err == DG_OK; i++)
     err = dg_config_apply_override(cfg, overrides[i]);
+  /* the kind's default and choices are the schema's; a cfg that does not
+   * validate is left to the loader, whose message names the problem */
+  size_t nschema;
+  const dg_config_key *schema = dg_problem_schema(&nschema);
   if (err == DG_OK)
-    err = dg_config_get_enum(cfg, "problem", "kind", "transient|poisson", 0, &kind);
+    err = dg_config_validate(cfg, schema, nschema);
+  if (err == DG_OK)
+    err = dg_config_get_enum(cfg, "problem", "kind", &kind);
   dg_config_destroy(&cfg);
   if (err != DG_OK) {
     dg_error_clear();
@@ -78,7 +84,7 @@ static dg_error eval_boundary(void *ctx, int tag, const double *x, const double 
 /* [poisson] neumann: per mesh tag, Dirichlet or Neumann. */
 static dg_error boundary_kinds(const dg_problem *p, dg_sipg_bc **out) {
   const char *list = NULL;
-  DG_CALL(dg_config_get_string(p->cfg, "poisson", "neumann", "", &list));
+  DG_CALL(dg_config_get_string(p->cfg, "poisson", "neumann", &list));
   int nb = dg_flux_boundary_count(p->program);
   int *neumann = calloc((size_t)nb + 1, sizeof(int));
   DG_CHECK(neumann, DG_ERR_MEMORY, "out of memory");
@@ -185,13 +191,13 @@ static dg_error gather(dg_comm *comm, const pstate *s, int nf, int Np, const dou
 /* [poisson] matrix_file: the assembled matrix for other tools (spbench). */
 static dg_error write_matrix(dg_comm *comm, const dg_config *cfg, const dg_csr *A) {
   const char *path = NULL;
-  DG_CALL(dg_config_get_string(cfg, "poisson", "matrix_file", "", &path));
+  DG_CALL(dg_config_get_string(cfg, "poisson", "matrix_file", &path));
   if (!path[0])
     return DG_OK;
   DG_CHECK(dg_comm_size(comm) == 1, DG_ERR_INPUT,
            "%s: [poisson] matrix_file needs a run on one rank (this one has %d)",
            dg_config_name(cfg), dg_comm_size(comm));
-  DG_CALL(dg_config_get_path(cfg, "poisson", "matrix_file", NULL, &path));
+  DG_CALL(dg_config_get_path(cfg, "poisson", "matrix_file", &path));
   DG_CALL(dg_mmio_write(path, A, 1));
   dg_info("wrote the %lld x %lld matrix (%lld nonzeros) to %s", (long long)A->nrows,
           (long long)A->ncols, (long long)A->nnz, path);
@@ -293,20 +299,18 @@ static dg_error solve(dg_comm *comm, const dg_run_options *opt, pstate *s,
 
   dg_sipg_options so = dg_sipg_defaults();
   so.tag_kind = s->tag_kind;
-  DG_CALL(dg_config_get_double(cfg, "poisson", "penalty", 1, &so.penalty));
+  DG_CALL(dg_config_get_double(cfg, "poisson", "penalty", &so.penalty));
   DG_CHECK(so.penalty > 0, DG_ERR_INPUT, "%s: [poisson] penalty = %g must be positive",
            dg_config_name(cfg), so.penalty);
   dg_krylov_options ko = dg_krylov_defaults();
   int pc = 2, fmt = 0;
   int64_t maxit = 10000, logev = 0;
-  DG_CALL(dg_config_get_enum(cfg, "poisson", "preconditioner", "none|jacobi|block-jacobi", 2,
-                             &pc));
-  DG_CALL(dg_config_get_enum(cfg, "poisson", "format", "auto|csr-scalar|csr-vector|ell|bsr", 0,
-                             &fmt));
-  DG_CALL(dg_config_get_double(cfg, "poisson", "rtol", 1e-10, &ko.rtol));
-  DG_CALL(dg_config_get_double(cfg, "poisson", "atol", 0, &ko.atol));
-  DG_CALL(dg_config_get_int(cfg, "poisson", "max_iterations", 10000, &maxit));
-  DG_CALL(dg_config_get_int(cfg, "poisson", "log_every", 0, &logev));
+  DG_CALL(dg_config_get_enum(cfg, "poisson", "preconditioner", &pc));
+  DG_CALL(dg_config_get_enum(cfg, "poisson", "format", &fmt));
+  DG_CALL(dg_config_get_double(cfg, "poisson", "rtol", &ko.rtol));
+  DG_CALL(dg_config_get_double(cfg, "poisson", "atol", &ko.atol));
+  DG_CALL(dg_config_get_int(cfg, "poisson", "max_iterations", &maxit));
+  DG_CALL(dg_config_get_int(cfg, "poisson", "log_every", &logev));
   DG_CHECK(ko.rtol >= 0 && ko.atol >= 0 && ko.rtol + ko.atol > 0, DG_ERR_INPUT,
            "%s: [poisson] rtol = %g, atol = %g: not negative, and not both zero",
            dg_config_name(cfg), ko.rtol, ko.atol);

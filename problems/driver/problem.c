@@ -192,12 +192,12 @@ static dg_error read_mesh_file(dg_problem *p) {
   const dg_config *cfg = p->cfg;
   const char *path = NULL, *deftag = NULL;
   double size = 0;
-  DG_CALL(dg_config_get_string(cfg, "mesh", "file", "", &path));
+  DG_CALL(dg_config_get_string(cfg, "mesh", "file", &path));
   DG_CHECK(path[0], DG_ERR_INPUT, "%s: [mesh] type = file needs [mesh] file = <mesh file>",
            dg_config_name(cfg));
-  DG_CALL(dg_config_get_path(cfg, "mesh", "file", NULL, &path));
-  DG_CALL(dg_config_get_double(cfg, "mesh", "size", 0, &size));
-  DG_CALL(dg_config_get_string(cfg, "mesh", "default_tag", "", &deftag));
+  DG_CALL(dg_config_get_path(cfg, "mesh", "file", &path));
+  DG_CALL(dg_config_get_double(cfg, "mesh", "size", &size));
+  DG_CALL(dg_config_get_string(cfg, "mesh", "default_tag", &deftag));
   size_t len = strlen(path);
   if (len > 3 && strcmp(path + len - 3, ".h5") == 0) {
     int nparts = 0;
@@ -233,17 +233,17 @@ static dg_error read_mesh_file(dg_problem *p) {
 static dg_error build_mesh(dg_problem *p) {
   const dg_config *cfg = p->cfg;
   int type = 0;
-  DG_CALL(dg_config_get_enum(cfg, "mesh", "type", "interval|rectangle|box|file", 0, &type));
+  DG_CALL(dg_config_get_enum(cfg, "mesh", "type", &type));
   if (type == 3)
     return read_mesh_file(p);
   p->dim = type + 1;
   const char *cells = NULL, *lower = NULL, *upper = NULL, *periodic = NULL;
-  DG_CALL(dg_config_get_string(cfg, "mesh", "cells", "", &cells));
+  DG_CALL(dg_config_get_string(cfg, "mesh", "cells", &cells));
   DG_CHECK(cells[0], DG_ERR_INPUT, "%s: [mesh] type = %s needs [mesh] cells",
            dg_config_name(cfg), type == 0 ? "interval" : type == 1 ? "rectangle" : "box");
-  DG_CALL(dg_config_get_string(cfg, "mesh", "lower", "", &lower));
-  DG_CALL(dg_config_get_string(cfg, "mesh", "upper", "", &upper));
-  DG_CALL(dg_config_get_string(cfg, "mesh", "periodic", "none", &periodic));
+  DG_CALL(dg_config_get_string(cfg, "mesh", "lower", &lower));
+  DG_CALL(dg_config_get_string(cfg, "mesh", "upper", &upper));
+  DG_CALL(dg_config_get_string(cfg, "mesh", "periodic", &periodic));
   double nd[3] = {0}, lo[3] = {0}, hi[3] = {0};
   DG_CALL(parse_list(cfg, "cells", cells, p->dim, 1, nd));
   /* lower/upper default to 3 values; only the first dim are used */
@@ -304,7 +304,7 @@ static dg_error map_boundaries(dg_problem *p) {
     int id;
     DG_CALL(dg_mesh_tag_find(p->mesh, tag, &id));
     const char *bcname = NULL;
-    DG_CALL(dg_config_get_string(cfg, "boundaries", tag, NULL, &bcname));
+    DG_CALL(dg_config_get_string(cfg, "boundaries", tag, &bcname));
     int bc;
     DG_CALL(dg_flux_boundary_find(p->program, bcname, &bc));
     p->tag_to_bc[id] = bc;
@@ -326,7 +326,7 @@ static dg_error load(dg_problem *p, const char *const *overrides, int noverrides
   DG_CALL(dg_config_validate(cfg, schema, nschema));
 
   const char *name = NULL;
-  DG_CALL(dg_config_get_string(cfg, "problem", "name", "", &name));
+  DG_CALL(dg_config_get_string(cfg, "problem", "name", &name));
   if (!name[0]) {
     const char *base = strrchr(dg_config_name(cfg), '/');
     base = base ? base + 1 : dg_config_name(cfg);
@@ -349,7 +349,7 @@ static dg_error load(dg_problem *p, const char *const *overrides, int noverrides
   DG_CALL(build_mesh(p));
   dg_timing_end(ph);
   int numbering = 0;
-  DG_CALL(dg_config_get_enum(cfg, "mesh", "order", "hilbert|input", 0, &numbering));
+  DG_CALL(dg_config_get_enum(cfg, "mesh", "order", &numbering));
   p->element_order = "input";
   if (numbering == 0 && !p->part) { /* a part read alone keeps the file's numbering */
     ph = dg_timing_begin("mesh element order");
@@ -363,57 +363,56 @@ static dg_error load(dg_problem *p, const char *const *overrides, int noverrides
   dg_timing_end(ph);
 
   const char *flux_path = NULL;
-  DG_CALL(dg_config_get_path(cfg, "problem", "flux", NULL, &flux_path));
+  DG_CALL(dg_config_get_path(cfg, "problem", "flux", &flux_path));
   ph = dg_timing_begin("flux file");
   DG_CALL(dg_flux_parse_file(flux_path, p->dim, &p->program));
   dg_timing_end(ph);
   const char *pname;
   for (size_t i = 0; (pname = dg_config_key_at(cfg, "params", i)); i++) {
     double v;
-    DG_CALL(dg_config_get_double(cfg, "params", pname, 0, &v));
+    DG_CALL(dg_config_get_double(cfg, "params", pname, &v));
     DG_CALL(dg_flux_set_param(p->program, pname, v));
   }
   DG_CALL(map_boundaries(p));
 
   int64_t order;
-  DG_CALL(dg_config_get_int(cfg, "discretization", "order", 0, &order));
+  DG_CALL(dg_config_get_int(cfg, "discretization", "order", &order));
   DG_CHECK(order >= 1 && order <= 15, DG_ERR_INPUT,
            "%s: [discretization] order = %lld must be in 1..15", dg_config_name(cfg),
            (long long)order);
   p->order = (int)order;
   int prec = 1;
-  DG_CALL(dg_config_get_enum(cfg, "discretization", "precision", "float|double", 1, &prec));
+  DG_CALL(dg_config_get_enum(cfg, "discretization", "precision", &prec));
   p->precision = prec == 0 ? DG_FLOAT : DG_DOUBLE;
 
-  DG_CALL(dg_config_get_enum(cfg, "problem", "kind", "transient|poisson", 0, &p->kind));
+  DG_CALL(dg_config_get_enum(cfg, "problem", "kind", &p->kind));
   DG_CHECK(p->kind == 1 || dg_config_has(cfg, "time", "final"), DG_ERR_INPUT,
            "%s: [time] final is required (the run's final time)", dg_config_name(cfg));
   int scheme = 0;
-  DG_CALL(dg_config_get_enum(cfg, "time", "scheme", "lserk4|ssprk3", 0, &scheme));
+  DG_CALL(dg_config_get_enum(cfg, "time", "scheme", &scheme));
   DG_CALL(dg_rk_scheme_get(scheme == 0 ? "lserk4" : "ssprk3", &p->scheme));
-  DG_CALL(dg_config_get_double(cfg, "time", "final", 0, &p->t_final));
+  DG_CALL(dg_config_get_double(cfg, "time", "final", &p->t_final));
   DG_CHECK(p->kind == 1 || p->t_final >= 0, DG_ERR_INPUT, "%s: [time] final = %g must not be negative",
            dg_config_name(cfg), p->t_final);
-  DG_CALL(dg_config_get_double(cfg, "time", "cfl", 0.5, &p->cfl));
+  DG_CALL(dg_config_get_double(cfg, "time", "cfl", &p->cfl));
   DG_CHECK(p->cfl > 0, DG_ERR_INPUT, "%s: [time] cfl = %g must be positive",
            dg_config_name(cfg), p->cfl);
-  DG_CALL(dg_config_get_double(cfg, "time", "dt", 0, &p->dt_fixed));
+  DG_CALL(dg_config_get_double(cfg, "time", "dt", &p->dt_fixed));
   DG_CHECK(p->dt_fixed >= 0, DG_ERR_INPUT, "%s: [time] dt = %g must not be negative",
            dg_config_name(cfg), p->dt_fixed);
-  DG_CALL(dg_config_get_double(cfg, "time", "wave_speed", 1, &p->wave_speed));
+  DG_CALL(dg_config_get_double(cfg, "time", "wave_speed", &p->wave_speed));
   DG_CHECK(p->wave_speed > 0, DG_ERR_INPUT, "%s: [time] wave_speed = %g must be positive",
            dg_config_name(cfg), p->wave_speed);
-  DG_CALL(dg_config_get_int(cfg, "time", "max_steps", 0, &p->max_steps));
+  DG_CALL(dg_config_get_int(cfg, "time", "max_steps", &p->max_steps));
 
-  DG_CALL(dg_config_get_path(cfg, "output", "directory", "output", &p->output_dir));
-  DG_CALL(dg_config_get_double(cfg, "output", "interval", 0, &p->output_interval));
-  DG_CALL(dg_config_get_double(cfg, "output", "checkpoint_interval", 0,
-                               &p->checkpoint_interval));
+  DG_CALL(dg_config_get_path(cfg, "output", "directory", &p->output_dir));
+  DG_CALL(dg_config_get_double(cfg, "output", "interval", &p->output_interval));
+  DG_CALL(dg_config_get_double(cfg, "output", "checkpoint_interval", &p->checkpoint_interval));
   DG_CHECK(p->output_interval >= 0 && p->checkpoint_interval >= 0, DG_ERR_INPUT,
            "%s: [output] intervals must not be negative", dg_config_name(cfg));
-  DG_CALL(dg_config_get_bool(cfg, "output", "enabled", 1, &p->output_enabled));
+  DG_CALL(dg_config_get_bool(cfg, "output", "enabled", &p->output_enabled));
   int pio = 0;
-  DG_CALL(dg_config_get_enum(cfg, "output", "parallel_io", "auto|collective|gather", 0, &pio));
+  DG_CALL(dg_config_get_enum(cfg, "output", "parallel_io", &pio));
   DG_CHECK(pio != 1 || dg_comm_h5_parallel(), DG_ERR_INPUT,
            "%s: [output] parallel_io = collective needs a dgrun built with parallel HDF5 "
            "(install libhdf5-openmpi-dev and configure with -DDGRUN_PARALLEL_HDF5=ON); this "
@@ -424,7 +423,7 @@ static dg_error load(dg_problem *p, const char *const *overrides, int noverrides
                                        : DG_IO_GATHER;
 
   const char *fields = NULL;
-  DG_CALL(dg_config_get_string(cfg, "output", "fields", "all", &fields));
+  DG_CALL(dg_config_get_string(cfg, "output", "fields", &fields));
   int nf = dg_flux_field_count(p->program);
   p->output_field = calloc((size_t)nf + 1, sizeof(int));
   DG_CHECK(p->output_field, DG_ERR_MEMORY, "out of memory");
@@ -451,31 +450,29 @@ static dg_error load(dg_problem *p, const char *const *overrides, int noverrides
     }
   }
   int tuning = 0;
-  DG_CALL(dg_config_get_enum(cfg, "backend", "tuning", "off|auto|full", 0, &tuning));
+  DG_CALL(dg_config_get_enum(cfg, "backend", "tuning", &tuning));
   p->tuning = tuning;
   int dev = 0;
-  DG_CALL(dg_config_get_enum(cfg, "backend", "device", "auto|cuda|cpu", 0, &dev));
+  DG_CALL(dg_config_get_enum(cfg, "backend", "device", &dev));
   p->device = dev == 0 ? "auto" : dev == 1 ? "cuda" : "cpu";
   dg_kernel_config *kc = &p->kernels;
   *kc = dg_kernel_config_default();
   for (int k = 0; k < dg_kernel_nknobs; k++) { /* read as the schema typed them */
     const dg_kernel_knob *kn = &dg_kernel_knobs[k];
-    int v = dg_kernel_knob_get(kc, kn);
+    int v = 0;
     if (kn->kind == DG_KNOB_ENUM) {
-      char choices[256];
-      dg_kernel_knob_choices(kn, choices, sizeof choices);
-      DG_CALL(dg_config_get_enum(cfg, "backend", kn->key, choices, v, &v));
+      DG_CALL(dg_config_get_enum(cfg, "backend", kn->key, &v));
     } else if (kn->kind == DG_KNOB_BOOL) {
-      DG_CALL(dg_config_get_bool(cfg, "backend", kn->key, v, &v));
+      DG_CALL(dg_config_get_bool(cfg, "backend", kn->key, &v));
     } else {
       int64_t x;
-      DG_CALL(dg_config_get_int(cfg, "backend", kn->key, v, &x));
+      DG_CALL(dg_config_get_int(cfg, "backend", kn->key, &x));
       v = x < -1 || x > (1 << 30) ? -1 : (int)x; /* out of range: the check below says so */
     }
     dg_kernel_knob_put(kc, kn, v);
   }
   DG_CALL(dg_kernel_config_check(kc, 1));
-  DG_CALL(dg_config_get_int(cfg, "backend", "nan_check_steps", 20, &p->nan_check_steps));
+  DG_CALL(dg_config_get_int(cfg, "backend", "nan_check_steps", &p->nan_check_steps));
   DG_CHECK(p->nan_check_steps >= 1, DG_ERR_INPUT,
            "%s: [backend] nan_check_steps = %lld must be >= 1", dg_config_name(cfg),
            (long long)p->nan_check_steps);

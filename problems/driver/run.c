@@ -132,7 +132,7 @@ done:
  * flux file's line and column. */
 static dg_error check_affine(const dg_problem *p, const dg_physics *ph) {
   const char *flux = NULL;
-  DG_CALL(dg_config_get_path(p->cfg, "problem", "flux", NULL, &flux));
+  DG_CALL(dg_config_get_path(p->cfg, "problem", "flux", &flux));
   int nf = dg_flux_field_count(p->program);
   const char **names = calloc((size_t)nf + 1, sizeof *names);
   DG_CHECK(names, DG_ERR_MEMORY, "out of memory");

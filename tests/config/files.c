@@ -43,7 +43,7 @@ static void test_io(void) {
   fclose(f);
   EXPECT_OK(dg_config_read_file(path, &cfg));
   int64_t v = 0;
-  EXPECT_OK(dg_config_get_int(cfg, "a", "k2999", 0, &v));
+  EXPECT_OK(dg_config_get_int(cfg, "a", "k2999", &v));
   EXPECT(v == 8997);
   dg_config_destroy(&cfg);
 }
@@ -60,24 +60,32 @@ static void test_paths(void) {
   EXPECT_STR(dg_config_dir(cfg), dir);
   EXPECT_STR(dg_config_name(cfg), path);
   const char *p = NULL;
-  EXPECT_OK(dg_config_get_path(cfg, "mesh", "file", NULL, &p));
+  EXPECT_OK(dg_config_get_path(cfg, "mesh", "file", &p));
   snprintf(want, sizeof want, "%s/meshes/box.msh", dir);
   EXPECT_STR(p, want);
-  EXPECT_OK(dg_config_get_path(cfg, "mesh", "abs", NULL, &p));
+  EXPECT_OK(dg_config_get_path(cfg, "mesh", "abs", &p));
   EXPECT_STR(p, "/data/x.msh");
-  EXPECT_OK(dg_config_get_path(cfg, "mesh", "up", NULL, &p));
+  EXPECT_OK(dg_config_get_path(cfg, "mesh", "up", &p));
   snprintf(want, sizeof want, "%s/../y.msh", dir);
   EXPECT_STR(p, want);
-  /* A default is relative to the cfg too; no default, no path. */
-  EXPECT_OK(dg_config_get_path(cfg, "mesh", "absent", "d.msh", &p));
+  /* A schema default is relative to the cfg too; no default, no path. */
+  static const dg_config_key schema[] = {
+      {"mesh", NULL, DG_CONFIG_PATH, NULL, NULL, "open"},
+      {"mesh", "absent", DG_CONFIG_PATH, NULL, "d.msh", "a default path"},
+      {"output", NULL, DG_CONFIG_STRING, NULL, NULL, "open"},
+  };
+  EXPECT_OK(dg_config_validate(cfg, schema, sizeof schema / sizeof *schema));
+  EXPECT_OK(dg_config_get_path(cfg, "mesh", "absent", &p));
   snprintf(want, sizeof want, "%s/d.msh", dir);
   EXPECT_STR(p, want);
   p = "poison";
-  EXPECT_OK(dg_config_get_path(cfg, "mesh", "absent", NULL, &p));
-  EXPECT(p == NULL);
+  EXPECT_ERROR(dg_config_get_path(cfg, "mesh", "nodefault", &p), DG_ERR_INTERNAL,
+               "[mesh] nodefault is read while absent, and no config schema gives its "
+               "default");
+  EXPECT_STR(p, "poison");
   /* A path typed on the command line is relative to the working directory. */
   EXPECT_OK(dg_config_apply_override(cfg, "mesh.file=other.msh"));
-  EXPECT_OK(dg_config_get_path(cfg, "mesh", "file", NULL, &p));
+  EXPECT_OK(dg_config_get_path(cfg, "mesh", "file", &p));
   EXPECT_STR(p, "other.msh");
   dg_config_destroy(&cfg);
 
@@ -99,7 +107,7 @@ static void test_paths(void) {
       continue;
     EXPECT_STR(dg_config_dir(cfg), cases[i].dir);
     p = NULL;
-    EXPECT_OK(dg_config_get_path(cfg, "m", "f", NULL, &p));
+    EXPECT_OK(dg_config_get_path(cfg, "m", "f", &p));
     EXPECT_STR(p, cases[i].resolved);
     dg_config_destroy(&cfg);
   }
