@@ -283,6 +283,12 @@ dg_error dg_device_list(FILE *out) {
   return DG_OK;
 }
 
+void dg_device_print_runtime(FILE *out) {
+  for (int i = 0; i < NBACKENDS; i++)
+    if (registry[i]->print_runtime)
+      registry[i]->print_runtime(out);
+}
+
 const dg_device_info *dg_device_get_info(const dg_device *dev) {
   return &dev->info;
 }

@@ -79,6 +79,9 @@ int dg_device_env_index_set(void);
 
 /* Print every backend this build has and the devices each can see. */
 dg_error dg_device_list(FILE *out);
+/* What each backend of this build finds at run time: the CUDA driver and
+ * NVRTC versions, the C compiler of the cpu backend (`dgrun --version`). */
+void dg_device_print_runtime(FILE *out);
 
 /* Whether the cuda backend was built in, and whether a GPU can be used now. */
 int dg_device_cuda_built(void);

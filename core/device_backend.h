@@ -6,6 +6,8 @@
 #ifndef DG_CORE_DEVICE_BACKEND_H
 #define DG_CORE_DEVICE_BACKEND_H
 
+#include <stdio.h>
+
 #include "core/device.h"
 
 typedef struct dg_backend_ops {
@@ -17,6 +19,10 @@ typedef struct dg_backend_ops {
   /* Number of devices, and their descriptions (for dg_device_list). */
   dg_error (*count)(int *n);
   dg_error (*describe)(int index, dg_device_info *info);
+  /* One line or two on what the backend found at run time (libraries and
+   * their versions, the compiler it would use), for `dgrun --version`;
+   * never fails: what is missing is said. */
+  void (*print_runtime)(FILE *out);
 
   /* Open device index; *state is the backend's private context.  device.c
    * fills info->backend, backend_name and index itself afterwards. */

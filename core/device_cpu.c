@@ -711,8 +711,22 @@ static dg_error cpu_stream_wait_event(void *state, void *stream, void *event) {
   return DG_OK;
 }
 
+/* The identity holds the compiler's path, version and flags. */
+static void cpu_print_runtime(FILE *out) {
+  dg_device_info info;
+  void *st = NULL;
+  if (cpu_open(0, &info, &st) == DG_OK)
+    fprintf(out, "cpu: kernels compiled by %s\n", cpu_compiler_identity(st));
+  else
+    fprintf(out, "cpu: no kernel compiler (%s)\n", dg_error_message());
+  dg_error_clear();
+  if (st)
+    cpu_close(st);
+}
+
 const dg_backend_ops dg_backend_cpu_ops = {
     .name = "cpu",
+    .print_runtime = cpu_print_runtime,
     .priority = 0,
     .available = cpu_available,
     .count = cpu_count,

@@ -763,8 +763,25 @@ static dg_error cuda_stream_wait_event(void *state, void *stream,
   return DG_OK;
 }
 
+static void cuda_print_runtime(FILE *out) {
+  const dg_cuda_driver *cu;
+  if (dg_cuda_loader_driver(&cu) == DG_OK)
+    fprintf(out, "cuda: driver supports CUDA %d.%d\n", cu->version / 1000, cu->version % 1000 / 10);
+  else
+    fprintf(out, "cuda: no driver (%s)\n", dg_error_message());
+  dg_error_clear();
+  int major, minor;
+  const char *path;
+  if (dg_nvrtc_version(&major, &minor) == DG_OK && dg_nvrtc_path(&path) == DG_OK)
+    fprintf(out, "cuda: NVRTC %d.%d (%s)\n", major, minor, path);
+  else
+    fprintf(out, "cuda: no NVRTC (%s)\n", dg_error_message());
+  dg_error_clear();
+}
+
 /* Priority above the cpu backend: "auto" prefers a GPU when one works. */
 const dg_backend_ops dg_backend_cuda_ops = {
+    .print_runtime = cuda_print_runtime,
     .host_alloc = cuda_host_alloc,
     .host_free = cuda_host_free,
     .copy_async = cuda_copy_async,

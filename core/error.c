@@ -76,10 +76,24 @@ dg_error dg_error_push(dg_error code, const char *file, int line,
   return code;
 }
 
+/* Set once at start-up, before any thread that could raise exists. */
+static int traces_on;
+
+void dg_error_set_traces(int on) { traces_on = on; }
+
+/* A message that carries its own "error:" (file:line:col: error: ...,
+ * <command line>: error: ...) is not prefixed with the kind again. */
+static int says_error(const char *m) { return strstr(m, ": error: ") != NULL; }
+
 void dg_error_print(FILE *out) {
   if (trace.code == DG_OK)
     return;
-  fprintf(out, "dgrun: %s: %s\n", dg_error_name(trace.code), trace.message);
+  if (says_error(trace.message))
+    fprintf(out, "dgrun: %s\n", trace.message);
+  else
+    fprintf(out, "dgrun: %s: %s\n", dg_error_name(trace.code), trace.message);
+  if (!traces_on && trace.code != DG_ERR_INTERNAL)
+    return;
   for (int i = 0; i < trace.nframes; i++)
     fprintf(out, "  %s %s (%s:%d)\n", i == 0 ? "raised in" : "from",
             trace.frames[i].func, trace.frames[i].file, trace.frames[i].line);

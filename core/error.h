@@ -41,8 +41,15 @@ dg_error dg_error_raise(dg_error code, const char *file, int line,
 dg_error dg_error_push(dg_error code, const char *file, int line,
                        const char *func);
 
-/* Print the recorded chain ("error: message" then "  from func (file:line)"). */
+/* Print the recorded error for a user: "dgrun: <kind>: message" (or
+ * "dgrun: message" when the message already says "file:line:col: error:"),
+ * and the call trace ("  raised in func (file:line)", "  from ...") only
+ * when traces are on or the error is DG_ERR_INTERNAL (a bug: the trace is
+ * what its report needs). */
 void dg_error_print(FILE *out);
+/* Print the call trace with every error (dgrun --debug, DGRUN_DEBUG=1); off
+ * by default.  A process-wide setting like the log level. */
+void dg_error_set_traces(int on);
 
 /* The message of the most recent raise ("" if none). */
 const char *dg_error_message(void);

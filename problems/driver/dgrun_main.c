@@ -9,10 +9,14 @@
  *                            candidate table and the choice, record it
  *   dgrun --devices          backends and devices this build can use
  *   dgrun --help-config      every problem.cfg key, with type and default
+ *   dgrun --help | --version the options explained (problems/driver/cli.c);
+ *                            version, commit, build options, CUDA/NVRTC found
+ *   --debug (or DGRUN_DEBUG=1) anywhere: errors print their call trace
  *
- * Exit status: 0 when the run completed, 1 on any error (printed with its
- * trace), 2 on a usage error, 128 + N when signal N (SIGINT: 130, SIGTERM:
- * 143) stopped the run after writing a checkpoint (problems/driver/signals.h).
+ * Exit status: 0 when the run completed, 1 on any error (its message; the
+ * trace with --debug), 2 on a usage error, 128 + N when signal N (SIGINT:
+ * 130, SIGTERM: 143) stopped the run after writing a checkpoint
+ * (problems/driver/signals.h).
  *
  * Under mpirun (detected from the launcher's environment) every rank runs
  * its part of the mesh (problems/solver/parallel.h); rank 0 alone prints progress.
@@ -33,10 +37,11 @@
 #include "core/error.h"
 #include "core/log.h"
 #include "meshes/mesh_h5.h"
+#include "problems/driver/cli.h"
 #include "problems/driver/poisson_run.h"
-#include "problems/solver/parallel.h"
 #include "problems/driver/problem.h"
 #include "problems/driver/run.h"
+#include "problems/solver/parallel.h"
 
 /* Started by an MPI launcher with more than one process? */
 static int launched_by_mpi(void) {
@@ -65,23 +70,27 @@ static void parallel_fail(dg_comm *comm, dg_error err) {
   dg_comm_abort(comm, 1);
 }
 
-static void usage(FILE *out) {
-  fprintf(out,
-          "usage: dgrun problem.cfg [section.key=value ...] [--quiet] [--restart ckpt.h5]\n"
-          "                         [--dump-kernels DIR] [--tune=off|auto|full] [--timings]\n"
-          "       dgrun tune problem.cfg [section.key=value ...] [--tune=auto|full]\n"
-          "       dgrun import mesh.msh mesh.h5 [--parts P]\n"
-          "       dgrun --devices\n"
-          "       dgrun --help-config [--markdown]\n");
+/* DGRUN_DEBUG=1 (or any value but 0 and empty) or --debug anywhere. */
+static void set_traces(int argc, char **argv) {
+  const char *e = getenv("DGRUN_DEBUG");
+  int on = e && *e && strcmp(e, "0") != 0;
+  for (int i = 1; i < argc; i++)
+    on |= strcmp(argv[i], "--debug") == 0;
+  dg_error_set_traces(on);
 }
 
 int main(int argc, char **argv) {
   if (argc < 2) {
-    usage(stderr);
+    dg_cli_usage(stderr);
     return 2;
   }
+  set_traces(argc, argv);
   if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-    usage(stdout);
+    dg_cli_help(stdout);
+    return 0;
+  }
+  if (strcmp(argv[1], "--version") == 0) {
+    dg_cli_version(stdout);
     return 0;
   }
   if (strcmp(argv[1], "--devices") == 0) {
@@ -128,26 +137,36 @@ int main(int argc, char **argv) {
   }
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
-    if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
+    int takes_value = 0;
+    dg_cli_option o = a[0] == '-' ? dg_cli_find(a, &takes_value) : DG_CLI_UNKNOWN;
+    if (takes_value && i + 1 >= argc) {
+      fprintf(stderr, "dgrun: %s needs a value\n", a);
+      dg_cli_usage(stderr);
+      free(overrides);
+      return 2;
+    }
+    if (o == DG_CLI_QUIET) {
       opt.quiet = 1;
-    } else if (strcmp(a, "--timings") == 0) {
+    } else if (o == DG_CLI_TIMINGS) {
       opt.timings = 1;
+    } else if (o == DG_CLI_DEBUG) {
+      /* set_traces read it */
     } else if (i == 1 && strcmp(a, "tune") == 0) {
       opt.tune_only = 1;
-    } else if (strcmp(a, "--tune=off") == 0 || strcmp(a, "--tune=auto") == 0 ||
-               strcmp(a, "--tune=full") == 0) {
+    } else if (o == DG_CLI_TUNE) {
       static char tune_ov[32];
       snprintf(tune_ov, sizeof tune_ov, "backend.tuning=%s", a + 7);
       overrides[opt.noverrides++] = tune_ov;
-    } else if ((strcmp(a, "--restart") == 0 || strcmp(a, "--dump-kernels") == 0) &&
-               i + 1 < argc) {
-      if (a[2] == 'r')
-        opt.restart = argv[++i];
+    } else if (o == DG_CLI_RESTART) {
+      opt.restart = argv[++i];
+    } else if (o == DG_CLI_DUMP_KERNELS) {
+      opt.dump_kernels = argv[++i];
+    } else if (a[0] == '-') {
+      const char *near = dg_cli_suggest(a);
+      if (near)
+        fprintf(stderr, "dgrun: unknown option '%s'; did you mean '%s'?\n", a, near);
       else
-        opt.dump_kernels = argv[++i];
-    } else if (strncmp(a, "--", 2) == 0) {
-      fprintf(stderr, "dgrun: unknown option '%s'\n", a);
-      usage(stderr);
+        fprintf(stderr, "dgrun: unknown option '%s' (dgrun --help lists them)\n", a);
       free(overrides);
       return 2;
     } else if (strchr(a, '=')) {
@@ -161,7 +180,7 @@ int main(int argc, char **argv) {
     }
   }
   if (!opt.cfg_path) {
-    usage(stderr);
+    dg_cli_usage(stderr);
     free(overrides);
     return 2;
   }
