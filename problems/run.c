@@ -20,6 +20,7 @@
 #include "operators/physics.h"
 #include "problems/checkpoint.h"
 #include "problems/memory_estimate.h"
+#include "problems/mesh_identity.h"
 #include "problems/parallel.h"
 #include "problems/problem.h"
 #include "problems/signals.h"
@@ -47,6 +48,8 @@ typedef struct run_state {
   double *u_global; /* rank 0 of a gathering partitioned run: all elements, for output */
   int collective;   /* a partitioned run writing with parallel HDF5 */
   dg_h5part *part;  /* with collective: this rank's elements in the files */
+  uint64_t mesh_hash;  /* problems/mesh_identity.h, for checkpoints */
+  char mesh_name[512];
   char **comp_names;
   int ncomp;
   double t_entry; /* dg_run entry, for the time-to-first-step line */
@@ -275,6 +278,8 @@ static dg_error checkpoint_info(run_state *r, dg_checkpoint_info *info) {
   info->scheme = r->prob->scheme.name;
   info->problem_id = r->prob->name;
   info->element_order = r->prob->element_order;
+  info->mesh_hash = r->mesh_hash;
+  info->mesh_name = r->mesh_name;
   return DG_OK;
 }
 
@@ -392,6 +397,7 @@ static dg_error probe_output_dir(run_state *r) {
   const char *dir = p->output_dir;
   r->created_dir = dg_fsutil_missing_top(dir);
   DG_CALL(dg_fsutil_mkdir_p(dir, 0755));
+  DG_CALL(dg_fsutil_check_outputs(dir, p->name));
   char *probe = dg_fsutil_join(dir, ".dgrun_write_probe");
   DG_CHECK(probe, DG_ERR_MEMORY, "out of memory");
   dg_error err = dg_fsutil_write_atomic(probe, "ok\n", 3, 0644);
@@ -759,6 +765,8 @@ static dg_error setup(const dg_run_options *opt, run_state *r) {
   ph = dg_timing_begin("discretization");
   DG_CALL(dg_parallel_agree(opt->comm, dg_discretization_create(r->par->mesh, p->order,
                                                                  p->precision, &r->disc)));
+  DG_CALL(dg_parallel_agree(opt->comm, dg_mesh_identity_hash(r->par, r->disc, &r->mesh_hash)));
+  dg_mesh_identity_name(p->cfg, r->mesh_name, sizeof r->mesh_name);
   dg_timing_end(ph);
   DG_CALL(dg_physics_from_program(p->program, &r->phys, &r->tables));
   /* the affine check (basis bernstein) skips conditions no face uses */
