@@ -37,8 +37,8 @@ dg_error dg_seal_file(const char *path, const char *magic);
  * the file's size only (for the ranks of a parallel read, one of which
  * checks in full).  Errors: DG_ERR_INPUT "<what> '<path>' ..." for a file
  * without the header (not_sealed says what such a file may be), a
- * truncated or extended one or one whose bytes do not match the SHA-256;
- * DG_ERR_IO when it cannot be read. */
+ * truncated or extended one or one whose bytes do not match the SHA-256,
+ * and for a missing or unopenable file; DG_ERR_IO when a read fails. */
 dg_error dg_seal_check(const char *path, const char *magic, const char *what,
                        const char *not_sealed, int full);
 

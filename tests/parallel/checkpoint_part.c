@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/seal.h"
 #include "problems/checkpoint.h"
 #include "problems/h5part.h"
 #include "tests/parallel/mpi_main.h"
@@ -70,7 +71,8 @@ static int write_file(const char *path, int version, int damage) {
   }
   if (f >= 0)
     H5Fclose(f);
-  return ok;
+  /* sealed again after the edits, so that the reader's own checks are reached */
+  return ok && dg_seal_file(path, DG_CHECKPOINT_SEAL) == DG_OK;
 }
 
 /* Rank 0 writes; every rank learns whether it worked. */
