@@ -467,10 +467,10 @@ void dg_fsutil_free_names(char **names, int n) {
   free(names);
 }
 
-dg_error dg_fsutil_check_outputs(const char *dir, const char *prefix) {
+dg_error dg_fsutil_check_outputs(const char *dir, const char *prefix, const char *suffix) {
   char **names;
   int n;
-  DG_CALL(dg_fsutil_list(dir, "", &names, &n));
+  DG_CALL(dg_fsutil_list(dir, suffix, &names, &n));
   dg_error err = DG_OK;
   size_t lp = strlen(prefix);
   for (int i = 0; i < n && err == DG_OK; i++) {

@@ -63,9 +63,10 @@ dg_error dg_fsutil_check_input(const char *path, const char *what);
 dg_error dg_fsutil_check_output(const char *path, const char *what);
 
 /* dg_fsutil_check_output for every entry of dir whose name starts with
- * prefix (the names a run will write there: snapshots, XDMF, checkpoints);
- * a missing dir is fine. */
-dg_error dg_fsutil_check_outputs(const char *dir, const char *prefix);
+ * prefix and ends with suffix (the names a run will write there, e.g.
+ * "<problem>" and ".h5" for snapshots and checkpoints); a missing dir is
+ * fine. */
+dg_error dg_fsutil_check_outputs(const char *dir, const char *prefix, const char *suffix);
 
 /* Write all n bytes to fd (retrying short writes and EINTR); a failed write
  * (ENOSPC, EIO) is DG_ERR_IO naming path and the system's reason. */

@@ -190,8 +190,10 @@ static dg_error output_paths(dg_comm *comm, const dg_problem *p, const char **ma
   const dg_config *cfg = p->cfg;
   const char *path = NULL;
   *matrix = NULL;
-  if (p->output_enabled && dg_comm_rank(comm) == 0)
-    DG_CALL(dg_fsutil_check_outputs(p->output_dir, p->name));
+  if (p->output_enabled && dg_comm_rank(comm) == 0) {
+    DG_CALL(dg_fsutil_check_outputs(p->output_dir, p->name, ".h5"));
+    DG_CALL(dg_fsutil_check_outputs(p->output_dir, p->name, ".xdmf"));
+  }
   DG_CALL(dg_config_get_string(cfg, "poisson", "matrix_file", "", &path));
   if (!path[0])
     return DG_OK;

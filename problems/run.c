@@ -397,7 +397,8 @@ static dg_error probe_output_dir(run_state *r) {
   const char *dir = p->output_dir;
   r->created_dir = dg_fsutil_missing_top(dir);
   DG_CALL(dg_fsutil_mkdir_p(dir, 0755));
-  DG_CALL(dg_fsutil_check_outputs(dir, p->name));
+  DG_CALL(dg_fsutil_check_outputs(dir, p->name, ".h5"));
+  DG_CALL(dg_fsutil_check_outputs(dir, p->name, ".xdmf"));
   char *probe = dg_fsutil_join(dir, ".dgrun_write_probe");
   DG_CHECK(probe, DG_ERR_MEMORY, "out of memory");
   dg_error err = dg_fsutil_write_atomic(probe, "ok\n", 3, 0644);

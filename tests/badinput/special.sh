@@ -68,6 +68,9 @@ mkdir out && mkfifo out/base2d_000000.h5
 refused snapshot_fifo "is a FIFO, not a regular file" base2d.cfg output.directory=out
 [ -p out/base2d_000000.h5 ] || fail "snapshot: the FIFO was replaced"
 rm -rf out
+mkdir out && mkdir out/base2d.xdmf
+refused xdmf_dir "is a directory, not a regular file" base2d.cfg output.directory=out
+rm -rf out
 
 # the kernel cache: fill it, make one entry a FIFO, run again
 timeout 120 "$dgrun" base2d.cfg output.enabled=false > "$work/out" 2> "$work/err" ||

@@ -82,9 +82,11 @@ static void outputs(void) {
           "is a FIFO");
   struct stat st;
   EXPECT(lstat(at("fifo"), &st) == 0 && S_ISFIFO(st.st_mode), "the FIFO was replaced");
-  refused("names in dir", dg_fsutil_check_outputs(dir, "fi"), DG_ERR_IO, "fifo' is a FIFO");
-  MUST(dg_fsutil_check_outputs(dir, "reg"));
-  MUST(dg_fsutil_check_outputs(at("nodir"), "x"));
+  refused("names in dir", dg_fsutil_check_outputs(dir, "fi", "fo"), DG_ERR_IO,
+          "fifo' is a FIFO");
+  MUST(dg_fsutil_check_outputs(dir, "fi", ".h5")); /* not a name the run writes */
+  MUST(dg_fsutil_check_outputs(dir, "reg", ""));
+  MUST(dg_fsutil_check_outputs(at("nodir"), "x", ".h5"));
   MUST(dg_fsutil_write_atomic(at("new"), "y", 1, 0644));
 }
 
