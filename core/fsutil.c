@@ -163,12 +163,13 @@ dg_error dg_fsutil_check_output(const char *path, const char *what) {
            what, path, kind_of(st.st_mode));
 }
 
-/* fsync the directory holding path so the rename itself is durable; best
- * effort (some file systems refuse fsync on directories). */
-static void sync_parent(const char *path) {
+/* fsync the directory holding path so the rename itself is durable: 0, or
+ * the errno of a failure (a file system that cannot fsync directories,
+ * EINVAL or EROFS, is not one). */
+static int sync_parent(const char *path) {
   char *dir = strdup(path);
   if (!dir)
-    return;
+    return ENOMEM;
   char *slash = strrchr(dir, '/');
   if (slash == dir)
     slash[1] = '\0';
@@ -177,11 +178,14 @@ static void sync_parent(const char *path) {
   else
     strcpy(dir, ".");
   int fd = open(dir, O_RDONLY);
+  int saved = fd < 0 ? errno : 0;
   if (fd >= 0) {
-    (void)fsync(fd);
+    if (fsync(fd) != 0 && errno != EINVAL && errno != EROFS)
+      saved = errno;
     close(fd);
   }
   free(dir);
+  return saved;
 }
 
 /* Write everything to fd and close it; 0 or the first errno. */
@@ -245,8 +249,10 @@ static dg_error write_renamed(const char *path, const void *data, size_t n, mode
              strerror(saved));
   }
   free(tmp);
-  if (durable)
-    sync_parent(path);
+  int e = durable ? sync_parent(path) : 0;
+  DG_CHECK(e == 0, DG_ERR_IO,
+           "wrote '%s', but cannot sync its directory (the rename may not survive a crash): %s",
+           path, strerror(e));
   return DG_OK;
 }
 

@@ -76,14 +76,7 @@ dg_error dg_seal_file(const char *path, const char *magic) {
 dg_error dg_seal_check(const char *path, const char *magic, const char *what,
                        const char *not_sealed, int full) {
   int fd;
-  dg_error oerr = dg_fsutil_open_input(path, what, &fd);
-  if (oerr == DG_ERR_IO) { /* missing or unreadable: an input error of the user's */
-    char msg[1024];
-    snprintf(msg, sizeof msg, "%s", dg_error_message());
-    dg_error_clear();
-    DG_RAISE(DG_ERR_INPUT, "%s", msg);
-  }
-  DG_CALL(oerr);
+  DG_CALL(dg_fsutil_open_input(path, what, &fd));
   char head[DG_SEAL_SIZE + 1];
   size_t got = 0;
   while (got < DG_SEAL_SIZE) {

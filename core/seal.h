@@ -38,7 +38,8 @@ dg_error dg_seal_file(const char *path, const char *magic);
  * checks in full).  Errors: DG_ERR_INPUT "<what> '<path>' ..." for a file
  * without the header (not_sealed says what such a file may be), a
  * truncated or extended one or one whose bytes do not match the SHA-256,
- * and for a missing or unopenable file; DG_ERR_IO when a read fails. */
+ * and for a FIFO, device or directory; DG_ERR_IO for a missing or
+ * unreadable file. */
 dg_error dg_seal_check(const char *path, const char *magic, const char *what,
                        const char *not_sealed, int full);
 

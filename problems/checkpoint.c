@@ -387,9 +387,18 @@ static dg_error read_body(hid_t file, const char *path, dg_checkpoint_info *in,
   return DG_OK;
 }
 
+/* (a missing or unreadable checkpoint is the user's input error, as every
+ * other reason to refuse one: DG_ERR_INPUT, checkpoint.h) */
 static dg_error check_seal(const char *path, int full) {
-  DG_CALL(dg_seal_check(path, DG_CHECKPOINT_SEAL, "checkpoint", "a sealed dgrun checkpoint",
-                        full));
+  dg_error err =
+      dg_seal_check(path, DG_CHECKPOINT_SEAL, "checkpoint", "a sealed dgrun checkpoint", full);
+  if (err == DG_ERR_IO) {
+    char msg[1024];
+    snprintf(msg, sizeof msg, "%s", dg_error_message());
+    dg_error_clear();
+    DG_RAISE(DG_ERR_INPUT, "%s", msg);
+  }
+  DG_CALL(err);
   return DG_OK;
 }
 

@@ -361,14 +361,7 @@ dg_error dg_h5io_open_read(const char *path, const char *what, hid_t *file) {
   dg_h5io_silence();
   char kind[64];
   snprintf(kind, sizeof kind, "%s file", what);
-  dg_error err = dg_fsutil_check_input(path, kind);
-  if (err == DG_ERR_IO) { /* missing or unreadable: an input error of the user's */
-    char msg[1024];
-    snprintf(msg, sizeof msg, "%s", dg_error_message());
-    dg_error_clear();
-    DG_RAISE(DG_ERR_INPUT, "%s", msg);
-  }
-  DG_CALL(err);
+  DG_CALL(dg_fsutil_check_input(path, kind)); /* never a FIFO or device to libhdf5 */
 #if H5_VERSION_GE(1, 12, 0)
   htri_t is = H5Fis_accessible(path, H5P_DEFAULT);
 #else

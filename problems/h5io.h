@@ -89,8 +89,9 @@ void dg_h5io_abandon(dg_h5io_out *out);
  * without a communicator).  Use after each collective step. */
 dg_error dg_h5io_agree(const dg_h5io_out *out, dg_error err);
 
-/* Open path read-only.  Errors: DG_ERR_INPUT (missing, not HDF5, truncated),
- * naming `what` ("checkpoint") and the file. */
+/* Open path read-only.  Errors: DG_ERR_INPUT (not a regular file, not HDF5,
+ * truncated), DG_ERR_IO (missing, unreadable), naming `what` ("checkpoint")
+ * and the file. */
 dg_error dg_h5io_open_read(const char *path, const char *what, hid_t *file);
 
 /* Raise code with "<message> (HDF5: <its innermost error>)" and clear the
