@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/fsutil.h"
 #include "core/suggest.h"
 
 /* Limits that keep messages inside the error trace's 2 KiB: at most
@@ -570,8 +571,8 @@ dg_error dg_config_read_string(const char *text, const char *name, dg_config **o
 dg_error dg_config_read_file(const char *path, dg_config **out) {
   DG_CHECK(path && out, DG_ERR_ARG, "dg_config_read_file: NULL argument");
   *out = NULL;
-  FILE *f = fopen(path, "rb");
-  DG_CHECK(f, DG_ERR_IO, "cannot open config file '%s': %s", path, strerror(errno));
+  FILE *f;
+  DG_CALL(dg_fsutil_fopen_input(path, "config file", &f));
   char *buf = NULL;
   size_t len = 0, cap = 0;
   dg_error err = DG_OK;

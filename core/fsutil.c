@@ -72,12 +72,104 @@ static int write_all(int fd, const void *data, size_t n) {
   return 0;
 }
 
-/* fsync the directory holding path so the rename itself is durable; best
- * effort (some file systems refuse fsync on directories). */
-static void sync_parent(const char *path) {
+dg_error dg_fsutil_write_fd(int fd, const void *data, size_t n, const char *path) {
+  DG_CHECK(write_all(fd, data, n) == 0, DG_ERR_IO, "cannot write '%s': %s", path,
+           strerror(errno));
+  return DG_OK;
+}
+
+/* "a FIFO", "a directory", ... for a file that is not regular. */
+static const char *kind_of(mode_t m) {
+  return S_ISFIFO(m)  ? "a FIFO"
+         : S_ISCHR(m) ? "a character device"
+         : S_ISBLK(m) ? "a block device"
+         : S_ISDIR(m) ? "a directory"
+         : S_ISSOCK(m) ? "a socket"
+         : S_ISLNK(m) ? "a symbolic link"
+                      : "not a plain file";
+}
+
+dg_error dg_fsutil_open_input(const char *path, const char *what, int *fd) {
+  *fd = -1;
+  DG_CHECK(path && path[0], DG_ERR_ARG, "empty %s path", what);
+  int f = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  DG_CHECK(f >= 0, DG_ERR_IO, "cannot open %s '%s': %s", what, path, strerror(errno));
+  struct stat st;
+  if (fstat(f, &st) != 0) {
+    int e = errno;
+    close(f);
+    DG_RAISE(DG_ERR_IO, "cannot stat %s '%s': %s", what, path, strerror(e));
+  }
+  if (!S_ISREG(st.st_mode)) {
+    close(f);
+    DG_RAISE(DG_ERR_INPUT, "%s '%s' is %s, not a regular file: give the path of a file", what,
+             path, kind_of(st.st_mode));
+  }
+  int flags = fcntl(f, F_GETFL);
+  if (flags < 0 || fcntl(f, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+    int e = errno;
+    close(f);
+    DG_RAISE(DG_ERR_IO, "cannot use %s '%s': %s", what, path, strerror(e));
+  }
+  *fd = f;
+  return DG_OK;
+}
+
+dg_error dg_fsutil_fopen_input(const char *path, const char *what, FILE **out) {
+  *out = NULL;
+  int fd;
+  DG_CALL(dg_fsutil_open_input(path, what, &fd));
+  FILE *f = fdopen(fd, "rb");
+  if (!f) {
+    int e = errno;
+    close(fd);
+    DG_RAISE(DG_ERR_IO, "cannot open %s '%s': %s", what, path, strerror(e));
+  }
+  *out = f;
+  return DG_OK;
+}
+
+dg_error dg_fsutil_check_input(const char *path, const char *what) {
+  int fd;
+  DG_CALL(dg_fsutil_open_input(path, what, &fd));
+  close(fd);
+  return DG_OK;
+}
+
+dg_error dg_fsutil_check_output(const char *path, const char *what) {
+  DG_CHECK(path && path[0], DG_ERR_ARG, "empty %s path", what);
+  struct stat st;
+  if (lstat(path, &st) != 0) {
+    DG_CHECK(errno == ENOENT, DG_ERR_IO, "cannot use '%s' as %s: %s", path, what,
+             strerror(errno));
+    return DG_OK; /* a new name */
+  }
+  if (S_ISREG(st.st_mode))
+    return DG_OK;
+  if (S_ISLNK(st.st_mode)) {
+    struct stat to;
+    DG_CHECK(stat(path, &to) == 0, DG_ERR_IO,
+             "%s '%s' is a symbolic link to nothing (%s): remove it or give another path",
+             what, path, strerror(errno));
+    DG_CHECK(S_ISREG(to.st_mode), DG_ERR_IO,
+             "%s '%s' is a symbolic link to %s, not to a regular file: dgrun writes only "
+             "regular files or new names; give another path",
+             what, path, kind_of(to.st_mode));
+    return DG_OK;
+  }
+  DG_RAISE(DG_ERR_IO,
+           "%s '%s' is %s, not a regular file: dgrun writes only regular files or new names "
+           "(it would replace it); give another path",
+           what, path, kind_of(st.st_mode));
+}
+
+/* fsync the directory holding path so the rename itself is durable: 0, or
+ * the errno of a failure (a file system that cannot fsync directories,
+ * EINVAL or EROFS, is not one). */
+static int sync_parent(const char *path) {
   char *dir = strdup(path);
   if (!dir)
-    return;
+    return ENOMEM;
   char *slash = strrchr(dir, '/');
   if (slash == dir)
     slash[1] = '\0';
@@ -86,11 +178,14 @@ static void sync_parent(const char *path) {
   else
     strcpy(dir, ".");
   int fd = open(dir, O_RDONLY);
+  int saved = fd < 0 ? errno : 0;
   if (fd >= 0) {
-    (void)fsync(fd);
+    if (fsync(fd) != 0 && errno != EINVAL && errno != EROFS)
+      saved = errno;
     close(fd);
   }
   free(dir);
+  return saved;
 }
 
 /* Write everything to fd and close it; 0 or the first errno. */
@@ -114,6 +209,7 @@ static dg_error raise_free(const char *what, char *path, int saved) {
 static dg_error write_renamed(const char *path, const void *data, size_t n, mode_t mode,
                               int durable) {
   DG_CHECK(path && path[0], DG_ERR_ARG, "empty file path");
+  DG_CALL(dg_fsutil_check_output(path, "output file"));
   size_t len = strlen(path) + 64;
   char *tmp = malloc(len);
   DG_CHECK(tmp, DG_ERR_MEMORY, "out of memory for a temporary name");
@@ -153,8 +249,10 @@ static dg_error write_renamed(const char *path, const void *data, size_t n, mode
              strerror(saved));
   }
   free(tmp);
-  if (durable)
-    sync_parent(path);
+  int e = durable ? sync_parent(path) : 0;
+  DG_CHECK(e == 0, DG_ERR_IO,
+           "wrote '%s', but cannot sync its directory (the rename may not survive a crash): %s",
+           path, strerror(e));
   return DG_OK;
 }
 
@@ -185,12 +283,12 @@ dg_error dg_fsutil_write_file(const char *path, const void *data, size_t n,
 dg_error dg_fsutil_read_file(const char *path, void **data, size_t *n) {
   *data = NULL;
   *n = 0;
-  int fd = open(path, O_RDONLY);
-  DG_CHECK(fd >= 0, DG_ERR_IO, "cannot open '%s': %s", path, strerror(errno));
+  int fd;
+  DG_CALL(dg_fsutil_open_input(path, "file", &fd));
   struct stat st;
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+  if (fstat(fd, &st) != 0) {
     close(fd);
-    DG_RAISE(DG_ERR_IO, "'%s' is not a readable regular file", path);
+    DG_RAISE(DG_ERR_IO, "cannot stat '%s': %s", path, strerror(errno));
   }
   size_t size = (size_t)st.st_size;
   char *buf = malloc(size + 1);
@@ -373,6 +471,26 @@ void dg_fsutil_free_names(char **names, int n) {
   for (int i = 0; i < n; i++)
     free(names[i]);
   free(names);
+}
+
+dg_error dg_fsutil_check_outputs(const char *dir, const char *prefix, const char *suffix) {
+  char **names;
+  int n;
+  DG_CALL(dg_fsutil_list(dir, suffix, &names, &n));
+  dg_error err = DG_OK;
+  size_t lp = strlen(prefix);
+  for (int i = 0; i < n && err == DG_OK; i++) {
+    if (strncmp(names[i], prefix, lp) != 0)
+      continue;
+    char *path = dg_fsutil_join(dir, names[i]);
+    err = path ? dg_fsutil_check_output(path, "output file")
+               : dg_error_raise(DG_ERR_MEMORY, __FILE__, __LINE__, __func__, "out of memory");
+    free(path);
+  }
+  dg_fsutil_free_names(names, n);
+  if (err != DG_OK)
+    return dg_error_push(err, __FILE__, __LINE__, __func__);
+  return DG_OK;
 }
 
 dg_error dg_fsutil_list(const char *dir, const char *suffix, char ***names, int *n) {

@@ -10,6 +10,7 @@
 #define DG_CORE_FSUTIL_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "core/error.h"
@@ -35,8 +36,46 @@ dg_error dg_fsutil_write_replace(const char *path, const void *data, size_t n,
 dg_error dg_fsutil_write_file(const char *path, const void *data, size_t n,
                               mode_t mode);
 
+/* Inputs are regular files.  A FIFO, a device (/dev/zero), a directory or a
+ * socket given as an input would block a reader (open(2) of a FIFO waits
+ * for a writer; a read of /dev/zero never ends), and a blocked dgrun no
+ * longer answers SIGTERM (problems/signals.h).  So every reader opens its
+ * input here: O_NONBLOCK (the open of a FIFO returns at once), fstat on the
+ * descriptor (no window between the check and the use), anything but a
+ * regular file refused as DG_ERR_INPUT "<what> '<path>' is a FIFO, not a
+ * regular file"; a missing or unreadable file is DG_ERR_IO.  The descriptor
+ * is handed back blocking (reads of a regular file do not block for long).
+ * what: "flux file", "mesh file", ... */
+dg_error dg_fsutil_open_input(const char *path, const char *what, int *fd);
+/* The same as a stdio stream ("rb"). */
+dg_error dg_fsutil_fopen_input(const char *path, const char *what, FILE **f);
+/* The same check for a path handed on to a library that opens it itself
+ * (Gmsh, libhdf5): open, check, close. */
+dg_error dg_fsutil_check_input(const char *path, const char *what);
+
+/* Outputs are regular files or new names.  Every writer replaces its target
+ * by rename(2), which would replace a device node, a FIFO or a symbolic
+ * link with a regular file (and fails on a directory only after the work);
+ * so a path naming anything but a regular file (directly or through a
+ * symbolic link) or nothing is DG_ERR_IO "<what> '<path>' is a character
+ * device, not a regular file".  Called by the atomic writers below and by
+ * the problem setup before a run starts. */
+dg_error dg_fsutil_check_output(const char *path, const char *what);
+
+/* dg_fsutil_check_output for every entry of dir whose name starts with
+ * prefix and ends with suffix (the names a run will write there, e.g.
+ * "<problem>" and ".h5" for snapshots and checkpoints); a missing dir is
+ * fine. */
+dg_error dg_fsutil_check_outputs(const char *dir, const char *prefix, const char *suffix);
+
+/* Write all n bytes to fd (retrying short writes and EINTR); a failed write
+ * (ENOSPC, EIO) is DG_ERR_IO naming path and the system's reason. */
+dg_error dg_fsutil_write_fd(int fd, const void *data, size_t n, const char *path);
+
 /* Read a whole file into a malloc'ed buffer (with one extra '\0' byte after
- * the data, so text can be used as a string).  Caller frees *data. */
+ * the data, so text can be used as a string).  Caller frees *data.  Opened
+ * by dg_fsutil_open_input ("file"): a FIFO or device is refused, never
+ * waited on. */
 dg_error dg_fsutil_read_file(const char *path, void **data, size_t *n);
 
 /* Create a private (0700) directory "$TMPDIR/<prefix>XXXXXX" (TMPDIR

@@ -25,6 +25,7 @@ dg_error dg_mesh_read_gmsh(const char *path, double geo_size, dg_mesh **out) {
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/fsutil.h"
 #include "core/log.h"
 #include "meshes/mesh_validate.h"
 
@@ -461,8 +462,8 @@ static dg_error check_msh_counts(const char *path, FILE *f) {
 dg_error dg_mesh_read_gmsh(const char *path, double geo_size, dg_mesh **out) {
   DG_CHECK(path && out, DG_ERR_ARG, "dg_mesh_read_gmsh: NULL argument");
   *out = NULL;
-  FILE *f = fopen(path, "rb");
-  DG_CHECK(f != NULL, DG_ERR_IO, "cannot open mesh file '%s': %s", path, strerror(errno));
+  FILE *f; /* a FIFO or device is refused here: Gmsh would block on it or read forever */
+  DG_CALL(dg_fsutil_fopen_input(path, "mesh file", &f));
   dg_error cerr = ends_with(path, ".msh") ? check_msh_counts(path, f) : DG_OK;
   fclose(f);
   DG_CALL(cerr);

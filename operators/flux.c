@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/fsutil.h"
 #include "core/suggest.h"
 #include "operators/flux_check.h"
 #include "operators/flux_lexer.h"
@@ -101,8 +102,8 @@ dg_error dg_flux_parse_string(const char *text, const char *name, int dim,
 
 dg_error dg_flux_parse_file(const char *path, int dim, dg_flux_program **out) {
   DG_CHECK(path && out, DG_ERR_ARG, "NULL argument");
-  FILE *f = fopen(path, "rb");
-  DG_CHECK(f, DG_ERR_IO, "cannot open flux file '%s'", path);
+  FILE *f;
+  DG_CALL(dg_fsutil_fopen_input(path, "flux file", &f));
   char *buf = malloc(MAX_FILE_SIZE + 1);
   if (!buf) {
     fclose(f);

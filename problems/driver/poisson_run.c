@@ -9,6 +9,7 @@
 #include "core/config.h"
 #include "core/device.h"
 #include "core/krylov.h"
+#include "core/fsutil.h"
 #include "core/log.h"
 #include "core/mmio.h"
 #include "core/sparse.h"
@@ -188,9 +189,18 @@ static dg_error gather(dg_comm *comm, const pstate *s, int nf, int Np, const dou
   return DG_OK;
 }
 
-/* [poisson] matrix_file: the assembled matrix for other tools (spbench). */
-static dg_error write_matrix(dg_comm *comm, const dg_config *cfg, const dg_csr *A) {
+/* [poisson] matrix_file: the assembled matrix for other tools (spbench).
+ * Its path (NULL: none) is checked before the assembly: one rank, and a
+ * regular file or a new name (dg_fsutil_check_output); the snapshot names
+ * of the output directory likewise. */
+static dg_error output_paths(dg_comm *comm, const dg_problem *p, const char **matrix) {
+  const dg_config *cfg = p->cfg;
   const char *path = NULL;
+  *matrix = NULL;
+  if (p->output_enabled && dg_comm_rank(comm) == 0) {
+    DG_CALL(dg_fsutil_check_outputs(p->output_dir, p->name, ".h5"));
+    DG_CALL(dg_fsutil_check_outputs(p->output_dir, p->name, ".xdmf"));
+  }
   DG_CALL(dg_config_get_string(cfg, "poisson", "matrix_file", &path));
   if (!path[0])
     return DG_OK;
@@ -198,6 +208,14 @@ static dg_error write_matrix(dg_comm *comm, const dg_config *cfg, const dg_csr *
            "%s: [poisson] matrix_file needs a run on one rank (this one has %d)",
            dg_config_name(cfg), dg_comm_size(comm));
   DG_CALL(dg_config_get_path(cfg, "poisson", "matrix_file", &path));
+  DG_CALL(dg_fsutil_check_output(path, "[poisson] matrix_file"));
+  *matrix = path;
+  return DG_OK;
+}
+
+static dg_error write_matrix(const char *path, const dg_csr *A) {
+  if (!path)
+    return DG_OK;
   DG_CALL(dg_mmio_write(path, A, 1));
   dg_info("wrote the %lld x %lld matrix (%lld nonzeros) to %s", (long long)A->nrows,
           (long long)A->ncols, (long long)A->nnz, path);
@@ -302,6 +320,8 @@ static dg_error solve(dg_comm *comm, const dg_run_options *opt, pstate *s,
   DG_CALL(dg_config_get_double(cfg, "poisson", "penalty", &so.penalty));
   DG_CHECK(so.penalty > 0, DG_ERR_INPUT, "%s: [poisson] penalty = %g must be positive",
            dg_config_name(cfg), so.penalty);
+  const char *matrix_path;
+  DG_CALL(dg_comm_agree(comm, output_paths(comm, p, &matrix_path)));
   dg_krylov_options ko = dg_krylov_defaults();
   int pc = 2, fmt = 0;
   int64_t maxit = 10000, logev = 0;
@@ -337,7 +357,7 @@ static dg_error solve(dg_comm *comm, const dg_run_options *opt, pstate *s,
     err = dg_sipg_rhs(d, &so, nown, own, &data, s->b);
   DG_CALL(dg_comm_agree(comm, err));
   res->assemble_seconds = now_seconds() - t0;
-  DG_CALL(write_matrix(comm, cfg, s->A));
+  DG_CALL(write_matrix(matrix_path, s->A));
 
   dg_dtype dt = p->precision;
   int64_t row_start = s->part->offsets[rank] * Np;

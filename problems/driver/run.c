@@ -28,6 +28,7 @@
 #include "problems/io/snapshot.h"
 #include "problems/solver/autotune.h"
 #include "problems/solver/memory_estimate.h"
+#include "problems/solver/mesh_identity.h"
 #include "problems/solver/parallel.h"
 #include "problems/solver/solver.h"
 
@@ -67,6 +68,8 @@ static dg_error probe_output_dir(dg_run_state *r) {
   const char *dir = p->output_dir;
   r->created_dir = dg_fsutil_missing_top(dir);
   DG_CALL(dg_fsutil_mkdir_p(dir, 0755));
+  DG_CALL(dg_fsutil_check_outputs(dir, p->name, ".h5"));
+  DG_CALL(dg_fsutil_check_outputs(dir, p->name, ".xdmf"));
   char *probe = dg_fsutil_join(dir, ".dgrun_write_probe");
   DG_CHECK(probe, DG_ERR_MEMORY, "out of memory");
   dg_error err = dg_fsutil_write_atomic(probe, "ok\n", 3, 0644);
@@ -190,6 +193,8 @@ static dg_error setup(const dg_run_options *opt, dg_run_state *r) {
   ph = dg_timing_begin("discretization");
   DG_CALL(dg_parallel_agree(opt->comm, dg_discretization_create(r->par->mesh, p->order,
                                                                  p->precision, &r->disc)));
+  DG_CALL(dg_parallel_agree(opt->comm, dg_mesh_identity_hash(r->par, r->disc, &r->mesh_hash)));
+  dg_mesh_identity_name(p->cfg, r->mesh_name, sizeof r->mesh_name);
   dg_timing_end(ph);
   DG_CALL(dg_physics_from_program(p->program, &r->phys, &r->tables));
   /* the affine check (basis bernstein) skips conditions no face uses */

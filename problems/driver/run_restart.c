@@ -34,6 +34,8 @@ void dg_run_checkpoint_info(const dg_run_state *r, dg_checkpoint_info *info) {
   info->scheme = r->prob->scheme.name;
   info->problem_id = r->prob->name;
   info->element_order = r->prob->element_order;
+  info->mesh_hash = r->mesh_hash;
+  info->mesh_name = r->mesh_name;
 }
 
 dg_error dg_run_restart_read(const dg_run_options *opt, dg_run_state *r, dg_run_resume *at) {

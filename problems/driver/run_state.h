@@ -31,6 +31,8 @@ struct dg_run_state {
   double *u_global; /* rank 0 of a gathering partitioned run: all elements, for output */
   int collective;   /* a partitioned run writing with parallel HDF5 */
   dg_h5part *part;  /* with collective: this rank's elements in the files */
+  uint64_t mesh_hash;  /* problems/solver/mesh_identity.h, for checkpoints */
+  char mesh_name[512];
   char **comp_names;
   int ncomp;
   double t_entry; /* dg_run entry, for the time-to-first-step line */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/seal.h"
 #include "problems/io/h5io.h"
 
 #ifndef DGRUN_VERSION
@@ -41,6 +42,10 @@ static const char *precision_name(int real_size) { return real_size == 4 ? "floa
 
 static const char *element_order(const dg_checkpoint_info *in) {
   return in->element_order ? in->element_order : "input";
+}
+
+static const char *mesh_name(const dg_checkpoint_info *in) {
+  return in->mesh_name && in->mesh_name[0] ? in->mesh_name : "(unnamed)";
 }
 
 /* Checksum share of n elements of `bytes` bytes each with global ids gid
@@ -83,6 +88,8 @@ static dg_error write_body(dg_h5io_out *o, const char *path, const dg_checkpoint
   DG_CALL_GOTO(err, attrs, dg_h5io_attr_put_str(file, "problem_id", in->problem_id, path));
   DG_CALL_GOTO(err, attrs, dg_h5io_attr_put_str(file, "element_order", element_order(in), path));
   DG_CALL_GOTO(err, attrs, dg_h5io_attr_put_i64(file, "num_fields", in->nfields, path));
+  DG_CALL_GOTO(err, attrs, dg_h5io_attr_put_u64(file, "mesh_hash", in->mesh_hash, path));
+  DG_CALL_GOTO(err, attrs, dg_h5io_attr_put_str(file, "mesh", mesh_name(in), path));
 attrs:
   DG_CALL(dg_h5io_agree(o, err));
   hid_t g = H5Gcreate2(file, "fields", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
@@ -128,7 +135,7 @@ dg_error dg_checkpoint_write(const char *path, const dg_checkpoint_info *info,
     hash[i] = elem_hash_sum(fields[i], info->K, (size_t)info->Np * (size_t)info->real_size, NULL);
   }
   dg_h5io_out o;
-  DG_CALL(dg_h5io_create(path, &o));
+  DG_CALL(dg_h5io_create(path, DG_CHECKPOINT_SEAL, &o));
   dg_error err = write_body(&o, path, info, fields, NULL, NULL, hash);
   if (err != DG_OK) {
     dg_h5io_abandon(&o);
@@ -171,7 +178,7 @@ dg_error dg_checkpoint_write_part(const char *path, const dg_checkpoint_info *in
     err = dg_comm_allreduce_sum_u64(comm, hash, info->nfields);
   dg_h5io_out o;
   if (err == DG_OK)
-    err = dg_h5io_create_coll(path, comm, &o);
+    err = dg_h5io_create_coll(path, comm, DG_CHECKPOINT_SEAL, &o);
   if (err == DG_OK) {
     err = write_body(&o, path, info, fields, part, buf, hash);
     if (err != DG_OK)
@@ -212,6 +219,20 @@ static dg_error expect_str(hid_t file, const char *path, const char *attr, const
   DG_CHECK(strcmp(got, want) == 0, DG_ERR_INPUT,
            "checkpoint '%s' was written with %s '%s', this run uses %s '%s'", path, what, got,
            what, want);
+  return DG_OK;
+}
+
+/* The mesh: its hash (geometry and connectivity) must be this run's. */
+static dg_error expect_mesh(hid_t file, const char *path, const dg_checkpoint_info *in) {
+  uint64_t got;
+  char name[1024];
+  DG_CALL(dg_h5io_attr_get_u64(file, "mesh_hash", &got, path));
+  DG_CALL(dg_h5io_attr_get_str(file, "mesh", name, sizeof name, path));
+  DG_CHECK(got == in->mesh_hash, DG_ERR_INPUT,
+           "checkpoint '%s' was written on another mesh (%s, mesh hash %016llx), this run "
+           "uses %s (mesh hash %016llx): restart on the mesh it was written on",
+           path, name, (unsigned long long)got, mesh_name(in),
+           (unsigned long long)in->mesh_hash);
   return DG_OK;
 }
 
@@ -327,6 +348,8 @@ static dg_error read_body(hid_t file, const char *path, dg_checkpoint_info *in,
   DG_CALL(expect_str(file, path, "scheme", "time scheme", in->scheme));
   DG_CALL(expect_str(file, path, "problem_id", "problem", in->problem_id));
   DG_CALL(expect_int(file, path, "num_fields", "field count", in->nfields));
+  if (*version >= 3)
+    DG_CALL(expect_mesh(file, path, in));
   double time, dt;
   int64_t step;
   DG_CALL(dg_h5io_attr_get_f64(file, "time", &time, path));
@@ -364,6 +387,21 @@ static dg_error read_body(hid_t file, const char *path, dg_checkpoint_info *in,
   return DG_OK;
 }
 
+/* (a missing or unreadable checkpoint is the user's input error, as every
+ * other reason to refuse one: DG_ERR_INPUT, checkpoint.h) */
+static dg_error check_seal(const char *path, int full) {
+  dg_error err =
+      dg_seal_check(path, DG_CHECKPOINT_SEAL, "checkpoint", "a sealed dgrun checkpoint", full);
+  if (err == DG_ERR_IO) {
+    char msg[1024];
+    snprintf(msg, sizeof msg, "%s", dg_error_message());
+    dg_error_clear();
+    DG_RAISE(DG_ERR_INPUT, "%s", msg);
+  }
+  DG_CALL(err);
+  return DG_OK;
+}
+
 static dg_error check_buffers(const char *path, const dg_checkpoint_info *info,
                               void *const *fields) {
   DG_CALL(check_info(path, info));
@@ -382,6 +420,7 @@ static dg_error read_file(const char *path, dg_checkpoint_info *info, void *cons
                           const dg_h5part *part, int64_t *version, uint64_t *shares,
                           uint64_t *wants) {
   hid_t file;
+  /* (the seal was verified: the file is the one dgrun wrote) */
   DG_CALL(dg_h5io_open_read(path, "checkpoint", &file));
   dg_error err = read_body(file, path, info, fields, part, version, shares, wants);
   H5Fclose(file);
@@ -395,6 +434,7 @@ dg_error dg_checkpoint_read(const char *path, dg_checkpoint_info *info, void *co
   DG_CALL(check_buffers(path, info, fields));
   int64_t version;
   uint64_t shares[DG_CHECKPOINT_MAX_FIELDS], wants[DG_CHECKPOINT_MAX_FIELDS];
+  DG_CALL(check_seal(path, 1));
   DG_CALL(read_file(path, info, fields, NULL, &version, shares, wants));
   return DG_OK;
 }
@@ -416,6 +456,11 @@ dg_error dg_checkpoint_read_part(const char *path, dg_checkpoint_info *info,
   if (err == DG_OK && (!part || !comm || part->K_global != info->K))
     err = dg_error_raise(DG_ERR_ARG, __FILE__, __LINE__, __func__,
                          "checkpoint '%s': bad part or communicator", path);
+  /* rank 0 hashes the whole file, the others check its header and size;
+   * no rank opens it with libhdf5 before all know the seal holds */
+  if (err == DG_OK)
+    err = check_seal(path, dg_comm_rank(comm) == 0);
+  err = dg_comm_agree(comm, err);
   if (err == DG_OK)
     err = read_file(path, info, fields, part, &version, shares, wants);
   err = dg_comm_agree(comm, err);

@@ -10,7 +10,12 @@
  *   root attributes  format ("dgrun-checkpoint"), format_version, dgrun_version,
  *                    time, step, dt, scheme, order, dim, num_elements,
  *                    nodes_per_element, precision ("float"|"double"), problem_id,
- *                    num_fields
+ *                    num_fields, mesh_hash and mesh (format version 3: a restart
+ *                    on another mesh with as many elements is refused)
+ * Sealed (core/seal.h, magic DG_CHECKPOINT_SEAL, format version 3): the
+ * first 512 bytes (an HDF5 user block) hold the file's size and SHA-256,
+ * verified before libhdf5 parses a byte; a file without a valid seal
+ * (damaged, or from a dgrun before version 3) is refused.
  * The explicit schemes of dgrun (LSERK4, SSP-RK3) carry no state between
  * steps besides the solution, so (fields, time, step, dt) is the whole state
  * and a restarted run repeats the uninterrupted one exactly.
@@ -34,7 +39,10 @@
 #include "core/comm.h"
 #include "problems/io/h5part.h"
 
-enum { DG_CHECKPOINT_FORMAT_VERSION = 2 };
+enum { DG_CHECKPOINT_FORMAT_VERSION = 3 };
+/* The magic of a checkpoint's seal (core/seal.h), checked before libhdf5
+ * reads a byte of it. */
+#define DG_CHECKPOINT_SEAL "dgrun-checkpoint sealed"
 /* The most state components (fields) one checkpoint holds: callers keep
  * their field tables on the stack at this size. */
 enum { DG_CHECKPOINT_MAX_FIELDS = 64 };
@@ -54,6 +62,10 @@ typedef struct dg_checkpoint_info {
   /* progress: written, and filled in on read */
   double time, dt;
   int64_t step;
+  /* identity, continued: written, and on read compared (format version 3) */
+  uint64_t mesh_hash;             /* the mesh's geometry and connectivity, independent of
+                                     the partition (problems/mesh_identity.h) */
+  const char *mesh_name;          /* how the run made its mesh, for messages (NULL: "") */
 } dg_checkpoint_info;
 
 /* Write the state fields[0..nfields) (each K*Np values of real_size bytes)

@@ -2,6 +2,8 @@
 #include "problems/io/h5io.h"
 
 #include "core/comm_h5.h"
+#include "core/fsutil.h"
+#include "core/seal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -47,6 +49,12 @@ static dg_error fsync_parent(const char *path) {
 }
 
 dg_error dg_h5io_commit(const char *tmp, const char *path) {
+  /* (again, right before the rename: the run may have taken hours) */
+  dg_error bad = dg_fsutil_check_output(path, "output file");
+  if (bad != DG_OK) {
+    unlink(tmp);
+    return dg_error_push(bad, __FILE__, __LINE__, __func__);
+  }
   int fd = open(tmp, O_RDONLY);
   if (fd < 0) {
     int e = errno;
@@ -73,6 +81,7 @@ dg_error dg_h5io_commit(const char *tmp, const char *path) {
 }
 
 dg_error dg_h5io_write_text(const char *path, const char *text, size_t len) {
+  DG_CALL(dg_fsutil_check_output(path, "output file"));
   char *tmp;
   DG_CALL(dg_h5io_temp_path(path, &tmp));
   dg_error err = DG_OK;
@@ -184,20 +193,42 @@ dg_error dg_h5io_raise(dg_error code, const char *src, int line, const char *fun
   return dg_error_raise(code, src, line, func, "%s", msg);
 }
 
-dg_error dg_h5io_create(const char *path, dg_h5io_out *out) {
+/* A file-creation list: the default, or with the seal's user block. */
+static hid_t create_list(const char *seal) {
+  if (!seal)
+    return H5P_DEFAULT;
+  hid_t fcpl = H5Pcreate(H5P_FILE_CREATE);
+  if (fcpl >= 0 && H5Pset_userblock(fcpl, DG_SEAL_SIZE) < 0) {
+    H5Pclose(fcpl);
+    return H5I_INVALID_HID;
+  }
+  return fcpl;
+}
+
+static void close_list(hid_t fcpl) {
+  if (fcpl >= 0 && fcpl != H5P_DEFAULT)
+    H5Pclose(fcpl);
+}
+
+dg_error dg_h5io_create(const char *path, const char *seal, dg_h5io_out *out) {
   dg_h5io_silence();
   out->file = H5I_INVALID_HID;
   out->dxpl = H5P_DEFAULT;
   out->comm = NULL;
   out->rank = 0;
   out->path = path;
+  out->seal = seal;
+  DG_CALL(dg_fsutil_check_output(path, "output file"));
   DG_CALL(dg_h5io_temp_path(path, &out->tmp));
   /* STRONG close: closing the file closes anything still open in it, so an
    * error path cannot leave the file open (and unflushed) behind a rename. */
   hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
   if (fapl >= 0)
     H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG);
-  out->file = H5Fcreate(out->tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl >= 0 ? fapl : H5P_DEFAULT);
+  hid_t fcpl = create_list(seal);
+  out->file = fcpl < 0 ? H5I_INVALID_HID
+                       : H5Fcreate(out->tmp, H5F_ACC_TRUNC, fcpl, fapl >= 0 ? fapl : H5P_DEFAULT);
+  close_list(fcpl);
   /* raise before any other HDF5 call: each one clears the error stack */
   dg_error err = out->file < 0
                      ? DG_H5_RAISE(DG_ERR_IO, "cannot create '%s' (for '%s')", out->tmp, path)
@@ -220,14 +251,17 @@ dg_error dg_h5io_agree(const dg_h5io_out *out, dg_error err) {
 }
 
 #if defined(DGRUN_HAVE_PARALLEL_HDF5)
-dg_error dg_h5io_create_coll(const char *path, dg_comm *comm, dg_h5io_out *out) {
+dg_error dg_h5io_create_coll(const char *path, dg_comm *comm, const char *seal,
+                             dg_h5io_out *out) {
   dg_h5io_silence();
   out->file = H5I_INVALID_HID;
   out->dxpl = H5I_INVALID_HID;
   out->tmp = NULL;
   out->path = path;
+  out->seal = seal;
   out->comm = comm;
   out->rank = dg_comm_rank(comm);
+  DG_CALL(dg_comm_agree(comm, dg_fsutil_check_output(path, "output file")));
   /* one temp name for all ranks: rank 0's pid */
   double pid = out->rank == 0 ? (double)getpid() : 0.0;
   DG_CALL(dg_comm_allreduce_max(comm, &pid, 1));
@@ -244,7 +278,9 @@ dg_error dg_h5io_create_coll(const char *path, dg_comm *comm, dg_h5io_out *out) 
   if (err == DG_OK)
     err = dg_comm_h5_fapl(comm, fapl);
   if (err == DG_OK) {
-    out->file = H5Fcreate(out->tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+    hid_t fcpl = create_list(seal);
+    out->file = fcpl < 0 ? H5I_INVALID_HID : H5Fcreate(out->tmp, H5F_ACC_TRUNC, fcpl, fapl);
+    close_list(fcpl);
     if (out->file < 0)
       err = DG_H5_RAISE(DG_ERR_IO, "cannot create '%s' (for '%s') with MPI-IO", out->tmp, path);
   }
@@ -284,6 +320,11 @@ dg_error dg_h5io_finish(dg_h5io_out *out) {
   /* a collective file is whole once every rank has closed it */
   err = dg_h5io_agree(out, err);
   if (out->rank == 0) {
+    if (err == DG_OK && out->seal) {
+      err = dg_seal_file(out->tmp, out->seal);
+      if (err != DG_OK)
+        unlink(out->tmp);
+    }
     if (err == DG_OK)
       err = dg_h5io_commit(out->tmp, out->path);
     else
@@ -318,10 +359,9 @@ void dg_h5io_abandon(dg_h5io_out *out) {
 
 dg_error dg_h5io_open_read(const char *path, const char *what, hid_t *file) {
   dg_h5io_silence();
-  struct stat st;
-  DG_CHECK(stat(path, &st) == 0, DG_ERR_INPUT, "%s file '%s' cannot be read: %s", what, path,
-           strerror(errno));
-  DG_CHECK(S_ISREG(st.st_mode), DG_ERR_INPUT, "%s file '%s' is not a regular file", what, path);
+  char kind[64];
+  snprintf(kind, sizeof kind, "%s file", what);
+  DG_CALL(dg_fsutil_check_input(path, kind)); /* never a FIFO or device to libhdf5 */
 #if H5_VERSION_GE(1, 12, 0)
   htri_t is = H5Fis_accessible(path, H5P_DEFAULT);
 #else

@@ -59,21 +59,27 @@ typedef struct dg_h5io_out {
   const char *path; /* final path (borrowed) */
   dg_comm *comm;    /* NULL: this process alone; else all its ranks write (borrowed) */
   int rank;         /* in comm (0 without) */
+  const char *seal; /* core/seal.h magic: the file gets a sealed user block (NULL: none) */
 } dg_h5io_out;
 
 /* Turn off HDF5's printing of its error stack (dgrun reports errors itself). */
 void dg_h5io_silence(void);
 
-/* Create the temp file for path.  Errors: DG_ERR_IO. */
-dg_error dg_h5io_create(const char *path, dg_h5io_out *out);
+/* Create the temp file for path; with seal (a core/seal.h magic, or NULL)
+ * the file starts with a user block of DG_SEAL_SIZE bytes that
+ * dg_h5io_finish fills with the seal before the rename.  path must be a
+ * regular file or a new name (dg_fsutil_check_output).  Errors: DG_ERR_IO. */
+dg_error dg_h5io_create(const char *path, const char *seal, dg_h5io_out *out);
 #if defined(DGRUN_HAVE_PARALLEL_HDF5)
 /* Collective over comm: create the temp file for path on every rank
  * through MPI-IO, with collective raw-data transfers (out->dxpl).  Errors
  * (on every rank alike): DG_ERR_IO. */
-dg_error dg_h5io_create_coll(const char *path, dg_comm *comm, dg_h5io_out *out);
+dg_error dg_h5io_create_coll(const char *path, dg_comm *comm, const char *seal,
+                             dg_h5io_out *out);
 #endif
-/* Close and commit under the final name (collective for a collective file:
- * rank 0 renames once every rank has closed).  On failure the temp is
+/* Close, seal (rank 0, when created with a seal) and commit under the final
+ * name (collective for a collective file: rank 0 renames once every rank
+ * has closed).  On failure the temp is
  * removed. */
 dg_error dg_h5io_finish(dg_h5io_out *out);
 /* Close (ignoring errors) and remove the temp file after an error (on every
@@ -83,8 +89,9 @@ void dg_h5io_abandon(dg_h5io_out *out);
  * without a communicator).  Use after each collective step. */
 dg_error dg_h5io_agree(const dg_h5io_out *out, dg_error err);
 
-/* Open path read-only.  Errors: DG_ERR_INPUT (missing, not HDF5, truncated),
- * naming `what` ("checkpoint") and the file. */
+/* Open path read-only.  Errors: DG_ERR_INPUT (not a regular file, not HDF5,
+ * truncated), DG_ERR_IO (missing, unreadable), naming `what` ("checkpoint")
+ * and the file. */
 dg_error dg_h5io_open_read(const char *path, const char *what, hid_t *file);
 
 /* Raise code with "<message> (HDF5: <its innermost error>)" and clear the

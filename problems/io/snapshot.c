@@ -1,6 +1,7 @@
 /* HDF5 + XDMF snapshots (see snapshot.h). */
 #include "problems/io/snapshot.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/fsutil.h"
 #include "problems/io/h5io.h"
 #include "problems/io/subcells.h"
 
@@ -305,10 +307,10 @@ static dg_error write_h5(dg_snapshot_writer *w, const char *path, double time, i
   dg_h5io_out o;
 #if defined(DGRUN_HAVE_PARALLEL_HDF5)
   if (w->part)
-    DG_CALL(dg_h5io_create_coll(path, w->comm, &o));
+    DG_CALL(dg_h5io_create_coll(path, w->comm, NULL, &o));
   else
 #endif
-    DG_CALL(dg_h5io_create(path, &o));
+    DG_CALL(dg_h5io_create(path, NULL, &o));
   dg_error err = DG_OK;
   hid_t mesh = -1, fields = -1;
   DG_CALL_GOTO(err, attrs, dg_h5io_attr_put_f64(o.file, "time", time, path));
@@ -524,9 +526,11 @@ fail:
 /* Read a whole text file (NUL-terminated, malloc'd); *out NULL if missing. */
 static dg_error slurp(const char *path, char **out) {
   *out = NULL;
-  FILE *fp = fopen(path, "rb");
-  if (!fp)
+  struct stat st;
+  if (lstat(path, &st) != 0 && errno == ENOENT)
     return DG_OK;
+  FILE *fp;
+  DG_CALL(dg_fsutil_fopen_input(path, "XDMF file", &fp));
   char *buf = NULL;
   size_t len = 0, cap = 0;
   for (;;) {

@@ -1,6 +1,7 @@
 /* core.config_files_*: reading from disk (I/O errors name the path) and
  * path values resolved relative to the cfg's directory. */
 #include <errno.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -25,9 +26,17 @@ static void test_io(void) {
   snprintf(want, sizeof want, "cannot open config file '%s': %s", path, strerror(ENOENT));
   EXPECT_ERROR(dg_config_read_file(path, &cfg), DG_ERR_IO, want);
   EXPECT(cfg == NULL);
-  /* A directory opens but cannot be read. */
-  snprintf(want, sizeof want, "cannot read config file '%s': %s", dir, strerror(EISDIR));
-  EXPECT_ERROR(dg_config_read_file(dir, &cfg), DG_ERR_IO, want);
+  /* Not regular files: refused before a read (a FIFO without a writer
+   * would block open(2) forever, /dev/zero would never end). */
+  snprintf(want, sizeof want, "config file '%s' is a directory, not a regular file: give the path of a file", dir);
+  EXPECT_ERROR(dg_config_read_file(dir, &cfg), DG_ERR_INPUT, want);
+  EXPECT_ERROR(dg_config_read_file("/dev/zero", &cfg), DG_ERR_INPUT,
+               "config file '/dev/zero' is a character device, not a regular file: give the path of a file");
+  snprintf(path, sizeof path, "%s/fifo.cfg", dir);
+  EXPECT(mkfifo(path, 0600) == 0);
+  snprintf(want, sizeof want, "config file '%s' is a FIFO, not a regular file: give the path of a file", path);
+  EXPECT_ERROR(dg_config_read_file(path, &cfg), DG_ERR_INPUT, want);
+  unlink(path);
   /* Syntax errors in a file name the path as given. */
   snprintf(path, sizeof path, "%s/bad.cfg", dir);
   write_file(path, "[a]\nx = 1\n\ny\n");

@@ -2,6 +2,8 @@
  * with bitwise the same state as the uninterrupted run (cpu backend).
  * usage: test_restart problem.cfg workdir */
 #include <glob.h>
+#include <hdf5.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +35,20 @@ static int list(const char *dir, glob_t *g) {
   return glob(pat, 0, NULL, g);
 }
 
+/* The mesh hash the file holds (the run's mesh is the file's own). */
+static uint64_t stored_mesh_hash(const char *path) {
+  uint64_t v = 0;
+  hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+  hid_t a = f >= 0 ? H5Aopen(f, "mesh_hash", H5P_DEFAULT) : -1;
+  if (a >= 0)
+    H5Aread(a, H5T_NATIVE_UINT64, &v);
+  if (a >= 0)
+    H5Aclose(a);
+  if (f >= 0)
+    H5Fclose(f);
+  return v;
+}
+
 static double *load(const char *path, int64_t *n) {
   /* Read with the identity of the file itself: advection2d, 1 field. */
   const char *names[] = {"u"};
@@ -47,6 +63,7 @@ static double *load(const char *path, int64_t *n) {
   info.scheme = "lserk4";
   info.problem_id = "advection2d";
   info.element_order = "hilbert"; /* [mesh] order's default */
+  info.mesh_hash = stored_mesh_hash(path);
   *n = info.K * info.Np;
   double *u = malloc(sizeof(double) * (size_t)*n);
   void *f[1] = {u};

@@ -10,6 +10,7 @@
 
 #include <hdf5.h>
 
+#include "core/seal.h"
 #include "problems/io/checkpoint.h"
 #include "testutil.h"
 
@@ -23,7 +24,7 @@ static const char *names[NF] = {"u", "v"};
 static void *const out[NF] = {ra, rb};
 
 static dg_checkpoint_info good(void) {
-  dg_checkpoint_info in = {2, 3, NP, K, 8, NF, names, "ssprk3", "prob-1234", "hilbert", 0.5, 0.01, 50};
+  dg_checkpoint_info in = {2, 3, NP, K, 8, NF, names, "ssprk3", "prob-1234", "hilbert", 0.5, 0.01, 50, 7, "m"};
   return in;
 }
 
@@ -38,6 +39,13 @@ static void expect_refused(const char *path, dg_checkpoint_info in, const char *
   EXPECT(!n2 || strstr(m, n2), "%s: message lacks '%s': %s", what, n2, m);
   printf("%-14s -> %s\n", what, m);
   dg_error_clear();
+}
+
+/* A file edited with the HDF5 API gets a valid seal again, so that the
+ * checks behind the seal are reached. */
+static void reseal(const char *path) {
+  EXPECT(dg_seal_file(path, DG_CHECKPOINT_SEAL) == DG_OK, "reseal %s: %s", path,
+         dg_error_message());
 }
 
 static void copy_prefix(const char *from, const char *to, size_t n) {
@@ -74,6 +82,7 @@ int main(void) {
       {"field count", "field count 2", "field count 1"},
       {"field name", "'w'", NULL},
       {"element order", "'hilbert'", "'input'"},
+      {"mesh", "another mesh (m, mesh hash 0000000000000007)", "uses m2 (mesh hash 0000000000000008)"},
   };
   dg_checkpoint_info m;
   for (int c = 0; c < (int)(sizeof cases / sizeof cases[0]); ++c) {
@@ -89,6 +98,7 @@ int main(void) {
     case 7: m.nfields = 1; break;
     case 9: m.element_order = "input"; break;
     case 8: m.field_names = other; break;
+    case 10: m.mesh_hash = 8, m.mesh_name = "m2"; break;
     }
     expect_refused(ck, m, cases[c].what, cases[c].n1, cases[c].n2);
   }
@@ -105,6 +115,7 @@ int main(void) {
     hid_t fo = H5Fopen(p, H5F_ACC_RDWR, H5P_DEFAULT);
     EXPECT(fo >= 0 && H5Adelete(fo, "element_order") >= 0, "cannot delete the attribute");
     H5Fclose(fo);
+    reseal(p);
   }
   expect_refused(p, good(), "old numbering", "mesh.order=input", "Hilbert");
   m = good();
@@ -121,7 +132,7 @@ int main(void) {
   for (size_t i = 0; i < sizeof junk; ++i)
     junk[i] = (unsigned char)tu_rand();
   tu_write(p, junk, sizeof junk);
-  expect_refused(p, good(), "garbage", "not an HDF5 file", NULL);
+  expect_refused(p, good(), "garbage", "not a sealed dgrun checkpoint", NULL);
   size_t len;
   free(tu_slurp(ck, &len));
   snprintf(p, sizeof p, "%s/half.h5", dir);
@@ -134,7 +145,18 @@ int main(void) {
   snprintf(p, sizeof p, "%s/foreign.h5", dir);
   hid_t f = H5Fcreate(p, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
   H5Fclose(f);
-  expect_refused(p, good(), "foreign", "not a dgrun checkpoint", NULL);
+  expect_refused(p, good(), "foreign", "not a sealed dgrun checkpoint", NULL);
+  /* an HDF5 file with a valid seal that is not a checkpoint */
+  snprintf(p, sizeof p, "%s/foreign_sealed.h5", dir);
+  {
+    hid_t fcpl = H5Pcreate(H5P_FILE_CREATE);
+    H5Pset_userblock(fcpl, DG_SEAL_SIZE);
+    f = H5Fcreate(p, H5F_ACC_TRUNC, fcpl, H5P_DEFAULT);
+    H5Fclose(f);
+    H5Pclose(fcpl);
+    reseal(p);
+  }
+  expect_refused(p, good(), "foreign sealed", "not a dgrun checkpoint", NULL);
 
   /* a field deleted, a field of the wrong size (edited with the HDF5 API) */
   snprintf(p, sizeof p, "%s/nofield.h5", dir);
@@ -142,6 +164,7 @@ int main(void) {
   f = H5Fopen(p, H5F_ACC_RDWR, H5P_DEFAULT);
   H5Ldelete(f, "/fields/v", H5P_DEFAULT);
   H5Fclose(f);
+  reseal(p);
   expect_refused(p, good(), "no field", "no field 'v'", NULL);
   snprintf(p, sizeof p, "%s/wrongsize.h5", dir);
   copy_prefix(ck, p, len);
@@ -155,6 +178,7 @@ int main(void) {
   H5Dclose(d);
   H5Sclose(s);
   H5Fclose(f);
+  reseal(p);
   expect_refused(p, good(), "wrong size", "'u'", NULL);
 
   /* one bit flipped inside the raw data of v */
@@ -168,6 +192,9 @@ int main(void) {
     hit[8 * 17 + 3] ^= 0x10;
     snprintf(p, sizeof p, "%s/flipped.h5", dir);
     tu_write(p, bytes, len);
+    /* the seal sees it first; resealed, the field's own checksum does */
+    expect_refused(p, good(), "bit flip", "do not match the SHA-256", NULL);
+    reseal(p);
     expect_refused(p, good(), "bit flip", "corrupt", "'v'");
   }
   free(bytes);

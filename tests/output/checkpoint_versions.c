@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/seal.h"
 #include "problems/io/checkpoint.h"
 #include "testutil.h"
 
@@ -40,6 +41,12 @@ static void put_u64(hid_t d, const char *name, uint64_t v) {
   H5Sclose(s);
 }
 
+/* Files edited with the HDF5 API are sealed again (core/seal.h), so that the
+ * checks behind the seal are reached. */
+static void reseal(const char *path) {
+  EXPECT(dg_seal_file(path, DG_CHECKPOINT_SEAL) == DG_OK, "reseal: %s", dg_error_message());
+}
+
 /* Change value 17 of field 0 in the file. */
 static void damage(const char *path) {
   hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
@@ -50,6 +57,7 @@ static void damage(const char *path) {
   H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v);
   H5Dclose(d);
   H5Fclose(f);
+  reseal(path);
 }
 
 int main(void) {
@@ -61,7 +69,7 @@ int main(void) {
   for (int i = 0; i < NF; i++)
     for (int n = 0; n < K * NP; n++)
       in[i][n] = (double)(tu_rand() >> 11) / 9007199254740992.0 - 0.5;
-  dg_checkpoint_info info = {3, 2, NP, K, 8, NF, names, "lserk4", "p", "input", 0.5, 0.01, 50};
+  dg_checkpoint_info info = {3, 2, NP, K, 8, NF, names, "lserk4", "p", "input", 0.5, 0.01, 50, 7, "m"};
   const void *fin[NF] = {in[0], in[1]};
   void *fout[NF] = {out[0], out[1]};
   EXPECT(dg_checkpoint_write(path, &info, fin) == DG_OK, "write: %s", dg_error_message());
@@ -70,7 +78,7 @@ int main(void) {
   hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
   EXPECT(f >= 0, "open %s", path);
   hid_t root = H5Oopen(f, "/", H5P_DEFAULT);
-  EXPECT(get_u64(root, "format_version") == 2, "format_version is not 2");
+  EXPECT(get_u64(root, "format_version") == 3, "format_version is not 3");
   for (int i = 0; i < NF; i++) {
     uint64_t sum = 0;
     for (uint64_t k = 0; k < K; k++) {
@@ -94,6 +102,7 @@ int main(void) {
   H5Aclose(a);
   H5Oclose(root);
   H5Fclose(f);
+  reseal(path);
 
   /* format 1 reads back */
   memset(out, 0xA5, sizeof out);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/seal.h"
 #include "problems/io/checkpoint.h"
 #include "problems/io/h5part.h"
 #include "tests/parallel/mpi_main.h"
@@ -37,7 +38,7 @@ static int write_file(const char *path, int version, int damage) {
     for (int64_t g = 0; g < K; g++)
       for (int i = 0; i < NP; i++)
         in[f][g * NP + i] = value(f, g, i);
-  dg_checkpoint_info info = {3, 2, NP, K, 8, NF, names, "lserk4", "p", "input", 0.5, 0.01, 50};
+  dg_checkpoint_info info = {3, 2, NP, K, 8, NF, names, "lserk4", "p", "input", 0.5, 0.01, 50, 7, "m"};
   const void *fin[NF] = {in[0], in[1]};
   if (dg_checkpoint_write(path, &info, fin) != DG_OK)
     return 0;
@@ -70,7 +71,8 @@ static int write_file(const char *path, int version, int damage) {
   }
   if (f >= 0)
     H5Fclose(f);
-  return ok;
+  /* sealed again after the edits, so that the reader's own checks are reached */
+  return ok && dg_seal_file(path, DG_CHECKPOINT_SEAL) == DG_OK;
 }
 
 /* Rank 0 writes; every rank learns whether it worked. */
@@ -93,7 +95,7 @@ static dg_error read(dg_comm *comm, const char *path, int drop, double out[NF][K
     (*n)--;
   dg_h5part *part = NULL;
   DG_CALL(dg_h5part_create(gk, *n, K, &part));
-  dg_checkpoint_info in = {3, 2, NP, K, 8, NF, names, "lserk4", "p", "input", 0, 0, 0};
+  dg_checkpoint_info in = {3, 2, NP, K, 8, NF, names, "lserk4", "p", "input", 0, 0, 0, 7, "m"};
   *info = in;
   void *fout[NF] = {out[0], out[1]};
   memset(out, 0, sizeof(double) * NF * K * NP);

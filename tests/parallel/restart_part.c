@@ -19,10 +19,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "problems/io/h5part.h"
-#include "problems/solver/parallel.h"
+#include "core/seal.h"
 #include "problems/driver/problem.h"
 #include "problems/driver/run.h"
+#include "problems/io/checkpoint.h"
+#include "problems/io/h5part.h"
+#include "problems/solver/parallel.h"
 #include "tests/parallel/mpi_main.h"
 #include "problems/driver/parallel_options.h"
 
@@ -106,7 +108,8 @@ static int corrupt(const char *path, int64_t g, int node, char *field, size_t le
     H5Gclose(grp);
   if (f >= 0)
     H5Fclose(f);
-  return ok;
+  /* sealed again (core/seal.h): the per-rank checksum shares are under test */
+  return ok && dg_seal_file(path, DG_CHECKPOINT_SEAL) == DG_OK;
 }
 
 static dg_error check(dg_comm *comm, char **args, int nargs) {
