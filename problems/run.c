@@ -25,6 +25,7 @@
 #include "problems/signals.h"
 #include "problems/snapshot.h"
 #include "problems/solver.h"
+#include "problems/validate_early.h"
 
 static double now_seconds(void) {
   struct timespec ts;
@@ -51,6 +52,11 @@ typedef struct run_state {
   int ncomp;
   double t_entry; /* dg_run entry, for the time-to-first-step line */
   char *created_dir; /* topmost output directory this run created, or NULL */
+  /* Found in set-up, before any kernel is generated (bad input must leave
+   * no kernel-cache entry): the largest stable step, the start (0, or the
+   * checkpoint's time and step, its state already in u) and the step count. */
+  double dt_max, t0;
+  int64_t step0, total_steps;
 } run_state;
 
 static void run_state_free(run_state *r) {
@@ -92,8 +98,8 @@ static dg_error error_norms(run_state *r, double t, dg_run_result *res) {
   if (!res->have_norms)
     return DG_OK;
   int Np = d->Np;
-  double sums[16] = {0};
-  for (int f = 0; f < nf && f < 16; f++) {
+  double sums[DG_RUN_MAX_FIELDS] = {0};
+  for (int f = 0; f < nf && f < DG_RUN_MAX_FIELDS; f++) {
     const dg_flux_field_info *fi = dg_flux_field(prog, f);
     int nc = fi->ncomp;
     double sum = 0, mx = 0;
@@ -159,7 +165,7 @@ static dg_error error_norms(run_state *r, double t, dg_run_result *res) {
     res->maxerr[f] = nan_seen ? NAN : mx;
   }
   /* Over all ranks (NaN kept: fmax would drop it, so it is flagged apart). */
-  int nn = nf < 16 ? nf : 16;
+  int nn = nf < DG_RUN_MAX_FIELDS ? nf : DG_RUN_MAX_FIELDS;
   double nan_flag = 0;
   for (int f = 0; f < nn; f++)
     if (isnan(res->maxerr[f]))
@@ -234,31 +240,37 @@ static dg_error write_snapshot_file(run_state *r, double t, int64_t step, dg_run
   }
   const dg_flux_program *prog = r->prob->program;
   int nf = dg_flux_field_count(prog);
-  dg_snapshot_field fields[16];
-  dg_snapshot_norm norms[16];
-  DG_CHECK(nf <= 16, DG_ERR_UNSUPPORTED, "more than 16 fields");
-  int nout = 0;
+  /* (at most DG_RUN_MAX_FIELDS fields, refused at set-up past it) */
+  dg_snapshot_norm norms[DG_RUN_MAX_FIELDS];
+  DG_CHECK(nf <= DG_RUN_MAX_FIELDS, DG_ERR_INTERNAL, "more than %d fields", DG_RUN_MAX_FIELDS);
   for (int f = 0; f < nf; f++) {
     norms[f].name = dg_flux_field(prog, f)->name;
     norms[f].l2 = res->l2[f];
     norms[f].max = res->maxerr[f];
   }
+  /* A field of more than 3 components (an XDMF vector holds 3) is written
+   * as scalars <name>_<c>, the names of its checkpoint components. */
+  dg_snapshot_field *fields = calloc((size_t)r->ncomp + 1, sizeof *fields);
+  DG_CHECK(fields, DG_ERR_MEMORY, "out of memory");
+  int nout = 0;
   for (int f = 0; f < nf; f++) {
     const dg_flux_field_info *fi = dg_flux_field(prog, f);
     if (!r->prob->output_field[f])
       continue;
-    DG_CHECK(fi->ncomp <= 3, DG_ERR_UNSUPPORTED,
-             "field %s has %d components; snapshots show at most 3", fi->name, fi->ncomp);
-    fields[nout].name = fi->name;
-    fields[nout].ncomp = fi->ncomp;
-    fields[nout].real_size = 8;
-    for (int c = 0; c < 3; c++)
-      fields[nout].comp[c] =
-          c < fi->ncomp ? u + (int64_t)(fi->offset + c) * K * d->Np : NULL;
-    nout++;
+    int split = fi->ncomp > 3;
+    for (int s = 0; s < (split ? fi->ncomp : 1); s++) {
+      dg_snapshot_field *o = &fields[nout++];
+      o->name = split ? r->comp_names[fi->offset + s] : fi->name;
+      o->ncomp = split ? 1 : fi->ncomp;
+      o->real_size = 8;
+      for (int c = 0; c < o->ncomp; c++)
+        o->comp[c] = u + (int64_t)(fi->offset + s + c) * K * d->Np;
+    }
   }
-  DG_CALL(dg_snapshot_writer_write(r->writer, t, step, fields, nout, norms,
-                                   res->have_norms ? nf : 0));
+  dg_error err = dg_snapshot_writer_write(r->writer, t, step, fields, nout, norms,
+                                          res->have_norms ? nf : 0);
+  free(fields);
+  DG_CALL(err);
   return DG_OK;
 }
 
@@ -495,21 +507,10 @@ static dg_error count_steps(const dg_problem *p, double t, int64_t step, double 
   return DG_OK;
 }
 
-static dg_error run_loop(const dg_run_options *opt, run_state *r, dg_run_result *res) {
-  dg_problem *p = r->prob;
+/* Read the --restart checkpoint into r->u (its identity checked against
+ * this run) and resume the snapshot series; sets r->t0 and r->step0. */
+static dg_error read_restart(const dg_run_options *opt, run_state *r) {
   const dg_discretization *d = r->disc;
-  double dt_max;
-  if (p->dt_fixed > 0)
-    dt_max = p->dt_fixed;
-  else {
-    double h_min = d->h_min;
-    DG_CALL(dg_parallel_min(r->par, &h_min, 1));
-    DG_CALL(dg_parallel_agree(r->par->comm,
-                              dg_rk_cfl_dt(p->cfl, h_min, p->wave_speed, d->N, &dt_max)));
-  }
-
-  double t = 0;
-  int64_t step = 0;
   if (opt->restart) {
     dg_checkpoint_info info;
     DG_CALL(checkpoint_info(r, &info));
@@ -541,14 +542,38 @@ static dg_error run_loop(const dg_run_options *opt, run_state *r, dg_run_result 
       err = dg_parallel_agree(r->par->comm, err);
     }
     DG_CALL(err);
-    t = info.time;
-    step = info.step;
-    /* rank 0 (gathering), or all collectively; every rank learns of a
-     * failure (rank 0's own would leave the others waiting for it) */
-    DG_CALL(dg_parallel_agree(r->par->comm,
-                              r->writer ? dg_snapshot_writer_resume(r->writer, step) : DG_OK));
-    dg_info("restarting from %s at t = %.9g (step %lld)", opt->restart, t, (long long)step);
+    r->t0 = info.time;
+    r->step0 = info.step;
   }
+  return DG_OK;
+}
+
+/* The largest stable step and the step count to the end, refused (more
+ * than max_steps, a step too small to advance t) before any kernel. */
+static dg_error plan_steps(run_state *r) {
+  dg_problem *p = r->prob;
+  if (p->dt_fixed > 0)
+    r->dt_max = p->dt_fixed;
+  else {
+    double h_min = r->disc->h_min;
+    DG_CALL(dg_parallel_min(r->par, &h_min, 1));
+    DG_CALL(dg_parallel_agree(r->par->comm, dg_rk_cfl_dt(p->cfl, h_min, p->wave_speed,
+                                                         r->disc->N, &r->dt_max)));
+  }
+  /* (the same on every rank: agreed, so that all stop with one report) */
+  DG_CALL(dg_parallel_agree(r->par->comm,
+                            count_steps(p, r->t0, r->step0, r->dt_max, &r->total_steps)));
+  return DG_OK;
+}
+
+static dg_error run_loop(const dg_run_options *opt, run_state *r, dg_run_result *res) {
+  dg_problem *p = r->prob;
+  const dg_discretization *d = r->disc;
+  double dt_max = r->dt_max;
+  double t = r->t0;
+  int64_t step = r->step0;
+  if (opt->restart)
+    dg_info("restarting from %s at t = %.9g (step %lld)", opt->restart, t, (long long)step);
   /* evaluated on the device by a generated kernel (time to first step);
    * the host copy serves the norms and snapshot at t = 0, and without them
    * comes down only when the device finds the state not finite */
@@ -573,9 +598,7 @@ static dg_error run_loop(const dg_run_options *opt, run_state *r, dg_run_result 
     DG_CALL(write_snapshot(r, t, step, res));
   }
 
-  /* (the same on every rank: agreed, so that all stop with one report) */
-  int64_t total;
-  DG_CALL(dg_parallel_agree(r->par->comm, count_steps(p, t, step, dt_max, &total)));
+  int64_t total = r->total_steps;
   int tty = isatty(STDERR_FILENO);
   double dofs = (double)r->ncomp * (double)r->par->K_global * d->Np;
   double t_start = now_seconds(), last_print = t_start;
@@ -636,7 +659,7 @@ static dg_error run_loop(const dg_run_options *opt, run_state *r, dg_run_result 
       DG_CALL(error_norms(r, t, res));
       DG_CALL(write_snapshot(r, t, step, res));
       if (res->have_norms && !opt->quiet) {
-        for (int f = 0; f < dg_flux_field_count(p->program) && f < 16; f++)
+        for (int f = 0; f < dg_flux_field_count(p->program) && f < DG_RUN_MAX_FIELDS; f++)
           dg_info("t = %.6g  %s: L2 error %.6e  max error %.6e", t,
                   dg_flux_field(p->program, f)->name, res->l2[f], res->maxerr[f]);
       }
@@ -741,6 +764,7 @@ static dg_error setup(const dg_run_options *opt, run_state *r) {
                                                  &r->prob)));
   dg_timing_end(ph);
   dg_problem *p = r->prob;
+  DG_CALL(dg_parallel_agree(opt->comm, dg_validate_outputs(p)));
   ph = dg_timing_begin("partition");
   DG_CALL(dg_parallel_agree(opt->comm, dg_parallel_create(opt->comm, p, &r->par)));
   dg_timing_end(ph);
@@ -808,8 +832,18 @@ static dg_error setup(const dg_run_options *opt, run_state *r) {
    * in the next collective step) */
   if (p->output_enabled || p->checkpoint_interval > 0)
     DG_CALL(dg_parallel_agree(opt->comm, r->par->rank == 0 ? probe_output_dir(r) : DG_OK));
+  /* A bad checkpoint or step count is refused before any kernel exists. */
+  DG_CALL(read_restart(opt, r));
+  if (!opt->tune_only)
+    DG_CALL(plan_steps(r));
   if (p->output_enabled)
     DG_CALL(create_writer(r));
+  /* rank 0 (gathering), or all collectively; every rank learns of a
+   * failure (rank 0's own would leave the others waiting for it) */
+  if (opt->restart)
+    DG_CALL(dg_parallel_agree(opt->comm, r->writer ? dg_snapshot_writer_resume(r->writer,
+                                                                               r->step0)
+                                                   : DG_OK));
   /* Under mpirun every rank tunes its own part (the parts are alike; the
    * database entry is shared by key). */
   dg_kernel_config kc = p->kernels;
@@ -860,7 +894,8 @@ dg_error dg_run(const dg_run_options *opt, dg_run_result *result) {
             (long long)res.halo_exchanges, res.halo_wait_seconds,
             res.wall_seconds > 0 ? 100.0 * res.halo_wait_seconds / res.wall_seconds : 0.0);
   if (err == DG_OK && res.have_norms && !opt->quiet)
-    for (int f = 0; f < dg_flux_field_count(r.prob->program) && f < 16; f++)
+    for (int f = 0; f < dg_flux_field_count(r.prob->program) && f < DG_RUN_MAX_FIELDS;
+         f++)
       dg_info("final t = %.6g  %s: L2 error %.6e  max error %.6e", res.t_final,
               dg_flux_field(r.prob->program, f)->name, res.l2[f], res.maxerr[f]);
   if (err == DG_OK && opt->timings && !opt->quiet)
