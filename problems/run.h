@@ -24,7 +24,7 @@ typedef struct dg_run_options {
 
 /* The most fields (of the flux file) a run handles: its norms below, the
  * snapshot tables (refused at set-up past it, problems/validate_early.h). */
-enum { DG_RUN_MAX_FIELDS = 64 };
+enum { DG_RUN_MAX_FIELDS = 256 };
 
 /* What a finished run measured (for tests and the closing summary). */
 typedef struct dg_run_result {
