@@ -50,6 +50,10 @@ case $want in
   *"$case"*) cp "$work.stderr" "$work.stderr.noname" ;;
   *) sed "s|$case|CASE|g" "$work.stderr" > "$work.stderr.noname" ;;
 esac
+# Names from input files are echoed escaped: no control byte but newline
+# and tab reaches the terminal (an ESC [2J in a tag name clears it).
+LC_ALL=C grep -q "$(printf '[\001-\010\013-\037\177]')" "$work.stderr" &&
+  fail "a raw control byte on stderr"
 grep -qF -- "$want" "$work.stderr.noname" || fail "stderr (case name blanked) lacks '$want'"
 [ "$before" = "$after" ] || fail "files created or changed: $(echo "$before" > "$work/b"; echo "$after" | diff "$work/b" - | grep '^[<>]' | head)"
 found=$(find "$work" /tmp -maxdepth 6 -name '*pwned*' 2>/dev/null | head -3)
