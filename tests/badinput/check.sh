@@ -15,8 +15,10 @@
 #   .flux dgrun base2d.cfg problem.flux=CASE   (a flux file on a good problem)
 #   .msh .h5  dgrun mesh2d.cfg mesh.file=CASE  (a mesh file)
 #   .ckpt dgrun base2d.cfg --restart CASE      (a checkpoint)
-# usage: check.sh DGRUN CASES_DIR WORK_DIR CASE_FILE_NAME
-dgrun=$1; src=$2; work=$3; case=$4
+# With MPIEXEC and NP, dgrun runs on NP ranks (bad input must be refused
+# alike, before any kernel, under mpirun too).
+# usage: check.sh DGRUN CASES_DIR WORK_DIR CASE_FILE_NAME [MPIEXEC NP]
+dgrun=$1; src=$2; work=$3; case=$4; mpiexec=$5; np=$6
 rm -rf "$work" && mkdir -p "$work/a/b" "$work/cache" && cp -R "$src" "$work/a/b/cases" || exit 1
 cd "$work/a/b/cases" || exit 1
 if [ -f "$case.expect" ]; then
@@ -34,7 +36,12 @@ case $case in
 esac
 state() { (cd "$work" && find . -path ./cache -prune -o -print | sort && find . -path ./cache -prune -o -type f -exec cksum {} + | sort); }
 before=$(state)
-DGRUN_CACHE_DIR="$work/cache" "$dgrun" "$@" > "$work.stdout" 2> "$work.stderr"
+if [ -n "$mpiexec" ]; then
+  DGRUN_CACHE_DIR="$work/cache" "$mpiexec" -n "$np" --oversubscribe "$dgrun" "$@" \
+    > "$work.stdout" 2> "$work.stderr"
+else
+  DGRUN_CACHE_DIR="$work/cache" "$dgrun" "$@" > "$work.stdout" 2> "$work.stderr"
+fi
 rc=$?
 after=$(state)
 fail() { echo "FAIL $case: $*"; echo "--- stderr:"; head -c 3000 "$work.stderr"; exit 1; }
