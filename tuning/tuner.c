@@ -93,7 +93,7 @@ dg_error dg_tune_space_create(int cuda, dg_tune_mode mode, int Np, int nfnfp,
    * and with the L2 prefetch: 54, plus in two passes: 12, plus the fused
    * mma ones with the early residual: 72, plus 20 on Bernstein-Bezier
    * coefficients */
-  const int cap = 1250;
+  const int cap = 4096;
   out->layouts = calloc(4, sizeof *out->layouts);
   out->volume = calloc(cap, sizeof *out->volume);
   out->face_threads = calloc(8, sizeof *out->face_threads);

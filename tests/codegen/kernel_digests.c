@@ -1,0 +1,199 @@
+/* operators.kernel_digests: the generated modules of the shipped physics, for
+ * every variant of the tuner's full search space, hashed and compared with
+ * tests/codegen/kernel_digests.txt.
+ *
+ * Why: a change that is only structural (the generator split into files,
+ * fixed device code moved into embedded source files, the knob table) must
+ * leave every kernel byte-identical, and the tuned performance of the
+ * shipped rows rests on exactly that text.  A digest per (physics, order,
+ * target, precision) over all variants makes any change to any kernel
+ * visible; `dump DIR` writes the modules themselves for a source diff of
+ * the change.  When generated code is meant to change, regenerate the file
+ * (`write`) in the same commit and say why in its message.
+ *
+ * usage: test_kernel_digests check|write DIGESTS flux...
+ *        test_kernel_digests dump DIR flux...                              */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/hash.h"
+#include "dg/bernstein.h"
+#include "dg/refelem.h"
+#include "operators/codegen.h"
+#include "operators/flux_affine.h"
+#include "tests/codegen/physics_file.h"
+#include "tuning/tuner.h"
+
+enum { MAX_LINES = 512, LINE = 400 };
+
+typedef struct run {
+  const char *mode; /* check, write or dump */
+  const char *dir;  /* dump: output folder */
+  char lines[MAX_LINES][LINE];
+  int nlines;
+} run;
+
+static const char *base_name(const char *path) {
+  const char *s = strrchr(path, '/');
+  return s ? s + 1 : path;
+}
+
+/* The configurations of one target and size: the default, every layout,
+ * every volume variant and every surface block of the tuner's space in
+ * mode (each on the default's other knobs, as its staged rounds compose
+ * them). */
+static int variants(int cuda, dg_tune_mode mode, int Np, int nfnfp, int affine,
+                    dg_kernel_config **out) {
+  dg_tune_space sp;
+  MUST(dg_tune_space_create(cuda, mode, Np, nfnfp, &sp));
+  if (!affine)
+    dg_tune_space_drop_bernstein(&sp);
+  int cap = 1 + sp.nlayouts + sp.nvolume + sp.nface, n = 0;
+  dg_kernel_config *c = calloc((size_t)cap, sizeof *c);
+  CHECK(c != NULL, "out of memory");
+  c[n++] = dg_kernel_config_default();
+  for (int i = 0; i < sp.nlayouts; i++) {
+    c[n] = dg_kernel_config_default();
+    dg_tune_apply_layout(&c[n++], &sp.layouts[i]);
+  }
+  for (int i = 0; i < sp.nvolume; i++) {
+    c[n] = dg_kernel_config_default();
+    dg_tune_apply_volume(&c[n++], &sp.volume[i]);
+  }
+  for (int i = 0; i < sp.nface; i++) {
+    c[n] = dg_kernel_config_default();
+    c[n++].face_threads = sp.face_threads[i];
+  }
+  dg_tune_space_free(&sp);
+  *out = c;
+  return n;
+}
+
+static void dump_module(const run *r, const char *tag, int v, const char *src) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/%s_v%03d.%s", r->dir, tag, v,
+           strstr(tag, "_cuda_") ? "cu" : "c");
+  FILE *f = fopen(path, "w");
+  CHECK(f != NULL, "cannot write %s: %s", path, strerror(errno));
+  CHECK(fputs(src, f) != EOF && fclose(f) == 0, "cannot write %s", path);
+}
+
+/* One (physics, order, target, precision): the digest of all its modules. */
+static void digest_case(run *r, const physics_file *pf, const char *name, int N, int cuda,
+                        int is_float, dg_tune_mode mode) {
+  dg_refelem *re = NULL;
+  MUST(dg_refelem_create(pf->dim, N, &re));
+  dg_bernstein *bb = NULL;
+  int affine = dg_flux_check_affine(&pf->ph, NULL, NULL) == DG_OK;
+  dg_error_clear();
+  if (affine)
+    MUST(dg_bernstein_create(re, &bb));
+  dg_element_ops el = dg_element_ops_of(re), el_bb = bb ? dg_element_ops_of_bernstein(re, bb) : el;
+  dg_kernel_config *cfgs = NULL;
+  int n = variants(cuda, mode, re->Np, re->Nfaces * re->Nfp, affine, &cfgs);
+  char tag[200];
+  snprintf(tag, sizeof tag, "%s_N%d_%s_%s_%s", name, N, cuda ? "cuda" : "c",
+           is_float ? "float" : "double", mode == DG_TUNE_FULL ? "full" : "auto");
+  dg_hash h;
+  dg_hash_init(&h);
+  int made = 0;
+  for (int v = 0; v < n; v++) {
+    dg_generated g;
+    if (dg_codegen_generate(cuda ? DG_CODEGEN_CUDA : DG_CODEGEN_C, cfgs[v].basis ? &el_bb : &el,
+                            &pf->ph, is_float, &cfgs[v], &g) != DG_OK) {
+      dg_error_clear(); /* refused for this size, as the tuner's candidates are */
+      dg_hash_update_field(&h, "refused");
+      continue;
+    }
+    dg_hash_update_field(&h, g.source);
+    if (strcmp(r->mode, "dump") == 0)
+      dump_module(r, tag, v, g.source);
+    made++;
+    dg_generated_free(&g);
+  }
+  unsigned char d[DG_HASH_SIZE];
+  char hex[DG_HASH_HEX_SIZE];
+  dg_hash_final(&h, d);
+  dg_hash_hex(d, DG_HASH_SIZE, hex);
+  CHECK(r->nlines < MAX_LINES, "too many cases");
+  snprintf(r->lines[r->nlines++], LINE, "%s %d/%d %s", tag, made, n, hex);
+  free(cfgs);
+  dg_bernstein_destroy(&bb);
+  dg_refelem_destroy(&re);
+}
+
+static int compare(const run *r, const char *path) {
+  FILE *f = fopen(path, "r");
+  CHECK(f != NULL, "cannot read %s: %s (run with 'write' to create it)", path, strerror(errno));
+  char line[LINE];
+  int i = 0, bad = 0;
+  while (fgets(line, sizeof line, f)) {
+    line[strcspn(line, "\n")] = 0;
+    if (line[0] == '#' || !line[0])
+      continue;
+    if (i >= r->nlines || strcmp(line, r->lines[i]) != 0) {
+      fprintf(stderr, "kernel digest differs:\n  expected %s\n  got      %s\n", line,
+              i < r->nlines ? r->lines[i] : "(nothing)");
+      bad = 1;
+    }
+    i++;
+  }
+  fclose(f);
+  if (i != r->nlines) {
+    fprintf(stderr, "kernel digests: %d expected, %d computed\n", i, r->nlines);
+    bad = 1;
+  }
+  return bad;
+}
+
+static void write_digests(const run *r, const char *path) {
+  FILE *f = fopen(path, "w");
+  CHECK(f != NULL, "cannot write %s: %s", path, strerror(errno));
+  fprintf(f, "# operators.kernel_digests: <physics>_N<order>_<target>_<precision> "
+             "<modules generated>/<variants> <sha256 over them>\n"
+             "# regenerate: test_kernel_digests write <this file> <shipped .flux files>\n");
+  for (int i = 0; i < r->nlines; i++)
+    fprintf(f, "%s\n", r->lines[i]);
+  CHECK(fclose(f) == 0, "cannot write %s", path);
+}
+
+int main(int argc, char **argv) {
+  CHECK(argc >= 4, "usage: %s check|write|dump DIGESTS|DIR flux...", argv[0]);
+  static run r;
+  r.mode = argv[1];
+  CHECK(!strcmp(r.mode, "check") || !strcmp(r.mode, "write") || !strcmp(r.mode, "dump"),
+        "unknown mode '%s'", r.mode);
+  if (!strcmp(r.mode, "dump")) {
+    r.dir = argv[2];
+    CHECK(mkdir(r.dir, 0777) == 0 || errno == EEXIST, "cannot make %s", r.dir);
+  }
+  /* orders: the lowest, one where the tensor-core tiles are partial, and
+   * (3D) one with more than one k-step; both precisions on cuda (float
+   * takes the split-TF32 paths), double on c.  The full space (about 1,200
+   * variants) at N = 3, the tuner's auto space (about 130) elsewhere: the
+   * full one at every order would take minutes (1 ms a module). */
+  const int orders[] = {1, 3, 5};
+  for (int a = 3; a < argc; a++) {
+    physics_file pf = physics_file_load(argv[a]);
+    char name[128];
+    snprintf(name, sizeof name, "%s", base_name(argv[a]));
+    name[strcspn(name, ".")] = 0;
+    for (int o = 0; o < 3; o++) {
+      if (pf.dim < 3 && orders[o] == 5)
+        continue;
+      dg_tune_mode mode = orders[o] == 3 ? DG_TUNE_FULL : DG_TUNE_AUTO;
+      digest_case(&r, &pf, name, orders[o], 1, 0, mode);
+      digest_case(&r, &pf, name, orders[o], 1, 1, mode);
+      digest_case(&r, &pf, name, orders[o], 0, 0, mode);
+    }
+    physics_file_free(&pf);
+  }
+  if (!strcmp(r.mode, "write"))
+    write_digests(&r, argv[2]);
+  if (!strcmp(r.mode, "check"))
+    EXPECT(compare(&r, argv[2]) == 0);
+  return expect_finish();
+}
