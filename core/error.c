@@ -3,6 +3,8 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "core/printable.h"
+
 /* Fixed-size trace: deep enough for any call chain in dgrun; frames past
  * the limit are counted, not stored, so recording can never fail. */
 enum { TRACE_MAX = 32, MESSAGE_MAX = 2048 };
@@ -58,8 +60,10 @@ dg_error dg_error_raise(dg_error code, const char *file, int line,
   trace.dropped = 0;
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(trace.message, sizeof trace.message, fmt, ap);
+  char raw[MESSAGE_MAX];
+  vsnprintf(raw, sizeof raw, fmt, ap);
   va_end(ap);
+  dg_printable(trace.message, sizeof trace.message, raw); /* names from input files */
   add_frame(file, line, func);
   return code;
 }

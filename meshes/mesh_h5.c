@@ -8,6 +8,7 @@
 #include "core/fsutil.h"
 #include "core/log.h"
 #include "meshes/gmsh_reader.h"
+#include "meshes/mesh_h5_check.h"
 #include "meshes/mesh_order.h"
 #include "meshes/mesh_validate.h"
 
@@ -579,6 +580,8 @@ static dg_error read_common(const h5in *r, char ***names_out, int periodic[3], d
                     r->path, i, p->k1, p->f1, p->k2, p->f2, r->K, r->nf);
     }
   }
+  DG_CALL_GOTO(err, done, dg_mesh_h5_check_fields(r->path, r->dim, periodic, lo, hi, pairs,
+                                                  r->npairs, names, r->ntags));
 done:
   if (err != DG_OK) {
     for (int i = 0; names && i < r->ntags; i++)
@@ -618,15 +621,29 @@ static dg_error check_ranges(const h5in *r, int64_t n, const int64_t *EToV, cons
   return DG_OK;
 }
 
-static dg_error check_connectivity(const h5in *r, int64_t n, const int64_t *EToE,
-                                   const int *EToF) {
-  for (int64_t i = 0; i < n * r->nf; i++)
+/* Row i / nf is element gk[i / nf] (gk NULL: i / nf); with all rows (gk
+ * NULL, n = K) also each neighbour's neighbour is the face itself. */
+static dg_error check_connectivity(const h5in *r, int64_t n, const int64_t *gk,
+                                   const int64_t *EToE, const int *EToF) {
+  for (int64_t i = 0; i < n * r->nf; i++) {
+    int64_t k = gk ? gk[i / r->nf] : i / r->nf;
+    int f = (int)(i % r->nf);
     DG_CHECK((EToE[i] == -1 && EToF[i] == -1) ||
                  (EToE[i] >= 0 && EToE[i] < r->K && EToF[i] >= 0 && EToF[i] < r->nf),
              DG_ERR_INPUT,
              "mesh file '%s': face %d of element %" PRId64 " has neighbour %" PRId64
              " face %d (mesh: %" PRId64 " elements)",
-             r->path, (int)(i % r->nf), i / r->nf, EToE[i], EToF[i], r->K);
+             r->path, f, k, EToE[i], EToF[i], r->K);
+    DG_CHECK(EToE[i] != k || EToF[i] != f, DG_ERR_INPUT,
+             "mesh file '%s': face %d of element %" PRId64 " is its own neighbour", r->path, f,
+             k);
+    int64_t j = EToE[i] * r->nf + EToF[i];
+    DG_CHECK(gk || EToE[i] < 0 || (EToE[j] == k && EToF[j] == f), DG_ERR_INPUT,
+             "mesh file '%s': face %d of element %" PRId64 " has neighbour %" PRId64
+             " face %d, whose neighbour is element %" PRId64 " face %d",
+             r->path, f, k, EToE[i], EToF[i], gk || EToE[i] < 0 ? -1 : EToE[j],
+             gk || EToE[i] < 0 ? -1 : EToF[j]);
+  }
   return DG_OK;
 }
 
@@ -653,7 +670,7 @@ static dg_error read_partition(const h5in *r, const dg_mesh *m, char *hex, dg_pa
   DG_CALL_GOTO(err, done, get(r, g, "EToF", H5T_INTEGER, H5T_NATIVE_INT, (hsize_t)K,
                               (hsize_t)nf, EToF));
   DG_CALL_GOTO(err, done, get_i64_attr(r, g, "edge_cut", &cut));
-  DG_CALL_GOTO(err, done, check_connectivity(r, K, EToE, EToF));
+  DG_CALL_GOTO(err, done, check_connectivity(r, K, NULL, EToE, EToF));
   for (int64_t k = 0; k < K; k++)
     DG_CHECK_GOTO(err, done, part[k] >= 0 && part[k] < r->nparts, DG_ERR_INPUT,
                   "mesh file '%s': element %" PRId64 " is in part %d of %d", r->path, k,
@@ -710,6 +727,7 @@ dg_error dg_mesh_h5_read(const char *path, dg_mesh **out, dg_partition **part_ou
   DG_CALL_GOTO(err, done, dg_mesh_create(r.dim, r.Nv, r.K, &m));
   DG_CALL_GOTO(err, done, get(&r, r.f, "nodes", H5T_FLOAT, H5T_NATIVE_DOUBLE, (hsize_t)r.Nv,
                               (hsize_t)r.dim, m->VX));
+  DG_CALL_GOTO(err, done, dg_mesh_h5_check_coords(path, m->VX, r.Nv, r.dim));
   DG_CALL_GOTO(err, done, get(&r, r.f, "elements", H5T_INTEGER, H5T_NATIVE_INT64, (hsize_t)r.K,
                               (hsize_t)r.nf, m->EToV));
   DG_CALL_GOTO(err, done, get(&r, r.f, "face_tags", H5T_INTEGER, H5T_NATIVE_INT, (hsize_t)r.K,
@@ -854,7 +872,7 @@ dg_error dg_mesh_h5_read_part(const char *path, int rank, dg_partition_local **o
                                    (hsize_t)nf, n, gk, nk));
   DG_CALL_GOTO(err, done, get_rows(&r, g, "EToF", H5T_INTEGER, H5T_NATIVE_INT, (hsize_t)r.K,
                                    (hsize_t)nf, n, gk, nfc));
-  DG_CALL_GOTO(err, done, check_connectivity(&r, n, nk, nfc));
+  DG_CALL_GOTO(err, done, check_connectivity(&r, n, gk, nk, nfc));
   /* The neighbours' owners and local indices (point reads), then the
    * vertices of the neighbours on other ranks, for the periodic shifts. */
   int64_t nn = 0;
@@ -903,6 +921,7 @@ dg_error dg_mesh_h5_read_part(const char *path, int rank, dg_partition_local **o
   X = malloc((size_t)(nvid * r.dim) * sizeof *X);
   DG_CHECK_GOTO(err, done, X != NULL, DG_ERR_MEMORY, "part %d: out of memory", rank);
   DG_CALL_GOTO(err, done, file_coords(&r, nvid, vid, X));
+  DG_CALL_GOTO(err, done, dg_mesh_h5_check_coords(path, X, nvid, r.dim));
   for (size_t i = 0; i < nfl; i++) {
     if (nk[i] < 0 || nr[i] == rank)
       continue;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/log.h"
+#include "meshes/mesh_hanging.h"
 
 /* Geometric tolerance for "lies on a plane" / "coincides after a shift",
  * relative to the bounding-box diagonal: far above coordinate round-off,
@@ -294,6 +295,31 @@ static int pair_congruent(const dg_mesh *m, const dg_mesh_face_pair *fp, double 
   return 1;
 }
 
+/* An untagged face without a neighbour must be on the domain's boundary,
+ * not one side of a hanging node's crack inside it (which a default tag
+ * would make a wall): tagged faces are boundaries by the mesh's word. */
+static dg_error check_untagged_conform(const dg_mesh *m, const int64_t *EToE, double tol) {
+  const int nf = m->dim + 1;
+  int64_t nopen = 0;
+  for (int64_t i = 0; i < m->K * nf; i++)
+    nopen += EToE[i] < 0;
+  int64_t *open = malloc((size_t)(nopen + 1) * sizeof *open);
+  unsigned char *check = malloc((size_t)(nopen + 1));
+  dg_error err = DG_OK;
+  DG_CHECK_GOTO(err, done, open && check, DG_ERR_MEMORY, "mesh validation: out of memory");
+  nopen = 0;
+  for (int64_t i = 0; i < m->K * nf; i++)
+    if (EToE[i] < 0) {
+      check[nopen] = m->face_tag[i] < 0 && !on_periodic_plane(m, i / nf, (int)(i % nf), tol);
+      open[nopen++] = i;
+    }
+  DG_CALL_GOTO(err, done, dg_mesh_hanging_check(m, open, nopen, check, tol));
+done:
+  free(open);
+  free(check);
+  return err;
+}
+
 static dg_error check_boundary(dg_mesh *m, const int64_t *EToE, const char *default_tag,
                                double tol, dg_mesh_validate_report *rep) {
   const int nf = m->dim + 1;
@@ -317,6 +343,7 @@ static dg_error check_boundary(dg_mesh *m, const int64_t *EToE, const char *defa
   rep->nperiodic += 2 * m->nface_pairs;
   if (!nuntagged)
     return DG_OK;
+  DG_CALL(check_untagged_conform(m, EToE, tol));
   if (!default_tag) {
     char where[128];
     double c[DG_MESH_MAX_DIM];

@@ -2,6 +2,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void fail(dg_emit_ctx *ctx, dg_strbuf *b, const dg_flux_node *n, const char *why) {
@@ -183,7 +184,99 @@ static void emit_pow(dg_emit_ctx *ctx, dg_strbuf *b, const dg_flux_node *n) {
   emit_call2(ctx, b, "pow", x, 0, p, 0);
 }
 
+/* One expression written with temporaries: each (let, component, side)
+ * it uses, once, as "const real tN = ...;" in decls (a let's own
+ * temporaries before it), or, while probing, the inline text's length. */
+typedef struct temp_key {
+  int let, comp, side;
+} temp_key;
+struct dg_emit_temps {
+  int probing;       /* writing inline, to measure; stop past the bound */
+  const dg_strbuf *probe; /* the buffer measured */
+  size_t probe_start;
+  int over;          /* the inline text passed DG_EMIT_INLINE_MAX */
+  temp_key *keys;
+  int n, cap;
+  dg_strbuf decls;
+};
+
+static void emit_node(dg_emit_ctx *ctx, dg_strbuf *b, const dg_flux_node *n, int comp);
+
+/* A let body that is a leaf or a let of one: written in place even with
+ * temporaries (a temporary would save nothing). */
+static int is_small(const dg_flux_node *n) {
+  return n->nargs == 0 && n->op != DG_FLUX_LET;
+}
+
+/* A let written as a temporary: its name, declaring it first if new. */
+static void emit_temp(dg_emit_ctx *ctx, dg_strbuf *b, const dg_flux_node *body, temp_key key) {
+  struct dg_emit_temps *t = ctx->temps;
+  for (int i = 0; i < t->n; i++)
+    if (t->keys[i].let == key.let && t->keys[i].comp == key.comp && t->keys[i].side == key.side) {
+      dg_strbuf_appendf(b, "t%d", i);
+      return;
+    }
+  dg_strbuf def;
+  dg_strbuf_init(&def);
+  emit_node(ctx, &def, body, key.comp); /* its own temporaries go first */
+  if (t->n == t->cap) {
+    int cap = t->cap ? 2 * t->cap : 16;
+    temp_key *k = realloc(t->keys, (size_t)cap * sizeof *k);
+    if (!k) {
+      dg_strbuf_free(&def);
+      fail(ctx, b, body, "a temporary (out of memory)");
+      return;
+    }
+    t->keys = k;
+    t->cap = cap;
+  }
+  t->keys[t->n] = key;
+  dg_strbuf_appendf(&t->decls, "const real t%d = %s;\n", t->n, def.data ? def.data : "0");
+  dg_strbuf_appendf(b, "t%d", t->n++);
+  dg_strbuf_free(&def);
+}
+
+/* Why a probe: the text is the same as ever unless it is too long, so the
+ * kernels of every file below the bound stay byte-identical.  The
+ * temporaries are a statement expression in C (GCC and Clang, also under
+ * -std=c11) and an immediately called lambda in CUDA C++ (NVRTC has no
+ * statement expressions); the text picks by __cplusplus. */
 void dg_emit_expr(dg_emit_ctx *ctx, dg_strbuf *b, const dg_flux_node *n, int comp) {
+  if (ctx->depth > 0) {
+    emit_node(ctx, b, n, comp);
+    return;
+  }
+  struct dg_emit_temps t = {.probing = 1, .probe = b, .probe_start = b->len};
+  dg_strbuf_init(&t.decls);
+  ctx->temps = &t;
+  ctx->depth = 1;
+  int failed = ctx->failed;
+  emit_node(ctx, b, n, comp);
+  if (t.over) {
+    b->len = t.probe_start; /* drop the probe, write with temporaries */
+    if (b->data)
+      b->data[b->len] = '\0';
+    ctx->failed = failed;
+    t.probing = 0;
+    dg_strbuf body;
+    dg_strbuf_init(&body);
+    emit_node(ctx, &body, n, comp);
+    dg_strbuf_appendf(b, "(\n#ifdef __cplusplus\n[&]() -> real {\n#else\n({\n#endif\n%s"
+                         "#ifdef __cplusplus\nreturn %s; }()\n#else\n%s; })\n#endif\n)",
+                      t.decls.data ? t.decls.data : "", body.data ? body.data : "0",
+                      body.data ? body.data : "0");
+    dg_strbuf_free(&body);
+  }
+  free(t.keys);
+  dg_strbuf_free(&t.decls);
+  ctx->temps = NULL;
+  ctx->depth = 0;
+}
+
+static void emit_node(dg_emit_ctx *ctx, dg_strbuf *b, const dg_flux_node *n, int comp) {
+  struct dg_emit_temps *tp = ctx->temps;
+  if (tp && tp->probing && tp->over)
+    return; /* the probe is dropped: stop writing it */
   int size = dg_flux_shape_size(n->shape);
   if (comp < 0 || comp >= size) {
     fail(ctx, b, n, "a component out of range");
@@ -231,7 +324,13 @@ void dg_emit_expr(dg_emit_ctx *ctx, dg_strbuf *b, const dg_flux_node *n, int com
     dg_flux_side saved = ctx->let_side;
     if (n->side != DG_FLUX_SIDE_NONE)
       ctx->let_side = n->side;
-    dg_emit_expr(ctx, b, ctx->lets[n->ref], n->comp >= 0 ? n->comp : comp);
+    int c = n->comp >= 0 ? n->comp : comp;
+    if (tp && tp->probing && b == tp->probe && b->len - tp->probe_start > DG_EMIT_INLINE_MAX)
+      tp->over = 1;
+    else if (tp && !tp->probing && !is_small(ctx->lets[n->ref]))
+      emit_temp(ctx, b, ctx->lets[n->ref], (temp_key){n->ref, c, (int)ctx->let_side});
+    else
+      emit_node(ctx, b, ctx->lets[n->ref], c);
     ctx->let_side = saved;
     return;
   }

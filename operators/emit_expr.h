@@ -7,9 +7,12 @@
  * user text can reach a compiler this way.
  *
  * Vector and matrix values are scalarised: emit_expr writes one flattened
- * component of a node as a C expression.  Identical subexpressions are left
- * to the compiler's common-subexpression elimination (all emitted math is
- * pure). */
+ * component of a node as a C expression, each use of a let written out in
+ * place; identical subexpressions are left to the compiler's common-
+ * subexpression elimination (all emitted math is pure).  An expression
+ * whose text would pass DG_EMIT_INLINE_MAX bytes that way (lets that use
+ * lets several times; the checker bounds how far, operators/flux_check.c)
+ * is written with each shared let once, as a temporary (emit_expr.c). */
 #ifndef DG_OPERATORS_EMIT_EXPR_H
 #define DG_OPERATORS_EMIT_EXPR_H
 
@@ -53,7 +56,18 @@ struct dg_emit_ctx {
    * the checker should have rejected); emit functions then write "0". */
   int failed;
   char failure[256];
+  /* Set by emit_expr while it writes one top-level expression (start with
+   * zero, as dg_cg_init_ctx's memset does). */
+  struct dg_emit_temps *temps;
+  int depth;
 };
+
+/* Longest text of one expression written with its lets in place.  The
+ * longest line (one expression) of a shipped problem's generated source is
+ * 1,703 bytes (euler3d_vortex), so their expressions never reach it and are
+ * emitted byte for byte as before; past it a compiler spends long on the
+ * repeated text (NVRTC: minutes for 100 kB expressions). */
+enum { DG_EMIT_INLINE_MAX = 16 * 1024 };
 
 /* Append component `comp` of node as a C expression (in parentheses). */
 void dg_emit_expr(dg_emit_ctx *ctx, dg_strbuf *b, const dg_flux_node *node, int comp);

@@ -2,6 +2,7 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -39,6 +40,9 @@ typedef struct checker {
   int nlets_visible; /* a let body sees only the lets above it */
   int unknown_target; /* a statement named an unknown field (its own error) */
   int *let_height;
+  int64_t *let_cost; /* cost() of each let's body, memoised */
+  int64_t file_cost; /* cost() times components, summed over the sections */
+  int file_cost_told; /* the file's total was reported */
   unsigned char *let_ext;  /* the let reads exterior traces */
   unsigned char *let_bare; /* the let reads side-NONE fields */
   unsigned char *let_broken; /* the let's body had an error (already reported) */
@@ -47,6 +51,17 @@ typedef struct checker {
 /* Longest chain of operations an expression may have, let bodies counted
  * in: bounds the recursion of every tree walk (evaluator, generator). */
 enum { MAX_HEIGHT = 512 };
+
+/* Most operations one component of an expression may expand to when every
+ * let it uses is written out in place (its cost()), and most the whole file
+ * may expand to.  Lets may share: 'let m1 = m0*m0', 'let m2 = m1*m1', ...
+ * doubles at each line, so a file of 30 short lines would otherwise expand
+ * to 2^30 operations in the generator (and in every other walk over the
+ * expressions: the evaluator, the affine test, the derivative collector).
+ * The shipped problems need at most 2,647 per component and 15,084 for a
+ * file (euler3d_vortex); these bounds are over 30 times that, and keep the
+ * generated source of any file to some MB (operators/FLUX_LANGUAGE.md). */
+enum { MAX_COST = 100000, MAX_FILE_COST = 500000 };
 
 static const char *const builtin_names[] = {
     "pi",  "x",    "t",    "n",     "sin",   "cos",   "tan",  "exp",  "log",
@@ -218,6 +233,34 @@ static int height(const checker *ck, const dg_flux_node *n) {
       h = c;
   }
   return h + 1;
+}
+
+/* Upper bound on the operations emit_expr writes for one component of n,
+ * lets expanded in place (their costs memoised: linear in the file).
+ * Saturates at MAX_FILE_COST + 1, past every limit. */
+static int64_t cost(const checker *ck, const dg_flux_node *n) {
+  if (n->op == DG_FLUX_LET)
+    return ck->let_cost[n->ref];
+  int64_t sum = 0, widest = 0, len = n->nargs ? dg_flux_shape_size(n->args[0]->shape) : 1;
+  for (int i = 0; i < n->nargs; i++) {
+    int64_t c = cost(ck, n->args[i]);
+    sum += c;
+    widest = c > widest ? c : widest;
+  }
+  int64_t total = 1 + sum;
+  if (n->op == DG_FLUX_VEC || n->op == DG_FLUX_INDEX)
+    total = widest; /* one element of one argument */
+  else if (n->op == DG_FLUX_POW)
+    total = 1 + 4 * sum; /* x^k, |k| <= 4, is written as k copies of x */
+  else if (n->op == DG_FLUX_CALL && n->ref == DG_FLUX_FN_DOT)
+    total = 1 + len * sum; /* every component of both arguments */
+  else if (n->op == DG_FLUX_CALL && n->ref == DG_FLUX_FN_NORM)
+    total = 1 + 2 * len * sum;
+  else if (n->op == DG_FLUX_CALL && n->ref == DG_FLUX_FN_CROSS)
+    total = 1 + 2 * sum;
+  else if (n->op == DG_FLUX_DERIV)
+    total = 1 + 3 * sum; /* up to DIM partials of the argument */
+  return total > MAX_FILE_COST ? MAX_FILE_COST + 1 : total;
 }
 
 /* --- expressions ---------------------------------------------------------------- */
@@ -906,6 +949,28 @@ static const char *section_what(dg_flux_keyword k) {
   }
 }
 
+/* Refuse an expression whose generated code would pass the bounds on
+ * cost() (what: "let 'm9'" or "'flux u'"), and count it in the file. */
+static int too_costly(checker *ck, const dg_flux_node *n, dg_flux_loc loc, const char *what) {
+  int64_t c = cost(ck, n);
+  if (c > MAX_COST) {
+    error(ck, loc, "%s expands to %s%lld operations per component, the limit is %d (each use "
+          "of a let writes its whole body out again); bind less, or reuse fewer lets",
+          what, c > MAX_FILE_COST ? "more than " : "",
+          (long long)(c > MAX_FILE_COST ? MAX_FILE_COST : c), MAX_COST);
+    return 1;
+  }
+  ck->file_cost += c * dg_flux_shape_size(n->shape);
+  if (ck->file_cost > MAX_FILE_COST && !ck->file_cost_told) {
+    ck->file_cost_told = 1;
+    error(ck, loc, "with %s the file's expressions expand to more than %d operations, the "
+          "limit for a file; simplify the expressions or use fewer fields", what,
+          MAX_FILE_COST);
+    return 1;
+  }
+  return 0;
+}
+
 /* Check an expression of a section and its shape against the target's. */
 static dg_flux_node *check_section(checker *ck, ctx_kind ctx, const char *what,
                                    const dg_flux_syn *e, const dg_flux_field_info *target,
@@ -925,6 +990,8 @@ static dg_flux_node *check_section(checker *ck, ctx_kind ctx, const char *what,
           "bindings included)", MAX_HEIGHT);
     return NULL;
   }
+  if (too_costly(ck, n, e->loc, label))
+    return NULL;
   if (ctx == CTX_RHS && !linear_in_derivs(ck, n))
     return NULL;
   return n;
@@ -964,6 +1031,13 @@ static void check_let(checker *ck, const dg_flux_stmt *s, int index) {
           "bindings included)", li->name, MAX_HEIGHT);
     body = NULL;
   }
+  if (body) {
+    char what[96];
+    snprintf(what, sizeof what, "let '%s'", li->name);
+    int64_t c = cost(ck, body);
+    if (c > MAX_COST && too_costly(ck, body, s->name_loc, what))
+      body = NULL;
+  }
   if (!body) {
     /* A placeholder; uses of the let fail quietly. */
     ck->let_broken[index] = 1;
@@ -980,6 +1054,7 @@ static void check_let(checker *ck, const dg_flux_stmt *s, int index) {
   ck->let_ext[index] = (unsigned char)sc.uses_ext;
   ck->let_bare[index] = (unsigned char)sc.uses_bare;
   ck->let_height[index] = height(ck, body);
+  ck->let_cost[index] = cost(ck, body);
 }
 
 static void check_boundary(checker *ck, const dg_flux_stmt *s, dg_flux_boundary_info *b,
@@ -1086,6 +1161,7 @@ dg_error dg_flux_check(dg_flux_source *src, const dg_flux_stmt *stmts, int dim,
   ck.let_broken = arena_array(&ck, nlets, sizeof *ck.let_broken);
   prog->lets_bare = ck.let_bare;
   ck.let_height = arena_array(&ck, nlets, sizeof *ck.let_height);
+  ck.let_cost = arena_array(&ck, nlets, sizeof *ck.let_cost);
   if (ck.oom)
     DG_RAISE(DG_ERR_MEMORY, "out of memory checking %s", src->name);
 

@@ -29,8 +29,8 @@ dg_error dg_observe_error_norms(dg_run_state *r, double t, dg_run_result *res) {
   if (!res->have_norms)
     return DG_OK;
   int Np = d->Np;
-  double sums[16] = {0};
-  for (int f = 0; f < nf && f < 16; f++) {
+  double sums[DG_RUN_MAX_FIELDS] = {0};
+  for (int f = 0; f < nf && f < DG_RUN_MAX_FIELDS; f++) {
     const dg_flux_field_info *fi = dg_flux_field(prog, f);
     int nc = fi->ncomp;
     double sum = 0, mx = 0;
@@ -96,7 +96,7 @@ dg_error dg_observe_error_norms(dg_run_state *r, double t, dg_run_result *res) {
     res->maxerr[f] = nan_seen ? NAN : mx;
   }
   /* Over all ranks (NaN kept: fmax would drop it, so it is flagged apart). */
-  int nn = nf < 16 ? nf : 16;
+  int nn = nf < DG_RUN_MAX_FIELDS ? nf : DG_RUN_MAX_FIELDS;
   double nan_flag = 0;
   for (int f = 0; f < nn; f++)
     if (isnan(res->maxerr[f]))
@@ -123,7 +123,7 @@ static dg_error notify(dg_observer *self, dg_observe_event ev, const dg_run_now 
   }
   /* at an output time the snapshot observer has just computed them */
   if (p->output_enabled && res->have_norms && !now->opt->quiet)
-    for (int f = 0; f < dg_flux_field_count(p->program) && f < 16; f++)
+    for (int f = 0; f < dg_flux_field_count(p->program) && f < DG_RUN_MAX_FIELDS; f++)
       dg_info("t = %.6g  %s: L2 error %.6e  max error %.6e", now->t,
               dg_flux_field(p->program, f)->name, res->l2[f], res->maxerr[f]);
   return DG_OK;

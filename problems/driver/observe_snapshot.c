@@ -3,6 +3,8 @@
  * time when the flux file gives exact solutions.  The loop lands on the
  * output times even with [output] enabled = false, as it always has, so
  * that turning output off does not change the steps (nor the results). */
+#include <stdlib.h>
+
 #include "problems/driver/observer.h"
 #include "problems/driver/run_state.h"
 
@@ -20,31 +22,37 @@ static dg_error write_file(dg_run_state *r, double t, int64_t step, dg_run_resul
   }
   const dg_flux_program *prog = r->prob->program;
   int nf = dg_flux_field_count(prog);
-  dg_snapshot_field fields[16];
-  dg_snapshot_norm norms[16];
-  DG_CHECK(nf <= 16, DG_ERR_UNSUPPORTED, "more than 16 fields");
-  int nout = 0;
+  /* (at most DG_RUN_MAX_FIELDS fields, refused at set-up past it) */
+  dg_snapshot_norm norms[DG_RUN_MAX_FIELDS];
+  DG_CHECK(nf <= DG_RUN_MAX_FIELDS, DG_ERR_INTERNAL, "more than %d fields", DG_RUN_MAX_FIELDS);
   for (int f = 0; f < nf; f++) {
     norms[f].name = dg_flux_field(prog, f)->name;
     norms[f].l2 = res->l2[f];
     norms[f].max = res->maxerr[f];
   }
+  /* A field of more than 3 components (an XDMF vector holds 3) is written
+   * as scalars <name>_<c>, the names of its checkpoint components. */
+  dg_snapshot_field *fields = calloc((size_t)r->ncomp + 1, sizeof *fields);
+  DG_CHECK(fields, DG_ERR_MEMORY, "out of memory");
+  int nout = 0;
   for (int f = 0; f < nf; f++) {
     const dg_flux_field_info *fi = dg_flux_field(prog, f);
     if (!r->prob->output_field[f])
       continue;
-    DG_CHECK(fi->ncomp <= 3, DG_ERR_UNSUPPORTED,
-             "field %s has %d components; snapshots show at most 3", fi->name, fi->ncomp);
-    fields[nout].name = fi->name;
-    fields[nout].ncomp = fi->ncomp;
-    fields[nout].real_size = 8;
-    for (int c = 0; c < 3; c++)
-      fields[nout].comp[c] =
-          c < fi->ncomp ? u + (int64_t)(fi->offset + c) * K * d->Np : NULL;
-    nout++;
+    int split = fi->ncomp > 3;
+    for (int s = 0; s < (split ? fi->ncomp : 1); s++) {
+      dg_snapshot_field *o = &fields[nout++];
+      o->name = split ? r->comp_names[fi->offset + s] : fi->name;
+      o->ncomp = split ? 1 : fi->ncomp;
+      o->real_size = 8;
+      for (int c = 0; c < o->ncomp; c++)
+        o->comp[c] = u + (int64_t)(fi->offset + s + c) * K * d->Np;
+    }
   }
-  DG_CALL(dg_snapshot_writer_write(r->writer, t, step, fields, nout, norms,
-                                   res->have_norms ? nf : 0));
+  dg_error err = dg_snapshot_writer_write(r->writer, t, step, fields, nout, norms,
+                                          res->have_norms ? nf : 0);
+  free(fields);
+  DG_CALL(err);
   return DG_OK;
 }
 

@@ -23,7 +23,8 @@ static const dg_config_key schema_base[] = {
     {"problem", "flux", DG_CONFIG_PATH, NULL, NULL,
      "the .flux file with fields, volume terms, fluxes, boundary conditions"},
     {"problem", "name", DG_CONFIG_STRING, NULL, "",
-     "name used for output files (default: the cfg file's base name)"},
+     "name used for output files, at most 200 characters (default: the cfg file's base "
+     "name)"},
     {"problem", "kind", DG_CONFIG_ENUM, "transient|poisson", "transient",
      "transient: explicit time stepping of the flux file's rhs; poisson: -lap u = f "
      "(f = the flux file's source, boundary values from its boundary conditions) by SIPG "

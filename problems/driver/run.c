@@ -24,6 +24,7 @@
 #include "problems/driver/problem.h"
 #include "problems/driver/run_state.h"
 #include "problems/driver/signals.h"
+#include "problems/driver/validate_early.h"
 #include "problems/io/checkpoint.h"
 #include "problems/io/snapshot.h"
 #include "problems/solver/autotune.h"
@@ -43,6 +44,7 @@ static void run_state_free(dg_run_state *r) {
     for (int c = 0; c < r->ncomp; c++)
       free(r->comp_names[c]);
   free(r->comp_names);
+  dg_run_plan_destroy(&r->plan);
   free(r->created_dir);
   free(r->u);
   free(r->u_global);
@@ -174,6 +176,7 @@ static dg_error setup(const dg_run_options *opt, dg_run_state *r) {
                                                  &r->prob)));
   dg_timing_end(ph);
   dg_problem *p = r->prob;
+  DG_CALL(dg_parallel_agree(opt->comm, dg_validate_outputs(p)));
   ph = dg_timing_begin("partition");
   DG_CALL(dg_parallel_agree(opt->comm, dg_parallel_create_for_problem(opt->comm, p, &r->par)));
   dg_timing_end(ph);
@@ -246,6 +249,9 @@ static dg_error setup(const dg_run_options *opt, dg_run_state *r) {
     DG_CALL(dg_parallel_agree(opt->comm, r->par->rank == 0 ? probe_output_dir(r) : DG_OK));
   if (p->output_enabled)
     DG_CALL(create_writer(r));
+  /* A bad checkpoint or step count is refused before any kernel exists. */
+  if (!opt->tune_only)
+    DG_CALL(dg_run_plan_create(opt, r));
   /* Under mpirun every rank tunes its own part (the parts are alike; the
    * database entry is shared by key). */
   dg_kernel_config kc = p->kernels;
@@ -296,7 +302,7 @@ dg_error dg_run(const dg_run_options *opt, dg_run_result *result) {
             (long long)res.halo_exchanges, res.halo_wait_seconds,
             res.wall_seconds > 0 ? 100.0 * res.halo_wait_seconds / res.wall_seconds : 0.0);
   if (err == DG_OK && res.have_norms && !opt->quiet)
-    for (int f = 0; f < dg_flux_field_count(r.prob->program) && f < 16; f++)
+    for (int f = 0; f < dg_flux_field_count(r.prob->program) && f < DG_RUN_MAX_FIELDS; f++)
       dg_info("final t = %.6g  %s: L2 error %.6e  max error %.6e", res.t_final,
               dg_flux_field(r.prob->program, f)->name, res.l2[f], res.maxerr[f]);
   if (err == DG_OK && opt->timings && !opt->quiet)

@@ -22,6 +22,10 @@ typedef struct dg_run_options {
   int timings;                  /* print the wall time of each phase (--timings) */
 } dg_run_options;
 
+/* The most fields (of the flux file) a run handles: its norms below, the
+ * snapshot tables (refused at set-up past it, problems/validate_early.h). */
+enum { DG_RUN_MAX_FIELDS = 256 };
+
 /* What a finished run measured (for tests and the closing summary). */
 typedef struct dg_run_result {
   int64_t steps;
@@ -29,7 +33,7 @@ typedef struct dg_run_result {
   double wall_seconds;
   double dof_updates_per_second; /* DOFs x RHS evaluations / wall time of the loop */
   int nfields;
-  double l2[16], maxerr[16];     /* per field, when the flux file gives exact solutions */
+  double l2[DG_RUN_MAX_FIELDS], maxerr[DG_RUN_MAX_FIELDS]; /* per field, when the flux file gives exact solutions */
   int have_norms;
   double halo_wait_seconds;      /* partitioned runs: time blocked on the halo exchange */
   int64_t halo_exchanges;

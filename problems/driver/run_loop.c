@@ -159,10 +159,8 @@ static dg_error largest_dt(const dg_run_state *r, double *dt_max) {
  * by a generated kernel (time to first step), or the checkpoint.  The host
  * copy serves the observers at t = 0 and otherwise comes down only when
  * the device finds the state not finite. */
-static dg_error start_state(const dg_run_options *opt, dg_run_state *r, dg_run_resume *at) {
+static dg_error start_state(const dg_run_options *opt, dg_run_state *r, const dg_run_resume *at) {
   const dg_problem *p = r->prob;
-  if (opt->restart)
-    DG_CALL(dg_run_restart_read(opt, r, at));
   int host_state = opt->restart || (p->output_enabled && p->output_interval > 0);
   int ph = dg_timing_begin("initial condition");
   if (!opt->restart) {
@@ -233,22 +231,57 @@ static dg_error loop(observers *obs, dg_run_now *now, const dg_run_resume *at,
   return DG_OK;
 }
 
-static dg_error run_observed(const dg_run_options *opt, dg_run_state *r, dg_run_result *res,
-                             observers *obs) {
-  const dg_problem *p = r->prob;
+/* What set-up plans before any kernel is generated (bad input must leave
+ * no kernel-cache entry): the largest stable step, the observers and so
+ * the landing times, a restart's checkpoint read into r->u and placed in
+ * the step sequence, and the step count. */
+struct dg_run_plan {
+  observers obs;
   double dt_max;
-  DG_CALL(largest_dt(r, &dt_max));
-  DG_CALL(observers_create(r, opt, obs));
-  landing_ctx lc = {obs, p->t_final};
-  dg_run_resume at = {0};
+  dg_run_resume at;
+  int64_t total;
+};
+
+static dg_error plan(const dg_run_options *opt, dg_run_state *r, dg_run_plan *pl) {
+  const dg_problem *p = r->prob;
+  DG_CALL(largest_dt(r, &pl->dt_max));
+  DG_CALL(observers_create(r, opt, &pl->obs));
+  landing_ctx lc = {&pl->obs, p->t_final};
+  if (opt->restart) {
+    DG_CALL(dg_run_restart_read(opt, r, &pl->at));
+    DG_CALL(dg_run_restart_place(landing, &lc, p->t_final, pl->dt_max, &pl->at));
+  }
+  /* (the same on every rank: agreed, so that all stop with one report) */
+  DG_CALL(dg_parallel_agree(r->par->comm, count_steps(p, &lc, &pl->at, pl->dt_max, &pl->total)));
+  return DG_OK;
+}
+
+dg_error dg_run_plan_create(const dg_run_options *opt, dg_run_state *r) {
+  dg_run_plan *pl = calloc(1, sizeof *pl);
+  DG_CHECK(pl, DG_ERR_MEMORY, "out of memory");
+  r->plan = pl;
+  DG_CALL(plan(opt, r, pl));
+  return DG_OK;
+}
+
+void dg_run_plan_destroy(dg_run_plan **pl) {
+  if (!*pl)
+    return;
+  observers_free(&(*pl)->obs);
+  free(*pl);
+  *pl = NULL;
+}
+
+static dg_error run_observed(const dg_run_options *opt, dg_run_state *r, dg_run_result *res,
+                             dg_run_plan *pl) {
+  observers *obs = &pl->obs;
+  double dt_max = pl->dt_max;
+  const dg_run_resume at = pl->at;
   DG_CALL(start_state(opt, r, &at));
-  if (opt->restart)
-    DG_CALL(dg_run_restart_place(landing, &lc, p->t_final, dt_max, &at));
   dg_run_now now = {.run = r, .opt = opt, .res = res, .t = at.t, .dt = dt_max,
                     .step = at.step};
   DG_CALL(notify(obs, DG_OBSERVE_START, &now));
-  /* (the same on every rank: agreed, so that all stop with one report) */
-  DG_CALL(dg_parallel_agree(r->par->comm, count_steps(p, &lc, &at, dt_max, &now.total)));
+  now.total = pl->total;
   now.loop_start = dg_run_now_seconds();
   now.steps_at_start = now.step;
   now.rhs_at_start = dg_solver_get_timings(r->solver).rhs_evaluations;
@@ -271,9 +304,7 @@ static dg_error run_observed(const dg_run_options *opt, dg_run_state *r, dg_run_
 }
 
 dg_error dg_run_loop(const dg_run_options *opt, dg_run_state *r, dg_run_result *res) {
-  observers obs = {0};
-  dg_error err = run_observed(opt, r, res, &obs);
-  observers_free(&obs);
-  DG_CALL(err);
+  DG_CHECK(r->plan, DG_ERR_INTERNAL, "the run was not planned (dg_run_plan_create)");
+  DG_CALL(run_observed(opt, r, res, r->plan));
   return DG_OK;
 }

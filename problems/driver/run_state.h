@@ -17,6 +17,8 @@
 #include "problems/solver/parallel.h"
 #include "problems/solver/solver.h"
 
+typedef struct dg_run_plan dg_run_plan;
+
 struct dg_run_state {
   dg_problem *prob;
   dg_device *dev;
@@ -37,13 +39,24 @@ struct dg_run_state {
   int ncomp;
   double t_entry; /* dg_run entry, for the time-to-first-step line */
   char *created_dir; /* topmost output directory this run created, or NULL */
+  dg_run_plan *plan; /* the steps and observers (run_loop.c), planned in set-up */
 };
 typedef struct dg_run_state dg_run_state;
 
 /* Wall clock (monotonic seconds). */
 double dg_run_now_seconds(void);
 
-/* The time loop from t = 0 or from opt->restart to the final time. */
+/* Plan the run in set-up, before any kernel is generated, so that bad
+ * input (a damaged or foreign --restart checkpoint, more steps than
+ * [time] max_steps, a step too small to advance t) is refused with no
+ * kernel-cache entry written: the largest stable step, the observers, the
+ * checkpoint read into r->u and placed in the step sequence, the step
+ * count.  Needs r->u and the snapshot writer; owned by r (r->plan). */
+dg_error dg_run_plan_create(const dg_run_options *opt, dg_run_state *r);
+void dg_run_plan_destroy(dg_run_plan **plan);
+
+/* The time loop of the plan, from t = 0 or from the checkpoint to the
+ * final time. */
 dg_error dg_run_loop(const dg_run_options *opt, dg_run_state *r, dg_run_result *res);
 
 /* Where a restarted run continues: the time, step and, when the step
