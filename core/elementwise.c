@@ -23,49 +23,6 @@ struct dg_elementwise {
   dg_kernel *kernel;
 };
 
-/* ---- text buffer ---------------------------------------------------------- */
-
-void dg_elementwise_text_printf(dg_elementwise_text *t, const char *fmt, ...) {
-  if (t->failed)
-    return;
-  for (;;) {
-    size_t room = t->capacity - t->length;
-    va_list ap;
-    va_start(ap, fmt);
-    int need = vsnprintf(t->data ? t->data + t->length : NULL, room, fmt, ap);
-    va_end(ap);
-    if (need < 0) {
-      t->failed = 1;
-      return;
-    }
-    if ((size_t)need < room) {
-      t->length += (size_t)need;
-      return;
-    }
-    size_t cap = t->capacity ? 2 * t->capacity : 1024;
-    while (cap < t->length + (size_t)need + 1)
-      cap *= 2;
-    char *grown = realloc(t->data, cap);
-    if (!grown) {
-      t->failed = 1;
-      return;
-    }
-    t->data = grown;
-    t->capacity = cap;
-  }
-}
-
-dg_error dg_elementwise_text_finish(dg_elementwise_text *t, char **out) {
-  if (t->failed || !t->data) {
-    free(t->data);
-    *t = (dg_elementwise_text){0};
-    DG_RAISE(DG_ERR_MEMORY, "out of host memory while generating kernel source");
-  }
-  *out = t->data;
-  *t = (dg_elementwise_text){0};
-  return DG_OK;
-}
-
 /* ---- the declaration parser --------------------------------------------- */
 
 static const char *const c_keywords[] = {
@@ -219,46 +176,46 @@ static const char *c_type(dg_ctype t) {
   return t == DG_CTYPE_INT64 ? "int64_t" : cuda_type(t);
 }
 
-void dg_elementwise_emit_cuda_params(dg_elementwise_text *t,
+void dg_elementwise_emit_cuda_params(dg_strbuf *t,
                                      const dg_elementwise_signature *sig) {
   for (int k = 0; k < sig->count; k++) {
     const dg_elementwise_param *p = &sig->params[k];
     /* Read-only arrays are __restrict__ so loads of several items may be
      * issued before the stores (the ILP the loop is unrolled for). */
     if (p->is_pointer)
-      dg_elementwise_text_printf(t, "    %s%s *%s%s,\n",
+      dg_strbuf_appendf(t, "    %s%s *%s%s,\n",
                                  p->is_const ? "const " : "",
                                  cuda_type(p->type),
                                  p->is_const ? "__restrict__ " : "", p->name);
     else
-      dg_elementwise_text_printf(t, "    const %s %s,\n", cuda_type(p->type),
+      dg_strbuf_appendf(t, "    const %s %s,\n", cuda_type(p->type),
                                  p->name);
   }
 }
 
-void dg_elementwise_emit_cpu_unpack(dg_elementwise_text *t,
+void dg_elementwise_emit_cpu_unpack(dg_strbuf *t,
                                     const dg_elementwise_signature *sig) {
   for (int k = 0; k < sig->count; k++) {
     const dg_elementwise_param *p = &sig->params[k];
     const char *ty = c_type(p->type);
     if (p->is_pointer)
-      dg_elementwise_text_printf(
+      dg_strbuf_appendf(
           t, "  %s%s *%sconst %s = *(%s%s *const *)dg_args[%d];\n",
           p->is_const ? "const " : "", ty, p->is_const ? "restrict " : "",
           p->name, p->is_const ? "const " : "", ty, k);
     else
-      dg_elementwise_text_printf(t, "  const %s %s = *(const %s *)dg_args[%d];\n",
+      dg_strbuf_appendf(t, "  const %s %s = *(const %s *)dg_args[%d];\n",
                                  ty, p->name, ty, k);
   }
-  dg_elementwise_text_printf(
+  dg_strbuf_appendf(
       t, "  const int64_t n = *(const int64_t *)dg_args[%d];\n  (void)n;\n",
       sig->count);
 }
 
-void dg_elementwise_emit_header(dg_elementwise_text *t, const char *kind,
+void dg_elementwise_emit_header(dg_strbuf *t, const char *kind,
                                 const char *name, const char *backend,
                                 const char *arguments, const char *what) {
-  dg_elementwise_text_printf(t,
+  dg_strbuf_appendf(t,
                              "/* dgrun %s kernel \"%s\" (generated for the %s "
                              "backend by core/%s.c)\n"
                              " *   arguments: %s\n"
@@ -371,8 +328,8 @@ int64_t dg_elementwise_cpu_chunk(const dg_device_info *info, int64_t n) {
 
 /* ---- generation ---------------------------------------------------------- */
 
-void dg_elementwise_emit_cuda_loop(dg_elementwise_text *t, const char *body) {
-  dg_elementwise_text_printf(
+void dg_elementwise_emit_cuda_loop(dg_strbuf *t, const char *body) {
+  dg_strbuf_appendf(
       t,
       "  /* Tiles of DG_BLOCK * DG_ILP consecutive items, grid-stride over the\n"
       "   * tiles (64-bit index).  A thread takes items dg_u * DG_BLOCK +\n"
@@ -402,10 +359,10 @@ void dg_elementwise_emit_cuda_loop(dg_elementwise_text *t, const char *body) {
 static dg_error generate_cuda(const char *name, const char *arguments,
                               const dg_elementwise_signature *sig,
                               const char *operation, char **out) {
-  dg_elementwise_text t = {0};
+  dg_strbuf t = {0};
   dg_elementwise_emit_header(&t, "elementwise", name, "cuda", arguments,
                              operation);
-  dg_elementwise_text_printf(
+  dg_strbuf_appendf(
       &t,
       " * Grid: enough blocks to fill every SM, fewer for small n. */\n"
       "#define DG_BLOCK %d\n"
@@ -413,20 +370,20 @@ static dg_error generate_cuda(const char *name, const char *arguments,
       "extern \"C\" __global__ void __launch_bounds__(DG_BLOCK)\n%s(\n",
       BLOCK, ILP, name);
   dg_elementwise_emit_cuda_params(&t, sig);
-  dg_elementwise_text_printf(&t, "    const long long n)\n{\n");
+  dg_strbuf_appendf(&t, "    const long long n)\n{\n");
   dg_elementwise_emit_cuda_loop(&t, operation);
-  dg_elementwise_text_printf(&t, "}\n");
-  DG_CALL(dg_elementwise_text_finish(&t, out));
+  dg_strbuf_appendf(&t, "}\n");
+  DG_CALL(dg_strbuf_finish(&t, out));
   return DG_OK;
 }
 
 static dg_error generate_cpu(const char *name, const char *arguments,
                              const dg_elementwise_signature *sig,
                              const char *operation, char **out) {
-  dg_elementwise_text t = {0};
+  dg_strbuf t = {0};
   dg_elementwise_emit_header(&t, "elementwise", name, "cpu", arguments,
                              operation);
-  dg_elementwise_text_printf(
+  dg_strbuf_appendf(
       &t,
       " * One call handles the chunk [dg_first, dg_first + dg_count); the\n"
       " * backend runs the chunks on OpenMP threads. */\n"
@@ -436,7 +393,7 @@ static dg_error generate_cpu(const char *name, const char *arguments,
       "{\n",
       name);
   dg_elementwise_emit_cpu_unpack(&t, sig);
-  dg_elementwise_text_printf(
+  dg_strbuf_appendf(
       &t,
       "  const int64_t dg_end = dg_first + dg_count;\n"
       "#pragma omp simd\n"
@@ -445,7 +402,7 @@ static dg_error generate_cpu(const char *name, const char *arguments,
       "  }\n"
       "}\n",
       operation);
-  DG_CALL(dg_elementwise_text_finish(&t, out));
+  DG_CALL(dg_strbuf_finish(&t, out));
   return DG_OK;
 }
 

@@ -33,6 +33,7 @@
 #include "core/array.h"
 #include "core/device.h"
 #include "core/error.h"
+#include "core/strbuf.h"
 
 /* One actual argument of a call. */
 typedef enum dg_arg_kind {
@@ -104,34 +105,18 @@ dg_error dg_elementwise_parse_signature(const char *text,
 /* Check that name is a C identifier not reserved by the generator. */
 dg_error dg_elementwise_check_name(const char *what, const char *name);
 
-/* A growing text buffer for generated source; a failed allocation is
- * remembered and reported by dg_elementwise_text_finish. */
-typedef struct dg_elementwise_text {
-  char *data;
-  size_t length, capacity;
-  int failed;
-} dg_elementwise_text;
-
-void dg_elementwise_text_printf(dg_elementwise_text *t, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-/* Hands the string over (*out, caller frees) or reports DG_ERR_MEMORY. */
-dg_error dg_elementwise_text_finish(dg_elementwise_text *t, char **out);
-
 /* Emitters.  CUDA parameter list ("double *z, const double a, ...");
  * cpu unpacking of void **dg_args into typed locals, one line each. */
-void dg_elementwise_emit_cuda_params(dg_elementwise_text *t,
+void dg_elementwise_emit_cuda_params(dg_strbuf *t,
                                      const dg_elementwise_signature *sig);
-void dg_elementwise_emit_cpu_unpack(dg_elementwise_text *t,
+void dg_elementwise_emit_cpu_unpack(dg_strbuf *t,
                                     const dg_elementwise_signature *sig);
 /* The CUDA loop over i in [0, n) in tiles of DG_BLOCK * DG_ILP items (both
  * macros defined by the caller's source); body is run for each i and may
  * use dg_u, the item's slot 0 .. DG_ILP-1 within the thread. */
-void dg_elementwise_emit_cuda_loop(dg_elementwise_text *t, const char *body);
+void dg_elementwise_emit_cuda_loop(dg_strbuf *t, const char *body);
 /* A comment block: what the kernel computes and its arguments. */
-void dg_elementwise_emit_header(dg_elementwise_text *t, const char *kind,
+void dg_elementwise_emit_header(dg_strbuf *t, const char *kind,
                                 const char *name, const char *backend,
                                 const char *arguments, const char *what);
 

@@ -36,13 +36,13 @@ struct dg_reduction {
 };
 
 /* The neutral element as a literal of the target language. */
-static void emit_neutral(dg_elementwise_text *t, double v, int cuda) {
+static void emit_neutral(dg_strbuf *t, double v, int cuda) {
   if (isinf(v))
-    dg_elementwise_text_printf(
+    dg_strbuf_appendf(
         t, "#define DG_NEUTRAL (%s%s)\n", v < 0 ? "-" : "",
         cuda ? "__longlong_as_double(0x7ff0000000000000LL)" : "(double)INFINITY");
   else
-    dg_elementwise_text_printf(t, "#define DG_NEUTRAL ((double)%.17g)\n", v);
+    dg_strbuf_appendf(t, "#define DG_NEUTRAL ((double)%.17g)\n", v);
 }
 
 static const char *op_name(dg_reduce_op op) {
@@ -51,11 +51,11 @@ static const char *op_name(dg_reduce_op op) {
 
 static dg_error generate_cuda(const dg_reduction *r, const char *arguments,
                               const char *map, char **out) {
-  dg_elementwise_text t = {0};
+  dg_strbuf t = {0};
   char what[512];
   snprintf(what, sizeof what, "%s of (%s)", op_name(r->op), map);
   dg_elementwise_emit_header(&t, "reduction", r->name, "cuda", arguments, what);
-  dg_elementwise_text_printf(
+  dg_strbuf_appendf(
       &t,
       " * Two-stage tree reduction, accumulated in double.  Stage 1: each\n"
       " * thread folds a grid-stride range into DG_ILP register accumulators,\n"
@@ -67,15 +67,15 @@ static dg_error generate_cuda(const dg_reduction *r, const char *arguments,
       BLOCK1, BLOCK2, ILP);
   emit_neutral(&t, r->neutral, 1);
   if (r->op == DG_REDUCE_SUM)
-    dg_elementwise_text_printf(
+    dg_strbuf_appendf(
         &t, "\n__device__ __forceinline__ double dg_reduce(double a, double b)\n"
             "{\n  return a + b;\n}\n");
   else
-    dg_elementwise_text_printf(
+    dg_strbuf_appendf(
         &t, "\n/* max that propagates NaN (fmax would drop it). */\n"
             "__device__ __forceinline__ double dg_reduce(double a, double b)\n"
             "{\n  return (a != a || a > b) ? a : b;\n}\n");
-  dg_elementwise_text_printf(
+  dg_strbuf_appendf(
       &t,
       "\n/* Reduce one value per thread to thread 0 of the block. */\n"
       "__device__ __forceinline__ double dg_block_reduce(double acc)\n"
@@ -97,7 +97,7 @@ static dg_error generate_cuda(const dg_reduction *r, const char *arguments,
       "extern \"C\" __global__ void __launch_bounds__(DG_BLOCK)\n%s_stage1(\n",
       r->name);
   dg_elementwise_emit_cuda_params(&t, &r->sig);
-  dg_elementwise_text_printf(
+  dg_strbuf_appendf(
       &t,
       "    const long long n,\n"
       "    double *__restrict__ dg_partials)\n"
@@ -106,18 +106,18 @@ static dg_error generate_cuda(const dg_reduction *r, const char *arguments,
       "#pragma unroll\n"
       "  for (int dg_u = 0; dg_u < DG_ILP; ++dg_u)\n"
       "    dg_acc[dg_u] = DG_NEUTRAL;\n");
-  dg_elementwise_text body = {0};
+  dg_strbuf body = {0};
   char *body_text = NULL;
-  dg_elementwise_text_printf(
+  dg_strbuf_appendf(
       &body, "dg_acc[dg_u] = dg_reduce(dg_acc[dg_u], (double)(%s))", map);
-  dg_error err = dg_elementwise_text_finish(&body, &body_text);
+  dg_error err = dg_strbuf_finish(&body, &body_text);
   if (err != DG_OK) {
-    free(t.data);
+    dg_strbuf_free(&t);
     DG_CALL(err);
   }
   dg_elementwise_emit_cuda_loop(&t, body_text);
   free(body_text);
-  dg_elementwise_text_printf(
+  dg_strbuf_appendf(
       &t,
       "#pragma unroll\n"
       "  for (int dg_u = 1; dg_u < DG_ILP; ++dg_u)\n"
@@ -138,17 +138,17 @@ static dg_error generate_cuda(const dg_reduction *r, const char *arguments,
       "    *dg_result = dg_acc;\n"
       "}\n",
       r->name);
-  DG_CALL(dg_elementwise_text_finish(&t, out));
+  DG_CALL(dg_strbuf_finish(&t, out));
   return DG_OK;
 }
 
 static dg_error generate_cpu(const dg_reduction *r, const char *arguments,
                              const char *map, char **out) {
-  dg_elementwise_text t = {0};
+  dg_strbuf t = {0};
   char what[512];
   snprintf(what, sizeof what, "%s of (%s)", op_name(r->op), map);
   dg_elementwise_emit_header(&t, "reduction", r->name, "cpu", arguments, what);
-  dg_elementwise_text_printf(
+  dg_strbuf_appendf(
       &t,
       " * One call folds the chunk [dg_first, dg_first + dg_count) into one\n"
       " * double partial, stored at dg_partials[dg_first / dg_chunk]; the host\n"
@@ -156,11 +156,11 @@ static dg_error generate_cpu(const dg_reduction *r, const char *arguments,
       "#include <math.h>\n"
       "#include <stdint.h>\n\n");
   emit_neutral(&t, r->neutral, 0);
-  dg_elementwise_text_printf(
+  dg_strbuf_appendf(
       &t, "\nvoid %s(void **dg_args, int64_t dg_first, int64_t dg_count)\n{\n",
       r->name);
   dg_elementwise_emit_cpu_unpack(&t, &r->sig);
-  dg_elementwise_text_printf(
+  dg_strbuf_appendf(
       &t,
       "  double *const dg_partials = *(double *const *)dg_args[%d];\n"
       "  const int64_t dg_chunk = *(const int64_t *)dg_args[%d];\n"
@@ -168,7 +168,7 @@ static dg_error generate_cpu(const dg_reduction *r, const char *arguments,
       "  double dg_acc = DG_NEUTRAL;\n",
       r->sig.count + 1, r->sig.count + 2);
   if (r->op == DG_REDUCE_SUM)
-    dg_elementwise_text_printf(
+    dg_strbuf_appendf(
         &t,
         "#pragma omp simd reduction(+:dg_acc)\n"
         "  for (int64_t i = dg_first; i < dg_end; ++i)\n"
@@ -177,7 +177,7 @@ static dg_error generate_cpu(const dg_reduction *r, const char *arguments,
   else
     /* The simd max reduction's NaN behaviour is unspecified: track NaN in
      * a flag of its own. */
-    dg_elementwise_text_printf(
+    dg_strbuf_appendf(
         &t,
         "  int dg_nan = 0;\n"
         "#pragma omp simd reduction(max:dg_acc) reduction(|:dg_nan)\n"
@@ -189,8 +189,8 @@ static dg_error generate_cpu(const dg_reduction *r, const char *arguments,
         "  if (dg_nan)\n"
         "    dg_acc = NAN;\n",
         map);
-  dg_elementwise_text_printf(&t, "  dg_partials[dg_first / dg_chunk] = dg_acc;\n}\n");
-  DG_CALL(dg_elementwise_text_finish(&t, out));
+  dg_strbuf_appendf(&t, "  dg_partials[dg_first / dg_chunk] = dg_acc;\n}\n");
+  DG_CALL(dg_strbuf_finish(&t, out));
   return DG_OK;
 }
 

@@ -30,12 +30,14 @@ static int reserve(dg_strbuf *b, size_t extra) {
   return 1;
 }
 
-void dg_strbuf_append(dg_strbuf *b, const char *s) {
-  size_t n = strlen(s);
+void dg_strbuf_append(dg_strbuf *b, const char *s) { dg_strbuf_appendn(b, s, strlen(s)); }
+
+void dg_strbuf_appendn(dg_strbuf *b, const char *s, size_t n) {
   if (!reserve(b, n))
     return;
-  memcpy(b->data + b->len, s, n + 1);
+  memcpy(b->data + b->len, s, n);
   b->len += n;
+  b->data[b->len] = '\0';
 }
 
 static void vappendf(dg_strbuf *b, const char *fmt, va_list ap) {
@@ -75,6 +77,17 @@ void dg_strbuf_line(dg_strbuf *b, const char *fmt, ...) {
   vappendf(b, fmt, ap);
   va_end(ap);
   dg_strbuf_append(b, "\n");
+}
+
+void dg_strbuf_lines(dg_strbuf *b, const char *text) {
+  while (*text) {
+    const char *nl = strchr(text, '\n');
+    size_t n = nl ? (size_t)(nl - text) : strlen(text);
+    dg_strbuf_indent(b);
+    dg_strbuf_appendn(b, text, n);
+    dg_strbuf_append(b, "\n");
+    text += nl ? n + 1 : n;
+  }
 }
 
 dg_error dg_strbuf_finish(dg_strbuf *b, char **out) {

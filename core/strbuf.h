@@ -18,6 +18,8 @@ typedef struct dg_strbuf {
 void dg_strbuf_init(dg_strbuf *b);
 void dg_strbuf_free(dg_strbuf *b);
 void dg_strbuf_append(dg_strbuf *b, const char *s);
+/* Append the n bytes at s (no terminator needed). */
+void dg_strbuf_appendn(dg_strbuf *b, const char *s, size_t n);
 void dg_strbuf_appendf(dg_strbuf *b, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
@@ -29,6 +31,10 @@ void dg_strbuf_line(dg_strbuf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+/* Append each line of text (newline-terminated, not a format) at the
+ * current indentation, as that many dg_strbuf_line calls would: the form
+ * for a run of constant lines. */
+void dg_strbuf_lines(dg_strbuf *b, const char *text);
 /* Append the current indentation only (a line continues with appends). */
 void dg_strbuf_indent(dg_strbuf *b);
 /* Hand the text to the caller (who frees it); DG_ERR_MEMORY if any append failed. */

@@ -68,7 +68,7 @@ static const char *const MMA_SOURCE =
     "\"+f\"(d[1]), \"+f\"(d[2]), \"+f\"(d[3]) : \"r\"(a[0]), \"r\"(a[1]), \"r\"(a[2]), "
     "\"r\"(a[3]), \"r\"(b0), \"r\"(b1))\n"
     "/* a TF32 value: x with its low 13 mantissa bits cleared (the generator's\n"
-    " * split, operators/codegen_gemm.c) */\n"
+    " * split, operators/gen_volume_mma.c) */\n"
     "__device__ unsigned tf32(float x) { return __float_as_uint(x) & 0xffffe000u; }\n"
     "extern \"C\" __global__ void rate_tf32(double *out, int iters) {\n"
     "  float d[8][4] = {};\n"

@@ -6,7 +6,7 @@
 #include <time.h>
 
 #include "core/log.h"
-#include "operators/halo_codegen.h"
+#include "operators/gen_halo.h"
 
 struct dg_halo {
   dg_device *dev;
@@ -228,7 +228,7 @@ dg_error dg_halo_create(dg_device *dev, const dg_halo_spec *spec, const dg_discr
     /* Device addresses are only handed to MPI when it is CUDA-aware. */
     h->nb[r] = (dg_comm_neighbor){nbr[r], sbase + off, cnt, rbase + off, cnt};
   }
-  DG_CALL_GOTO(err, fail, dg_halo_codegen(h->cuda ? DG_CODEGEN_CUDA : DG_CODEGEN_C,
+  DG_CALL_GOTO(err, fail, dg_gen_halo_source(h->cuda ? DG_CODEGEN_CUDA : DG_CODEGEN_C,
                                            od->real_size == 4, &src));
   DG_CALL_GOTO(err, fail, dg_device_compile(dev, "dg_halo", src, NULL, 0, &h->mod));
   DG_CALL_GOTO(err, fail, dg_module_get_kernel(h->mod, "dg_halo_pack", &h->k_pack));

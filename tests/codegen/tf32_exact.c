@@ -1,7 +1,7 @@
 /* operators.tf32_exact: the float tensor-core lift in two split-TF32 steps
  * where the operator is TF32 values, three elsewhere.
  *
- * The claim the generator rests on (operators/codegen_gemm.c,
+ * The claim the generator rests on (operators/gen_gemm_plan.c,
  * plan_tf32_exact): every entry of the Bernstein-Bezier LIFT is a TF32
  * value (at most 11 significant bits) up to round-off noise, while the
  * nodal LIFT is not.  Checked here on dg_bernstein's LIFT itself, in 2D and

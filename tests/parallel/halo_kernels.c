@@ -10,14 +10,14 @@
 #include "core/device.h"
 #include "core/error.h"
 #include "core/nvrtc.h"
-#include "operators/halo_codegen.h"
+#include "operators/gen_halo.h"
 
 static int run_cc(int is_float) {
   dg_device *dev = NULL;
   dg_module *mod = NULL;
   dg_kernel *pack = NULL, *unpack = NULL;
   char *src = NULL;
-  if (dg_halo_codegen(DG_CODEGEN_C, is_float, &src) != DG_OK ||
+  if (dg_gen_halo_source(DG_CODEGEN_C, is_float, &src) != DG_OK ||
       dg_device_create("cpu", 0, &dev) != DG_OK ||
       dg_device_compile(dev, "dg_halo", src, NULL, 0, &mod) != DG_OK ||
       dg_module_get_kernel(mod, "dg_halo_pack", &pack) != DG_OK ||
@@ -89,7 +89,7 @@ static int run_cc(int is_float) {
 
 static int run_nvrtc(int is_float) {
   char *src = NULL;
-  if (dg_halo_codegen(DG_CODEGEN_CUDA, is_float, &src) != DG_OK) {
+  if (dg_gen_halo_source(DG_CODEGEN_CUDA, is_float, &src) != DG_OK) {
     dg_error_print(stdout);
     return 1;
   }

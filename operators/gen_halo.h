@@ -7,13 +7,13 @@
  *   dg_halo_unpack (q, buf, idx, n):  q[idx[z]] = buf[z],  z < n
  * q, buf pointers to real; idx to int (32-bit state offsets, as mapM/mapP);
  * n long long.  cuda: grid-stride loops; cpu: items [first, first+count). */
-#ifndef DG_OPERATORS_HALO_CODEGEN_H
-#define DG_OPERATORS_HALO_CODEGEN_H
+#ifndef DG_OPERATORS_GEN_HALO_H
+#define DG_OPERATORS_GEN_HALO_H
 
 #include "core/error.h"
 #include "operators/codegen.h"
 
 /* Emit the module (malloc'd string in *source). */
-dg_error dg_halo_codegen(dg_codegen_target target, int precision_float, char **source);
+dg_error dg_gen_halo_source(dg_codegen_target target, int precision_float, char **source);
 
 #endif

@@ -1,8 +1,13 @@
-/* Pieces of the kernel generator shared by its emitters (codegen.c: the
- * surface, node-per-thread volume, update and initial-condition kernels;
- * codegen_gemm.c: the matrix-product volume kernel).  Not a public API. */
-#ifndef DG_OPERATORS_CODEGEN_INTERNAL_H
-#define DG_OPERATORS_CODEGEN_INTERNAL_H
+/* The shared emit context of the kernel generator: what every kernel family
+ * (gen_surface.c, gen_volume_node.c, gen_volume_gemm.c with its planner,
+ * gen_update.c, gen_initial.c) may use, and the only thing they share: the
+ * derivative table, the expression context and its leaves, global loads,
+ * the cuda dg_volume signature, the flux quantities g(u), the rhs store
+ * (gen_context.c) and the face fluxes of one face node or of a block's
+ * elements (gen_face_flux.c).  No family file includes another family's
+ * header; codegen.c dispatches to them.  Not a public API. */
+#ifndef DG_OPERATORS_GEN_CONTEXT_H
+#define DG_OPERATORS_GEN_CONTEXT_H
 
 #include <stddef.h>
 
@@ -47,16 +52,26 @@ typedef struct {
   int contravariant; /* cuda: divergences come from DV[] (see emit_volume_cuda) */
 } gen_state;
 
-void dg_cg_init_ctx(dg_emit_ctx *c, const dg_physics *ph, int dim, int is_float);
+/* Every distinct derivative term D(g) of a tree, appended to t. */
+dg_error dg_gen_collect_derivs(const dg_flux_node *n, deriv_table *t);
+/* Whether a tree (through lets) contains an op. */
+int dg_gen_uses_op(const dg_flux_node *n, dg_flux_op op, const dg_physics *ph, int depth);
+
+void dg_gen_init_ctx(dg_emit_ctx *c, const dg_physics *ph, int dim, int is_float);
+/* Volume leaves: u[c] (a node's own state) and a derivative term, from
+ * the gen_state in c->user. */
+void dg_gen_volume_field(const dg_emit_ctx *c, dg_strbuf *b, int comp, dg_flux_side side);
+void dg_gen_volume_derivative(const dg_emit_ctx *c, dg_strbuf *b, const dg_flux_node *n,
+                              int comp);
 /* Face leaves: uM[c] / uP[c] and nrm[d]. */
-void dg_cg_face_field(const dg_emit_ctx *c, dg_strbuf *b, int comp, dg_flux_side side);
-void dg_cg_face_normal(const dg_emit_ctx *c, dg_strbuf *b, int d);
+void dg_gen_face_field(const dg_emit_ctx *c, dg_strbuf *b, int comp, dg_flux_side side);
+void dg_gen_face_normal(const dg_emit_ctx *c, dg_strbuf *b, int d);
 
 /* The text of a global load: q[index] (or res[index]), or with stream_update
  * through the read-only path, DG_LD_NC(&q[index]), or evict-first,
- * DG_LD_CS(&res[index]) (macros of codegen_gemm.c; plain accesses in the test
+ * DG_LD_CS(&res[index]) (macros of gen_volume_gemm.c; plain accesses in the test
  * emulator).  form: "" (plain), "NC" or "CS".  buf: 128 chars. */
-const char *dg_cg_load(char *buf, const char *form, const char *array, const char *index);
+const char *dg_gen_load(char *buf, const char *form, const char *array, const char *index);
 
 /* The scaled face flux of face node (k, m) into dst (a format with one %d
  * for the component); expects k, m and the kernel arguments.  uses_x: 0
@@ -71,9 +86,9 @@ const char *dg_cg_load(char *buf, const char *form, const char *array, const cha
  * ldg: the state through the read-only path (DG_LD_NC); local: the
  * block's staged state in shared memory serves uM and the neighbours in
  * the block (gemm/mma with local_traces; expects k0, s and smem). */
-void dg_cg_emit_surface_body(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
-                             int is_float, int uses_x, dg_emit_ctx *ctx, const char *dst,
-                             int absolute_k, int preloaded, int ldg, int local);
+void dg_gen_emit_surface_body(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
+                              int is_float, int uses_x, dg_emit_ctx *ctx, const char *dst,
+                              int absolute_k, int preloaded, int ldg, int local);
 /* The fused surface of a cuda dg_volume: the scaled face fluxes of the
  * block's elements k0 + s, s < nslots (an expression), one face node per
  * iteration of the block's nthreads threads (an expression: "NP * EPB"
@@ -82,12 +97,12 @@ void dg_cg_emit_surface_body(dg_strbuf *b, const dg_element_ops *el, const dg_ph
  * gather_ahead: load the thread's traces of all its face nodes first;
  * ldg: load them through the read-only path (DG_LD_NC; the kernel writes
  * no state it reads: fuse_surface's q_out); local: see
- * dg_cg_emit_surface_body.
+ * dg_gen_emit_surface_body.
  * Expects tid, k0, K and the kernel arguments. */
-void dg_cg_emit_block_faces(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
-                            int is_float, int uses_fx, dg_emit_ctx *ctx, const char *nslots,
-                            const char *nthreads, const char *dst, int zero_past_end,
-                            int gather_ahead, int ldg, int local);
+void dg_gen_emit_block_faces(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
+                             int is_float, int uses_fx, dg_emit_ctx *ctx, const char *nslots,
+                             const char *nthreads, const char *dst, int zero_past_end,
+                             int gather_ahead, int ldg, int local);
 /* The flux quantities g(u) of one node into dst_fmt (one %d: quantity);
  * contravariant: divergence rows (a curl's rows too, deriv_entry.curl) in
  * reference directions (needs G[]).  fold_zero (contravariant, for
@@ -95,31 +110,23 @@ void dg_cg_emit_block_faces(dg_strbuf *b, const dg_element_ops *el, const dg_phy
  * is guarded by its flux value's test against zero, which the compiler
  * folds, so a zero row costs nothing (G[a] * 0 is not foldable: G may be
  * infinite). */
-void dg_cg_emit_gvalues(dg_strbuf *b, const deriv_table *dt, dg_emit_ctx *ctx,
-                        const char *dst_fmt, int contravariant, int fold_zero);
+void dg_gen_emit_gvalues(dg_strbuf *b, const deriv_table *dt, dg_emit_ctx *ctx,
+                         const char *dst_fmt, int contravariant, int fold_zero);
 /* Points of the order-n lattice of a dim-simplex (0 for n < 0): the nodes
  * of order n, or the degree-n Bernstein-Bezier coefficients. */
-int dg_cg_lattice_count(int dim, int n);
+int dg_gen_lattice_count(int dim, int n);
 
 /* r = volume terms + sources + lifted flux, then the store or the fused
  * LSERK update; expects u, k, i (and DV/P as the terms need).  residual:
  * component c's residual in the update, "res[o]" (o its offset) or a value
  * the kernel loaded ahead (the gemm/mma kernel's early_residual: "rr[c]"). */
-void dg_cg_emit_rhs_store(dg_strbuf *b, const dg_physics *ph, const dg_kernel_config *cfg,
-                          dg_emit_ctx *ctx, const char *lift_fmt, const char *residual);
+void dg_gen_emit_rhs_store(dg_strbuf *b, const dg_physics *ph, const dg_kernel_config *cfg,
+                           dg_emit_ctx *ctx, const char *lift_fmt, const char *residual);
 
 /* The cuda dg_volume signature (all work modes), through the opening
  * brace; nthreads: the block's threads (an expression); min_blocks > 1
  * adds that minimum of resident blocks per multiprocessor to its
  * __launch_bounds__. */
-void dg_cg_emit_volume_signature_cuda(dg_strbuf *b, const char *nthreads, int min_blocks);
-
-/* work_mode gemm (codegen_gemm.c): shared memory in reals (and in
- * *matrix_reals the size of its transposed operator table), and the kernel. */
-size_t dg_cg_gemm_shared_reals(const dg_element_ops *el, const deriv_table *dt, int ncomp,
-                               const dg_kernel_config *cfg, int is_float, size_t *matrix_reals);
-void dg_cg_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
-                            const deriv_table *dt, const dg_kernel_config *cfg,
-                            dg_emit_ctx *ctx, int uses_x, int uses_fx, int is_float);
+void dg_gen_emit_volume_signature_cuda(dg_strbuf *b, const char *nthreads, int min_blocks);
 
 #endif

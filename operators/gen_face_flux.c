@@ -1,0 +1,192 @@
+/* The scaled face fluxes of one face node, or of every face node of a
+ * block's elements (the fused surface of the cuda dg_volume): shared by
+ * dg_surface (gen_surface.c) and both volume families. */
+#include <string.h>
+
+#include "operators/gen_context.h"
+
+/* local_traces: whether the neighbour node iP lies in one of the block's
+ * elements (slot eP, node jP), whose state the block staged in shared memory
+ * ([c][NP][PADE]).  Why: on elements numbered along the Hilbert curve
+ * (meshes/mesh_order.h) many face neighbours are in the same block, and
+ * shared memory serves them without a global load.  The element stride is
+ * BASE(1, 0) - BASE(0, 0) in either layout; a halo element (k >= K) is
+ * never local. */
+static const char *const LOCAL_M = "smem[(c * NP + c_Fmask[m]) * PADE + s]";
+static const char *const LOCAL_P = "lP ? smem[(c * NP + jP) * PADE + eP] : "; /* + the global load */
+static void emit_local_neighbour(dg_strbuf *b) {
+  dg_strbuf_lines(b,
+                  "const long long eS = BASE(1, 0) - BASE(0, 0), kP = iP / eS;\n"
+                  "const int lP = kP >= k0 && kP < k0 + EPB && kP < K;\n"
+                  "const int eP = (int)(kP - k0), jP = (int)(iP - kP * eS);\n");
+}
+
+/* dst: where component %d of the scaled flux of (k, m) goes. */
+void dg_gen_emit_surface_body(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
+                              int is_float, int uses_x, dg_emit_ctx *ctx, const char *dst,
+                              int absolute_k, int preloaded, int ldg, int local) {
+  /* Expects k, m (face node of element k) and the kernel arguments. */
+  dg_strbuf_lines(b,
+                  "const long long idx = k * NFNFP + m;\n"
+                  "const int f = m / NFP;\n"
+                  "const real *fg = fgeo + (k * NFACES + f) * (DIM + 1); /* per face (affine) */\n"
+                  "real nrm[DIM];\n"
+                  "for (int d = 0; d < DIM; ++d) nrm[d] = fg[d];\n"
+                  "const real fscale = fg[DIM];\n");
+  if (uses_x > 1) {
+    dg_strbuf_line(b, "real X[DIM];");
+    dg_strbuf_line(b, "for (int d = 0; d < DIM; ++d) X[d] = fx[idx * DIM + d];");
+  }
+  if (preloaded) { /* uM, uP (interior faces) loaded by the caller */
+    dg_strbuf_line(b, "const int bc = fbc[k * NFACES + f];");
+    dg_strbuf_line(b, "if (bc >= 0) {");
+  } else {
+    dg_strbuf_line(b, "const long long cs = CSTRIDE(K);");
+    if (absolute_k) /* the element's own face node: a table in L1, not a gather */
+      dg_strbuf_line(b, "const long long iM = BASE(k, c_Fmask[m]), iP = mapP[idx];");
+    else
+      dg_strbuf_line(b, "const long long iM = mapM[idx], iP = mapP[idx];");
+    char qM[128], qP[128];
+    dg_gen_load(qM, ldg ? "NC" : "", "q", "iM + c * cs");
+    dg_gen_load(qP, ldg ? "NC" : "", "q", "iP + c * cs");
+    dg_strbuf_line(b, "real uM[NC], uP[NC];");
+    dg_strbuf_line(b, "for (int c = 0; c < NC; ++c) uM[c] = %s;", local ? LOCAL_M : qM);
+    dg_strbuf_line(b, "const int bc = fbc[k * NFACES + f];");
+    dg_strbuf_line(b, "if (bc < 0) {");
+    b->indent += 2;
+    if (local)
+      emit_local_neighbour(b);
+    b->indent -= 2;
+    dg_strbuf_line(b, "  for (int c = 0; c < NC; ++c) uP[c] = %s%s;", local ? LOCAL_P : "", qP);
+    dg_strbuf_line(b, "} else {");
+  }
+  b->indent += 2;
+  if (uses_x == 1) { /* only boundary conditions read x: not loaded on interior faces */
+    dg_strbuf_line(b, "real X[DIM];");
+    dg_strbuf_line(b, "for (int d = 0; d < DIM; ++d) X[d] = fx[idx * DIM + d];");
+  }
+  dg_strbuf_line(b, "/* boundary conditions: the exterior state from the interior one */");
+  dg_strbuf_line(b, "switch (bc) {");
+  for (int bi = 0; bi < ph->nboundaries; bi++) {
+    dg_strbuf_line(b, "case %d:", bi);
+    for (int f = 0; f < ph->nfields; f++) {
+      const dg_flux_node *e = ph->bc_ext[bi * ph->nfields + f];
+      for (int c = 0; c < ph->field_size[f]; c++) {
+        dg_strbuf_indent(b);
+        dg_strbuf_appendf(b, "  uP[%d] = ", ph->field_offset[f] + c);
+        dg_emit_expr(ctx, b, e, c);
+        dg_strbuf_append(b, ";\n");
+      }
+    }
+    dg_strbuf_line(b, "  break;");
+  }
+  dg_strbuf_lines(b,
+                  "default:\n"
+                  "  for (int c = 0; c < NC; ++c) uP[c] = uM[c];\n"
+                  "}\n");
+  b->indent -= 2;
+  dg_strbuf_line(b, "}");
+  (void)el;
+  (void)is_float;
+  dg_strbuf_line(b, "/* Fscale * (numerical flux - surface form of the volume term at u-) */");
+  for (int f = 0; f < ph->nfields; f++)
+    for (int c = 0; c < ph->field_size[f]; c++) {
+      int comp = ph->field_offset[f] + c;
+      dg_strbuf_indent(b);
+      dg_strbuf_appendf(b, dst, comp);
+      dg_strbuf_append(b, " = fscale * (");
+      dg_emit_expr(ctx, b, ph->flux[f], c);
+      dg_strbuf_append(b, " - ");
+      dg_emit_expr(ctx, b, ph->surface[f], c);
+      dg_strbuf_append(b, ");\n");
+    }
+}
+
+void dg_gen_emit_block_faces(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
+                             int is_float, int uses_fx, dg_emit_ctx *ctx, const char *nslots,
+                             const char *nthreads, const char *dst, int zero_past_end,
+                             int gather_ahead, int ldg, int local) {
+  dg_emit_ctx fctx;
+  dg_gen_init_ctx(&fctx, ph, el->dim, is_float);
+  fctx.field = dg_gen_face_field;
+  fctx.normal = dg_gen_face_normal;
+  dg_strbuf_line(b, "/* fused surface: scaled face fluxes of the block's elements */");
+  if (gather_ahead) {
+    /* every trace the thread needs is requested before the first flux is
+     * computed: FITER face nodes' gathers in flight at once instead of one
+     * mapP -> q round trip per face node */
+    dg_strbuf_line(b, "{");
+    b->indent += 2;
+    dg_strbuf_line(b, "enum { FITER = (%s * NFNFP + %s - 1) / (%s) };", nslots, nthreads,
+                   nthreads);
+    dg_strbuf_lines(b,
+                    "real fuM[FITER][NC], fuP[FITER][NC];\n"
+                    "#pragma unroll\n"
+                    "for (int it = 0; it < FITER; ++it) {\n");
+    dg_strbuf_line(b, "  const int z = tid + it * (%s);", nthreads);
+    dg_strbuf_line(b, "  const int s = z / NFNFP, m = z - s * NFNFP;");
+    dg_strbuf_line(b, "  const long long k = k0 + s;");
+    dg_strbuf_line(b, "  if (z < %s * NFNFP && k < K) {", nslots);
+    dg_strbuf_lines(b,
+                    "    const long long idx = k * NFNFP + m, cs = CSTRIDE(K);\n"
+                    "    const long long iM = BASE(k, c_Fmask[m]), iP = mapP[idx];\n"
+                    "    const int interior = fbc[k * NFACES + m / NFP] < 0;\n");
+    if (local) {
+      b->indent += 4;
+      emit_local_neighbour(b);
+      b->indent -= 4;
+    }
+    dg_strbuf_line(b, "    #pragma unroll");
+    dg_strbuf_line(b, "    for (int c = 0; c < NC; ++c) {");
+    char qM[128], qP[128];
+    dg_gen_load(qM, ldg ? "NC" : "", "q", "iM + c * cs");
+    dg_gen_load(qP, ldg ? "NC" : "", "q", "iP + c * cs");
+    dg_strbuf_line(b, "      fuM[it][c] = %s;", local ? LOCAL_M : qM);
+    if (local)
+      dg_strbuf_line(b, "      fuP[it][c] = !interior ? (real)0 : %s%s;", LOCAL_P, qP);
+    else
+      dg_strbuf_line(b, "      fuP[it][c] = interior ? %s : (real)0;", qP);
+    dg_strbuf_lines(b,
+                    "    }\n"
+                    "  }\n"
+                    "}\n"
+                    "#pragma unroll\n"
+                    "for (int it = 0; it < FITER; ++it) {\n");
+    dg_strbuf_line(b, "  const int z = tid + it * (%s);", nthreads);
+    dg_strbuf_line(b, "  if (z >= %s * NFNFP) break;", nslots);
+  } else {
+    dg_strbuf_line(b, "for (int z = tid; z < %s * NFNFP; z += %s) {", nslots, nthreads);
+  }
+  dg_strbuf_lines(b,
+                  "  const int s = z / NFNFP, m = z - s * NFNFP;\n"
+                  "  const long long k = k0 + s;\n"
+                  "  if (k < K) {\n");
+  b->indent += 4;
+  if (gather_ahead) {
+    dg_strbuf_lines(b,
+                    "real uM[NC], uP[NC];\n"
+                    "#pragma unroll\n"
+                    "for (int c = 0; c < NC; ++c) { uM[c] = fuM[it][c]; uP[c] = fuP[it][c]; }\n");
+  }
+  dg_gen_emit_surface_body(b, el, ph, is_float, uses_fx, &fctx, dst, 1, gather_ahead, ldg, local);
+  b->indent -= 4;
+  if (zero_past_end) {
+    dg_strbuf_line(b, "  } else {");
+    for (int c = 0; c < ph->ncomp; c++) {
+      dg_strbuf_indent(b);
+      dg_strbuf_append(b, "    ");
+      dg_strbuf_appendf(b, dst, c);
+      dg_strbuf_append(b, " = 0;\n");
+    }
+  }
+  dg_strbuf_line(b, "  }");
+  dg_strbuf_line(b, "}");
+  if (gather_ahead) {
+    b->indent -= 2;
+    dg_strbuf_line(b, "}");
+  }
+  if (fctx.failed && !ctx->failed) {
+    ctx->failed = 1;
+    memcpy(ctx->failure, fctx.failure, sizeof ctx->failure);
+  }
+}

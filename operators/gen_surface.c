@@ -1,0 +1,53 @@
+/* dg_surface: the scaled face fluxes of every face node, one a thread
+ * (cuda) or a loop over the chunk's elements (c). */
+#include "operators/gen_surface.h"
+
+#include "operators/gen_context.h"
+
+
+dg_error dg_gen_emit_surface(dg_strbuf *b, dg_codegen_target tg, const dg_element_ops *el,
+                             const dg_physics *ph, int is_float, int uses_x) {
+  dg_emit_ctx ctx;
+  dg_gen_init_ctx(&ctx, ph, el->dim, is_float);
+  ctx.field = dg_gen_face_field;
+  ctx.normal = dg_gen_face_normal;
+  dg_strbuf_append(b, "/* dg_surface: one face node per iteration (thread). */\n");
+  dg_strbuf_append(b,
+                   tg == DG_CODEGEN_CUDA
+                       ? "KERNEL void dg_surface(const real *__restrict__ q, real *__restrict__ fl,\n"
+                         "    const int *__restrict__ mapM, const int *__restrict__ mapP,\n"
+                         "    const int *__restrict__ fbc, const real *__restrict__ fgeo,\n"
+                         "    const real *__restrict__ fx, real t, long long K) {\n"
+                       : "KERNEL void dg_surface(void **args, int64_t first, int64_t count) {\n"
+                         "  const real *restrict q = *(const real **)args[0];\n"
+                         "  real *restrict fl = *(real **)args[1];\n"
+                         "  const int *restrict mapM = *(const int **)args[2];\n"
+                         "  const int *restrict mapP = *(const int **)args[3];\n"
+                         "  const int *restrict fbc = *(const int **)args[4];\n"
+                         "  const real *restrict fgeo = *(const real **)args[5];\n"
+                         "  const real *restrict fx = *(const real **)args[6];\n"
+                         "  const real t = *(const real *)args[7];\n"
+                         "  const long long K = *(const long long *)args[8];\n"
+                         "  (void)fx; (void)t;\n");
+  b->indent = 2;
+  if (tg == DG_CODEGEN_CUDA) {
+    dg_strbuf_lines(b,
+                    "const long long gid = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+                    "if (gid >= K * NFNFP) return;\n"
+                    "const long long k = gid / NFNFP;\n"
+                    "const int m = (int)(gid - k * NFNFP);\n"
+                    "(void)fx; (void)t;\n");
+    dg_gen_emit_surface_body(b, el, ph, is_float, uses_x, &ctx, "fl[((long long)%d * K + k) * NFNFP + m]", 0, 0, 0, 0);
+  } else {
+    dg_strbuf_line(b, "for (long long k = first; k < first + count; ++k) {");
+    dg_strbuf_line(b, "  for (int m = 0; m < NFNFP; ++m) {");
+    b->indent = 6;
+    dg_gen_emit_surface_body(b, el, ph, is_float, uses_x, &ctx, "fl[((long long)%d * K + k) * NFNFP + m]", 0, 0, 0, 0);
+    b->indent = 2;
+    dg_strbuf_line(b, "  }");
+    dg_strbuf_line(b, "}");
+  }
+  b->indent = 0;
+  dg_strbuf_append(b, "}\n\n");
+  return dg_emit_status(&ctx);
+}
