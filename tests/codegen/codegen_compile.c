@@ -1,4 +1,4 @@
-/* operators.codegen_nvrtc / operators.codegen_cc: every shipped flux file,
+/* operators.codegen_nvrtc_1/_2 / operators.codegen_cc: every shipped flux file,
  * for orders 1, 3, 5 and every knob combination below (matrix placement,
  * layout, padding, fused update, work per thread in parallel / sequence /
  * inline, shared prefetch, fused surface), generates CUDA source
