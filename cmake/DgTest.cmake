@@ -32,3 +32,16 @@ function(dg_add_test_command)
     set_tests_properties(${T_NAME} PROPERTIES TIMEOUT ${T_TIMEOUT})
   endif()
 endfunction()
+
+# dg_plain_only(<test>...): heavy tests of numerics whose time goes into the
+# cpu backend's compiled kernels or into compilers (NVRTC, cc: not
+# instrumented), on host code that smaller tests run too.  They carry the
+# label `heavy`; a DGRUN_SANITIZE build lists them as disabled, so that the
+# sanitizer pass of .ci/run spends its time on the code it instruments
+# (parsers, readers, fuzz regressions, the generator, I/O).
+function(dg_plain_only)
+  set_property(TEST ${ARGN} APPEND PROPERTY LABELS heavy)
+  if(DGRUN_SANITIZE)
+    set_tests_properties(${ARGN} PROPERTIES DISABLED TRUE)
+  endif()
+endfunction()

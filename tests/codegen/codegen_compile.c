@@ -1,10 +1,13 @@
-/* operators.codegen_nvrtc / operators.codegen_cc: every shipped flux file,
+/* operators.codegen_nvrtc_1/_2 / operators.codegen_cc: every shipped flux file,
  * for orders 1, 3, 5 and every knob combination below (matrix placement,
  * layout, padding, fused update, work per thread in parallel / sequence /
  * inline, shared prefetch, fused surface), generates CUDA source
  * that NVRTC compiles for sm_90 (no GPU needed) or C source that the cpu
  * backend compiles; the generator output is byte-identical when repeated.
- * usage: test_codegen_compile nvrtc|cc file.flux... */
+ * operators.codegen_cuda (sanitizer builds) generates the CUDA source of
+ * the nvrtc test without compiling it: the generator is what the
+ * sanitizers instrument, NVRTC is not (it compiles in the plain build).
+ * usage: test_codegen_compile nvrtc|cuda|cc file.flux... */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,8 +40,9 @@ int main(int argc, char **argv) {
     return 2;
   dg_log_set_level(DG_LOG_WARN);
   int nvrtc = strcmp(argv[1], "nvrtc") == 0;
+  int cuda = nvrtc || strcmp(argv[1], "cuda") == 0; /* cuda: generate only */
   dg_device *dev = NULL;
-  if (!nvrtc && dg_device_create("cpu", 0, &dev) != DG_OK) {
+  if (!cuda && dg_device_create("cpu", 0, &dev) != DG_OK) {
     dg_error_print(stderr);
     return 1;
   }
@@ -74,7 +78,7 @@ int main(int argc, char **argv) {
         int is_float = v == 5 || v == 8;
         /* loop slicing and shared prefetch (issue 4 knobs) */
         /* the cuda-only knobs: NVRTC at N = 3 (the C target ignores them) */
-        if (v >= 6 && (!nvrtc || orders[o] != nvrtc_order(v)))
+        if (v >= 6 && (!cuda || orders[o] != nvrtc_order(v)))
           continue;
         if (v >= 27) { /* sparse_lift (N = 5): the lift's all-zero tensor-core steps
                           left out, per row tile in its own switch case; 27 fp64
@@ -184,7 +188,7 @@ int main(int argc, char **argv) {
         if ((long)c.elements_per_block * re->Np > 1024)
           c.elements_per_block = 1;
         dg_generated g1, g2;
-        dg_codegen_target tg = nvrtc ? DG_CODEGEN_CUDA : DG_CODEGEN_C;
+        dg_codegen_target tg = cuda ? DG_CODEGEN_CUDA : DG_CODEGEN_C;
         const dg_element_ops *el = c.basis ? &el_bb : &el_nodal;
         dg_error e = dg_codegen_generate(tg, el, &ph, is_float, &c, &g1);
         if (e == DG_ERR_INPUT) { /* a knob illegal for this size: pruned, not a failure */
@@ -209,7 +213,7 @@ int main(int argc, char **argv) {
             return 77;
           }
           free(cubin);
-        } else {
+        } else if (!cuda) {
           dg_module *mod = NULL;
           e = dg_device_compile(dev, "dg_operators", g1.source, NULL, 0, &mod);
           dg_module_destroy(&mod);
@@ -231,6 +235,7 @@ int main(int argc, char **argv) {
     dg_flux_program_destroy(&prog);
   }
   dg_device_destroy(&dev);
-  printf("%d modules compiled, %d failures\n", compiled, failures);
+  printf("%d modules %s, %d failures\n", compiled, cuda && !nvrtc ? "generated" : "compiled",
+         failures);
   return failures ? 1 : 0;
 }
