@@ -64,7 +64,7 @@ typedef enum {
   DG_WORK_SEQUENCE = 1,
   DG_WORK_INLINE = 2,
   DG_WORK_GEMM = 3, /* the block's products as one matrix product, rows per thread
-                       (codegen_gemm.c); work_per_thread 1, no prefetch */
+                       (operators/gen_volume_gemm.c); work_per_thread 1, no prefetch */
   DG_WORK_MMA = 4   /* gemm with the products on the fp64 tensor cores (DMMA
                        m8n8k4): double, elements_per_block a multiple of 8,
                        global matrices */
@@ -139,7 +139,7 @@ typedef struct dg_kernel_config {
                                memory */
   int strided_k;            /* cuda dg_volume, work_mode mma: the k-steps of each whole
                                block of 4 KW source rows take rows KW apart (bank-conflict
-                               free fragment loads, operators/codegen_gemm.c) */
+                               free fragment loads, operators/gen_gemm_plan.c) */
   int overlay_state;        /* cuda dg_volume, work_mode mma with stage_state and
                                fuse_surface, not local_traces: level 1 runs before the face
                                fluxes, which then overlay the staged state in shared

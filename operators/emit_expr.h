@@ -57,7 +57,7 @@ struct dg_emit_ctx {
   int failed;
   char failure[256];
   /* Set by emit_expr while it writes one top-level expression (start with
-   * zero, as dg_cg_init_ctx's memset does). */
+   * zero, as dg_gen_init_ctx's memset does). */
   struct dg_emit_temps *temps;
   int depth;
 };

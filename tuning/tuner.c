@@ -520,7 +520,7 @@ static int phase2_leaders(const dg_tune_result *r, int unstrided_mma, leader *le
   return n;
 }
 
-/* The strided_k twins (operators/codegen_gemm.c: bank-conflict-free
+/* The strided_k twins (operators/gen_gemm_plan.c: bank-conflict-free
  * fragment loads for more registers) of the DG_TUNE_LEADERS best tensor-core
  * variants that phase 2 timed, into twins[]; returns how many.  Why only
  * those: the knob won 8 % on the H100's best Maxwell fp64 N = 7 variant

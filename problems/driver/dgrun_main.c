@@ -79,12 +79,30 @@ static void set_traces(int argc, char **argv) {
   dg_error_set_traces(on);
 }
 
-int main(int argc, char **argv) {
-  if (argc < 2) {
-    dg_cli_usage(stderr);
+/* dgrun import mesh.msh mesh.h5 [--parts P] */
+static int run_import(int argc, char **argv) {
+  long parts = 1;
+  if (argc == 6 && strcmp(argv[4], "--parts") == 0) {
+    char *end;
+    parts = strtol(argv[5], &end, 10);
+    if (*end || parts < 1 || parts > 1000000) {
+      fprintf(stderr, "dgrun import: --parts '%s' must be a whole number in 1..1000000\n",
+              argv[5]);
+      return 2;
+    }
+  } else if (argc != 4) {
+    fprintf(stderr, "usage: dgrun import mesh.msh mesh.h5 [--parts P]\n");
     return 2;
   }
-  set_traces(argc, argv);
+  if (dg_mesh_import(argv[2], argv[3], (int)parts) != DG_OK) {
+    dg_error_print(stderr);
+    return 1;
+  }
+  return 0;
+}
+
+/* The commands that stand alone as the first argument; -1: none of them. */
+static int run_command(int argc, char **argv) {
   if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
     dg_cli_help(stdout);
     return 0;
@@ -100,27 +118,8 @@ int main(int argc, char **argv) {
     }
     return 0;
   }
-  if (strcmp(argv[1], "import") == 0) {
-    /* dgrun import mesh.msh mesh.h5 [--parts P] */
-    long parts = 1;
-    if (argc == 6 && strcmp(argv[4], "--parts") == 0) {
-      char *end;
-      parts = strtol(argv[5], &end, 10);
-      if (*end || parts < 1 || parts > 1000000) {
-        fprintf(stderr, "dgrun import: --parts '%s' must be a whole number in 1..1000000\n",
-                argv[5]);
-        return 2;
-      }
-    } else if (argc != 4) {
-      fprintf(stderr, "usage: dgrun import mesh.msh mesh.h5 [--parts P]\n");
-      return 2;
-    }
-    if (dg_mesh_import(argv[2], argv[3], (int)parts) != DG_OK) {
-      dg_error_print(stderr);
-      return 1;
-    }
-    return 0;
-  }
+  if (strcmp(argv[1], "import") == 0)
+    return run_import(argc, argv);
   if (strcmp(argv[1], "--help-config") == 0) {
     int md = argc > 2 && strcmp(argv[2], "--markdown") == 0;
     size_t nschema = 0;
@@ -128,13 +127,13 @@ int main(int argc, char **argv) {
     dg_config_print_schema(stdout, schema, nschema, md ? DG_CONFIG_DOC_MARKDOWN : DG_CONFIG_DOC_TEXT);
     return 0;
   }
-  dg_run_options opt;
-  memset(&opt, 0, sizeof opt);
-  const char **overrides = calloc((size_t)argc + 1, sizeof *overrides);
-  if (!overrides) {
-    fprintf(stderr, "dgrun: out of memory\n");
-    return 1;
-  }
+  return -1;
+}
+
+/* The options of a run into opt (overrides: argc + 1 entries, filled);
+ * 0, or the exit status of a usage error (printed). */
+static int parse_run(int argc, char **argv, const char **overrides, dg_run_options *opt) {
+  memset(opt, 0, sizeof *opt);
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     int takes_value = 0;
@@ -142,49 +141,68 @@ int main(int argc, char **argv) {
     if (takes_value && i + 1 >= argc) {
       fprintf(stderr, "dgrun: %s needs a value\n", a);
       dg_cli_usage(stderr);
-      free(overrides);
       return 2;
     }
     if (o == DG_CLI_QUIET) {
-      opt.quiet = 1;
+      opt->quiet = 1;
     } else if (o == DG_CLI_TIMINGS) {
-      opt.timings = 1;
+      opt->timings = 1;
     } else if (o == DG_CLI_DEBUG) {
       /* set_traces read it */
     } else if (i == 1 && strcmp(a, "tune") == 0) {
-      opt.tune_only = 1;
+      opt->tune_only = 1;
     } else if (o == DG_CLI_TUNE) {
       static char tune_ov[32];
       snprintf(tune_ov, sizeof tune_ov, "backend.tuning=%s", a + 7);
-      overrides[opt.noverrides++] = tune_ov;
+      overrides[opt->noverrides++] = tune_ov;
     } else if (o == DG_CLI_RESTART) {
-      opt.restart = argv[++i];
+      opt->restart = argv[++i];
     } else if (o == DG_CLI_DUMP_KERNELS) {
-      opt.dump_kernels = argv[++i];
+      opt->dump_kernels = argv[++i];
     } else if (a[0] == '-') {
       const char *near = dg_cli_suggest(a);
       if (near)
         fprintf(stderr, "dgrun: unknown option '%s'; did you mean '%s'?\n", a, near);
       else
         fprintf(stderr, "dgrun: unknown option '%s' (dgrun --help lists them)\n", a);
-      free(overrides);
       return 2;
     } else if (strchr(a, '=')) {
-      overrides[opt.noverrides++] = a;
-    } else if (!opt.cfg_path) {
-      opt.cfg_path = a;
+      overrides[opt->noverrides++] = a;
+    } else if (!opt->cfg_path) {
+      opt->cfg_path = a;
     } else {
       fprintf(stderr, "dgrun: a second problem file '%s' (only one run at a time)\n", a);
-      free(overrides);
       return 2;
     }
   }
-  if (!opt.cfg_path) {
+  if (!opt->cfg_path) {
     dg_cli_usage(stderr);
-    free(overrides);
     return 2;
   }
-  opt.overrides = overrides;
+  opt->overrides = overrides;
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    dg_cli_usage(stderr);
+    return 2;
+  }
+  set_traces(argc, argv);
+  int status = run_command(argc, argv);
+  if (status >= 0)
+    return status;
+  dg_run_options opt;
+  const char **overrides = calloc((size_t)argc + 1, sizeof *overrides);
+  if (!overrides) {
+    fprintf(stderr, "dgrun: out of memory\n");
+    return 1;
+  }
+  status = parse_run(argc, argv, overrides, &opt);
+  if (status) {
+    free(overrides);
+    return status;
+  }
   dg_comm *world = NULL;
   /* A Poisson solve sets up MPI itself (problems/driver/poisson_run.c). */
   int poisson = dg_poisson_is_kind(opt.cfg_path, overrides, opt.noverrides);

@@ -57,6 +57,8 @@ void dg_signals_test_raise(int rank, int64_t step) {
   const char *s = getenv("DGRUN_TEST_SIGNAL_STEP"), *r = getenv("DGRUN_TEST_SIGNAL_RANK");
   if (!s || atoll(s) != step || (r && atoi(r) != rank))
     return;
+  /* STOP: the process stops itself there, so that a test can change the
+   * file system under a running job at a known step (then SIGCONT) */
   const char *which = getenv("DGRUN_TEST_SIGNAL");
-  raise(which && strcmp(which, "INT") == 0 ? SIGINT : SIGTERM);
+  raise(!which ? SIGTERM : !strcmp(which, "INT") ? SIGINT : !strcmp(which, "STOP") ? SIGSTOP : SIGTERM);
 }
