@@ -356,35 +356,31 @@ void dg_elementwise_emit_cuda_loop(dg_strbuf *t, const char *body) {
       body, body);
 }
 
-static dg_error generate_cuda(const char *name, const char *arguments,
-                              const dg_elementwise_signature *sig,
-                              const char *operation, char **out) {
-  dg_strbuf t = {0};
-  dg_elementwise_emit_header(&t, "elementwise", name, "cuda", arguments,
+static void generate_cuda(const char *name, const char *arguments,
+                          const dg_elementwise_signature *sig,
+                          const char *operation, dg_strbuf *t) {
+  dg_elementwise_emit_header(t, "elementwise", name, "cuda", arguments,
                              operation);
   dg_strbuf_appendf(
-      &t,
+      t,
       " * Grid: enough blocks to fill every SM, fewer for small n. */\n"
       "#define DG_BLOCK %d\n"
       "#define DG_ILP %d\n\n"
       "extern \"C\" __global__ void __launch_bounds__(DG_BLOCK)\n%s(\n",
       BLOCK, ILP, name);
-  dg_elementwise_emit_cuda_params(&t, sig);
-  dg_strbuf_appendf(&t, "    const long long n)\n{\n");
-  dg_elementwise_emit_cuda_loop(&t, operation);
-  dg_strbuf_appendf(&t, "}\n");
-  DG_CALL(dg_strbuf_finish(&t, out));
-  return DG_OK;
+  dg_elementwise_emit_cuda_params(t, sig);
+  dg_strbuf_appendf(t, "    const long long n)\n{\n");
+  dg_elementwise_emit_cuda_loop(t, operation);
+  dg_strbuf_appendf(t, "}\n");
 }
 
-static dg_error generate_cpu(const char *name, const char *arguments,
-                             const dg_elementwise_signature *sig,
-                             const char *operation, char **out) {
-  dg_strbuf t = {0};
-  dg_elementwise_emit_header(&t, "elementwise", name, "cpu", arguments,
+static void generate_cpu(const char *name, const char *arguments,
+                         const dg_elementwise_signature *sig,
+                         const char *operation, dg_strbuf *t) {
+  dg_elementwise_emit_header(t, "elementwise", name, "cpu", arguments,
                              operation);
   dg_strbuf_appendf(
-      &t,
+      t,
       " * One call handles the chunk [dg_first, dg_first + dg_count); the\n"
       " * backend runs the chunks on OpenMP threads. */\n"
       "#include <math.h>\n"
@@ -392,9 +388,9 @@ static dg_error generate_cpu(const char *name, const char *arguments,
       "void %s(void **dg_args, int64_t dg_first, int64_t dg_count)\n"
       "{\n",
       name);
-  dg_elementwise_emit_cpu_unpack(&t, sig);
+  dg_elementwise_emit_cpu_unpack(t, sig);
   dg_strbuf_appendf(
-      &t,
+      t,
       "  const int64_t dg_end = dg_first + dg_count;\n"
       "#pragma omp simd\n"
       "  for (int64_t i = dg_first; i < dg_end; ++i) {\n"
@@ -402,7 +398,20 @@ static dg_error generate_cpu(const char *name, const char *arguments,
       "  }\n"
       "}\n",
       operation);
-  DG_CALL(dg_strbuf_finish(&t, out));
+}
+
+dg_error dg_elementwise_emit_source(const char *name, const char *arguments,
+                                    const char *operation, int cuda,
+                                    dg_strbuf *out) {
+  DG_CHECK(name && arguments && operation && out, DG_ERR_ARG,
+           "dg_elementwise_emit_source: NULL argument");
+  DG_CALL(dg_elementwise_check_name("kernel name", name));
+  dg_elementwise_signature sig;
+  DG_CALL(dg_elementwise_parse_signature(arguments, &sig));
+  if (cuda)
+    generate_cuda(name, arguments, &sig, operation, out);
+  else
+    generate_cpu(name, arguments, &sig, operation, out);
   return DG_OK;
 }
 
@@ -418,14 +427,14 @@ dg_error dg_elementwise_create(dg_device *dev, const char *name,
   dg_error err;
   k->dev = dev;
   strcpy(k->name, name);
+  dg_strbuf text;
+  dg_strbuf_init(&text);
   DG_CALL_GOTO(err, fail, dg_elementwise_parse_signature(arguments, &k->sig));
-  const dg_device_info *info = dg_device_get_info(dev);
-  if (info->backend == DG_BACKEND_CUDA)
-    DG_CALL_GOTO(err, fail, generate_cuda(name, arguments, &k->sig, operation,
-                                          &k->source));
-  else
-    DG_CALL_GOTO(err, fail,
-                 generate_cpu(name, arguments, &k->sig, operation, &k->source));
+  DG_CALL_GOTO(err, fail, dg_elementwise_emit_source(
+                              name, arguments, operation,
+                              dg_device_get_info(dev)->backend == DG_BACKEND_CUDA,
+                              &text));
+  DG_CALL_GOTO(err, fail, dg_strbuf_finish(&text, &k->source));
   DG_CALL_GOTO(err, fail,
                dg_device_compile(dev, name, k->source, NULL, 0, &k->module));
   DG_CALL_GOTO(err, fail, dg_module_get_kernel(k->module, name, &k->kernel));

@@ -738,31 +738,49 @@ static void emit_cpu_kernel(dg_strbuf *s, const dg_sparse *A,
   dg_strbuf_line(s, "%s", "");
 }
 
-static dg_error generate(const dg_sparse *A, const char *name, char **out) {
-  dg_strbuf s;
-  dg_strbuf_init(&s);
-  emit_header(&s, A, name);
+static void generate(const dg_sparse *A, const char *name, dg_strbuf *s) {
+  emit_header(s, A, name);
   if (!A->cuda)
-    dg_strbuf_line(&s, "#include <stdint.h>");
-  dg_strbuf_line(&s, "typedef %s real;", real_name(A->dtype));
+    dg_strbuf_line(s, "#include <stdint.h>");
+  dg_strbuf_line(s, "typedef %s real;", real_name(A->dtype));
   if (A->format == DG_SPARSE_BSR)
-    dg_strbuf_line(&s, "#define DG_B %d", A->b);
+    dg_strbuf_line(s, "#define DG_B %d", A->b);
   if (A->format == DG_SPARSE_ELL)
-    dg_strbuf_line(&s, "#define DG_WIDTH %lld", (long long)A->width);
+    dg_strbuf_line(s, "#define DG_WIDTH %lld", (long long)A->width);
   if (A->format == DG_SPARSE_ELL && !A->cuda)
-    dg_strbuf_line(&s, "#define DG_TILE 64");
+    dg_strbuf_line(s, "#define DG_TILE 64");
   if (A->format == DG_SPARSE_CSR_VECTOR && A->cuda)
-    dg_strbuf_line(&s, "#define DG_LANES %d", A->lanes);
-  dg_strbuf_line(&s, "%s", "");
+    dg_strbuf_line(s, "#define DG_LANES %d", A->lanes);
+  dg_strbuf_line(s, "%s", "");
   char entry[96];
   for (int acc = 0; acc < 2; acc++) {
     snprintf(entry, sizeof entry, "%s_%s", name, acc ? "add" : "set");
     if (A->cuda)
-      emit_cuda_kernel(&s, A, entry, acc ? "+=" : "=");
+      emit_cuda_kernel(s, A, entry, acc ? "+=" : "=");
     else
-      emit_cpu_kernel(&s, A, entry, acc ? "+=" : "=");
+      emit_cpu_kernel(s, A, entry, acc ? "+=" : "=");
   }
-  DG_CALL(dg_strbuf_finish(&s, out));
+}
+
+/* Only the fields the text depends on; the device-free form the digest test
+ * (tests/sparse/kernel_sources.c) hashes is thus the one dg_sparse_create
+ * compiles. */
+static dg_sparse shape(dg_sparse_format f, dg_dtype dtype, int cuda, int b,
+                       int64_t width, int lanes) {
+  return (dg_sparse){.format = f, .dtype = dtype, .cuda = cuda,
+                     .b = f == DG_SPARSE_BSR ? b : 1, .width = width,
+                     .lanes = lanes};
+}
+
+dg_error dg_sparse_emit_source(dg_sparse_format f, dg_dtype dtype, int cuda,
+                               int b, int64_t width, int lanes,
+                               char *name, size_t name_size, dg_strbuf *out) {
+  DG_CHECK(out && name && (unsigned)f < DG_SPARSE_NFORMATS &&
+               (dtype == DG_FLOAT || dtype == DG_DOUBLE),
+           DG_ERR_ARG, "dg_sparse_emit_source: bad argument");
+  dg_sparse A = shape(f, dtype, cuda, b, width, lanes);
+  kernel_name(&A, name, name_size);
+  generate(&A, name, out);
   return DG_OK;
 }
 
@@ -849,9 +867,14 @@ dg_error dg_sparse_create(dg_device *dev, const dg_csr *src, dg_sparse_format f,
   A->lanes = lanes_for(src);
   dg_error err;
   char name[64], entry[96];
+  dg_strbuf text;
+  dg_strbuf_init(&text);
   DG_CALL_GOTO(err, fail, upload_format(A, src));
-  kernel_name(A, name, sizeof name);
-  DG_CALL_GOTO(err, fail, generate(A, name, &A->source));
+  DG_CALL_GOTO(err, fail,
+               dg_sparse_emit_source(A->format, A->dtype, A->cuda, A->b,
+                                     A->width, A->lanes, name, sizeof name,
+                                     &text));
+  DG_CALL_GOTO(err, fail, dg_strbuf_finish(&text, &A->source));
   DG_CALL_GOTO(err, fail,
                dg_device_compile(dev, name, A->source, NULL, 0, &A->module));
   for (int acc = 0; acc < 2; acc++) {
