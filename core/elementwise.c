@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/jit_source.h"
+
 /* Launch shape of the CUDA emitter, measured on an H100 (dgbench, 2^26
  * elements): 256 threads, 4 items per thread per tile, and a grid of up to
  * 32 waves of resident blocks.  axpy then moves as many bytes per second as
@@ -328,32 +330,16 @@ int64_t dg_elementwise_cpu_chunk(const dg_device_info *info, int64_t n) {
 
 /* ---- generation ---------------------------------------------------------- */
 
+/* Tiles of DG_BLOCK * DG_ILP consecutive items, grid-stride over the tiles
+ * (64-bit index); a thread takes items dg_u * DG_BLOCK + threadIdx.x of
+ * its tile, so every load of a warp is coalesced and the constant offsets
+ * let the compiler issue all DG_ILP loads before the first store; then the
+ * last, partial tile (core/jit/elementwise_tiles.cuh, _tail.cuh). */
 void dg_elementwise_emit_cuda_loop(dg_strbuf *t, const char *body) {
-  dg_strbuf_appendf(
-      t,
-      "  /* Tiles of DG_BLOCK * DG_ILP consecutive items, grid-stride over the\n"
-      "   * tiles (64-bit index).  A thread takes items dg_u * DG_BLOCK +\n"
-      "   * threadIdx.x of its tile: every load of a warp is coalesced, a tile\n"
-      "   * is one contiguous stretch of memory, and the constant offsets let\n"
-      "   * the compiler issue all DG_ILP loads before the first store. */\n"
-      "  const long long dg_step = (long long)gridDim.x * (DG_BLOCK * DG_ILP);\n"
-      "  long long dg_base = (long long)blockIdx.x * (DG_BLOCK * DG_ILP) + threadIdx.x;\n"
-      "  for (; dg_base + (DG_ILP - 1) * DG_BLOCK < n; dg_base += dg_step) {\n"
-      "#pragma unroll\n"
-      "    for (int dg_u = 0; dg_u < DG_ILP; ++dg_u) {\n"
-      "      const long long i = dg_base + dg_u * DG_BLOCK;\n"
-      "      %s;\n"
-      "    }\n"
-      "  }\n"
-      "  /* The last, partial tile. */\n"
-      "#pragma unroll\n"
-      "  for (int dg_u = 0; dg_u < DG_ILP; ++dg_u) {\n"
-      "    const long long i = dg_base + dg_u * DG_BLOCK;\n"
-      "    if (i < n) {\n"
-      "      %s;\n"
-      "    }\n"
-      "  }\n",
-      body, body);
+  dg_core_jit(t, "core/jit/elementwise_tiles.cuh");
+  dg_strbuf_appendf(t, "      %s;\n", body);
+  dg_core_jit(t, "core/jit/elementwise_tail.cuh");
+  dg_strbuf_appendf(t, "      %s;\n    }\n  }\n", body);
 }
 
 static void generate_cuda(const char *name, const char *arguments,

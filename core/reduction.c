@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/jit_source.h"
+
 /* Stage 1: blocks of 256 threads, 4 items per thread per tile (as the
  * elementwise kernels), at most 8 waves of resident blocks; measured on an
  * H100, dot moves 0.93 (float) to 1.0 (double) of the copy bandwidth.  One
@@ -65,46 +67,14 @@ static dg_error generate_cuda(const dg_reduction *r, const char *arguments,
       "#define DG_ILP %d\n",
       BLOCK1, BLOCK2, ILP);
   emit_neutral(t, r->neutral, 1);
-  if (r->op == DG_REDUCE_SUM)
-    dg_strbuf_appendf(
-        t, "\n__device__ __forceinline__ double dg_reduce(double a, double b)\n"
-            "{\n  return a + b;\n}\n");
-  else
-    dg_strbuf_appendf(
-        t, "\n/* max that propagates NaN (fmax would drop it). */\n"
-            "__device__ __forceinline__ double dg_reduce(double a, double b)\n"
-            "{\n  return (a != a || a > b) ? a : b;\n}\n");
-  dg_strbuf_appendf(
-      t,
-      "\n/* Reduce one value per thread to thread 0 of the block. */\n"
-      "__device__ __forceinline__ double dg_block_reduce(double acc)\n"
-      "{\n"
-      "  __shared__ double dg_warp_acc[32];\n"
-      "  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;\n"
-      "  for (int off = 16; off > 0; off >>= 1)\n"
-      "    acc = dg_reduce(acc, __shfl_down_sync(0xffffffffu, acc, off));\n"
-      "  if (lane == 0)\n"
-      "    dg_warp_acc[warp] = acc;\n"
-      "  __syncthreads();\n"
-      "  if (warp == 0) {\n"
-      "    acc = lane < (int)(blockDim.x >> 5) ? dg_warp_acc[lane] : DG_NEUTRAL;\n"
-      "    for (int off = 16; off > 0; off >>= 1)\n"
-      "      acc = dg_reduce(acc, __shfl_down_sync(0xffffffffu, acc, off));\n"
-      "  }\n"
-      "  return acc;\n"
-      "}\n\n"
-      "extern \"C\" __global__ void __launch_bounds__(DG_BLOCK)\n%s_stage1(\n",
-      r->name);
+  /* dg_reduce: + or a max that propagates NaN (fmax would drop it);
+   * dg_block_reduce: warp shuffles, then shared memory, to thread 0. */
+  dg_core_jit(t, r->op == DG_REDUCE_SUM ? "core/jit/reduce_sum.cuh" : "core/jit/reduce_max.cuh");
+  dg_core_jit(t, "core/jit/block_reduce.cuh");
+  dg_strbuf_appendf(t, "extern \"C\" __global__ void __launch_bounds__(DG_BLOCK)\n%s_stage1(\n",
+                    r->name);
   dg_elementwise_emit_cuda_params(t, &r->sig);
-  dg_strbuf_appendf(
-      t,
-      "    const long long n,\n"
-      "    double *__restrict__ dg_partials)\n"
-      "{\n"
-      "  double dg_acc[DG_ILP];\n"
-      "#pragma unroll\n"
-      "  for (int dg_u = 0; dg_u < DG_ILP; ++dg_u)\n"
-      "    dg_acc[dg_u] = DG_NEUTRAL;\n");
+  dg_core_jit(t, "core/jit/reduction_stage1.cuh");
   dg_strbuf body = {0};
   char *body_text = NULL;
   dg_strbuf_appendf(
@@ -113,27 +83,12 @@ static dg_error generate_cuda(const dg_reduction *r, const char *arguments,
   DG_CALL(err);
   dg_elementwise_emit_cuda_loop(t, body_text);
   free(body_text);
-  dg_strbuf_appendf(
-      t,
-      "#pragma unroll\n"
-      "  for (int dg_u = 1; dg_u < DG_ILP; ++dg_u)\n"
-      "    dg_acc[0] = dg_reduce(dg_acc[0], dg_acc[dg_u]);\n"
-      "  const double dg_block = dg_block_reduce(dg_acc[0]);\n"
-      "  if (threadIdx.x == 0)\n"
-      "    dg_partials[blockIdx.x] = dg_block;\n"
-      "}\n\n"
-      "extern \"C\" __global__ void __launch_bounds__(DG_BLOCK2)\n"
-      "%s_stage2(const double *__restrict__ dg_partials, const long long dg_count,\n"
-      "    double *__restrict__ dg_result)\n"
-      "{\n"
-      "  double dg_acc = DG_NEUTRAL;\n"
-      "  for (long long j = threadIdx.x; j < dg_count; j += DG_BLOCK2)\n"
-      "    dg_acc = dg_reduce(dg_acc, dg_partials[j]);\n"
-      "  dg_acc = dg_block_reduce(dg_acc);\n"
-      "  if (threadIdx.x == 0)\n"
-      "    *dg_result = dg_acc;\n"
-      "}\n",
-      r->name);
+  /* The block's partial, then stage 2: one block over the partials. */
+  dg_core_jit(t, "core/jit/reduction_stage1_end.cuh");
+  dg_strbuf_appendf(t,
+                    "%s_stage2(const double *__restrict__ dg_partials, const long long dg_count,\n",
+                    r->name);
+  dg_core_jit(t, "core/jit/reduction_stage2.cuh");
   return DG_OK;
 }
 
