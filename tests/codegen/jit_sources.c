@@ -83,12 +83,23 @@ int main(int argc, char **argv) {
   check_files(argv[1], emit_gen, names, sizeof names / sizeof *names);
   /* the files core/ inserts (sparse.c, elementwise.c, reduction.c) */
   static const char *core[] = {
-      "core/jit/spmv_params.cuh",      "core/jit/spmv_csr_scalar.cuh", "core/jit/spmv_csr_vector.cuh",
-      "core/jit/spmv_ell.cuh",         "core/jit/spmv_bsr.cuh",        "core/jit/spmv_unpack.h",
-      "core/jit/spmv_ell.h",           "core/jit/spmv_bsr.h",          "core/jit/elementwise_tiles.cuh",
-      "core/jit/elementwise_tail.cuh", "core/jit/reduce_sum.cuh",      "core/jit/reduce_max.cuh",
-      "core/jit/block_reduce.cuh",     "core/jit/reduction_stage1.cuh",
-      "core/jit/reduction_stage1_end.cuh", "core/jit/reduction_stage2.cuh"};
+      "core/jit/spmv_params.cuh",
+      "core/jit/spmv_csr_scalar.cuh",
+      "core/jit/spmv_csr_vector.cuh",
+      "core/jit/spmv_ell.cuh",
+      "core/jit/spmv_bsr.cuh",
+      "core/jit/spmv_unpack.h",
+      "core/jit/spmv_ell.h",
+      "core/jit/spmv_bsr.h",
+      "core/jit/elementwise_tiles.cuh",
+      "core/jit/elementwise_tail.cuh",
+      "core/jit/reduce_sum.cuh",
+      "core/jit/reduce_max.cuh",
+      "core/jit/block_reduce.cuh",
+      "core/jit/reduction_stage1.cuh",
+      "core/jit/reduction_stage1_end.cuh",
+      "core/jit/reduction_stage2.cuh",
+  };
   check_files(argv[1], emit_core, core, sizeof core / sizeof *core);
   return expect_finish();
 }
