@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/jit_source.h"
+
 /* Launch shape of the CUDA emitter, measured on an H100 (dgbench, 2^26
  * elements): 256 threads, 4 items per thread per tile, and a grid of up to
  * 32 waves of resident blocks.  axpy then moves as many bytes per second as
@@ -328,63 +330,43 @@ int64_t dg_elementwise_cpu_chunk(const dg_device_info *info, int64_t n) {
 
 /* ---- generation ---------------------------------------------------------- */
 
+/* Tiles of DG_BLOCK * DG_ILP consecutive items, grid-stride over the tiles
+ * (64-bit index); a thread takes items dg_u * DG_BLOCK + threadIdx.x of
+ * its tile, so every load of a warp is coalesced and the constant offsets
+ * let the compiler issue all DG_ILP loads before the first store; then the
+ * last, partial tile (core/jit/elementwise_tiles.cuh, _tail.cuh). */
 void dg_elementwise_emit_cuda_loop(dg_strbuf *t, const char *body) {
-  dg_strbuf_appendf(
-      t,
-      "  /* Tiles of DG_BLOCK * DG_ILP consecutive items, grid-stride over the\n"
-      "   * tiles (64-bit index).  A thread takes items dg_u * DG_BLOCK +\n"
-      "   * threadIdx.x of its tile: every load of a warp is coalesced, a tile\n"
-      "   * is one contiguous stretch of memory, and the constant offsets let\n"
-      "   * the compiler issue all DG_ILP loads before the first store. */\n"
-      "  const long long dg_step = (long long)gridDim.x * (DG_BLOCK * DG_ILP);\n"
-      "  long long dg_base = (long long)blockIdx.x * (DG_BLOCK * DG_ILP) + threadIdx.x;\n"
-      "  for (; dg_base + (DG_ILP - 1) * DG_BLOCK < n; dg_base += dg_step) {\n"
-      "#pragma unroll\n"
-      "    for (int dg_u = 0; dg_u < DG_ILP; ++dg_u) {\n"
-      "      const long long i = dg_base + dg_u * DG_BLOCK;\n"
-      "      %s;\n"
-      "    }\n"
-      "  }\n"
-      "  /* The last, partial tile. */\n"
-      "#pragma unroll\n"
-      "  for (int dg_u = 0; dg_u < DG_ILP; ++dg_u) {\n"
-      "    const long long i = dg_base + dg_u * DG_BLOCK;\n"
-      "    if (i < n) {\n"
-      "      %s;\n"
-      "    }\n"
-      "  }\n",
-      body, body);
+  dg_core_jit(t, "core/jit/elementwise_tiles.cuh");
+  dg_strbuf_appendf(t, "      %s;\n", body);
+  dg_core_jit(t, "core/jit/elementwise_tail.cuh");
+  dg_strbuf_appendf(t, "      %s;\n    }\n  }\n", body);
 }
 
-static dg_error generate_cuda(const char *name, const char *arguments,
-                              const dg_elementwise_signature *sig,
-                              const char *operation, char **out) {
-  dg_strbuf t = {0};
-  dg_elementwise_emit_header(&t, "elementwise", name, "cuda", arguments,
+static void generate_cuda(const char *name, const char *arguments,
+                          const dg_elementwise_signature *sig,
+                          const char *operation, dg_strbuf *t) {
+  dg_elementwise_emit_header(t, "elementwise", name, "cuda", arguments,
                              operation);
   dg_strbuf_appendf(
-      &t,
+      t,
       " * Grid: enough blocks to fill every SM, fewer for small n. */\n"
       "#define DG_BLOCK %d\n"
       "#define DG_ILP %d\n\n"
       "extern \"C\" __global__ void __launch_bounds__(DG_BLOCK)\n%s(\n",
       BLOCK, ILP, name);
-  dg_elementwise_emit_cuda_params(&t, sig);
-  dg_strbuf_appendf(&t, "    const long long n)\n{\n");
-  dg_elementwise_emit_cuda_loop(&t, operation);
-  dg_strbuf_appendf(&t, "}\n");
-  DG_CALL(dg_strbuf_finish(&t, out));
-  return DG_OK;
+  dg_elementwise_emit_cuda_params(t, sig);
+  dg_strbuf_appendf(t, "    const long long n)\n{\n");
+  dg_elementwise_emit_cuda_loop(t, operation);
+  dg_strbuf_appendf(t, "}\n");
 }
 
-static dg_error generate_cpu(const char *name, const char *arguments,
-                             const dg_elementwise_signature *sig,
-                             const char *operation, char **out) {
-  dg_strbuf t = {0};
-  dg_elementwise_emit_header(&t, "elementwise", name, "cpu", arguments,
+static void generate_cpu(const char *name, const char *arguments,
+                         const dg_elementwise_signature *sig,
+                         const char *operation, dg_strbuf *t) {
+  dg_elementwise_emit_header(t, "elementwise", name, "cpu", arguments,
                              operation);
   dg_strbuf_appendf(
-      &t,
+      t,
       " * One call handles the chunk [dg_first, dg_first + dg_count); the\n"
       " * backend runs the chunks on OpenMP threads. */\n"
       "#include <math.h>\n"
@@ -392,9 +374,9 @@ static dg_error generate_cpu(const char *name, const char *arguments,
       "void %s(void **dg_args, int64_t dg_first, int64_t dg_count)\n"
       "{\n",
       name);
-  dg_elementwise_emit_cpu_unpack(&t, sig);
+  dg_elementwise_emit_cpu_unpack(t, sig);
   dg_strbuf_appendf(
-      &t,
+      t,
       "  const int64_t dg_end = dg_first + dg_count;\n"
       "#pragma omp simd\n"
       "  for (int64_t i = dg_first; i < dg_end; ++i) {\n"
@@ -402,7 +384,20 @@ static dg_error generate_cpu(const char *name, const char *arguments,
       "  }\n"
       "}\n",
       operation);
-  DG_CALL(dg_strbuf_finish(&t, out));
+}
+
+dg_error dg_elementwise_emit_source(const char *name, const char *arguments,
+                                    const char *operation, int cuda,
+                                    dg_strbuf *out) {
+  DG_CHECK(name && arguments && operation && out, DG_ERR_ARG,
+           "dg_elementwise_emit_source: NULL argument");
+  DG_CALL(dg_elementwise_check_name("kernel name", name));
+  dg_elementwise_signature sig;
+  DG_CALL(dg_elementwise_parse_signature(arguments, &sig));
+  if (cuda)
+    generate_cuda(name, arguments, &sig, operation, out);
+  else
+    generate_cpu(name, arguments, &sig, operation, out);
   return DG_OK;
 }
 
@@ -418,14 +413,14 @@ dg_error dg_elementwise_create(dg_device *dev, const char *name,
   dg_error err;
   k->dev = dev;
   strcpy(k->name, name);
+  dg_strbuf text;
+  dg_strbuf_init(&text);
   DG_CALL_GOTO(err, fail, dg_elementwise_parse_signature(arguments, &k->sig));
-  const dg_device_info *info = dg_device_get_info(dev);
-  if (info->backend == DG_BACKEND_CUDA)
-    DG_CALL_GOTO(err, fail, generate_cuda(name, arguments, &k->sig, operation,
-                                          &k->source));
-  else
-    DG_CALL_GOTO(err, fail,
-                 generate_cpu(name, arguments, &k->sig, operation, &k->source));
+  DG_CALL_GOTO(err, fail, dg_elementwise_emit_source(
+                              name, arguments, operation,
+                              dg_device_get_info(dev)->backend == DG_BACKEND_CUDA,
+                              &text));
+  DG_CALL_GOTO(err, fail, dg_strbuf_finish(&text, &k->source));
   DG_CALL_GOTO(err, fail,
                dg_device_compile(dev, name, k->source, NULL, 0, &k->module));
   DG_CALL_GOTO(err, fail, dg_module_get_kernel(k->module, name, &k->kernel));

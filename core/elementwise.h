@@ -74,6 +74,12 @@ dg_error dg_elementwise_call_stream(dg_elementwise *k, dg_stream *stream,
 
 /* The generated source (for dumps and tests). */
 const char *dg_elementwise_source(const dg_elementwise *k);
+/* The module dg_elementwise_create compiles for the cuda (cuda != 0) or
+ * cpu backend, appended to out; no device is needed (the kernel-source
+ * digest test hashes it). */
+dg_error dg_elementwise_emit_source(const char *name, const char *arguments,
+                                    const char *operation, int cuda,
+                                    dg_strbuf *out);
 
 /* ---- Shared with core/reduction.c ---------------------------------------- */
 

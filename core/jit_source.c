@@ -50,3 +50,8 @@ static void append_depth(dg_strbuf *b, const dg_jit_source *table, const char *n
 void dg_jit_source_append(dg_strbuf *b, const dg_jit_source *table, const char *name) {
   append_depth(b, table, name, 0);
 }
+
+/* generated from core/jit/ (cmake/embed_sources.cmake) */
+extern const dg_jit_source dg_core_jit_table[];
+
+void dg_core_jit(dg_strbuf *b, const char *name) { dg_jit_source_append(b, dg_core_jit_table, name); }

@@ -34,5 +34,7 @@ const char *dg_jit_source_find(const dg_jit_source *table, const char *name);
  * error, not a run-time one: it appends an #error line that stops the
  * module's compile with the name. */
 void dg_jit_source_append(dg_strbuf *b, const dg_jit_source *table, const char *name);
+/* Append the file name of core's own table (core/jit/, see its README). */
+void dg_core_jit(dg_strbuf *b, const char *name);
 
 #endif

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/jit_source.h"
+
 /* Stage 1: blocks of 256 threads, 4 items per thread per tile (as the
  * elementwise kernels), at most 8 waves of resident blocks; measured on an
  * H100, dot moves 0.93 (float) to 1.0 (double) of the copy bandwidth.  One
@@ -50,13 +52,12 @@ static const char *op_name(dg_reduce_op op) {
 }
 
 static dg_error generate_cuda(const dg_reduction *r, const char *arguments,
-                              const char *map, char **out) {
-  dg_strbuf t = {0};
+                              const char *map, dg_strbuf *t) {
   char what[512];
   snprintf(what, sizeof what, "%s of (%s)", op_name(r->op), map);
-  dg_elementwise_emit_header(&t, "reduction", r->name, "cuda", arguments, what);
+  dg_elementwise_emit_header(t, "reduction", r->name, "cuda", arguments, what);
   dg_strbuf_appendf(
-      &t,
+      t,
       " * Two-stage tree reduction, accumulated in double.  Stage 1: each\n"
       " * thread folds a grid-stride range into DG_ILP register accumulators,\n"
       " * the block combines them (warp shuffles, then shared memory) into one\n"
@@ -65,103 +66,51 @@ static dg_error generate_cuda(const dg_reduction *r, const char *arguments,
       "#define DG_BLOCK2 %d\n"
       "#define DG_ILP %d\n",
       BLOCK1, BLOCK2, ILP);
-  emit_neutral(&t, r->neutral, 1);
-  if (r->op == DG_REDUCE_SUM)
-    dg_strbuf_appendf(
-        &t, "\n__device__ __forceinline__ double dg_reduce(double a, double b)\n"
-            "{\n  return a + b;\n}\n");
-  else
-    dg_strbuf_appendf(
-        &t, "\n/* max that propagates NaN (fmax would drop it). */\n"
-            "__device__ __forceinline__ double dg_reduce(double a, double b)\n"
-            "{\n  return (a != a || a > b) ? a : b;\n}\n");
-  dg_strbuf_appendf(
-      &t,
-      "\n/* Reduce one value per thread to thread 0 of the block. */\n"
-      "__device__ __forceinline__ double dg_block_reduce(double acc)\n"
-      "{\n"
-      "  __shared__ double dg_warp_acc[32];\n"
-      "  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;\n"
-      "  for (int off = 16; off > 0; off >>= 1)\n"
-      "    acc = dg_reduce(acc, __shfl_down_sync(0xffffffffu, acc, off));\n"
-      "  if (lane == 0)\n"
-      "    dg_warp_acc[warp] = acc;\n"
-      "  __syncthreads();\n"
-      "  if (warp == 0) {\n"
-      "    acc = lane < (int)(blockDim.x >> 5) ? dg_warp_acc[lane] : DG_NEUTRAL;\n"
-      "    for (int off = 16; off > 0; off >>= 1)\n"
-      "      acc = dg_reduce(acc, __shfl_down_sync(0xffffffffu, acc, off));\n"
-      "  }\n"
-      "  return acc;\n"
-      "}\n\n"
-      "extern \"C\" __global__ void __launch_bounds__(DG_BLOCK)\n%s_stage1(\n",
-      r->name);
-  dg_elementwise_emit_cuda_params(&t, &r->sig);
-  dg_strbuf_appendf(
-      &t,
-      "    const long long n,\n"
-      "    double *__restrict__ dg_partials)\n"
-      "{\n"
-      "  double dg_acc[DG_ILP];\n"
-      "#pragma unroll\n"
-      "  for (int dg_u = 0; dg_u < DG_ILP; ++dg_u)\n"
-      "    dg_acc[dg_u] = DG_NEUTRAL;\n");
+  emit_neutral(t, r->neutral, 1);
+  /* dg_reduce: + or a max that propagates NaN (fmax would drop it);
+   * dg_block_reduce: warp shuffles, then shared memory, to thread 0. */
+  dg_core_jit(t, r->op == DG_REDUCE_SUM ? "core/jit/reduce_sum.cuh" : "core/jit/reduce_max.cuh");
+  dg_core_jit(t, "core/jit/block_reduce.cuh");
+  dg_strbuf_appendf(t, "extern \"C\" __global__ void __launch_bounds__(DG_BLOCK)\n%s_stage1(\n",
+                    r->name);
+  dg_elementwise_emit_cuda_params(t, &r->sig);
+  dg_core_jit(t, "core/jit/reduction_stage1.cuh");
   dg_strbuf body = {0};
   char *body_text = NULL;
   dg_strbuf_appendf(
       &body, "dg_acc[dg_u] = dg_reduce(dg_acc[dg_u], (double)(%s))", map);
   dg_error err = dg_strbuf_finish(&body, &body_text);
-  if (err != DG_OK) {
-    dg_strbuf_free(&t);
-    DG_CALL(err);
-  }
-  dg_elementwise_emit_cuda_loop(&t, body_text);
+  DG_CALL(err);
+  dg_elementwise_emit_cuda_loop(t, body_text);
   free(body_text);
-  dg_strbuf_appendf(
-      &t,
-      "#pragma unroll\n"
-      "  for (int dg_u = 1; dg_u < DG_ILP; ++dg_u)\n"
-      "    dg_acc[0] = dg_reduce(dg_acc[0], dg_acc[dg_u]);\n"
-      "  const double dg_block = dg_block_reduce(dg_acc[0]);\n"
-      "  if (threadIdx.x == 0)\n"
-      "    dg_partials[blockIdx.x] = dg_block;\n"
-      "}\n\n"
-      "extern \"C\" __global__ void __launch_bounds__(DG_BLOCK2)\n"
-      "%s_stage2(const double *__restrict__ dg_partials, const long long dg_count,\n"
-      "    double *__restrict__ dg_result)\n"
-      "{\n"
-      "  double dg_acc = DG_NEUTRAL;\n"
-      "  for (long long j = threadIdx.x; j < dg_count; j += DG_BLOCK2)\n"
-      "    dg_acc = dg_reduce(dg_acc, dg_partials[j]);\n"
-      "  dg_acc = dg_block_reduce(dg_acc);\n"
-      "  if (threadIdx.x == 0)\n"
-      "    *dg_result = dg_acc;\n"
-      "}\n",
-      r->name);
-  DG_CALL(dg_strbuf_finish(&t, out));
+  /* The block's partial, then stage 2: one block over the partials. */
+  dg_core_jit(t, "core/jit/reduction_stage1_end.cuh");
+  dg_strbuf_appendf(t,
+                    "%s_stage2(const double *__restrict__ dg_partials, const long long dg_count,\n",
+                    r->name);
+  dg_core_jit(t, "core/jit/reduction_stage2.cuh");
   return DG_OK;
 }
 
 static dg_error generate_cpu(const dg_reduction *r, const char *arguments,
-                             const char *map, char **out) {
-  dg_strbuf t = {0};
+                             const char *map, dg_strbuf *t) {
   char what[512];
   snprintf(what, sizeof what, "%s of (%s)", op_name(r->op), map);
-  dg_elementwise_emit_header(&t, "reduction", r->name, "cpu", arguments, what);
+  dg_elementwise_emit_header(t, "reduction", r->name, "cpu", arguments, what);
   dg_strbuf_appendf(
-      &t,
+      t,
       " * One call folds the chunk [dg_first, dg_first + dg_count) into one\n"
       " * double partial, stored at dg_partials[dg_first / dg_chunk]; the host\n"
       " * combines the partials in chunk order. */\n"
       "#include <math.h>\n"
       "#include <stdint.h>\n\n");
-  emit_neutral(&t, r->neutral, 0);
+  emit_neutral(t, r->neutral, 0);
   dg_strbuf_appendf(
-      &t, "\nvoid %s(void **dg_args, int64_t dg_first, int64_t dg_count)\n{\n",
+      t, "\nvoid %s(void **dg_args, int64_t dg_first, int64_t dg_count)\n{\n",
       r->name);
-  dg_elementwise_emit_cpu_unpack(&t, &r->sig);
+  dg_elementwise_emit_cpu_unpack(t, &r->sig);
   dg_strbuf_appendf(
-      &t,
+      t,
       "  double *const dg_partials = *(double *const *)dg_args[%d];\n"
       "  const int64_t dg_chunk = *(const int64_t *)dg_args[%d];\n"
       "  const int64_t dg_end = dg_first + dg_count;\n"
@@ -169,7 +118,7 @@ static dg_error generate_cpu(const dg_reduction *r, const char *arguments,
       r->sig.count + 1, r->sig.count + 2);
   if (r->op == DG_REDUCE_SUM)
     dg_strbuf_appendf(
-        &t,
+        t,
         "#pragma omp simd reduction(+:dg_acc)\n"
         "  for (int64_t i = dg_first; i < dg_end; ++i)\n"
         "    dg_acc += (double)(%s);\n",
@@ -178,7 +127,7 @@ static dg_error generate_cpu(const dg_reduction *r, const char *arguments,
     /* The simd max reduction's NaN behaviour is unspecified: track NaN in
      * a flag of its own. */
     dg_strbuf_appendf(
-        &t,
+        t,
         "  int dg_nan = 0;\n"
         "#pragma omp simd reduction(max:dg_acc) reduction(|:dg_nan)\n"
         "  for (int64_t i = dg_first; i < dg_end; ++i) {\n"
@@ -189,8 +138,7 @@ static dg_error generate_cpu(const dg_reduction *r, const char *arguments,
         "  if (dg_nan)\n"
         "    dg_acc = NAN;\n",
         map);
-  dg_strbuf_appendf(&t, "  dg_partials[dg_first / dg_chunk] = dg_acc;\n}\n");
-  DG_CALL(dg_strbuf_finish(&t, out));
+  dg_strbuf_appendf(t, "  dg_partials[dg_first / dg_chunk] = dg_acc;\n}\n");
   return DG_OK;
 }
 
@@ -205,12 +153,13 @@ static double combine(dg_reduce_op op, double a, double b) {
   return (a != a || a > b) ? a : b; /* NaN-propagating max, as on device */
 }
 
-static dg_error create(dg_device *dev, const char *name, const char *arguments,
-                       const char *map, dg_reduce_op op, double neutral,
-                       finish_op finish, dg_reduction **out) {
-  DG_CHECK(dev && name && arguments && map && out, DG_ERR_ARG,
+/* The checks of a reduction's description, and its fields in r (what the
+ * generated text depends on). */
+static dg_error describe(const char *name, const char *arguments,
+                         const char *map, dg_reduce_op op, double neutral,
+                         dg_reduction *r) {
+  DG_CHECK(name && arguments && map, DG_ERR_ARG,
            "dg_reduction_create: NULL argument");
-  *out = NULL;
   DG_CALL(dg_elementwise_check_name("reduction name", name));
   DG_CHECK(strlen(name) + 8 < DG_ELEMENTWISE_MAX_NAME, DG_ERR_ARG,
            "reduction name '%s' is too long", name);
@@ -219,25 +168,47 @@ static dg_error create(dg_device *dev, const char *name, const char *arguments,
            (int)op);
   DG_CHECK(!isnan(neutral), DG_ERR_ARG, "reduction %s: neutral element is NaN",
            name);
-  dg_reduction *r = calloc(1, sizeof *r);
-  DG_CHECK(r != NULL, DG_ERR_MEMORY, "out of host memory");
-  dg_error err;
-  r->dev = dev;
   strcpy(r->name, name);
   r->op = op;
   r->neutral = neutral;
+  DG_CALL(dg_elementwise_parse_signature(arguments, &r->sig));
+  return DG_OK;
+}
+
+dg_error dg_reduction_emit_source(const char *name, const char *arguments,
+                                  const char *map, dg_reduce_op op,
+                                  double neutral, int cuda, dg_strbuf *out) {
+  DG_CHECK(out != NULL, DG_ERR_ARG, "dg_reduction_emit_source: NULL argument");
+  dg_reduction r = {0};
+  DG_CALL(describe(name, arguments, map, op, neutral, &r));
+  if (cuda)
+    DG_CALL(generate_cuda(&r, arguments, map, out));
+  else
+    DG_CALL(generate_cpu(&r, arguments, map, out));
+  return DG_OK;
+}
+
+static dg_error create(dg_device *dev, const char *name, const char *arguments,
+                       const char *map, dg_reduce_op op, double neutral,
+                       finish_op finish, dg_reduction **out) {
+  DG_CHECK(dev && out, DG_ERR_ARG, "dg_reduction_create: NULL argument");
+  *out = NULL;
+  dg_reduction *r = calloc(1, sizeof *r);
+  DG_CHECK(r != NULL, DG_ERR_MEMORY, "out of host memory");
+  dg_error err;
+  dg_strbuf text;
+  dg_strbuf_init(&text);
+  r->dev = dev;
   r->finish = finish;
-  DG_CALL_GOTO(err, fail, dg_elementwise_parse_signature(arguments, &r->sig));
+  DG_CALL_GOTO(err, fail, describe(name, arguments, map, op, neutral, r));
   const dg_device_info *info = dg_device_get_info(dev);
   int cuda = info->backend == DG_BACKEND_CUDA;
   char entry[DG_ELEMENTWISE_MAX_NAME + 8];
-  if (cuda) {
-    r->max_partials = dg_elementwise_grid(info, INT64_MAX / 2, BLOCK1, ILP, WAVES);
-    DG_CALL_GOTO(err, fail, generate_cuda(r, arguments, map, &r->source));
-  } else {
-    r->max_partials = CPU_CHUNKS;
-    DG_CALL_GOTO(err, fail, generate_cpu(r, arguments, map, &r->source));
-  }
+  r->max_partials = cuda ? dg_elementwise_grid(info, INT64_MAX / 2, BLOCK1, ILP, WAVES)
+                         : CPU_CHUNKS;
+  DG_CALL_GOTO(err, fail, dg_reduction_emit_source(name, arguments, map, op,
+                                                   neutral, cuda, &text));
+  DG_CALL_GOTO(err, fail, dg_strbuf_finish(&text, &r->source));
   DG_CALL_GOTO(err, fail,
                dg_device_compile(dev, name, r->source, NULL, 0, &r->module));
   snprintf(entry, sizeof entry, cuda ? "%s_stage1" : "%s", name);
@@ -252,6 +223,7 @@ static dg_error create(dg_device *dev, const char *name, const char *arguments,
   *out = r;
   return DG_OK;
 fail:
+  dg_strbuf_free(&text);
   dg_reduction_destroy(&r);
   return err;
 }
@@ -266,48 +238,72 @@ dg_error dg_reduction_create(dg_device *dev, const char *name,
 
 /* The ready-made ones convert each element to double before multiplying:
  * a product of two floats is exact in double (24 + 24 < 53 bits), so float
- * data loses nothing before the double accumulation. */
-static dg_error create_ready(dg_device *dev, dg_dtype dtype, const char *what,
-                             const char *arguments, const char *map,
-                             dg_reduce_op op, finish_op finish,
-                             dg_reduction **out) {
+ * data loses nothing before the double accumulation.  Arguments take the
+ * dtype's name for each %s. */
+static const struct {
+  const char *what, *arguments, *map;
+  dg_reduce_op op;
+  finish_op finish;
+} ready[DG_REDUCE_NREADY] = {
+    [DG_REDUCE_READY_SUM] = {"sum", "const %s *x", "x[i]", DG_REDUCE_SUM, FINISH_NONE},
+    [DG_REDUCE_READY_DOT] = {"dot", "const %s *x, const %s *y",
+                             "(double)x[i] * (double)y[i]", DG_REDUCE_SUM, FINISH_NONE},
+    [DG_REDUCE_READY_NORM2] = {"norm2", "const %s *x", "(double)x[i] * (double)x[i]",
+                               DG_REDUCE_SUM, FINISH_SQRT},
+    [DG_REDUCE_READY_MAX_ABS] = {"max_abs", "const %s *x", "fabs((double)x[i])",
+                                 DG_REDUCE_MAX, FINISH_NONE}};
+
+static dg_error ready_names(dg_reduce_ready which, dg_dtype dtype,
+                            char name[DG_ELEMENTWISE_MAX_NAME], char args[128]) {
   DG_CHECK(dtype == DG_FLOAT || dtype == DG_DOUBLE, DG_ERR_ARG,
            "dtype %d is neither DG_FLOAT nor DG_DOUBLE", (int)dtype);
+  DG_CHECK((unsigned)which < DG_REDUCE_NREADY, DG_ERR_ARG,
+           "unknown ready-made reduction %d", (int)which);
   const char *t = dg_dtype_name(dtype);
+  snprintf(name, DG_ELEMENTWISE_MAX_NAME, "%s_%s", ready[which].what, t);
+  snprintf(args, 128, ready[which].arguments, t, t);
+  return DG_OK;
+}
+
+dg_error dg_reduction_emit_ready_source(dg_reduce_ready which, dg_dtype dtype,
+                                        int cuda, dg_strbuf *out) {
   char name[DG_ELEMENTWISE_MAX_NAME], args[128];
-  snprintf(name, sizeof name, "%s_%s", what, t);
-  snprintf(args, sizeof args, arguments, t, t);
-  DG_CALL(create(dev, name, args, map, op, 0.0, finish, out));
+  DG_CALL(ready_names(which, dtype, name, args));
+  DG_CALL(dg_reduction_emit_source(name, args, ready[which].map, ready[which].op,
+                                   0.0, cuda, out));
+  return DG_OK;
+}
+
+static dg_error create_ready(dg_device *dev, dg_dtype dtype, dg_reduce_ready which,
+                             dg_reduction **out) {
+  char name[DG_ELEMENTWISE_MAX_NAME], args[128];
+  DG_CALL(ready_names(which, dtype, name, args));
+  DG_CALL(create(dev, name, args, ready[which].map, ready[which].op, 0.0,
+                 ready[which].finish, out));
   return DG_OK;
 }
 
 dg_error dg_reduction_create_sum(dg_device *dev, dg_dtype dtype,
                                  dg_reduction **out) {
-  DG_CALL(create_ready(dev, dtype, "sum", "const %s *x", "x[i]", DG_REDUCE_SUM,
-                       FINISH_NONE, out));
+  DG_CALL(create_ready(dev, dtype, DG_REDUCE_READY_SUM, out));
   return DG_OK;
 }
 
 dg_error dg_reduction_create_dot(dg_device *dev, dg_dtype dtype,
                                  dg_reduction **out) {
-  DG_CALL(create_ready(dev, dtype, "dot", "const %s *x, const %s *y",
-                       "(double)x[i] * (double)y[i]", DG_REDUCE_SUM,
-                       FINISH_NONE, out));
+  DG_CALL(create_ready(dev, dtype, DG_REDUCE_READY_DOT, out));
   return DG_OK;
 }
 
 dg_error dg_reduction_create_norm2(dg_device *dev, dg_dtype dtype,
                                    dg_reduction **out) {
-  DG_CALL(create_ready(dev, dtype, "norm2", "const %s *x",
-                       "(double)x[i] * (double)x[i]", DG_REDUCE_SUM,
-                       FINISH_SQRT, out));
+  DG_CALL(create_ready(dev, dtype, DG_REDUCE_READY_NORM2, out));
   return DG_OK;
 }
 
 dg_error dg_reduction_create_max_abs(dg_device *dev, dg_dtype dtype,
                                      dg_reduction **out) {
-  DG_CALL(create_ready(dev, dtype, "max_abs", "const %s *x", "fabs((double)x[i])",
-                       DG_REDUCE_MAX, FINISH_NONE, out));
+  DG_CALL(create_ready(dev, dtype, DG_REDUCE_READY_MAX_ABS, out));
   return DG_OK;
 }
 

@@ -55,6 +55,24 @@ dg_error dg_reduction_create_norm2(dg_device *dev, dg_dtype dtype,
 dg_error dg_reduction_create_max_abs(dg_device *dev, dg_dtype dtype,
                                      dg_reduction **out);
 
+/* The ready-made ones by name, for dg_reduction_emit_ready_source. */
+typedef enum dg_reduce_ready {
+  DG_REDUCE_READY_SUM,
+  DG_REDUCE_READY_DOT,
+  DG_REDUCE_READY_NORM2,
+  DG_REDUCE_READY_MAX_ABS,
+  DG_REDUCE_NREADY
+} dg_reduce_ready;
+
+/* The module dg_reduction_create (or the ready-made create of which, for
+ * dtype) compiles for the cuda (cuda != 0) or cpu backend, appended to out;
+ * no device is needed (the kernel-source digest test hashes them). */
+dg_error dg_reduction_emit_source(const char *name, const char *arguments,
+                                  const char *map, dg_reduce_op op,
+                                  double neutral, int cuda, dg_strbuf *out);
+dg_error dg_reduction_emit_ready_source(dg_reduce_ready which, dg_dtype dtype,
+                                        int cuda, dg_strbuf *out);
+
 void dg_reduction_destroy(dg_reduction **r);
 
 /* Reduce over i in [0, n); waits for the result (n = 0 gives the neutral

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/elementwise.h"
+#include "core/jit_source.h"
 #include "core/strbuf.h"
 
 /* Threads per CUDA block for every SpMV kernel: one thread (or one group of
@@ -549,13 +550,21 @@ static void emit_header(dg_strbuf *s, const dg_sparse *A, const char *name) {
   dg_strbuf_line(s, " *   %s_set: y = A x;  %s_add: y += A x */", name, name);
 }
 
-/* One thread per row: its index, and the threads past the last row leave. */
-static void emit_cuda_row(dg_strbuf *s) {
-  dg_strbuf_line(s, "const long long row = (long long)blockIdx.x * "
-                 "blockDim.x + threadIdx.x;");
-  dg_strbuf_line(s, "if (row >= nrows)");
-  dg_strbuf_line(s, "  return;");
-}
+/* The SpMV kernels' fixed text is in core/jit/spmv_*.cuh (cuda) and
+ * spmv_*.h (cpu): the argument list, and per format the body up to its
+ * store (store and entry name are the parameters, printed here).
+ *   csr-scalar: one thread per row;
+ *   csr-vector: DG_LANES consecutive threads per row, combined with
+ *     shuffles that every thread reaches (no early return: the full mask);
+ *   ell: one thread per row over the slabs (stride nrows: coalesced);
+ *   bsr: thread t of block row br reads column c of each block at
+ *     c * DG_B + t (DG_B consecutive values per block row), x once per
+ *     column (a broadcast);
+ * on cpu, csr rows (simd over long rows for csr-vector), ell tiles of
+ * DG_TILE rows slab by slab, bsr block rows as vector updates. */
+static const char *const cuda_body[] = {
+    "core/jit/spmv_csr_scalar.cuh", "core/jit/spmv_csr_vector.cuh", "core/jit/spmv_ell.cuh",
+    "core/jit/spmv_bsr.cuh"};
 
 /* The body of one CUDA kernel; store is "=" or "+=". */
 static void emit_cuda_kernel(dg_strbuf *s, const dg_sparse *A,
@@ -563,90 +572,11 @@ static void emit_cuda_kernel(dg_strbuf *s, const dg_sparse *A,
   dg_strbuf_line(s, "extern \"C\" __global__ void __launch_bounds__(%d)",
                  CUDA_BLOCK);
   dg_strbuf_line(s, "%s(const long long *__restrict__ rowptr,", entry);
-  dg_strbuf_line(s, "    const int *__restrict__ colind,");
-  dg_strbuf_line(s, "    const real *__restrict__ values,");
-  dg_strbuf_line(s, "    const real *__restrict__ x, real *__restrict__ y,");
-  dg_strbuf_line(s, "    const long long nrows)");
-  dg_strbuf_line(s, "{");
-  s->indent = 2;
-  switch (A->format) {
-  case DG_SPARSE_CSR_SCALAR:
-    dg_strbuf_line(s, "/* One thread per row. */");
-    emit_cuda_row(s);
-    dg_strbuf_line(s, "real sum = 0;");
-    dg_strbuf_line(s, "const long long end = rowptr[row + 1];");
-    dg_strbuf_line(s, "for (long long k = rowptr[row]; k < end; ++k)");
-    dg_strbuf_line(s, "  sum += values[k] * __ldg(x + colind[k]);");
-    dg_strbuf_line(s, "y[row] %s sum;", store);
-    break;
-  case DG_SPARSE_CSR_VECTOR:
-    dg_strbuf_line(s, "/* DG_LANES consecutive threads per row; they stride "
-                   "the row together");
-    dg_strbuf_line(s, " * (coalesced) and add up with shuffles.  Every "
-                   "thread reaches the");
-    dg_strbuf_line(s, " * shuffles (no early return), as the full mask "
-                   "requires. */");
-    dg_strbuf_line(s, "const long long tid = (long long)blockIdx.x * "
-                   "blockDim.x + threadIdx.x;");
-    dg_strbuf_line(s, "const long long row = tid / DG_LANES;");
-    dg_strbuf_line(s, "const int lane = (int)(threadIdx.x & (DG_LANES - 1));");
-    dg_strbuf_line(s, "const bool active = row < nrows;");
-    dg_strbuf_line(s, "const long long end = active ? rowptr[row + 1] : 0;");
-    dg_strbuf_line(s, "real sum = 0;");
-    dg_strbuf_line(s, "for (long long k = (active ? rowptr[row] : 0) + lane; "
-                   "k < end; k += DG_LANES)");
-    dg_strbuf_line(s, "  sum += values[k] * __ldg(x + colind[k]);");
-    dg_strbuf_line(s, "#pragma unroll");
-    dg_strbuf_line(s, "for (int off = DG_LANES / 2; off > 0; off >>= 1)");
-    dg_strbuf_line(s, "  sum += __shfl_down_sync(0xffffffffu, sum, off, "
-                   "DG_LANES);");
-    dg_strbuf_line(s, "if (active && lane == 0)");
-    dg_strbuf_line(s, "  y[row] %s sum;", store);
-    break;
-  case DG_SPARSE_ELL:
-    dg_strbuf_line(s, "/* One thread per row; slab k holds entry k of every "
-                   "row (stride nrows),");
-    dg_strbuf_line(s, " * so a warp's loads are coalesced.  Rows are padded "
-                   "at their end. */");
-    emit_cuda_row(s);
-    dg_strbuf_line(s, "real sum = 0;");
-    dg_strbuf_line(s, "for (int k = 0; k < DG_WIDTH; ++k) {");
-    dg_strbuf_line(s, "  const int c = colind[k * nrows + row];");
-    dg_strbuf_line(s, "  if (c < 0)");
-    dg_strbuf_line(s, "    break;");
-    dg_strbuf_line(s, "  sum += values[k * nrows + row] * __ldg(x + c);");
-    dg_strbuf_line(s, "}");
-    dg_strbuf_line(s, "y[row] %s sum;", store);
-    break;
-  case DG_SPARSE_BSR:
-    dg_strbuf_line(s, "/* One thread per row: thread t of block row br reads "
-                   "column c of each");
-    dg_strbuf_line(s, " * block at c * DG_B + t, so the DG_B threads of a "
-                   "block row read DG_B");
-    dg_strbuf_line(s, " * consecutive values, and x[bc * DG_B + c] is one "
-                   "broadcast load. */");
-    emit_cuda_row(s);
-    dg_strbuf_line(s, "const long long br = row / DG_B;");
-    dg_strbuf_line(s, "const int t = (int)(row - br * DG_B);");
-    dg_strbuf_line(s, "real sum = 0;");
-    dg_strbuf_line(s, "const long long end = rowptr[br + 1];");
-    dg_strbuf_line(s, "for (long long k = rowptr[br]; k < end; ++k) {");
-    dg_strbuf_line(s, "  const real *__restrict__ blk = values + k * (DG_B * "
-                   "DG_B) + t;");
-    dg_strbuf_line(s, "  const real *__restrict__ xb = x + (long long)"
-                   "colind[k] * DG_B;");
-    dg_strbuf_line(s, "#pragma unroll");
-    dg_strbuf_line(s, "  for (int c = 0; c < DG_B; ++c)");
-    dg_strbuf_line(s, "    sum += blk[c * DG_B] * __ldg(xb + c);");
-    dg_strbuf_line(s, "}");
-    dg_strbuf_line(s, "y[row] %s sum;", store);
-    break;
-  default:
-    break;
-  }
-  s->indent = 0;
-  dg_strbuf_line(s, "}");
-  dg_strbuf_line(s, "%s", "");
+  dg_core_jit(s, "core/jit/spmv_params.cuh");
+  dg_core_jit(s, cuda_body[A->format]);
+  dg_strbuf_line(s, "%sy[row] %s sum;",
+                 A->format == DG_SPARSE_CSR_VECTOR ? "    " : "  ", store);
+  dg_strbuf_lines(s, "}\n\n");
 }
 
 /* The body of one cpu kernel (a chunk of rows, or of block rows for bsr). */
@@ -654,115 +584,78 @@ static void emit_cpu_kernel(dg_strbuf *s, const dg_sparse *A,
                             const char *entry, const char *store) {
   dg_strbuf_line(s, "void %s(void **dg_args, int64_t first, int64_t count)",
                  entry);
-  dg_strbuf_line(s, "{");
+  dg_core_jit(s, "core/jit/spmv_unpack.h");
   s->indent = 2;
-  dg_strbuf_line(s, "const int64_t *restrict rowptr = "
-                 "*(const int64_t *const *)dg_args[0];");
-  dg_strbuf_line(s, "const int32_t *restrict colind = "
-                 "*(const int32_t *const *)dg_args[1];");
-  dg_strbuf_line(s, "const real *restrict values = "
-                 "*(const real *const *)dg_args[2];");
-  dg_strbuf_line(s, "const real *restrict x = *(const real *const *)"
-                 "dg_args[3];");
-  dg_strbuf_line(s, "real *restrict y = *(real *const *)dg_args[4];");
-  dg_strbuf_line(s, "const int64_t nrows = *(const int64_t *)dg_args[5];");
-  dg_strbuf_line(s, "const int64_t last = first + count;");
-  dg_strbuf_line(s, "(void)rowptr;");
-  dg_strbuf_line(s, "(void)nrows;");
   switch (A->format) {
   case DG_SPARSE_CSR_SCALAR:
   case DG_SPARSE_CSR_VECTOR:
-    dg_strbuf_line(s, "for (int64_t row = first; row < last; ++row) {");
-    dg_strbuf_line(s, "  real sum = 0;");
+    dg_strbuf_lines(s, "for (int64_t row = first; row < last; ++row) {\n"
+                       "  real sum = 0;\n");
     if (A->format == DG_SPARSE_CSR_VECTOR)
-      dg_strbuf_line(s, "  /* Long rows: vectorised over the row's entries. */");
-    if (A->format == DG_SPARSE_CSR_VECTOR)
-      dg_strbuf_line(s, "#pragma omp simd reduction(+:sum)");
-    dg_strbuf_line(s, "  for (int64_t k = rowptr[row]; k < rowptr[row + 1]; "
-                   "++k)");
-    dg_strbuf_line(s, "    sum += values[k] * x[colind[k]];");
+      dg_strbuf_lines(s, "  /* Long rows: vectorised over the row's entries. */\n"
+                         "#pragma omp simd reduction(+:sum)\n");
+    dg_strbuf_lines(s, "  for (int64_t k = rowptr[row]; k < rowptr[row + 1]; ++k)\n"
+                       "    sum += values[k] * x[colind[k]];\n");
     dg_strbuf_line(s, "  y[row] %s sum;", store);
-    dg_strbuf_line(s, "}");
     break;
   case DG_SPARSE_ELL:
-    dg_strbuf_line(s, "/* Tiles of DG_TILE rows; slab by slab, the tile's "
-                   "entries are contiguous. */");
-    dg_strbuf_line(s, "for (int64_t r0 = first; r0 < last; r0 += DG_TILE) {");
-    dg_strbuf_line(s, "  const int64_t m = last - r0 < DG_TILE ? last - r0 : "
-                   "DG_TILE;");
-    dg_strbuf_line(s, "  real sum[DG_TILE];");
-    dg_strbuf_line(s, "  for (int64_t j = 0; j < m; ++j)");
-    dg_strbuf_line(s, "    sum[j] = 0;");
-    dg_strbuf_line(s, "  for (int64_t k = 0; k < DG_WIDTH; ++k) {");
-    dg_strbuf_line(s, "    const int32_t *restrict ck = colind + k * nrows + "
-                   "r0;");
-    dg_strbuf_line(s, "    const real *restrict vk = values + k * nrows + r0;");
-    dg_strbuf_line(s, "#pragma omp simd");
-    dg_strbuf_line(s, "    for (int64_t j = 0; j < m; ++j)");
-    dg_strbuf_line(s, "      if (ck[j] >= 0)");
-    dg_strbuf_line(s, "        sum[j] += vk[j] * x[ck[j]];");
-    dg_strbuf_line(s, "  }");
-    dg_strbuf_line(s, "  for (int64_t j = 0; j < m; ++j)");
+    dg_core_jit(s, "core/jit/spmv_ell.h");
     dg_strbuf_line(s, "    y[r0 + j] %s sum[j];", store);
-    dg_strbuf_line(s, "}");
     break;
   case DG_SPARSE_BSR:
-    dg_strbuf_line(s, "/* Items are block rows; a block column times x[c] "
-                   "is a vector update. */");
-    dg_strbuf_line(s, "for (int64_t br = first; br < last; ++br) {");
-    dg_strbuf_line(s, "  real acc[DG_B];");
-    dg_strbuf_line(s, "  for (int t = 0; t < DG_B; ++t)");
-    dg_strbuf_line(s, "    acc[t] = 0;");
-    dg_strbuf_line(s, "  for (int64_t k = rowptr[br]; k < rowptr[br + 1]; "
-                   "++k) {");
-    dg_strbuf_line(s, "    const real *restrict blk = values + k * (DG_B * "
-                   "DG_B);");
-    dg_strbuf_line(s, "    const real *restrict xb = x + (int64_t)colind[k] "
-                   "* DG_B;");
-    dg_strbuf_line(s, "    for (int c = 0; c < DG_B; ++c) {");
-    dg_strbuf_line(s, "      const real xc = xb[c];");
-    dg_strbuf_line(s, "#pragma omp simd");
-    dg_strbuf_line(s, "      for (int t = 0; t < DG_B; ++t)");
-    dg_strbuf_line(s, "        acc[t] += blk[c * DG_B + t] * xc;");
-    dg_strbuf_line(s, "    }");
-    dg_strbuf_line(s, "  }");
-    dg_strbuf_line(s, "  for (int t = 0; t < DG_B; ++t)");
+    dg_core_jit(s, "core/jit/spmv_bsr.h");
     dg_strbuf_line(s, "    y[br * DG_B + t] %s acc[t];", store);
-    dg_strbuf_line(s, "}");
     break;
   default:
     break;
   }
   s->indent = 0;
-  dg_strbuf_line(s, "}");
-  dg_strbuf_line(s, "%s", "");
+  dg_strbuf_lines(s, "  }\n}\n\n");
 }
 
-static dg_error generate(const dg_sparse *A, const char *name, char **out) {
-  dg_strbuf s;
-  dg_strbuf_init(&s);
-  emit_header(&s, A, name);
+static void generate(const dg_sparse *A, const char *name, dg_strbuf *s) {
+  emit_header(s, A, name);
   if (!A->cuda)
-    dg_strbuf_line(&s, "#include <stdint.h>");
-  dg_strbuf_line(&s, "typedef %s real;", real_name(A->dtype));
+    dg_strbuf_line(s, "#include <stdint.h>");
+  dg_strbuf_line(s, "typedef %s real;", real_name(A->dtype));
   if (A->format == DG_SPARSE_BSR)
-    dg_strbuf_line(&s, "#define DG_B %d", A->b);
+    dg_strbuf_line(s, "#define DG_B %d", A->b);
   if (A->format == DG_SPARSE_ELL)
-    dg_strbuf_line(&s, "#define DG_WIDTH %lld", (long long)A->width);
+    dg_strbuf_line(s, "#define DG_WIDTH %lld", (long long)A->width);
   if (A->format == DG_SPARSE_ELL && !A->cuda)
-    dg_strbuf_line(&s, "#define DG_TILE 64");
+    dg_strbuf_line(s, "#define DG_TILE 64");
   if (A->format == DG_SPARSE_CSR_VECTOR && A->cuda)
-    dg_strbuf_line(&s, "#define DG_LANES %d", A->lanes);
-  dg_strbuf_line(&s, "%s", "");
+    dg_strbuf_line(s, "#define DG_LANES %d", A->lanes);
+  dg_strbuf_line(s, "%s", "");
   char entry[96];
   for (int acc = 0; acc < 2; acc++) {
     snprintf(entry, sizeof entry, "%s_%s", name, acc ? "add" : "set");
     if (A->cuda)
-      emit_cuda_kernel(&s, A, entry, acc ? "+=" : "=");
+      emit_cuda_kernel(s, A, entry, acc ? "+=" : "=");
     else
-      emit_cpu_kernel(&s, A, entry, acc ? "+=" : "=");
+      emit_cpu_kernel(s, A, entry, acc ? "+=" : "=");
   }
-  DG_CALL(dg_strbuf_finish(&s, out));
+}
+
+/* Only the fields the text depends on; the device-free form the digest test
+ * (tests/sparse/kernel_sources.c) hashes is thus the one dg_sparse_create
+ * compiles. */
+static dg_sparse shape(dg_sparse_format f, dg_dtype dtype, int cuda, int b,
+                       int64_t width, int lanes) {
+  return (dg_sparse){.format = f, .dtype = dtype, .cuda = cuda,
+                     .b = f == DG_SPARSE_BSR ? b : 1, .width = width,
+                     .lanes = lanes};
+}
+
+dg_error dg_sparse_emit_source(dg_sparse_format f, dg_dtype dtype, int cuda,
+                               int b, int64_t width, int lanes,
+                               char *name, size_t name_size, dg_strbuf *out) {
+  DG_CHECK(out && name && (unsigned)f < DG_SPARSE_NFORMATS &&
+               (dtype == DG_FLOAT || dtype == DG_DOUBLE),
+           DG_ERR_ARG, "dg_sparse_emit_source: bad argument");
+  dg_sparse A = shape(f, dtype, cuda, b, width, lanes);
+  kernel_name(&A, name, name_size);
+  generate(&A, name, out);
   return DG_OK;
 }
 
@@ -849,9 +742,14 @@ dg_error dg_sparse_create(dg_device *dev, const dg_csr *src, dg_sparse_format f,
   A->lanes = lanes_for(src);
   dg_error err;
   char name[64], entry[96];
+  dg_strbuf text;
+  dg_strbuf_init(&text);
   DG_CALL_GOTO(err, fail, upload_format(A, src));
-  kernel_name(A, name, sizeof name);
-  DG_CALL_GOTO(err, fail, generate(A, name, &A->source));
+  DG_CALL_GOTO(err, fail,
+               dg_sparse_emit_source(A->format, A->dtype, A->cuda, A->b,
+                                     A->width, A->lanes, name, sizeof name,
+                                     &text));
+  DG_CALL_GOTO(err, fail, dg_strbuf_finish(&text, &A->source));
   DG_CALL_GOTO(err, fail,
                dg_device_compile(dev, name, A->source, NULL, 0, &A->module));
   for (int acc = 0; acc < 2; acc++) {

@@ -51,6 +51,7 @@
 #include "core/comm.h"
 #include "core/device.h"
 #include "core/error.h"
+#include "core/strbuf.h"
 
 /* ---- host formats --------------------------------------------------------- */
 
@@ -145,6 +146,14 @@ dg_dtype dg_sparse_dtype(const dg_sparse *A);
 int64_t dg_sparse_bytes_moved(const dg_sparse *A);
 /* The generated kernel source (for dumps and reading). */
 const char *dg_sparse_source(const dg_sparse *A);
+/* The SpMV module dg_sparse_create generates for a matrix of format f
+ * (not auto), dtype, backend (cuda or cpu), bsr block size b, ell width
+ * and csr-vector lanes (each read only by its format), appended to out,
+ * and its name (the entries are <name>_set and <name>_add); no device is
+ * needed (the kernel-source digest test hashes every variant). */
+dg_error dg_sparse_emit_source(dg_sparse_format f, dg_dtype dtype, int cuda,
+                               int b, int64_t width, int lanes, char *name,
+                               size_t name_size, dg_strbuf *out);
 
 /* The heuristic (no timing).  On structure alone, on both backends:
  *   bsr         when block > 1 divides the matrix and the stored blocks are

@@ -3,9 +3,10 @@
  * core/jit_source.h pastes a table's files by name and expands their
  * #include lines of other files of the table, as a preprocessor would;
  * checked on a small table against the text written out by hand.  Then
- * the generator's own table (operators/jit/, embedded at build time): each
- * file the generator names is there, byte for byte the file in the tree
- * (read from the source folder, so a stale embed fails). */
+ * the generator's own table (operators/jit/, embedded at build time) and
+ * core's (core/jit/): each file the layer names is there, byte for byte
+ * the file in the tree (read from the source folder, so a stale embed
+ * fails). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,8 @@ static const dg_jit_source table[] = {
     {"loop.h", "#include \"loop.h\"\n", 0},
     {0, 0, 0}};
 
+static char *read_file(const char *path);
+
 static char *text_of(void (*emit)(dg_strbuf *, const void *), const void *arg) {
   dg_strbuf b;
   dg_strbuf_init(&b);
@@ -31,6 +34,22 @@ static char *text_of(void (*emit)(dg_strbuf *, const void *), const void *arg) {
 
 static void emit_table(dg_strbuf *b, const void *name) { dg_jit_source_append(b, table, name); }
 static void emit_gen(dg_strbuf *b, const void *name) { dg_gen_jit(b, name); }
+static void emit_core(dg_strbuf *b, const void *name) { dg_core_jit(b, name); }
+
+/* Each embedded file of a table, through its layer's insert, equals the
+ * file in the tree. */
+static void check_files(const char *root, void (*emit)(dg_strbuf *, const void *),
+                        const char *const *names, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", root, names[i]);
+    char *want = read_file(path);
+    char *s = text_of(emit, names[i]);
+    EXPECT(strcmp(s, want) == 0, "%s: the embedded text differs from the file", names[i]);
+    free(s);
+    free(want);
+  }
+}
 
 static char *read_file(const char *path) {
   FILE *f = fopen(path, "rb");
@@ -61,14 +80,26 @@ int main(int argc, char **argv) {
                                 "operators/jit/halo.cuh",         "operators/jit/halo.h",
                                 "operators/jit/mma_fp64.cuh",     "operators/jit/mma_tf32.cuh",
                                 "operators/jit/l2_prefetch.cuh",  "operators/jit/stream_access.cuh"};
-  for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", argv[1], names[i]);
-    char *want = read_file(path);
-    s = text_of(emit_gen, names[i]);
-    EXPECT(strcmp(s, want) == 0, "%s: the embedded text differs from the file", names[i]);
-    free(s);
-    free(want);
-  }
+  check_files(argv[1], emit_gen, names, sizeof names / sizeof *names);
+  /* the files core/ inserts (sparse.c, elementwise.c, reduction.c) */
+  static const char *core[] = {
+      "core/jit/spmv_params.cuh",
+      "core/jit/spmv_csr_scalar.cuh",
+      "core/jit/spmv_csr_vector.cuh",
+      "core/jit/spmv_ell.cuh",
+      "core/jit/spmv_bsr.cuh",
+      "core/jit/spmv_unpack.h",
+      "core/jit/spmv_ell.h",
+      "core/jit/spmv_bsr.h",
+      "core/jit/elementwise_tiles.cuh",
+      "core/jit/elementwise_tail.cuh",
+      "core/jit/reduce_sum.cuh",
+      "core/jit/reduce_max.cuh",
+      "core/jit/block_reduce.cuh",
+      "core/jit/reduction_stage1.cuh",
+      "core/jit/reduction_stage1_end.cuh",
+      "core/jit/reduction_stage2.cuh",
+  };
+  check_files(argv[1], emit_core, core, sizeof core / sizeof *core);
   return expect_finish();
 }

@@ -25,16 +25,10 @@
 #include "operators/codegen.h"
 #include "operators/flux_affine.h"
 #include "tests/codegen/physics_file.h"
+#include "tests/digest_file.h"
 #include "tuning/tuner.h"
 
-enum { MAX_LINES = 512, LINE = 400 };
-
-typedef struct run {
-  const char *mode; /* check, write or dump */
-  const char *dir;  /* dump: output folder */
-  char lines[MAX_LINES][LINE];
-  int nlines;
-} run;
+typedef digest_run run;
 
 static const char *base_name(const char *path) {
   const char *s = strrchr(path, '/');
@@ -118,46 +112,11 @@ static void digest_case(run *r, const physics_file *pf, const char *name, int N,
   char hex[DG_HASH_HEX_SIZE];
   dg_hash_final(&h, d);
   dg_hash_hex(d, DG_HASH_SIZE, hex);
-  CHECK(r->nlines < MAX_LINES, "too many cases");
-  snprintf(r->lines[r->nlines++], LINE, "%s %d/%d %s", tag, made, n, hex);
+  CHECK(r->nlines < DIGEST_MAX_LINES, "too many cases");
+  snprintf(r->lines[r->nlines++], DIGEST_LINE, "%s %d/%d %s", tag, made, n, hex);
   free(cfgs);
   dg_bernstein_destroy(&bb);
   dg_refelem_destroy(&re);
-}
-
-static int compare(const run *r, const char *path) {
-  FILE *f = fopen(path, "r");
-  CHECK(f != NULL, "cannot read %s: %s (run with 'write' to create it)", path, strerror(errno));
-  char line[LINE];
-  int i = 0, bad = 0;
-  while (fgets(line, sizeof line, f)) {
-    line[strcspn(line, "\n")] = 0;
-    if (line[0] == '#' || !line[0])
-      continue;
-    if (i >= r->nlines || strcmp(line, r->lines[i]) != 0) {
-      fprintf(stderr, "kernel digest differs:\n  expected %s\n  got      %s\n", line,
-              i < r->nlines ? r->lines[i] : "(nothing)");
-      bad = 1;
-    }
-    i++;
-  }
-  fclose(f);
-  if (i != r->nlines) {
-    fprintf(stderr, "kernel digests: %d expected, %d computed\n", i, r->nlines);
-    bad = 1;
-  }
-  return bad;
-}
-
-static void write_digests(const run *r, const char *path) {
-  FILE *f = fopen(path, "w");
-  CHECK(f != NULL, "cannot write %s: %s", path, strerror(errno));
-  fprintf(f, "# operators.kernel_digests: <physics>_N<order>_<target>_<precision> "
-             "<modules generated>/<variants> <sha256 over them>\n"
-             "# regenerate: test_kernel_digests write <this file> <shipped .flux files>\n");
-  for (int i = 0; i < r->nlines; i++)
-    fprintf(f, "%s\n", r->lines[i]);
-  CHECK(fclose(f) == 0, "cannot write %s", path);
 }
 
 int main(int argc, char **argv) {
@@ -192,8 +151,11 @@ int main(int argc, char **argv) {
     physics_file_free(&pf);
   }
   if (!strcmp(r.mode, "write"))
-    write_digests(&r, argv[2]);
+    digest_write(&r, argv[2],
+                 "# operators.kernel_digests: <physics>_N<order>_<target>_<precision> "
+                 "<modules generated>/<variants> <sha256 over them>\n"
+                 "# regenerate: test_kernel_digests write <this file> <shipped .flux files>\n");
   if (!strcmp(r.mode, "check"))
-    EXPECT(compare(&r, argv[2]) == 0);
+    EXPECT(digest_compare(&r, argv[2]) == 0);
   return expect_finish();
 }
