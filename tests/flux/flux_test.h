@@ -2,6 +2,7 @@
 #ifndef DG_TESTS_FLUX_TEST_H
 #define DG_TESTS_FLUX_TEST_H
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -22,6 +23,23 @@ static inline dg_flux_program *load_flux(const char *dir, const char *file, int 
     dg_error_clear();
   }
   return prog;
+}
+
+/* The isentropic vortex of Shu (1998), written independently of the flux
+ * files: the conservative state (rho, m, E; m[2] = 0 in 3D) at offset
+ * (xr, yr) from its centre, gamma = 1.4, beta = 5, background (1, 0). */
+static inline void shu_vortex_state(double xr, double yr, int dim, double *u) {
+  const double g = 1.4, beta = 5, pi = 3.14159265358979323846, r2 = xr * xr + yr * yr;
+  double T = 1 - (g - 1) * beta * beta / (8 * g * pi * pi) * exp(1 - r2);
+  double rho = pow(T, 1 / (g - 1)), p = pow(rho, g);
+  double f = beta / (2 * pi) * exp((1 - r2) / 2);
+  double vx = 1 - f * yr, vy = f * xr;
+  u[0] = rho;
+  u[1] = rho * vx;
+  u[2] = rho * vy;
+  if (dim == 3)
+    u[3] = 0;
+  u[1 + dim] = p / (g - 1) + 0.5 * rho * (vx * vx + vy * vy);
 }
 
 #endif
