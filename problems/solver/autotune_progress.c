@@ -48,8 +48,8 @@ void dg_autotune_progress_timed(dg_autotune_progress *p) {
   if (p->timed <= p->planned)
     snprintf(line, sizeof line, "%d of %d candidates timed", p->timed, p->planned);
   else
-    snprintf(line, sizeof line, "%d candidates timed, %d of them twins and re-timings of the "
-             "leaders", p->timed, p->timed - p->planned);
+    snprintf(line, sizeof line, "%d timings (the %d candidates, then twins and the leaders' "
+             "re-timings)", p->timed, p->planned);
   show(p, line, 0);
 }
 
