@@ -271,10 +271,11 @@ static void operator_words(const dg_autotune_request *q, char *w, size_t n) {
 }
 
 /* The local database (exact device), then, if shipped, the shipped
- * entries (device model); a hit is used silently (the log's debug level
- * names it). */
-static dg_error look_up(const char *dir, const dg_tune_key *key, int shipped,
-                        dg_autotune_outcome *out, int *found) {
+ * entries (device model); a hit is used silently in a run (the log's debug
+ * level names it) and named where the caller prints the table (dgrun tune
+ * --tune=auto). */
+static dg_error look_up(const dg_autotune_request *q, const char *dir, const dg_tune_key *key,
+                        int shipped, dg_autotune_outcome *out, int *found) {
   DG_CALL(dg_tune_db_get(dir, key, 0, &out->cfg, &out->rhs_ms, found));
   if (!*found && shipped) {
     DG_CALL(dg_tune_db_get(dg_tune_defaults_dir(), key, 1, &out->cfg, &out->rhs_ms, found));
@@ -283,7 +284,8 @@ static dg_error look_up(const char *dir, const dg_tune_key *key, int shipped,
   if (*found) {
     char cs[DG_KERNEL_CONFIG_TEXT];
     dg_kernel_config_describe(&out->cfg, cs, sizeof cs);
-    dg_debug("tuning: %s variant %s", out->from_defaults ? "shipped default" : "database", cs);
+    dg_log(q->table ? DG_LOG_INFO : DG_LOG_DEBUG, "tuning: %s variant %s",
+           out->from_defaults ? "shipped default" : "database", cs);
   }
   return DG_OK;
 }
@@ -410,7 +412,7 @@ dg_error dg_autotune(const dg_autotune_request *q, dg_autotune_outcome *out) {
   dg_tune_key_make(info, hex, q->disc->dim, q->disc->N, q->physics->ncomp,
                    q->disc->precision == DG_FLOAT, &key);
   if (q->mode == DG_TUNE_AUTO) {
-    DG_CALL_GOTO(err, done, look_up(dir, &key, !cpu_default, out, &found));
+    DG_CALL_GOTO(err, done, look_up(q, dir, &key, !cpu_default, out, &found));
     if (found)
       goto done;
     if (cpu_default) {

@@ -69,17 +69,18 @@ int main(int argc, char **argv) {
     }
   EXPECT(seen);
   /* the default, knobs by hand, both */
-  const char *ov[4] = {"backend.device=cpu", "mesh.cells=3 3", NULL, NULL};
+  const char *ov[5] = {"backend.device=cpu", "mesh.cells=2 2", "discretization.order=1", NULL,
+                      NULL};
   dg_problem *p = NULL;
-  MUST(dg_problem_load(argv[1], ov, 2, &p));
+  MUST(dg_problem_load(argv[1], ov, 3, &p));
   EXPECT(p->tuning == DG_TUNE_AUTO && !p->tuning_given);
   dg_problem_destroy(&p);
-  ov[2] = "backend.cpu_chunk=8";
-  MUST(dg_problem_load(argv[1], ov, 3, &p));
+  ov[3] = "backend.cpu_chunk=8";
+  MUST(dg_problem_load(argv[1], ov, 4, &p));
   EXPECT(p->tuning == DG_TUNE_OFF && p->kernels.cpu_chunk == 8);
   dg_problem_destroy(&p);
-  ov[3] = "backend.tuning=auto";
-  MUST(dg_problem_load(argv[1], ov, 4, &p));
+  ov[4] = "backend.tuning=auto";
+  MUST(dg_problem_load(argv[1], ov, 5, &p));
   EXPECT(p->tuning == DG_TUNE_AUTO && p->tuning_given);
   dg_problem_destroy(&p);
 
@@ -91,7 +92,7 @@ int main(int argc, char **argv) {
   dg_discretization *disc = NULL;
   dg_physics ph;
   dg_physics_tables *tab = NULL;
-  MUST(dg_problem_load(argv[1], ov, 2, &p));
+  MUST(dg_problem_load(argv[1], ov, 3, &p));
   MUST(dg_device_create("cpu", 0, &dev));
   MUST(dg_discretization_create(p->mesh, p->order, p->precision, &disc));
   MUST(dg_physics_from_program(p->program, &ph, &tab));
