@@ -66,7 +66,7 @@ static int bernstein_mma(const dg_kernel_config *c) { return mma(c) && c->basis;
  * dg_kernel_config_check, the [backend] schema, --help-config, the tuning
  * database's lines and dg_kernel_config_describe follow from the row; a
  * knob the tuner searches also gets its values in a family of the space
- * (tuning/tuner.c), and a rule across knobs that is no row's condition is
+ * (tuning/tune_space.c), and a rule across knobs that is no row's condition is
  * one small function in `rules` below.  Why this array and not an X-macro
  * list: the rows are data that other modules iterate (schema, database,
  * descriptions), and designated initializers name every field where it is

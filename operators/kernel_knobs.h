@@ -13,7 +13,7 @@
 #include "operators/codegen.h"
 
 typedef enum { DG_KNOB_INT = 0, DG_KNOB_ENUM = 1, DG_KNOB_BOOL = 2 } dg_knob_kind;
-/* Which modes of the tuner's space (tuning/tuner.c) give the knob other values
+/* Which modes of the tuner's space (tuning/tune_space.c) give the knob other values
  * than its default. */
 enum { DG_KNOB_TUNED_AUTO = 1, DG_KNOB_TUNED_FULL = 2 };
 enum { DG_KNOB_MAX_DEPS = 4, DG_KNOB_MAX_SET = 8 };

@@ -26,9 +26,13 @@ static const option_row OPTIONS[] = {
      "writes them, and a run stopped by SIGINT/SIGTERM writes" CONT
      "one); ends bitwise equal to an uninterrupted run"},
     {"--tune=", DG_CLI_TUNE, 0, "off|auto|full",
-     "kernel variants: the tuning database or a shipped" CONT
-     "entry, tuned once where there is none (auto), a full" CONT
-     "search (full), or the fixed defaults (off); the same" CONT "as backend.tuning=..."},
+     "kernel variants.  auto (the default): the tuning" CONT
+     "database's or a shipped entry; on a GPU, where there is" CONT
+     "none, tuned once (about a minute, announced) and stored" CONT
+     "for the next runs; the cpu backend runs its defaults" CONT
+     "there unless auto is given.  off: the fixed default" CONT
+     "knobs (also when backend knobs are set by hand).  full:" CONT
+     "search every variant again.  Also: backend.tuning=..."},
     {"--dump-kernels", DG_CLI_DUMP_KERNELS, 1, "DIR",
      "write every generated kernel module to DIR (CUDA or C)"},
     {"--timings", DG_CLI_TIMINGS, 0, NULL,
@@ -109,8 +113,9 @@ void dg_cli_help(FILE *out) {
   print_options(out);
   fprintf(out,
           "\nCommands:\n"
-          "  tune problem.cfg       tune the kernels for this problem now, print the\n"
-          "                         candidates and the choice (kept in the database)\n"
+          "  tune problem.cfg       tune the kernels for this problem now (a full search;\n"
+          "                         --tune=auto: auto's, where no entry exists), print\n"
+          "                         the candidates and the choice (kept in the database)\n"
           "  import in.msh out.h5   convert a Gmsh mesh to dgrun's HDF5 mesh format;\n"
           "                         --parts P: pre-partitioned for P MPI ranks\n"
           "  --devices              backends and devices, and which one 'auto' picks\n"

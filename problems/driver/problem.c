@@ -83,9 +83,12 @@ static const dg_config_key schema_base[] = {
      "dgrun was built with parallel HDF5"},
     {"backend", "device", DG_CONFIG_ENUM, "auto|cuda|cpu", "auto",
      "compute backend: auto picks cuda when a GPU is usable"},
-    {"backend", "tuning", DG_CONFIG_ENUM, "off|auto|full", "off",
-     "kernel variant choice: off uses the knobs below; auto looks the variant up in the "
-     "tuning database (tuning it once when missing); full re-tunes over every variant"},
+    {"backend", "tuning", DG_CONFIG_ENUM, "off|auto|full", "auto",
+     "kernel variant choice: auto looks the variant up in the tuning database or the "
+     "shipped entries and, on a GPU, tunes it once when missing (stored for the next runs; "
+     "the cpu backend runs the knobs below unless tuning = auto is given); off uses the "
+     "knobs below; full re-tunes over every variant.  Without this key, a kernel knob "
+     "given by hand means off"},
     {"backend", "nan_check_steps", DG_CONFIG_INT, NULL, "20",
      "check the state for NaN/Inf every this many steps"},
     {"poisson", "neumann", DG_CONFIG_STRING, NULL, "",
@@ -453,6 +456,7 @@ static dg_error load(dg_problem *p, const char *const *overrides, int noverrides
   int tuning = 0;
   DG_CALL(dg_config_get_enum(cfg, "backend", "tuning", &tuning));
   p->tuning = tuning;
+  p->tuning_given = dg_config_has(cfg, "backend", "tuning");
   int dev = 0;
   DG_CALL(dg_config_get_enum(cfg, "backend", "device", &dev));
   p->device = dev == 0 ? "auto" : dev == 1 ? "cuda" : "cpu";
@@ -473,6 +477,11 @@ static dg_error load(dg_problem *p, const char *const *overrides, int noverrides
     dg_kernel_knob_put(kc, kn, v);
   }
   DG_CALL(dg_kernel_config_check(kc, 1));
+  /* auto is the default, but knobs set by hand are run as given: a tuned
+   * entry would silently replace them */
+  for (int k = 0; k < dg_kernel_nknobs && !p->tuning_given; k++)
+    if (dg_config_has(cfg, "backend", dg_kernel_knobs[k].key))
+      p->tuning = 0; /* off */
   DG_CALL(dg_config_get_int(cfg, "backend", "nan_check_steps", &p->nan_check_steps));
   DG_CHECK(p->nan_check_steps >= 1, DG_ERR_INPUT,
            "%s: [backend] nan_check_steps = %lld must be >= 1", dg_config_name(cfg),

@@ -55,6 +55,7 @@ typedef struct dg_problem {
   const char *device;         /* auto | cuda | cpu */
   dg_kernel_config kernels;
   int tuning; /* [backend] tuning: 0 off, 1 auto, 2 full */
+  int tuning_given; /* set in the cfg or on the command line (not the default) */
   int64_t nan_check_steps;
 } dg_problem;
 

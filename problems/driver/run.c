@@ -256,10 +256,15 @@ static dg_error setup(const dg_run_options *opt, dg_run_state *r) {
    * database entry is shared by key). */
   dg_kernel_config kc = p->kernels;
   if (p->tuning != DG_TUNE_OFF || opt->tune_only) {
-    dg_autotune_request tq = {r->dev, r->disc, &r->phys, r->par->tag_to_bc, NULL,
-                              opt->tune_only && p->tuning == DG_TUNE_OFF ? DG_TUNE_FULL
-                                                                          : (dg_tune_mode)p->tuning,
-                              p->kernels, opt->tune_only ? stdout : NULL, NULL, 0};
+    /* dgrun tune: a full search unless --tune=auto (then auto's, where no
+     * entry exists); auto asked for by name searches on every backend */
+    dg_tune_mode mode = opt->tune_only && (!p->tuning_given || p->tuning == DG_TUNE_OFF)
+                            ? DG_TUNE_FULL
+                            : (dg_tune_mode)p->tuning;
+    dg_autotune_request tq = {r->dev, r->disc, &r->phys, r->par->tag_to_bc, NULL, mode,
+                              p->kernels, opt->tune_only ? stdout : NULL, NULL, 0,
+                              opt->tune_only || p->tuning_given ? DG_AUTOTUNE_SEARCH_MISSING
+                                                                : DG_AUTOTUNE_BY_BACKEND};
     dg_autotune_outcome to;
     ph = dg_timing_begin("tuning (database lookup or search)");
     DG_CALL(dg_parallel_agree(opt->comm, dg_autotune(&tq, &to)));

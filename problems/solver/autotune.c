@@ -4,11 +4,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/fsutil.h"
 #include "core/hash.h"
 #include "core/log.h"
 #include "dg/bernstein.h"
 #include "operators/flux_affine.h"
 #include "operators/kernel_knobs.h"
+#include "problems/solver/autotune_progress.h"
 
 static int cmp_double(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
@@ -77,6 +79,7 @@ typedef struct tune_ctx {
   const dg_autotune_request *req;
   dg_solver *s;
   int repeats;
+  dg_autotune_progress progress;
 } tune_ctx;
 
 static int same_layout(const dg_kernel_config *a, const dg_kernel_config *b) {
@@ -105,6 +108,7 @@ static dg_error measure(void *vctx, const dg_kernel_config *cfg, int phase, doub
     return DG_OK;
   }
   DG_CALL(e);
+  dg_autotune_progress_timed(&c->progress);
   const dg_device_info *info = dg_device_get_info(q->dev);
   for (int k = 0; k < 2; k++) {
     dg_kernel_attributes a;
@@ -168,7 +172,7 @@ dg_error dg_autotune_op_digest(const dg_refelem *re, const dg_physics *physics,
   /* The header's knobs line lists every knob: a new knob (whose default
    * generates what the module was before) must not retire every tuning
    * entry, so the digest leaves that line out.  Absent knobs of an entry
-   * read as their defaults (tuning/tuner.c). */
+   * read as their defaults (tuning/tune_db.c). */
   const char *kl = strstr(g.source, "\n * knobs: ");
   const char *ke = kl ? strchr(kl + 1, '\n') : NULL;
   dg_hash h;
@@ -232,7 +236,8 @@ static void precompile_configs(const dg_autotune_request *q, const dg_kernel_con
  * dg_tune_search composes for its first two phases, and the kin entries
  * it times last: in this one wave their compiles overlap the others'
  * (fp64 N = 7 modules take seconds each). */
-static void precompile_candidates(const dg_autotune_request *q, const dg_tune_space *sp) {
+static void precompile_candidates(tune_ctx *tc, const dg_tune_space *sp) {
+  const dg_autotune_request *q = tc->req;
   int cap = sp->nlayouts * (1 + sp->nvolume) + sp->nkin, n = 0;
   dg_kernel_config *c = calloc((size_t)cap + 1, sizeof *c);
   for (int l = 0; c && l < sp->nlayouts; l++)
@@ -245,6 +250,7 @@ static void precompile_candidates(const dg_autotune_request *q, const dg_tune_sp
     }
   for (int k = 0; c && k < sp->nkin; k++)
     c[n++] = sp->kin[k];
+  dg_autotune_progress_compiling(&tc->progress, n);
   if (c)
     precompile_configs(q, c, n);
   free(c);
@@ -252,7 +258,128 @@ static void precompile_candidates(const dg_autotune_request *q, const dg_tune_sp
 
 /* dg_tune_search's prepare: the strided_k and register twins of its leaders. */
 static void prepare(void *vctx, const dg_kernel_config *cfgs, int n) {
-  precompile_configs(((tune_ctx *)vctx)->req, cfgs, n);
+  tune_ctx *c = vctx;
+  dg_autotune_progress_compiling(&c->progress, n);
+  precompile_configs(c->req, cfgs, n);
+}
+
+/* "3D, N = 3, 5 components, double": the operator in words. */
+static void operator_words(const dg_autotune_request *q, char *w, size_t n) {
+  snprintf(w, n, "%dD, N = %d, %d component%s, %s", q->disc->dim, q->disc->N,
+           q->physics->ncomp, q->physics->ncomp == 1 ? "" : "s",
+           q->disc->precision == DG_FLOAT ? "float" : "double");
+}
+
+/* The local database (exact device), then, if shipped, the shipped
+ * entries (device model); a hit is used silently in a run (the log's debug
+ * level names it) and named where the caller prints the table (dgrun tune
+ * --tune=auto). */
+static dg_error look_up(const dg_autotune_request *q, const char *dir, const dg_tune_key *key,
+                        int shipped, dg_autotune_outcome *out, int *found) {
+  DG_CALL(dg_tune_db_get(dir, key, 0, &out->cfg, &out->rhs_ms, found));
+  if (!*found && shipped) {
+    DG_CALL(dg_tune_db_get(dg_tune_defaults_dir(), key, 1, &out->cfg, &out->rhs_ms, found));
+    out->from_defaults = *found;
+  }
+  if (*found) {
+    char cs[DG_KERNEL_CONFIG_TEXT];
+    dg_kernel_config_describe(&out->cfg, cs, sizeof cs);
+    dg_log(q->table ? DG_LOG_INFO : DG_LOG_DEBUG, "tuning: %s variant %s",
+           out->from_defaults ? "shipped default" : "database", cs);
+  }
+  return DG_OK;
+}
+
+/* The candidates of this operator: the mode's space less the forms the
+ * physics cannot take, plus the shipped choices of related devices. */
+static dg_error make_space(const dg_autotune_request *q, const dg_tune_key *key,
+                           dg_tune_space *sp) {
+  const dg_device_info *info = dg_device_get_info(q->dev);
+  DG_CALL(dg_tune_space_create(info->backend == DG_BACKEND_CUDA, q->mode, q->disc->Np,
+                               q->disc->Nfaces * q->disc->Nfp, sp));
+  if (dg_flux_check_affine(q->physics, NULL, NULL) != DG_OK) {
+    dg_error_clear(); /* not affine: no Bernstein-Bezier candidates */
+    dg_tune_space_drop_bernstein(sp);
+  } else if (q->mode == DG_TUNE_AUTO) {
+    dg_tune_space_drop_nodal_mma(sp); /* the coefficient forms stand in */
+  }
+  if (dg_tune_db_kin(dg_tune_defaults_dir(), key, sp) != DG_OK) {
+    dg_warn("tuning: shipped entries of related devices not read: %s", dg_error_message());
+    dg_error_clear(); /* the search goes on without them */
+  }
+  if (sp->nkin)
+    dg_info("tuning: %d shipped choice(s) of related devices join the search", sp->nkin);
+  return DG_OK;
+}
+
+/* Search, print the table where asked, store the choice in dir. */
+static dg_error search_and_store(const dg_autotune_request *q, const dg_tune_key *key,
+                                 const char *dir, dg_autotune_outcome *out) {
+  const dg_device_info *info = dg_device_get_info(q->dev);
+  dg_tune_space sp;
+  DG_CALL(make_space(q, key, &sp));
+  char ow[96];
+  operator_words(q, ow, sizeof ow);
+  int planned = sp.nlayouts + sp.nvolume + sp.nface + sp.nkin;
+  if (q->mode == DG_TUNE_AUTO)
+    dg_info("tuning: no tuning entry for this operator (%s) on %s: tuning it once now "
+            "(%d candidates; the choice is stored in %s for the next runs; --tune=off skips "
+            "this)", ow, info->name, planned, dir);
+  else
+    dg_info("tuning: full search for this operator (%s) on %s: %d layouts, %d volume and "
+            "%d surface variants", ow, info->name, sp.nlayouts, sp.nvolume, sp.nface);
+  tune_ctx c = {q, NULL, q->repeats > 0 ? q->repeats : 7, {0}};
+  dg_autotune_progress_begin(&c.progress, planned);
+  precompile_candidates(&c, &sp);
+  dg_tune_result res;
+  dg_error err = dg_tune_search(&sp, &q->base, measure, prepare, &c, &res);
+  dg_autotune_progress_end(&c.progress);
+  double took = dg_autotune_progress_elapsed(&c.progress);
+  dg_solver_destroy(&c.s);
+  dg_tune_space_free(&sp);
+  DG_CALL(err);
+  if (q->table)
+    dg_tune_print(q->table, &res);
+  out->cfg = res.best;
+  out->rhs_ms = res.rhs_ms;
+  out->tuned = 1;
+  int timed = res.nrows;
+  dg_tune_result_free(&res);
+  char cs[DG_KERNEL_CONFIG_TEXT];
+  dg_kernel_config_describe(&out->cfg, cs, sizeof cs);
+  if (dg_tune_db_put(dir, key, &out->cfg, out->rhs_ms) != DG_OK) {
+    /* a read-only cache costs a re-tune next time, not this run */
+    dg_warn("tuning: cannot record the choice in %s: %s", dir, dg_error_message());
+    dg_error_clear();
+  } else {
+    dg_info("tuning: done in %.0f s (%d timings): RHS %.4f ms with %s; stored", took, timed,
+            out->rhs_ms, cs);
+  }
+  return DG_OK;
+}
+
+/* The cpu backend's default runs the base knobs with this one line where
+ * no entry exists. */
+static void cpu_notice(const dg_autotune_request *q) {
+  char ow[96];
+  operator_words(q, ow, sizeof ow);
+  dg_info("tuning: no tuning entry for this operator (%s) on the cpu backend: running the "
+          "default knobs (its variants time alike within noise; `dgrun tune problem.cfg` or "
+          "backend.tuning=auto searches them)", ow);
+}
+
+/* Whether dir holds no entry at all: then the cpu backend's default need
+ * not compute the operator digest (a generation of the module, 30-50 ms at
+ * 3D N = 5..7, more under the sanitizers, on every run of the test suite). */
+static int no_entries(const char *dir) {
+  char **names = NULL;
+  int n = 0;
+  if (dg_fsutil_list(dir, ".tune", &names, &n) != DG_OK) {
+    dg_error_clear();
+    return 0; /* unreadable: the lookup says why */
+  }
+  dg_fsutil_free_names(names, n);
+  return n == 0;
 }
 
 dg_error dg_autotune(const dg_autotune_request *q, dg_autotune_outcome *out) {
@@ -261,11 +388,10 @@ dg_error dg_autotune(const dg_autotune_request *q, dg_autotune_outcome *out) {
   if (q->mode == DG_TUNE_OFF)
     return DG_OK;
   const dg_device_info *info = dg_device_get_info(q->dev);
-  char hex[65];
-  DG_CALL(dg_autotune_op_digest(q->disc->re, q->physics, q->disc->precision == DG_FLOAT, hex));
-  dg_tune_key key;
-  dg_tune_key_make(info, hex, q->disc->dim, q->disc->N, q->physics->ncomp,
-                   q->disc->precision == DG_FLOAT, &key);
+  /* the cpu backend's default: its own database only (shipped entries are
+   * for GPU models) */
+  int cpu_default = q->mode == DG_TUNE_AUTO && q->search == DG_AUTOTUNE_BY_BACKEND &&
+                    info->backend != DG_BACKEND_CUDA;
   char *dir = NULL;
   if (q->db_dir) {
     dir = strdup(q->db_dir);
@@ -275,60 +401,26 @@ dg_error dg_autotune(const dg_autotune_request *q, dg_autotune_outcome *out) {
   }
   dg_error err = DG_OK;
   int found = 0;
+  if (cpu_default && no_entries(dir)) {
+    cpu_notice(q);
+    goto done;
+  }
+  char hex[65];
+  DG_CALL_GOTO(err, done, dg_autotune_op_digest(q->disc->re, q->physics,
+                                                q->disc->precision == DG_FLOAT, hex));
+  dg_tune_key key;
+  dg_tune_key_make(info, hex, q->disc->dim, q->disc->N, q->physics->ncomp,
+                   q->disc->precision == DG_FLOAT, &key);
   if (q->mode == DG_TUNE_AUTO) {
-    DG_CALL_GOTO(err, done, dg_tune_db_get(dir, &key, 0, &out->cfg, &out->rhs_ms, &found));
-    if (!found) {
-      DG_CALL_GOTO(err, done, dg_tune_db_get(dg_tune_defaults_dir(), &key, 1, &out->cfg,
-                                             &out->rhs_ms, &found));
-      out->from_defaults = found;
-    }
-    if (found) {
-      char cs[DG_KERNEL_CONFIG_TEXT];
-      dg_kernel_config_describe(&out->cfg, cs, sizeof cs);
-      dg_info("tuning: %s variant %s", out->from_defaults ? "shipped default" : "database",
-              cs);
+    DG_CALL_GOTO(err, done, look_up(q, dir, &key, !cpu_default, out, &found));
+    if (found)
+      goto done;
+    if (cpu_default) {
+      cpu_notice(q);
       goto done;
     }
   }
-  {
-    dg_tune_space sp;
-    DG_CALL_GOTO(err, done,
-                 dg_tune_space_create(info->backend == DG_BACKEND_CUDA, q->mode, q->disc->Np,
-                                      q->disc->Nfaces * q->disc->Nfp, &sp));
-    if (dg_flux_check_affine(q->physics, NULL, NULL) != DG_OK) {
-      dg_error_clear(); /* not affine: no Bernstein-Bezier candidates */
-      dg_tune_space_drop_bernstein(&sp);
-    } else if (q->mode == DG_TUNE_AUTO) {
-      dg_tune_space_drop_nodal_mma(&sp); /* the coefficient forms stand in */
-    }
-    if (dg_tune_db_kin(dg_tune_defaults_dir(), &key, &sp) != DG_OK) {
-      dg_warn("tuning: shipped entries of related devices not read: %s", dg_error_message());
-      dg_error_clear(); /* the search goes on without them */
-    }
-    if (sp.nkin)
-      dg_info("tuning: %d shipped choice(s) of related devices join the search", sp.nkin);
-    tune_ctx c = {q, NULL, q->repeats > 0 ? q->repeats : 7};
-    dg_tune_result res;
-    dg_info("tuning: searching %d layouts, %d volume and %d surface variants",
-            sp.nlayouts, sp.nvolume, sp.nface);
-    precompile_candidates(q, &sp);
-    err = dg_tune_search(&sp, &q->base, measure, prepare, &c, &res);
-    dg_solver_destroy(&c.s);
-    dg_tune_space_free(&sp);
-    if (err != DG_OK)
-      goto done;
-    if (q->table)
-      dg_tune_print(q->table, &res);
-    out->cfg = res.best;
-    out->rhs_ms = res.rhs_ms;
-    out->tuned = 1;
-    dg_tune_result_free(&res);
-    if (dg_tune_db_put(dir, &key, &out->cfg, out->rhs_ms) != DG_OK) {
-      /* a read-only cache costs a re-tune next time, not this run */
-      dg_warn("tuning: cannot record the choice in %s: %s", dir, dg_error_message());
-      dg_error_clear();
-    }
-  }
+  DG_CALL_GOTO(err, done, search_and_store(q, &key, dir, out));
 done:
   free(dir);
   if (err != DG_OK)

@@ -10,6 +10,21 @@
 #include "problems/solver/solver.h"
 #include "tuning/tuner.h"
 
+/* What tuning = auto does where neither the database nor the shipped
+ * entries know the operator.  BY_BACKEND (the default): cuda searches
+ * once and stores the choice; the cpu backend runs the base knobs with a
+ * one-line notice.  Why not search there: its space is the OpenMP chunk
+ * (a launch parameter) and the padded layout, whose candidates differ by
+ * less than the run-to-run noise of one of them (Maxwell 3D N = 3 on 6,000
+ * tets, 2 cores: 138-200 ms, the same variant 144-181 ms), while a search
+ * costs 8-35 s a new operator, several times the run of a small problem.
+ * SEARCH_MISSING: search there too (tuning = auto given explicitly, dgrun
+ * tune, dgbench rhs). */
+typedef enum {
+  DG_AUTOTUNE_BY_BACKEND = 0,
+  DG_AUTOTUNE_SEARCH_MISSING = 1
+} dg_autotune_search;
+
 typedef struct dg_autotune_request {
   dg_device *dev;
   const dg_discretization *disc;
@@ -21,6 +36,7 @@ typedef struct dg_autotune_request {
   FILE *table;           /* print the candidate table there (NULL: no) */
   const char *db_dir;    /* NULL: dg_tune_db_default_dir */
   int repeats;           /* timed repeats per candidate (<= 0: 7) */
+  dg_autotune_search search; /* auto, no entry: search or not (above) */
 } dg_autotune_request;
 
 typedef struct dg_autotune_outcome {

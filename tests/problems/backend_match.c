@@ -25,6 +25,7 @@ static int run(const char *cfg, const char *device, const char *const *knobs, in
   snprintf(dev, sizeof dev, "backend.device=%s", device);
   ov[n++] = dev;
   ov[n++] = "output.enabled=false";
+  ov[n++] = "backend.tuning=off"; /* the variants as given, not a tuned entry */
   for (int i = 0; i < nknobs; i++)
     ov[n++] = knobs[i];
   for (int i = 0; i < nextra && n < 40; i++)

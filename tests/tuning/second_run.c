@@ -1,7 +1,7 @@
 /* tuning.second_run_tunes_nothing: on the cpu backend, a first
- * `tuning = auto` run searches and records; a second finds the record and
- * searches nothing (no candidate compiled: the device's compile counters do
- * not move). */
+ * `tuning = auto` run (asked for by name, so it searches there) searches and
+ * records; a second finds the record and searches nothing (no candidate
+ * compiled: the device's compile counters do not move). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +33,7 @@ int main(int argc, char **argv) {
   }
   int failures = 0;
   dg_autotune_request q = {dev, disc, &ph, p->tag_to_bc, NULL, DG_TUNE_AUTO, p->kernels,
-                           NULL, dir, 2};
+                           NULL, dir, 2, DG_AUTOTUNE_SEARCH_MISSING};
   dg_autotune_outcome o1, o2;
   if (dg_autotune(&q, &o1) != DG_OK) {
     dg_error_print(stderr);
