@@ -59,6 +59,13 @@ d=$w/interval
 ts=$(tail -n +2 "$d/run.csv" | cut -d, -f1 | awk '{ printf "%.6g ", $1 }')
 [ "$ts" = "0 0.05 0.1 0.15 0.2 0.25 0.3 " ] || fail "times of the rows: $ts"
 
+# 2b. neither: rows at the [output] interval times.
+d=$w/default
+"$dgrun" "$@" "output.directory=$d" > "$w/default.log" 2>&1 || { cat "$w/default.log"; fail "default run"; }
+ts=$(tail -n +2 "$d/run.csv" | cut -d, -f1 | awk '{ printf "%.6g ", $1 }')
+[ "$(tail -n +2 "$d/run.csv" | cut -d, -f2 | tr '\n' ' ')" = "0 23 46 69 " ] && [ "$ts" = "0 0.1 0.2 0.3 " ] ||
+  fail "default rows: $ts"
+
 # 3. SIGTERM at step 30 (checkpoint there): run.csv.partial holds the rows
 # through step 30; the restart from it gives the uninterrupted CSV.
 d=$w/term
