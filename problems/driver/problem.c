@@ -78,7 +78,7 @@ static const dg_config_key schema_base[] = {
     {"output", "checkpoint_interval", DG_CONFIG_DOUBLE, NULL, "0",
      "time between checkpoints (0: none)"},
     {"output", "history", DG_CONFIG_STRING, NULL, "",
-     "CSV file (relative to [output] directory; empty: none) of one row per history time: "
+     "CSV file (relative to [output] directory, an absolute path as is; empty: none) of one row per history time: "
      "t, step, dt, wall (s since the time loop started), then the L2 and max errors of each "
      "field with an exact solution and the flux file's integrals; written as "
      "<history>.partial during the run, renamed at the end"},
@@ -443,6 +443,9 @@ static dg_error load(dg_problem *p, const char *const *overrides, int noverrides
   DG_CHECK(p->history_steps == 0 || p->history_interval == 0, DG_ERR_INPUT,
            "%s: [output] history_steps and history_interval are both set: choose rows by "
            "step count or by time, not both", dg_config_name(cfg));
+  DG_CHECK(p->kind == 0 || !p->history[0], DG_ERR_INPUT,
+           "%s: [output] history is of time-dependent runs; kind = poisson has none (remove "
+           "it)", dg_config_name(cfg));
   const char *fields = NULL;
   DG_CALL(dg_config_get_string(cfg, "output", "fields", &fields));
   int nf = dg_flux_field_count(p->program);

@@ -107,4 +107,5 @@ mkdir -p "$w/adir"
 bad "is a directory" "$@" "output.history=$w/adir"
 : > "$w/afile"
 bad "afile" "$@" "output.history=$w/afile/run.csv"
+bad "kind = poisson" "$(dirname "$cfg")/../poisson/poisson.cfg" output.history=run.csv
 echo "ok: history rows, values, killed runs, restarts, bad keys"
