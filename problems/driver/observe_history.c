@@ -43,7 +43,7 @@ typedef struct history {
   double *values;
 } history;
 
-static void history_close(dg_observer *self) {
+static void history_destroy(dg_observer *self) {
   history *h = self->ctx;
   if (h->fd >= 0)
     close(h->fd);
@@ -129,13 +129,13 @@ static dg_error start_restart(history *h, const char *head, int64_t step) {
   if (n < hl || memcmp(text, head, hl) != 0) {
     const char *nl = strchr(text, '\n');
     int len = nl ? (int)(nl - text) : (int)strlen(text);
-    dg_error_raise(DG_ERR_INPUT, __FILE__, __LINE__, __func__,
-                   "history '%s' has the columns '%.*s', but this run writes '%.*s': the "
-                   "problem changed since the checkpoint; move the file away to start a new "
-                   "history",
-                   src, len > 300 ? 300 : len, text, (int)hl - 1, head);
+    dg_error e = dg_error_raise(DG_ERR_INPUT, __FILE__, __LINE__, __func__,
+                                "history '%s' has the columns '%.*s', but this run writes '%.*s': "
+                                "the problem changed since the checkpoint; move the file away "
+                                "to start a new history",
+                                src, len > 300 ? 300 : len, text, (int)hl - 1, head);
     free(data);
-    return DG_ERR_INPUT;
+    return e;
   }
   dg_strbuf b;
   dg_strbuf_init(&b);
@@ -272,7 +272,7 @@ dg_error dg_observe_history_create(dg_run_state *r, const dg_run_options *opt,
   h->fd = -1;
   h->last_step = -1;
   o->ctx = h;
-  o->destroy = history_close;
+  o->destroy = history_destroy;
   h->path = p->history[0] == '/' ? strdup(p->history) : dg_fsutil_join(p->output_dir, p->history);
   h->partial = h->path ? malloc(strlen(h->path) + 9) : NULL;
   dg_error err = DG_OK;
@@ -283,7 +283,7 @@ dg_error dg_observe_history_create(dg_run_state *r, const dg_run_options *opt,
   if (err == DG_OK)
     err = dg_parallel_agree(r->par->comm, r->par->rank == 0 ? check_paths(h) : DG_OK);
   if (err != DG_OK) { /* (the loop frees only the observers it was handed) */
-    history_close(o);
+    history_destroy(o);
     free(h);
     o->ctx = NULL;
     return dg_error_push(err, __FILE__, __LINE__, __func__);

@@ -22,7 +22,8 @@ struct dg_quantities {
   dg_parallel *par;
   int n, *field; /* n quantities: 2 per field with an exact solution */
   char (*names)[160];
-  double *u;
+  int ncomp;
+  double *u; /* the host state, allocated by the first evaluation */
 };
 
 dg_error dg_quantities_create(dg_solver *s, const dg_discretization *disc,
@@ -51,8 +52,7 @@ dg_error dg_quantities_create(dg_solver *s, const dg_discretization *disc,
     snprintf(q->names[i], sizeof q->names[i], "l2_%s", name);
     snprintf(q->names[q->n + i], sizeof q->names[i], "max_%s", name);
   }
-  q->u = malloc(sizeof(double) * (size_t)(ncomp * disc->K * disc->Np + 1));
-  DG_CHECK(q->u, DG_ERR_MEMORY, "out of memory");
+  q->ncomp = ncomp;
   return DG_OK;
 }
 
@@ -106,6 +106,10 @@ static dg_error field_errors(const dg_quantities *q, int f, double t, double *su
 dg_error dg_quantities_eval(dg_quantities *q, double t, double *values) {
   if (q->n == 0)
     return DG_OK;
+  if (!q->u) {
+    q->u = malloc(sizeof(double) * (size_t)(q->ncomp * q->disc->K * q->disc->Np + 1));
+    DG_CHECK(q->u, DG_ERR_MEMORY, "out of memory");
+  }
   DG_CALL(dg_solver_get_state(q->s, q->u));
   for (int i = 0; i < q->n; i++)
     DG_CALL(field_errors(q, q->field[i], t, &values[i], &values[q->n + i]));

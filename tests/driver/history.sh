@@ -90,6 +90,15 @@ done
 kill -9 $pid; wait $pid 2>/dev/null
 continues 50 23 "$@"
 
+# 4b. a history of other columns is not continued: an error, the file kept.
+sed -i '1s/max_u/max_v/' "$d/run.csv"
+cp "$d/run.csv" "$w/other.csv"
+"$dgrun" "$@" output.history_steps=10 output.checkpoint_interval=0.1 "output.directory=$d" \
+  --restart "$d/advection2d_checkpoint_000046.h5" > "$w/other.log" 2>&1 && fail "other columns continued"
+grep -q "has the columns 't,step,dt,wall,l2_u,max_v', but this run writes 't,step,dt,wall,l2_u,max_u'" \
+  "$w/other.log" || { cat "$w/other.log"; fail "no columns message"; }
+cmp -s "$d/run.csv" "$w/other.csv" && [ ! -e "$d/run.csv.partial" ] || fail "the history was changed"
+
 # 5. bad keys: an error before anything runs, no file left.
 bad() {
   want=$1; shift
