@@ -116,7 +116,9 @@ static dg_error start_restart(dg_history *h, const char *head, int64_t step) {
   dg_strbuf_appendn(&b, head, hl);
   keep_rows(text, step, &b);
   free(data);
-  dg_error err = b.failed ? DG_ERR_MEMORY : DG_OK;
+  dg_error err = b.failed ? dg_error_raise(DG_ERR_MEMORY, __FILE__, __LINE__, __func__,
+                                           "out of memory")
+                           : DG_OK;
   if (err == DG_OK)
     err = dg_fsutil_write_atomic(h->partial, b.data, b.len, 0644);
   dg_strbuf_free(&b);
@@ -161,7 +163,9 @@ dg_error dg_history_row(dg_history *h, double t, int64_t step, double dt, double
   for (int i = 0; i < h->n; i++)
     dg_strbuf_appendf(&b, ",%.17g", values[i]);
   dg_strbuf_appendf(&b, "\n");
-  dg_error err = b.failed ? DG_ERR_MEMORY : DG_OK;
+  dg_error err = b.failed ? dg_error_raise(DG_ERR_MEMORY, __FILE__, __LINE__, __func__,
+                                           "out of memory")
+                           : DG_OK;
   if (err == DG_OK)
     err = dg_fsutil_write_fd(h->fd, b.data, b.len, h->partial);
   dg_strbuf_free(&b);
