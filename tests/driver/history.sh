@@ -117,4 +117,6 @@ bad "is a directory" "$@" "output.history=$w/adir"
 : > "$w/afile"
 bad "afile" "$@" "output.history=$w/afile/run.csv"
 bad "kind = poisson" "$(dirname "$cfg")/../poisson/poisson.cfg" output.history=run.csv
+# a run failing before its first step (a non-finite initial state): no history
+bad "not finite" "$(dirname "$0")/nan_initial.cfg" output.history=run.csv
 echo "ok: history rows, values, killed runs, restarts, bad keys"
