@@ -66,6 +66,7 @@ struct dg_observer {
   dg_observer_trigger trigger;
   dg_error (*notify)(dg_observer *self, dg_observe_event ev, const dg_run_now *now);
   void *ctx;                   /* the observer's own (freed with free) */
+  void (*destroy)(dg_observer *self); /* what ctx holds besides itself (NULL: nothing) */
 };
 
 /* An observer's constructor: fills *obs, or leaves obs->notify NULL when
@@ -73,6 +74,7 @@ struct dg_observer {
 typedef dg_error (*dg_observer_create_fn)(dg_run_state *r, const dg_run_options *opt,
                                           dg_observer *obs);
 
+dg_error dg_observe_history_create(dg_run_state *r, const dg_run_options *opt, dg_observer *o);
 dg_error dg_observe_signal_create(dg_run_state *r, const dg_run_options *opt, dg_observer *o);
 dg_error dg_observe_nancheck_create(dg_run_state *r, const dg_run_options *opt, dg_observer *o);
 dg_error dg_observe_snapshot_create(dg_run_state *r, const dg_run_options *opt, dg_observer *o);
@@ -82,6 +84,9 @@ dg_error dg_observe_checkpoint_create(dg_run_state *r, const dg_run_options *opt
                                       dg_observer *o);
 
 /* What the observers share with each other and with the loop. */
+/* 1 when t is a positive multiple of iv (to the loop's tolerance: a
+ * landing time of every_dt = iv); 0 for iv <= 0. */
+int dg_observe_is_multiple(double t, double iv);
 /* NaN/Inf anywhere in the host state (every rank learns of it): the
  * error names field, element (the mesh's number) and time. */
 dg_error dg_observe_check_finite(dg_run_state *r, double t, int64_t step);

@@ -77,6 +77,17 @@ static const dg_config_key schema_base[] = {
      "fields written to snapshots: all, or field names separated by spaces or commas"},
     {"output", "checkpoint_interval", DG_CONFIG_DOUBLE, NULL, "0",
      "time between checkpoints (0: none)"},
+    {"output", "history", DG_CONFIG_STRING, NULL, "",
+     "CSV file (relative to [output] directory, an absolute path as is; empty: none) of one row per history time: "
+     "t, step, dt, wall (s since the time loop started), then the L2 and max errors of each "
+     "field with an exact solution and the flux file's integrals; written as "
+     "<history>.partial during the run, renamed at the end"},
+    {"output", "history_steps", DG_CONFIG_INT, NULL, "0",
+     "a history row every this many steps (and at t = 0 and the final time); 0: by time"},
+    {"output", "history_interval", DG_CONFIG_DOUBLE, NULL, "0",
+     "a history row at every multiple of this time, landed on exactly as the [output] "
+     "interval (and at t = 0 and the final time); 0 with history_steps = 0: at the [output] "
+     "interval times; set at most one of the two"},
     {"output", "parallel_io", DG_CONFIG_ENUM, "auto|collective|gather", "auto",
      "under mpirun: collective writes each snapshot and checkpoint as one file from every "
      "rank (parallel HDF5), gather has rank 0 collect and write it; auto is collective when "
@@ -426,6 +437,18 @@ static dg_error load(dg_problem *p, const char *const *overrides, int noverrides
                             : pio == 1 ? DG_IO_COLLECTIVE
                                        : DG_IO_GATHER;
 
+  DG_CALL(dg_config_get_string(cfg, "output", "history", &p->history));
+  DG_CALL(dg_config_get_int(cfg, "output", "history_steps", &p->history_steps));
+  DG_CALL(dg_config_get_double(cfg, "output", "history_interval", &p->history_interval));
+  DG_CHECK(p->history_steps >= 0 && p->history_interval >= 0, DG_ERR_INPUT,
+           "%s: [output] history_steps = %lld and history_interval = %g must not be negative",
+           dg_config_name(cfg), (long long)p->history_steps, p->history_interval);
+  DG_CHECK(p->history_steps == 0 || p->history_interval == 0, DG_ERR_INPUT,
+           "%s: [output] history_steps and history_interval are both set: choose rows by "
+           "step count or by time, not both", dg_config_name(cfg));
+  DG_CHECK(p->kind == 0 || !p->history[0], DG_ERR_INPUT,
+           "%s: [output] history is of time-dependent runs; kind = poisson has none (remove "
+           "it)", dg_config_name(cfg));
   const char *fields = NULL;
   DG_CALL(dg_config_get_string(cfg, "output", "fields", &fields));
   int nf = dg_flux_field_count(p->program);

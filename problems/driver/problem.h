@@ -52,6 +52,9 @@ typedef struct dg_problem {
   int output_enabled;
   dg_parallel_io parallel_io; /* [output] parallel_io, auto resolved for this build */
   int *output_field;          /* per flux-file field: 1 if written to snapshots */
+  const char *history;        /* [output] history: CSV path, relative to output_dir ("": none) */
+  int64_t history_steps;      /* a history row every n steps (0: by time) */
+  double history_interval;    /* a history row at every multiple (0: the output times) */
   const char *device;         /* auto | cuda | cpu */
   dg_kernel_config kernels;
   int tuning; /* [backend] tuning: 0 off, 1 auto, 2 full */

@@ -50,6 +50,7 @@ static void run_state_free(dg_run_state *r) {
   free(r->u_global);
   dg_snapshot_writer_destroy(&r->writer);
   dg_h5part_destroy(&r->part);
+  dg_quantities_destroy(&r->quantities);
   dg_solver_destroy(&r->solver);
   dg_physics_tables_destroy(&r->tables);
   free(r->bc_used);
@@ -245,7 +246,7 @@ static dg_error setup(const dg_run_options *opt, dg_run_state *r) {
   dg_timing_end(ph);
   /* rank 0 probes; every rank stops with it (the others would wait for it
    * in the next collective step) */
-  if (p->output_enabled || p->checkpoint_interval > 0)
+  if (p->output_enabled || p->checkpoint_interval > 0 || p->history[0])
     DG_CALL(dg_parallel_agree(opt->comm, r->par->rank == 0 ? probe_output_dir(r) : DG_OK));
   if (p->output_enabled)
     DG_CALL(create_writer(r));
@@ -277,6 +278,8 @@ static dg_error setup(const dg_run_options *opt, dg_run_state *r) {
       opt->comm, dg_solver_create_partitioned(r->dev, r->disc, &r->phys, r->par->tag_to_bc, &so,
                                               r->par->size > 1 ? &r->par->halo : NULL,
                                               &r->solver)));
+  DG_CALL(dg_parallel_agree(opt->comm, dg_quantities_create(r->solver, r->disc, p->program,
+                                                            r->par, &r->quantities)));
   dg_timing_end(ph);
   if (!opt->quiet)
     dg_info("%s: %dD, order %d, %lld elements, %lld DOFs, %s, %s", p->name, r->disc->dim,

@@ -16,6 +16,8 @@
 /* The observers of a run, in the order they are notified.  A new per-step
  * output is one more line here (and its observe_<what>.c). */
 static const dg_observer_create_fn registry[] = {
+    dg_observe_history_create,  /* the CSV history (first: its row of the step a signal
+                                   stops at is written before the checkpoint) */
     dg_observe_signal_create,   /* SIGINT/SIGTERM: checkpoint and stop */
     dg_observe_nancheck_create, /* the state is finite */
     dg_observe_snapshot_create, /* HDF5/XDMF snapshots at the output times */
@@ -31,8 +33,11 @@ typedef struct observers {
 } observers;
 
 static void observers_free(observers *obs) {
-  for (int i = 0; i < obs->n; i++)
+  for (int i = 0; i < obs->n; i++) {
+    if (obs->o[i].destroy)
+      obs->o[i].destroy(&obs->o[i]);
     free(obs->o[i].ctx);
+  }
   obs->n = 0;
 }
 
@@ -47,7 +52,7 @@ static dg_error observers_create(dg_run_state *r, const dg_run_options *opt, obs
   return DG_OK;
 }
 
-static int is_multiple(double t, double iv) {
+int dg_observe_is_multiple(double t, double iv) {
   if (iv <= 0)
     return 0;
   double m = t / iv;
@@ -69,7 +74,7 @@ static dg_error notify(observers *obs, dg_observe_event ev, const dg_run_now *no
     else if (now->final)
       want = tr->at_final_time || tr->at_every_landing;
     else
-      want = tr->at_every_landing || is_multiple(now->t, tr->every_dt);
+      want = tr->at_every_landing || dg_observe_is_multiple(now->t, tr->every_dt);
     if (want)
       DG_CALL(o->notify(o, ev, now));
   }
