@@ -248,6 +248,35 @@ dg_error dg_quantities_create_wrapped(dg_solver *s, const dg_discretization *dis
   return DG_OK;
 }
 
+/* Over the ranks: the sums, then the maxima with a flag per maximum for
+ * a NaN (a max that skips NaN would hide a blown-up rank). */
+static dg_error combine_ranks(dg_quantities *q, double *values) {
+  double *v = malloc(sizeof(double) * 2 * (size_t)q->nout);
+  DG_CHECK(v, DG_ERR_MEMORY, "out of memory");
+  double *flag = v + q->nout;
+  dg_error err = DG_OK;
+  for (int pass = 0; pass < 2 && err == DG_OK; pass++) {
+    int n = 0;
+    for (int o = 0; o < q->nout; o++)
+      if (q->is_max[o] == pass) {
+        flag[n] = isnan(values[o]);
+        v[n++] = values[o];
+      }
+    err = pass ? dg_parallel_max(q->par, v, n) : dg_parallel_sum(q->par, v, n);
+    if (err == DG_OK && pass)
+      err = dg_parallel_max(q->par, flag, n);
+    n = 0;
+    for (int o = 0; o < q->nout && err == DG_OK; o++)
+      if (q->is_max[o] == pass) {
+        values[o] = pass && flag[n] ? NAN : v[n];
+        n++;
+      }
+  }
+  free(v);
+  DG_CALL(err);
+  return DG_OK;
+}
+
 dg_error dg_quantities_eval(dg_quantities *q, double t, double *values) {
   if (q->nout == 0)
     return DG_OK;
@@ -267,42 +296,15 @@ dg_error dg_quantities_eval(dg_quantities *q, double t, double *values) {
   l.chunk = q->one_chunk ? K_owned : dg_solver_kernels(q->s)->cpu_chunk;
   if (K_owned > 0)
     DG_CALL(dg_kernel_launch(q->k, &l, args, NULL));
-  double nan_flag = 0;
   for (int o = 0; o < q->nout; o++) {
     void *col = dg_device_offset(q->out, sizeof(double) * (size_t)(o * K_owned));
     DG_CALL(dg_reduction_call(q->is_max[o] ? q->rmax : q->rsum, K_owned,
                               (dg_arg[]){DG_ARG_POINTER(col)}, &values[o]));
-    if (q->is_max[o] && isnan(values[o]))
-      nan_flag = 1;
   }
-  /* over the ranks: sums, then maxima (NaN flagged apart: a max that
-   * skips NaN would hide a blown-up rank) */
-  if (q->par && q->par->size > 1) {
-    double *v = malloc(sizeof(double) * (size_t)q->nout);
-    DG_CHECK(v, DG_ERR_MEMORY, "out of memory");
-    for (int pass = 0; pass < 2; pass++) {
-      int n = 0;
-      for (int o = 0; o < q->nout; o++)
-        if (q->is_max[o] == pass)
-          v[n++] = values[o];
-      dg_error err = pass ? dg_parallel_max(q->par, v, n) : dg_parallel_sum(q->par, v, n);
-      if (err != DG_OK) {
-        free(v);
-        return dg_error_push(err, __FILE__, __LINE__, __func__);
-      }
-      n = 0;
-      for (int o = 0; o < q->nout; o++)
-        if (q->is_max[o] == pass)
-          values[o] = v[n++];
-    }
-    free(v);
-    DG_CALL(dg_parallel_max(q->par, &nan_flag, 1));
-  }
-  for (int o = 0; o < q->nout; o++) {
+  if (q->par && q->par->size > 1)
+    DG_CALL(combine_ranks(q, values));
+  for (int o = 0; o < q->nout; o++)
     if (q->is_l2[o])
       values[o] = sqrt(values[o]);
-    if (q->is_max[o] && nan_flag)
-      values[o] = NAN;
-  }
   return DG_OK;
 }
