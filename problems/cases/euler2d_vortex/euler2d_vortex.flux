@@ -40,3 +40,10 @@ exact m = rhoex*vel
 exact E = Eex
 boundary farfield { rho = rhoex; m = rhoex*vel; E = Eex }
 boundary wall { rho = rho.int; m = m.int - 2*dot(m.int, n)*n; E = E.int }   # slip wall
+
+# the run's integrals (problems/solver/quantities.h): conserved on a
+# periodic box up to the time integration's error
+integral mass = rho
+integral momentum_x = m[0]
+integral momentum_y = m[1]
+integral energy = E

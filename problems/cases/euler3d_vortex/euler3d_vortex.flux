@@ -36,3 +36,12 @@ exact m = rhoex*vel
 exact E = Eex
 boundary farfield { rho = rhoex; m = rhoex*vel; E = Eex }
 boundary wall { rho = rho.int; m = m.int - 2*dot(m.int, n)*n; E = E.int }
+
+# the run's integrals (problems/solver/quantities.h): conserved on a
+# periodic box up to the time integration's error
+integral mass = rho
+integral momentum_x = m[0]
+integral momentum_y = m[1]
+integral momentum_z = m[2]
+integral energy = E
+integral ke = 0.5*dot(m, m)/rho
