@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/fsutil.h"
 #include "core/reduction.h"
 #include "dg/bernstein.h"
 #include "dg/cubature.h"
@@ -144,6 +145,17 @@ done:
   return err;
 }
 
+/* --dump-kernels: the module beside dg_operators. */
+static dg_error dump_source(const char *dir, dg_codegen_target tg, const char *src) {
+  DG_CALL(dg_fsutil_mkdir_p(dir, 0755));
+  char *path = dg_fsutil_join(dir, tg == DG_CODEGEN_CUDA ? "dg_quantities.cu" : "dg_quantities.c");
+  DG_CHECK(path, DG_ERR_MEMORY, "out of memory");
+  dg_error err = dg_fsutil_write_atomic(path, src, strlen(src), 0644);
+  free(path);
+  DG_CALL(err);
+  return DG_OK;
+}
+
 /* Generate the module for q->tg, pass it through wrap, compile, look up. */
 static dg_error load_module(dg_quantities *q, const dg_flux_program *prog, const dg_opdata *od,
                             int state_float, char *(*wrap)(const char *)) {
@@ -168,6 +180,8 @@ static dg_error load_module(dg_quantities *q, const dg_flux_program *prog, const
                              integrands,
                              q->nintegrals};
   DG_CALL_GOTO(err, done, dg_gen_quadrature(q->tg, &spec, &src));
+  if (dg_solver_dump_dir(q->s))
+    DG_CALL_GOTO(err, done, dump_source(dg_solver_dump_dir(q->s), q->tg, src));
   if (wrap) {
     char *w = wrap(src);
     free(src);

@@ -83,6 +83,8 @@ dg_device *dg_solver_device(const dg_solver *s);
  * kernels of other modules that read them (problems/solver/quantities.c). */
 void *dg_solver_device_state(const dg_solver *s);
 void *dg_solver_device_coordinates(const dg_solver *s);
+/* Where the generated sources are dumped (dg_solver_options.dump_dir), or NULL. */
+const char *dg_solver_dump_dir(const dg_solver *s);
 /* *finite = whether every state value of the owned elements is finite,
  * decided on the device (one reduction, no state download; ghost slots are
  * not looked at). */
