@@ -218,8 +218,9 @@ static dg_error create(dg_solver *s, const dg_discretization *disc, const dg_flu
     q->nexact += dg_flux_field(prog, f)->exact != NULL;
   q->nintegrals = dg_flux_integral_count(prog);
   q->nout = 2 * q->nexact + q->nintegrals;
-  /* degree 2N + 2: |u_h - u|^2 has degree 2N in u_h and the exact
-   * solution is no polynomial; two degrees above the square of the space */
+  /* degree 2N + 2 (issue 37): |u_h - p|^2 integrated exactly for every
+   * polynomial p of degree N + 1, so the leading term of the error of a
+   * smooth exact solution is, and the rest to higher order in h */
   q->degree = 2 * disc->N + 2;
   q->ncub = dg_cubature_count(disc->dim, q->degree);
   dg_error err = DG_OK;
@@ -236,10 +237,9 @@ static dg_error create(dg_solver *s, const dg_discretization *disc, const dg_flu
                                            sizeof(double) * (size_t)(q->nout * q->K_owned + 1),
                                            &q->out));
   DG_CALL_GOTO(err, fail, load_module(q, prog, od, disc->precision == DG_FLOAT, wrap));
-  DG_CALL_GOTO(err, fail, dg_reduction_create(q->dev, "quantities_sum", "const double *x",
-                                              "x[i]", DG_REDUCE_SUM, 0.0, &q->rsum));
-  DG_CALL_GOTO(err, fail, dg_reduction_create(q->dev, "quantities_max", "const double *x",
-                                              "x[i]", DG_REDUCE_MAX, 0.0, &q->rmax));
+  /* the per-element columns: sums, and maxima of values >= 0 (NaN kept) */
+  DG_CALL_GOTO(err, fail, dg_reduction_create_sum(q->dev, DG_DOUBLE, &q->rsum));
+  DG_CALL_GOTO(err, fail, dg_reduction_create_max_abs(q->dev, DG_DOUBLE, &q->rmax));
   *out = q;
   return DG_OK;
 fail:
