@@ -12,8 +12,8 @@
  * for each integral i.  Summed (max-reduced) over elements these are the
  * squared L2 errors, the max nodal errors and the integrals: with a rule
  * exact for degree 2N + 2 the error of a smooth exact solution is
- * integrated, not that of its interpolant (the nodal mass-matrix norm sees
- * only the error at the nodes, which superconverges on some meshes).
+ * integrated, not that of its interpolant (the nodal mass-matrix norm
+ * sum_k J_k e^T M e sees only the error at the nodes).
  *
  * Arguments (args[i] points at the value, both backends):
  *   (q, vx, Jk, IQ, IX, W, t, K, K_owned, out)
