@@ -161,6 +161,11 @@ const dg_flux_boundary_info *dg_flux_boundary(const dg_flux_program *prog, int i
   return index >= 0 && index < prog->nboundaries ? &prog->boundaries[index] : NULL;
 }
 
+int dg_flux_integral_count(const dg_flux_program *prog) { return prog->nintegrals; }
+const dg_flux_integral_info *dg_flux_integral(const dg_flux_program *prog, int index) {
+  return index >= 0 && index < prog->nintegrals ? &prog->integrals[index] : NULL;
+}
+
 /* Find `name` among n names (stride bytes apart, each a const char *
  * member at the start of its struct); DG_ERR_INPUT with a suggestion. */
 static dg_error find_named(const dg_flux_program *prog, const char *what, const char *name,

@@ -65,6 +65,15 @@ typedef struct dg_flux_boundary_info {
   const dg_flux_node *const *exterior;
 } dg_flux_boundary_info;
 
+/* integral NAME = expr: a scalar of the state (side-NONE fields), x, t,
+ * params and lets, integrated over the domain by quadrature
+ * (problems/solver/quantities.h). */
+typedef struct dg_flux_integral_info {
+  const char *name;
+  dg_flux_loc loc;
+  const dg_flux_node *integrand;
+} dg_flux_integral_info;
+
 /* Parse and check text for a mesh of dimension dim (1, 2 or 3; 0 = take it
  * from the file's 'dim' statement).  On a mistake in the text: DG_ERR_INPUT
  * with the formatted errors as the error message (as many as fit); pass
@@ -105,6 +114,10 @@ const unsigned char *dg_flux_program_lets_bare(const dg_flux_program *prog);
 int dg_flux_boundary_count(const dg_flux_program *prog);
 const dg_flux_boundary_info *dg_flux_boundary(const dg_flux_program *prog, int index);
 dg_error dg_flux_boundary_find(const dg_flux_program *prog, const char *name, int *index);
+
+/* The integrals, in declaration order. */
+int dg_flux_integral_count(const dg_flux_program *prog);
+const dg_flux_integral_info *dg_flux_integral(const dg_flux_program *prog, int index);
 
 /* The expression as text in the flux language (fully parenthesised, names
  * from the program's tables), for messages, debugging and tests.  Always

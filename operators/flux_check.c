@@ -20,7 +20,8 @@ typedef enum ctx_kind {
   CTX_RHS,   /* volume term: fields, derivatives, x, t, params */
   CTX_FLUX,  /* numerical flux: traces, n, x, t, params */
   CTX_BC,    /* boundary condition: .int traces, n, x, t, params */
-  CTX_POINT  /* initial, exact, source: x, t, params */
+  CTX_POINT, /* initial, exact, source: x, t, params */
+  CTX_INTEGRAL /* integrand: fields, x, t, params; no derivatives, traces or n */
 } ctx_kind;
 
 typedef struct scope {
@@ -298,7 +299,8 @@ static dg_flux_node *check_name(checker *ck, scope *sc, const dg_flux_syn *s) {
       if (!sc->in_trace)
         sc->uses_bare = 1;
       break;
-    case CTX_RHS: break;
+    case CTX_RHS:
+    case CTX_INTEGRAL: break;
     }
     dg_flux_node *n = leaf(ck, DG_FLUX_FIELD, fi->shape, s->loc);
     if (n)
@@ -341,6 +343,7 @@ static dg_flux_node *check_name(checker *ck, scope *sc, const dg_flux_syn *s) {
       }
       break;
     case CTX_RHS:
+    case CTX_INTEGRAL:
       if (li->reads_traces || li->reads_normal) {
         error(ck, s->loc, "'%s' uses %s, which exist only on faces (flux and boundary "
               "expressions), not in %s", word,
@@ -1057,6 +1060,40 @@ static void check_let(checker *ck, const dg_flux_stmt *s, int index) {
   ck->let_cost[index] = cost(ck, body);
 }
 
+/* integral NAME = expr: a new name (not a field, param, let or another
+ * integral: the name heads a column of the run's quantities), a scalar. */
+static void check_integral(checker *ck, const dg_flux_stmt *s) {
+  dg_flux_program *prog = ck->prog;
+  if (!new_name_ok(ck, s->name, s->len, s->name_loc))
+    return;
+  for (int i = 0; i < prog->nintegrals; i++)
+    if (name_is(s->name, s->len, prog->integrals[i].name)) {
+      error(ck, s->name_loc, "duplicate integral '%.*s' (the first is at %d:%d)", s->len,
+            s->name, prog->integrals[i].loc.line, prog->integrals[i].loc.col);
+      return;
+    }
+  scope sc = {.ctx = CTX_INTEGRAL, .what = "an integral"};
+  dg_flux_node *n = check(ck, &sc, s->expr);
+  char b1[48], label[128];
+  snprintf(label, sizeof label, "'integral %.*s'", s->len, s->name);
+  if (n && n->shape.rank != 0) {
+    error(ck, s->expr->loc, "%s must be a scalar, got %s (integrate one component, e.g. "
+          "m[0], or a scalar of it, e.g. dot(m, m))", label, a_shape(n->shape, b1));
+    return;
+  }
+  if (n && height(ck, n) > MAX_HEIGHT) {
+    error(ck, s->expr->loc, "expression too large (more than %d levels of operations, let "
+          "bindings included)", MAX_HEIGHT);
+    return;
+  }
+  if (!n || too_costly(ck, n, s->expr->loc, label))
+    return;
+  dg_flux_integral_info *in = &prog->integrals[prog->nintegrals++];
+  in->name = dup_name(ck, s->name, s->len);
+  in->loc = s->name_loc;
+  in->integrand = n;
+}
+
 static void check_boundary(checker *ck, const dg_flux_stmt *s, dg_flux_boundary_info *b,
                            int complete) {
   dg_flux_program *prog = ck->prog;
@@ -1125,7 +1162,7 @@ dg_error dg_flux_check(dg_flux_source *src, const dg_flux_stmt *stmts, int dim,
 
   /* Pass 1: dimension, fields, params; count the rest. */
   const dg_flux_stmt *dim_stmt = NULL;
-  int nfields = 0, nparams = 0, nlets = 0, nbounds = 0;
+  int nfields = 0, nparams = 0, nlets = 0, nbounds = 0, nintegrals = 0;
   for (const dg_flux_stmt *s = stmts; s; s = s->next) {
     if (s->kind == DG_FLUX_KW_FIELDS)
       nfields += s->nitems;
@@ -1135,6 +1172,8 @@ dg_error dg_flux_check(dg_flux_source *src, const dg_flux_stmt *stmts, int dim,
       nlets++;
     else if (s->kind == DG_FLUX_KW_BOUNDARY)
       nbounds++;
+    else if (s->kind == DG_FLUX_KW_INTEGRAL)
+      nintegrals++;
     else if (s->kind == DG_FLUX_KW_DIM) {
       if (dim_stmt)
         error(&ck, s->loc, "duplicate 'dim' (first at %d:%d)", dim_stmt->loc.line,
@@ -1156,6 +1195,7 @@ dg_error dg_flux_check(dg_flux_source *src, const dg_flux_stmt *stmts, int dim,
   prog->params = arena_array(&ck, nparams, sizeof *prog->params);
   prog->lets = arena_array(&ck, nlets, sizeof *prog->lets);
   prog->boundaries = arena_array(&ck, nbounds, sizeof *prog->boundaries);
+  prog->integrals = arena_array(&ck, nintegrals, sizeof *prog->integrals);
   ck.let_ext = arena_array(&ck, nlets, sizeof *ck.let_ext);
   ck.let_bare = arena_array(&ck, nlets, sizeof *ck.let_bare);
   ck.let_broken = arena_array(&ck, nlets, sizeof *ck.let_broken);
@@ -1282,6 +1322,9 @@ dg_error dg_flux_check(dg_flux_source *src, const dg_flux_stmt *stmts, int dim,
       check_boundary(&ck, s, b, !syntax_errors);
   }
   prog->nboundaries = nb;
+  for (const dg_flux_stmt *s = stmts; s && !ck.oom; s = s->next)
+    if (s->kind == DG_FLUX_KW_INTEGRAL)
+      check_integral(&ck, s);
 
   /* Every field needs its equations (reported unless the file had syntax
    * errors, whose lost statements would make these spurious). */

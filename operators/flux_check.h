@@ -26,6 +26,8 @@ struct dg_flux_program {
   unsigned char *lets_bare; /* [let]: reads_fields, as the transforms take it */
   int nboundaries;
   dg_flux_boundary_info *boundaries;
+  int nintegrals;
+  dg_flux_integral_info *integrals;
 };
 
 /* Check the statements of src for dimension dim (0: from the file) into

@@ -5,7 +5,8 @@
 #include <string.h>
 
 static const char *const keywords[DG_FLUX_KW_COUNT] = {
-    "dim", "fields", "params", "let", "rhs", "flux", "boundary", "initial", "exact", "source"};
+    "dim", "fields", "params", "let", "rhs", "flux", "boundary", "initial", "exact", "source",
+    "integral"};
 
 const char *dg_flux_keyword_name(int keyword) {
   return keyword >= 0 && keyword < DG_FLUX_KW_COUNT ? keywords[keyword] : "?";

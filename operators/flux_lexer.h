@@ -27,7 +27,7 @@ typedef enum dg_flux_tok_kind {
 typedef enum dg_flux_keyword {
   DG_FLUX_KW_DIM, DG_FLUX_KW_FIELDS, DG_FLUX_KW_PARAMS, DG_FLUX_KW_LET, DG_FLUX_KW_RHS,
   DG_FLUX_KW_FLUX, DG_FLUX_KW_BOUNDARY, DG_FLUX_KW_INITIAL, DG_FLUX_KW_EXACT,
-  DG_FLUX_KW_SOURCE, DG_FLUX_KW_COUNT
+  DG_FLUX_KW_SOURCE, DG_FLUX_KW_INTEGRAL, DG_FLUX_KW_COUNT
 } dg_flux_keyword;
 
 typedef struct dg_flux_token {

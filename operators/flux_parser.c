@@ -550,7 +550,8 @@ static int parse_boundary(parser *p, dg_flux_stmt *s) {
 }
 
 static const char *const statement_words[] = {"dim", "fields", "params", "let", "rhs",
-                                              "flux", "boundary", "initial", "exact", "source"};
+                                              "flux", "boundary", "initial", "exact", "source",
+                                              "integral"};
 
 static dg_flux_stmt *statement(parser *p) {
   const dg_flux_token *kw = peek(p);
@@ -568,7 +569,7 @@ static dg_flux_stmt *statement(parser *p) {
       return fail(p, kw->loc, "unmatched %s", dg_flux_token_describe(kw->kind));
     return fail(p, kw->loc,
                 "expected a statement (fields, params, let, rhs, flux, boundary, initial, "
-                "exact, source, dim), found %s", found(kw, buf, sizeof buf));
+                "exact, source, integral, dim), found %s", found(kw, buf, sizeof buf));
   }
   next(p);
   dg_flux_stmt *s = dg_flux_arena_alloc(p->arena, sizeof *s);
@@ -595,6 +596,7 @@ static dg_flux_stmt *statement(parser *p) {
   default: {
     const char *what = s->kind == DG_FLUX_KW_LET        ? "a name to bind"
                        : s->kind == DG_FLUX_KW_BOUNDARY ? "a boundary name"
+                       : s->kind == DG_FLUX_KW_INTEGRAL ? "an integral name"
                                                         : "a field name";
     const dg_flux_token *name;
     if (!expect_name(p, what, &name))

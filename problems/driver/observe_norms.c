@@ -1,115 +1,65 @@
-/* Error norms against the exact solution of the flux file: computed for
- * every snapshot (they go into its file), printed at the output times,
- * and at the end into the run's result (the closing summary). */
-#include <math.h>
-#include <stdlib.h>
+/* Error norms against the exact solution of the flux file, and its
+ * integrals, by quadrature on the device (problems/solver/quantities.h):
+ * computed for every snapshot (they go into its file), printed at the
+ * output times, and at the end into the run's result (the closing
+ * summary).  A field without an exact solution is named as such; the
+ * others get their norms whatever the rest have. */
+#include <stdio.h>
+#include <string.h>
 
 #include "core/log.h"
-#include "operators/flux_eval.h"
 #include "problems/driver/observer.h"
 #include "problems/driver/run_state.h"
 
-/* Node coordinates of (k, i) as a dim-vector. */
-static void node_x(const dg_discretization *d, int64_t k, int i, double *x) {
-  for (int a = 0; a < d->dim; a++)
-    x[a] = d->X[a][k * d->Np + i];
-}
-
-/* Error norms per field against the exact solution at time t:
- * L2 = sqrt(sum_k J_k e_k^T M e_k) (the mass matrix of the reference
- * element, exact for the nodal interpolant of the error), max over nodes. */
 dg_error dg_observe_error_norms(dg_run_state *r, double t, dg_run_result *res) {
-  const dg_discretization *d = r->disc;
   const dg_flux_program *prog = r->prob->program;
   int nf = dg_flux_field_count(prog);
-  res->have_norms = 1;
-  for (int f = 0; f < nf; f++)
-    if (!dg_flux_field(prog, f)->exact)
-      res->have_norms = 0;
-  if (!res->have_norms)
+  res->have_norms = 0;
+  memset(res->has_exact, 0, sizeof res->has_exact);
+  if (!r->quantities)
     return DG_OK;
-  int Np = d->Np;
-  double sums[DG_RUN_MAX_FIELDS] = {0};
-  for (int f = 0; f < nf && f < DG_RUN_MAX_FIELDS; f++) {
-    const dg_flux_field_info *fi = dg_flux_field(prog, f);
-    int nc = fi->ncomp;
-    double sum = 0, mx = 0;
-    int nan_seen = 0, no_memory = 0;
-    int64_t bad_k = -1;
-    /* over the elements in parallel (a serial loop took 25 s after a 3-step
-     * run on 257k N=3 tets); the exact solution once per node for all its
-     * components */
-#pragma omp parallel reduction(+ : sum) reduction(max : mx) reduction(| : nan_seen, no_memory)
-    {
-      double *e = malloc(sizeof(double) * (size_t)Np * (size_t)nc);
-      no_memory |= e == NULL;
-#pragma omp for schedule(static)
-      for (int64_t k = 0; k < d->K; k++) {
-        if (!e)
-          continue;
-        int failed = 0;
-        for (int i = 0; i < Np && !failed; i++) {
-          double x[3], ex[64];
-          node_x(d, k, i, x);
-          if (dg_flux_eval_exact(prog, f, x, t, ex) != DG_OK) {
-            failed = 1;
-            break;
-          }
-          for (int c = 0; c < nc; c++) {
-            double v = r->u[((int64_t)(fi->offset + c) * d->K + k) * Np + i] - ex[c];
-            e[c * Np + i] = v;
-            nan_seen |= isnan(v);
-            if (fabs(v) > mx)
-              mx = fabs(v);
-          }
-        }
-        if (failed) {
-#pragma omp atomic write
-          bad_k = k;
-          continue;
-        }
-        for (int c = 0; c < nc; c++) {
-          const double *ec = e + c * Np;
-          double s = 0;
-          for (int i = 0; i < Np; i++) {
-            double mi = 0;
-            for (int j = 0; j < Np; j++)
-              mi += d->re->M[i * Np + j] * ec[j];
-            s += ec[i] * mi;
-          }
-          sum += d->J[k * Np] * s;
-        }
-      }
-      free(e);
-    }
-    DG_CHECK(!no_memory, DG_ERR_MEMORY, "out of memory");
-    if (bad_k >= 0) { /* again on this thread, whose error stack is reported */
-      for (int i = 0; i < Np; i++) {
-        double x[3], ex[64];
-        node_x(d, bad_k, i, x);
-        DG_CALL(dg_flux_eval_exact(prog, f, x, t, ex));
-      }
-      DG_RAISE(DG_ERR_INTERNAL, "exact solution of '%s' failed on another thread only",
-               fi->name);
-    }
-    sums[f] = sum;
-    res->maxerr[f] = nan_seen ? NAN : mx;
-  }
-  /* Over all ranks (NaN kept: fmax would drop it, so it is flagged apart). */
-  int nn = nf < DG_RUN_MAX_FIELDS ? nf : DG_RUN_MAX_FIELDS;
-  double nan_flag = 0;
-  for (int f = 0; f < nn; f++)
-    if (isnan(res->maxerr[f]))
-      nan_flag = 1;
-  DG_CALL(dg_parallel_sum(r->par, sums, nn));
-  DG_CALL(dg_parallel_max(r->par, res->maxerr, nn));
-  DG_CALL(dg_parallel_max(r->par, &nan_flag, 1));
-  for (int f = 0; f < nn; f++) {
-    res->l2[f] = sqrt(sums[f]);
-    if (nan_flag)
-      res->maxerr[f] = NAN;
+  res->quadrature_degree = dg_quantities_degree(r->quantities);
+  DG_CALL(dg_quantities_eval(r->quantities, t, r->quantity_values));
+  /* the values are l2_<f>, max_<f> of each field with an exact solution
+   * in field order, then the integrals */
+  for (int f = 0, o = 0; f < nf && f < DG_RUN_MAX_FIELDS; f++) {
+    res->l2[f] = res->maxerr[f] = 0;
+    if (!dg_flux_field(prog, f)->exact)
+      continue;
+    res->has_exact[f] = 1;
+    res->have_norms = 1;
+    res->l2[f] = r->quantity_values[o];
+    res->maxerr[f] = r->quantity_values[o + 1];
+    o += 2;
   }
   return DG_OK;
+}
+
+void dg_observe_norms_print(const dg_run_state *r, const char *label, double t,
+                            const dg_run_result *res) {
+  const dg_flux_program *prog = r->prob->program;
+  if (!r->quantities)
+    return;
+  int nf = dg_flux_field_count(prog);
+  for (int f = 0; f < nf && f < DG_RUN_MAX_FIELDS && res->have_norms; f++)
+    if (res->has_exact[f])
+      dg_info("%s = %.6g  %s: L2 error %.6e (quadrature of degree %d)  max nodal error %.6e",
+              label, t, dg_flux_field(prog, f)->name, res->l2[f], res->quadrature_degree,
+              res->maxerr[f]);
+  int nq = dg_quantities_count(r->quantities), ni = dg_flux_integral_count(prog);
+  for (int i = 0; i < ni; i++)
+    dg_info("%s = %.6g  integral %s = %.12e", label, t, dg_flux_integral(prog, i)->name,
+            r->quantity_values[nq - ni + i]);
+  const char *names[DG_RUN_MAX_FIELDS];
+  int nno = dg_quantities_fields_without_exact(r->quantities, names, DG_RUN_MAX_FIELDS);
+  if (nno > 0) {
+    char list[1024] = "";
+    for (int i = 0; i < nno && i < DG_RUN_MAX_FIELDS; i++) {
+      size_t len = strlen(list);
+      snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "", names[i]);
+    }
+    dg_info("%s = %.6g  no exact solution: %s", label, t, list);
+  }
 }
 
 static dg_error notify(dg_observer *self, dg_observe_event ev, const dg_run_now *now) {
@@ -122,10 +72,8 @@ static dg_error notify(dg_observer *self, dg_observe_event ev, const dg_run_now 
     return DG_OK;
   }
   /* at an output time the snapshot observer has just computed them */
-  if (p->output_enabled && res->have_norms && !now->opt->quiet)
-    for (int f = 0; f < dg_flux_field_count(p->program) && f < DG_RUN_MAX_FIELDS; f++)
-      dg_info("t = %.6g  %s: L2 error %.6e  max error %.6e", now->t,
-              dg_flux_field(p->program, f)->name, res->l2[f], res->maxerr[f]);
+  if (p->output_enabled && !now->opt->quiet)
+    dg_observe_norms_print(r, "t", now->t, res);
   return DG_OK;
 }
 

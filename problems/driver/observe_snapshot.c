@@ -25,10 +25,13 @@ static dg_error write_file(dg_run_state *r, double t, int64_t step, dg_run_resul
   /* (at most DG_RUN_MAX_FIELDS fields, refused at set-up past it) */
   dg_snapshot_norm norms[DG_RUN_MAX_FIELDS];
   DG_CHECK(nf <= DG_RUN_MAX_FIELDS, DG_ERR_INTERNAL, "more than %d fields", DG_RUN_MAX_FIELDS);
+  int nnorms = 0; /* the fields with an exact solution */
   for (int f = 0; f < nf; f++) {
-    norms[f].name = dg_flux_field(prog, f)->name;
-    norms[f].l2 = res->l2[f];
-    norms[f].max = res->maxerr[f];
+    if (!res->has_exact[f])
+      continue;
+    norms[nnorms].name = dg_flux_field(prog, f)->name;
+    norms[nnorms].l2 = res->l2[f];
+    norms[nnorms++].max = res->maxerr[f];
   }
   /* A field of more than 3 components (an XDMF vector holds 3) is written
    * as scalars <name>_<c>, the names of its checkpoint components. */
@@ -50,7 +53,7 @@ static dg_error write_file(dg_run_state *r, double t, int64_t step, dg_run_resul
     }
   }
   dg_error err = dg_snapshot_writer_write(r->writer, t, step, fields, nout, norms,
-                                          res->have_norms ? nf : 0);
+                                          res->have_norms ? nnorms : 0);
   free(fields);
   DG_CALL(err);
   return DG_OK;

@@ -92,6 +92,11 @@ int dg_observe_is_multiple(double t, double iv);
 dg_error dg_observe_check_finite(dg_run_state *r, double t, int64_t step);
 /* Error norms per field against the exact solution at t, into res. */
 dg_error dg_observe_error_norms(dg_run_state *r, double t, dg_run_result *res);
+/* Print them (and the integrals of the flux file, as last computed), one
+ * line per field with an exact solution, "<label> = t  ..."; then name the
+ * fields without one. */
+void dg_observe_norms_print(const dg_run_state *r, const char *label, double t,
+                            const dg_run_result *res);
 /* A checkpoint of the host state (collective). */
 dg_error dg_observe_write_checkpoint(dg_run_state *r, double t, double dt, int64_t step);
 /* DG_ERR_INPUT when the state has more components than a checkpoint holds. */

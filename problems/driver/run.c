@@ -51,6 +51,7 @@ static void run_state_free(dg_run_state *r) {
   dg_snapshot_writer_destroy(&r->writer);
   dg_h5part_destroy(&r->part);
   dg_quantities_destroy(&r->quantities);
+  free(r->quantity_values);
   dg_solver_destroy(&r->solver);
   dg_physics_tables_destroy(&r->tables);
   free(r->bc_used);
@@ -278,8 +279,14 @@ static dg_error setup(const dg_run_options *opt, dg_run_state *r) {
       opt->comm, dg_solver_create_partitioned(r->dev, r->disc, &r->phys, r->par->tag_to_bc, &so,
                                               r->par->size > 1 ? &r->par->halo : NULL,
                                               &r->solver)));
-  DG_CALL(dg_parallel_agree(opt->comm, dg_quantities_create(r->solver, r->disc, p->program,
-                                                            r->par, &r->quantities)));
+  /* the error norms' and integrals' module, compiled before the first step */
+  if (!opt->tune_only)
+    DG_CALL(dg_parallel_agree(opt->comm, dg_quantities_create(r->solver, r->disc, p->program,
+                                                              r->par, &r->quantities)));
+  if (r->quantities) {
+    r->quantity_values = calloc((size_t)dg_quantities_count(r->quantities) + 1, sizeof(double));
+    DG_CHECK(r->quantity_values, DG_ERR_MEMORY, "out of memory");
+  }
   dg_timing_end(ph);
   if (!opt->quiet)
     dg_info("%s: %dD, order %d, %lld elements, %lld DOFs, %s, %s", p->name, r->disc->dim,
@@ -309,10 +316,8 @@ dg_error dg_run(const dg_run_options *opt, dg_run_result *result) {
             "time loop)",
             (long long)res.halo_exchanges, res.halo_wait_seconds,
             res.wall_seconds > 0 ? 100.0 * res.halo_wait_seconds / res.wall_seconds : 0.0);
-  if (err == DG_OK && res.have_norms && !opt->quiet)
-    for (int f = 0; f < dg_flux_field_count(r.prob->program) && f < DG_RUN_MAX_FIELDS; f++)
-      dg_info("final t = %.6g  %s: L2 error %.6e  max error %.6e", res.t_final,
-              dg_flux_field(r.prob->program, f)->name, res.l2[f], res.maxerr[f]);
+  if (err == DG_OK && !opt->quiet && !opt->tune_only)
+    dg_observe_norms_print(&r, "final t", res.t_final, &res);
   if (err == DG_OK && opt->timings && !opt->quiet)
     dg_timing_report("phases of the run (wall time, inclusive; --timings):");
   if (r.prob)

@@ -34,7 +34,9 @@ typedef struct dg_run_result {
   double dof_updates_per_second; /* DOFs x RHS evaluations / wall time of the loop */
   int nfields;
   double l2[DG_RUN_MAX_FIELDS], maxerr[DG_RUN_MAX_FIELDS]; /* per field, when the flux file gives exact solutions */
-  int have_norms;
+  int have_norms;                /* some field has an exact solution (its l2, maxerr are set) */
+  unsigned char has_exact[DG_RUN_MAX_FIELDS]; /* per field: l2, maxerr hold its norms (else 0) */
+  int quadrature_degree;         /* the L2 errors' rule is exact for this degree (2N + 2) */
   double halo_wait_seconds;      /* partitioned runs: time blocked on the halo exchange */
   int64_t halo_exchanges;
   /* With want_state, on rank 0: the final state of all elements in global

@@ -28,7 +28,8 @@ struct dg_run_state {
   dg_physics_tables *tables;
   unsigned char *bc_used; /* phys.bc_used */
   dg_solver *solver;
-  dg_quantities *quantities; /* the scalar quantities of the state, made after the solver */
+  dg_quantities *quantities; /* errors and integrals on the device (after the solver) */
+  double *quantity_values;   /* their values at the last dg_observe_error_norms */
   dg_snapshot_writer *writer;
   dg_parallel *par;
   double *u;        /* host state, logical order (this rank's elements) */

@@ -1,132 +1,324 @@
-/* PROVISIONAL (branch history only): a host-side stand-in for quad's
- * device quadrature behind problems/solver/quantities.h, so that the
- * history observer and its tests run; at the merge quad's quantities.c
- * replaces this file.  Here: the state comes to the host
- * (dg_solver_get_state); the L2 error is the nodal one,
- * sqrt(sum_k J_k e_k^T M e_k) (Hesthaven & Warburton (2008) sec. 6.1,
- * the interpolant's error, not a quadrature of degree 2N + 2), the max
- * error is over the nodes; the flux language has no integral statement
- * yet, so there are no integrals. */
+/* The run's quantities by element quadrature on the device (quantities.h). */
 #include "problems/solver/quantities.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
-#include "operators/flux_eval.h"
+#include "core/fsutil.h"
+#include "core/reduction.h"
+#include "dg/bernstein.h"
+#include "dg/cubature.h"
+#include "operators/gen_quadrature.h"
+#include "operators/physics.h"
 
 struct dg_quantities {
   dg_solver *s;
-  const dg_discretization *disc;
-  const dg_flux_program *prog;
+  dg_device *dev;
   dg_parallel *par;
-  int n, *field; /* n quantities: 2 per field with an exact solution */
-  char (*names)[160];
-  int ncomp;
-  double *u; /* the host state, allocated by the first evaluation */
+  dg_physics ph;
+  dg_physics_tables *tables;
+  int nexact, nintegrals, nout, degree, ncub, basis;
+  char **names;          /* nout */
+  int *is_max;           /* nout: reduced by max (else by sum) */
+  int *is_l2;            /* nout: an L2 error (sqrt of the sum) */
+  const char **no_exact; /* fields without an exact solution */
+  int nno_exact;
+  dg_module *mod;
+  dg_kernel *k;
+  int one_chunk;         /* dg_quantities_create_wrapped */
+  dg_codegen_target tg;  /* of the module */
+  void *Jk, *IQ, *IX, *W, *out;
+  dg_reduction *rsum, *rmax;
+  int64_t K, K_owned;
 };
 
-dg_error dg_quantities_create(dg_solver *s, const dg_discretization *disc,
-                              const dg_flux_program *prog, dg_parallel *par,
-                              dg_quantities **out) {
-  *out = NULL;
-  dg_quantities *q = calloc(1, sizeof *q);
-  DG_CHECK(q, DG_ERR_MEMORY, "out of memory");
-  *out = q;
-  q->s = s;
-  q->disc = disc;
-  q->prog = prog;
-  q->par = par;
-  int nf = dg_flux_field_count(prog), ncomp = 0;
-  q->field = calloc((size_t)nf + 1, sizeof *q->field);
-  q->names = calloc(2 * (size_t)nf + 1, sizeof *q->names);
-  DG_CHECK(q->field && q->names, DG_ERR_MEMORY, "out of memory");
-  for (int f = 0; f < nf; f++) {
-    const dg_flux_field_info *fi = dg_flux_field(prog, f);
-    ncomp += fi->ncomp;
-    if (fi->exact)
-      q->field[q->n++] = f;
-  }
-  for (int i = 0; i < q->n; i++) {
-    const char *name = dg_flux_field(prog, q->field[i])->name;
-    snprintf(q->names[i], sizeof q->names[i], "l2_%s", name);
-    snprintf(q->names[q->n + i], sizeof q->names[i], "max_%s", name);
-  }
-  q->ncomp = ncomp;
+void dg_quantities_destroy(dg_quantities **qp) {
+  if (!qp || !*qp)
+    return;
+  dg_quantities *q = *qp;
+  for (int i = 0; q->names && i < q->nout; i++)
+    free(q->names[i]);
+  free(q->names);
+  free(q->is_max);
+  free(q->is_l2);
+  free(q->no_exact);
+  dg_module_destroy(&q->mod);
+  void *dev_arrays[] = {q->Jk, q->IQ, q->IX, q->W, q->out};
+  for (int i = 0; i < 5; i++)
+    if (dev_arrays[i])
+      dg_device_free(q->dev, dev_arrays[i]);
+  dg_reduction_destroy(&q->rsum);
+  dg_reduction_destroy(&q->rmax);
+  dg_physics_tables_destroy(&q->tables);
+  free(q);
+  *qp = NULL;
+}
+
+int dg_quantities_count(const dg_quantities *q) { return q->nout; }
+int dg_quantities_degree(const dg_quantities *q) { return q->degree; }
+const char *dg_quantities_name(const dg_quantities *q, int i) {
+  return i >= 0 && i < q->nout ? q->names[i] : NULL;
+}
+int dg_quantities_fields_without_exact(const dg_quantities *q, const char **names, int max) {
+  for (int i = 0; i < q->nno_exact && i < max; i++)
+    names[i] = q->no_exact[i];
+  return q->nno_exact;
+}
+
+static dg_error upload(dg_device *dev, const void *host, size_t bytes, void **out) {
+  DG_CALL(dg_device_malloc(dev, bytes, out));
+  DG_CALL(dg_device_upload(dev, *out, host, bytes));
   return DG_OK;
 }
 
-void dg_quantities_destroy(dg_quantities **q) {
-  if (!*q)
-    return;
-  free((*q)->field);
-  free((*q)->names);
-  free((*q)->u);
-  free(*q);
-  *q = NULL;
-}
-
-int dg_quantities_count(const dg_quantities *q) { return 2 * q->n; }
-
-const char *dg_quantities_name(const dg_quantities *q, int i) {
-  return i >= 0 && i < 2 * q->n ? q->names[i] : NULL;
-}
-
-/* sum_k J_k e^T M e and max |e| of field f over this rank's elements */
-static dg_error field_errors(const dg_quantities *q, int f, double t, double *sum, double *mx) {
-  const dg_discretization *d = q->disc;
-  const dg_flux_field_info *fi = dg_flux_field(q->prog, f);
-  int Np = d->Np, nc = fi->ncomp;
-  double *e = malloc(sizeof(double) * (size_t)(Np * nc) + 1);
-  DG_CHECK(e, DG_ERR_MEMORY, "out of memory");
-  *sum = 0;
-  *mx = 0;
-  dg_error err = DG_OK;
-  for (int64_t k = 0; k < d->K && err == DG_OK; k++) {
-    for (int i = 0; i < Np && err == DG_OK; i++) {
-      double x[3] = {0}, ex[64];
-      for (int a = 0; a < d->dim; a++)
-        x[a] = d->X[a][k * Np + i];
-      err = dg_flux_eval_exact(q->prog, f, x, t, ex);
-      for (int c = 0; c < nc && err == DG_OK; c++) {
-        e[c * Np + i] = q->u[((int64_t)(fi->offset + c) * d->K + k) * Np + i] - ex[c];
-        *mx = isnan(e[c * Np + i]) || fabs(e[c * Np + i]) > *mx ? fabs(e[c * Np + i]) : *mx;
-      }
+/* Names and reductions of the outputs, and the fields without an exact
+ * solution. */
+static dg_error name_outputs(dg_quantities *q, const dg_flux_program *prog) {
+  int nf = dg_flux_field_count(prog);
+  q->names = calloc((size_t)q->nout + 1, sizeof *q->names);
+  q->is_max = calloc((size_t)q->nout + 1, sizeof *q->is_max);
+  q->is_l2 = calloc((size_t)q->nout + 1, sizeof *q->is_l2);
+  q->no_exact = calloc((size_t)nf + 1, sizeof *q->no_exact);
+  DG_CHECK(q->names && q->is_max && q->is_l2 && q->no_exact, DG_ERR_MEMORY, "out of memory");
+  int o = 0;
+  for (int f = 0; f < nf; f++) {
+    const dg_flux_field_info *fi = dg_flux_field(prog, f);
+    if (!fi->exact) {
+      q->no_exact[q->nno_exact++] = fi->name;
+      continue;
     }
-    for (int c = 0; c < nc && err == DG_OK; c++)
-      for (int i = 0; i < Np; i++)
-        for (int j = 0; j < Np; j++)
-          *sum += d->J[k * Np] * e[c * Np + i] * d->re->M[i * Np + j] * e[c * Np + j];
+    size_t len = strlen(fi->name) + 5;
+    q->names[o] = malloc(len);
+    q->names[o + 1] = malloc(len);
+    DG_CHECK(q->names[o] && q->names[o + 1], DG_ERR_MEMORY, "out of memory");
+    snprintf(q->names[o], len, "l2_%s", fi->name);
+    snprintf(q->names[o + 1], len, "max_%s", fi->name);
+    q->is_l2[o] = 1;
+    q->is_max[o + 1] = 1;
+    o += 2;
   }
-  free(e);
+  for (int i = 0; i < q->nintegrals; i++, o++) {
+    q->names[o] = strdup(dg_flux_integral(prog, i)->name);
+    DG_CHECK(q->names[o], DG_ERR_MEMORY, "out of memory");
+  }
+  return DG_OK;
+}
+
+/* The interpolation matrices (NCUB + NP) x NP of the kernel: IX from nodal
+ * values to the cubature points, then the identity at the nodes; IQ the
+ * same for the state, times the Bernstein Vandermonde when the state holds
+ * Bernstein-Bezier coefficients.  W the reference weights. */
+static dg_error build_tables(dg_quantities *q, const dg_refelem *re) {
+  int dim = re->dim, Np = re->Np, nc = q->ncub, npt = nc + Np;
+  size_t nm = (size_t)npt * Np;
+  double *w = malloc(sizeof(double) * (size_t)nc * 4 + 2 * sizeof(double) * nm);
+  DG_CHECK(w, DG_ERR_MEMORY, "out of memory");
+  double *r = w + nc, *s = r + nc, *t = s + nc, *IX = t + nc, *IQ = IX + nm;
+  dg_bernstein *bb = NULL;
+  dg_error err = DG_OK;
+  DG_CALL_GOTO(err, done, dg_cubature_simplex(dim, q->degree, r, dim > 1 ? s : NULL,
+                                              dim > 2 ? t : NULL, w));
+  DG_CALL_GOTO(err, done, dg_refelem_interp(re, nc, r, dim > 1 ? s : NULL, dim > 2 ? t : NULL, IX));
+  memset(IX + (size_t)nc * Np, 0, sizeof(double) * (size_t)Np * Np);
+  for (int i = 0; i < Np; i++)
+    IX[(size_t)(nc + i) * Np + i] = 1.0;
+  if (q->basis) {
+    DG_CALL_GOTO(err, done, dg_bernstein_create(re, &bb));
+    for (int p = 0; p < npt; p++)
+      for (int a = 0; a < Np; a++) {
+        double v = 0;
+        for (int j = 0; j < Np; j++)
+          v += IX[(size_t)p * Np + j] * bb->V[(size_t)j * Np + a];
+        IQ[(size_t)p * Np + a] = v;
+      }
+  } else {
+    memcpy(IQ, IX, sizeof(double) * nm);
+  }
+  DG_CALL_GOTO(err, done, upload(q->dev, w, sizeof(double) * (size_t)nc, &q->W));
+  DG_CALL_GOTO(err, done, upload(q->dev, IX, sizeof(double) * nm, &q->IX));
+  DG_CALL_GOTO(err, done, upload(q->dev, IQ, sizeof(double) * nm, &q->IQ));
+done:
+  dg_bernstein_destroy(&bb);
+  free(w);
+  return err;
+}
+
+/* --dump-kernels: the module beside dg_operators. */
+static dg_error dump_source(const char *dir, dg_codegen_target tg, const char *src) {
+  DG_CALL(dg_fsutil_mkdir_p(dir, 0755));
+  char *path = dg_fsutil_join(dir, tg == DG_CODEGEN_CUDA ? "dg_quantities.cu" : "dg_quantities.c");
+  DG_CHECK(path, DG_ERR_MEMORY, "out of memory");
+  dg_error err = dg_fsutil_write_atomic(path, src, strlen(src), 0644);
+  free(path);
+  DG_CALL(err);
+  return DG_OK;
+}
+
+/* Generate the module for q->tg, pass it through wrap, compile, look up. */
+static dg_error load_module(dg_quantities *q, const dg_flux_program *prog, const dg_opdata *od,
+                            int state_float, char *(*wrap)(const char *)) {
+  int nf = dg_flux_field_count(prog);
+  const dg_flux_node **exact = calloc((size_t)nf + 1, sizeof *exact);
+  const dg_flux_node **integrands = calloc((size_t)q->nintegrals + 1, sizeof *integrands);
+  dg_error err = DG_OK;
+  char *src = NULL;
+  DG_CHECK_GOTO(err, done, exact && integrands, DG_ERR_MEMORY, "out of memory");
+  for (int f = 0; f < nf; f++)
+    exact[f] = dg_flux_field(prog, f)->exact;
+  for (int i = 0; i < q->nintegrals; i++)
+    integrands[i] = dg_flux_integral(prog, i)->integrand;
+  dg_quadrature_spec spec = {od->dim,
+                             od->Np,
+                             od->np_pad,
+                             q->ncub,
+                             od->element_major ? DG_LAYOUT_ELEMENT_MAJOR : DG_LAYOUT_FIELD_MAJOR,
+                             state_float,
+                             &q->ph,
+                             exact,
+                             integrands,
+                             q->nintegrals};
+  DG_CALL_GOTO(err, done, dg_gen_quadrature(q->tg, &spec, &src));
+  if (dg_solver_dump_dir(q->s))
+    DG_CALL_GOTO(err, done, dump_source(dg_solver_dump_dir(q->s), q->tg, src));
+  if (wrap) {
+    char *w = wrap(src);
+    free(src);
+    src = w;
+    DG_CHECK_GOTO(err, done, src, DG_ERR_MEMORY, "out of memory");
+  }
+  DG_CALL_GOTO(err, done, dg_device_compile(q->dev, "dg_quantities", src, NULL, 0, &q->mod));
+  DG_CALL_GOTO(err, done, dg_module_get_kernel(q->mod, "dg_quantities", &q->k));
+done:
+  free(src);
+  free(exact);
+  free(integrands);
+  return err;
+}
+
+static dg_error create(dg_solver *s, const dg_discretization *disc, const dg_flux_program *prog,
+                       dg_parallel *par, int target, char *(*wrap)(const char *),
+                       dg_quantities **out) {
+  *out = NULL;
+  dg_quantities *q = calloc(1, sizeof *q);
+  DG_CHECK(q, DG_ERR_MEMORY, "out of memory");
+  q->s = s;
+  q->dev = dg_solver_device(s);
+  q->par = par;
+  const dg_opdata *od = dg_solver_opdata(s);
+  q->K = od->K;
+  q->K_owned = od->K_owned;
+  q->basis = dg_solver_kernels(s)->basis;
+  q->tg = target >= 0 ? (dg_codegen_target)target
+          : dg_device_get_info(q->dev)->backend == DG_BACKEND_CUDA ? DG_CODEGEN_CUDA
+                                                                    : DG_CODEGEN_C;
+  q->one_chunk = wrap != NULL;
+  for (int f = 0; f < dg_flux_field_count(prog); f++)
+    q->nexact += dg_flux_field(prog, f)->exact != NULL;
+  q->nintegrals = dg_flux_integral_count(prog);
+  q->nout = 2 * q->nexact + q->nintegrals;
+  /* degree 2N + 2 (issue 37): |u_h - p|^2 integrated exactly for every
+   * polynomial p of degree N + 1, so the leading term of the error of a
+   * smooth exact solution is, and the rest to higher order in h */
+  q->degree = 2 * disc->N + 2;
+  q->ncub = dg_cubature_count(disc->dim, q->degree);
+  dg_error err = DG_OK;
+  DG_CALL_GOTO(err, fail, name_outputs(q, prog));
+  if (q->nout == 0) { /* nothing to compute: no module */
+    *out = q;
+    return DG_OK;
+  }
+  DG_CALL_GOTO(err, fail, dg_physics_from_program(prog, &q->ph, &q->tables));
+  DG_CALL_GOTO(err, fail, build_tables(q, disc->re));
+  if (q->K_owned > 0)
+    DG_CALL_GOTO(err, fail, upload(q->dev, od->Jk, sizeof(double) * (size_t)q->K_owned, &q->Jk));
+  DG_CALL_GOTO(err, fail, dg_device_malloc(q->dev,
+                                           sizeof(double) * (size_t)(q->nout * q->K_owned + 1),
+                                           &q->out));
+  DG_CALL_GOTO(err, fail, load_module(q, prog, od, disc->precision == DG_FLOAT, wrap));
+  /* the per-element columns: sums, and maxima of values >= 0 (NaN kept) */
+  DG_CALL_GOTO(err, fail, dg_reduction_create_sum(q->dev, DG_DOUBLE, &q->rsum));
+  DG_CALL_GOTO(err, fail, dg_reduction_create_max_abs(q->dev, DG_DOUBLE, &q->rmax));
+  *out = q;
+  return DG_OK;
+fail:
+  dg_quantities_destroy(&q);
+  return err;
+}
+
+dg_error dg_quantities_create(dg_solver *s, const dg_discretization *disc,
+                              const dg_flux_program *prog, dg_parallel *par,
+                              dg_quantities **q) {
+  DG_CALL(create(s, disc, prog, par, -1, NULL, q));
+  return DG_OK;
+}
+
+dg_error dg_quantities_create_wrapped(dg_solver *s, const dg_discretization *disc,
+                                      const dg_flux_program *prog, dg_parallel *par,
+                                      dg_codegen_target tg, char *(*wrap)(const char *source),
+                                      dg_quantities **q) {
+  DG_CALL(create(s, disc, prog, par, (int)tg, wrap, q));
+  return DG_OK;
+}
+
+/* Over the ranks: the sums, then the maxima with a flag per maximum for
+ * a NaN (a max that skips NaN would hide a blown-up rank). */
+static dg_error combine_ranks(dg_quantities *q, double *values) {
+  double *v = malloc(sizeof(double) * 2 * (size_t)q->nout);
+  DG_CHECK(v, DG_ERR_MEMORY, "out of memory");
+  double *flag = v + q->nout;
+  dg_error err = DG_OK;
+  for (int pass = 0; pass < 2 && err == DG_OK; pass++) {
+    int n = 0;
+    for (int o = 0; o < q->nout; o++)
+      if (q->is_max[o] == pass) {
+        flag[n] = isnan(values[o]);
+        v[n++] = values[o];
+      }
+    err = pass ? dg_parallel_max(q->par, v, n) : dg_parallel_sum(q->par, v, n);
+    if (err == DG_OK && pass)
+      err = dg_parallel_max(q->par, flag, n);
+    n = 0;
+    for (int o = 0; o < q->nout && err == DG_OK; o++)
+      if (q->is_max[o] == pass) {
+        values[o] = pass && flag[n] ? NAN : v[n];
+        n++;
+      }
+  }
+  free(v);
   DG_CALL(err);
   return DG_OK;
 }
 
 dg_error dg_quantities_eval(dg_quantities *q, double t, double *values) {
-  if (q->n == 0)
+  if (q->nout == 0)
     return DG_OK;
-  if (!q->u) {
-    q->u = malloc(sizeof(double) * (size_t)(q->ncomp * q->disc->K * q->disc->Np + 1));
-    DG_CHECK(q->u, DG_ERR_MEMORY, "out of memory");
+  DG_CHECK(dg_solver_kernels(q->s)->basis == q->basis, DG_ERR_ARG,
+           "the solver's basis changed since its quantities were set up");
+  void *state = dg_solver_device_state(q->s), *vx = dg_solver_device_coordinates(q->s);
+  long long K = q->K, K_owned = q->K_owned;
+  void *args[] = {&state, &vx, &q->Jk, &q->IQ, &q->IX, &q->W, &t, &K, &K_owned, &q->out};
+  dg_launch l;
+  memset(&l, 0, sizeof l);
+  unsigned threads = 128;
+  l.grid[0] = (unsigned)((K_owned + threads - 1) / threads);
+  l.grid[1] = l.grid[2] = 1;
+  l.block[0] = threads;
+  l.block[1] = l.block[2] = 1;
+  l.items = K_owned;
+  l.chunk = q->one_chunk ? K_owned : dg_solver_kernels(q->s)->cpu_chunk;
+  if (K_owned > 0)
+    DG_CALL(dg_kernel_launch(q->k, &l, args, NULL));
+  for (int o = 0; o < q->nout; o++) {
+    void *col = dg_device_offset(q->out, sizeof(double) * (size_t)(o * K_owned));
+    DG_CALL(dg_reduction_call(q->is_max[o] ? q->rmax : q->rsum, K_owned,
+                              (dg_arg[]){DG_ARG_POINTER(col)}, &values[o]));
   }
-  DG_CALL(dg_solver_get_state(q->s, q->u));
-  for (int i = 0; i < q->n; i++)
-    DG_CALL(field_errors(q, q->field[i], t, &values[i], &values[q->n + i]));
-  DG_CALL(dg_parallel_sum(q->par, values, q->n));
-  DG_CALL(dg_parallel_max(q->par, values + q->n, q->n));
-  for (int i = 0; i < q->n; i++)
-    values[i] = sqrt(values[i]);
+  if (q->par && q->par->size > 1)
+    DG_CALL(combine_ranks(q, values));
+  for (int o = 0; o < q->nout; o++)
+    if (q->is_l2[o])
+      values[o] = sqrt(values[o]);
   return DG_OK;
-}
-
-int dg_quantities_fields_without_exact(const dg_quantities *q, const char **names, int max) {
-  int n = 0;
-  for (int f = 0; f < dg_flux_field_count(q->prog); f++)
-    if (!dg_flux_field(q->prog, f)->exact) {
-      if (n < max)
-        names[n] = dg_flux_field(q->prog, f)->name;
-      n++;
-    }
-  return n;
 }

@@ -58,6 +58,9 @@ static dg_error zeros_new(dg_device *dev, size_t bytes, void **out) {
 int dg_solver_ncomp(const dg_solver *s) { return s->ncomp; }
 const dg_opdata *dg_solver_opdata(const dg_solver *s) { return s->od; }
 const dg_generated *dg_solver_generated(const dg_solver *s) { return &s->gen; }
+void *dg_solver_device_state(const dg_solver *s) { return s->q; }
+void *dg_solver_device_coordinates(const dg_solver *s) { return s->vx; }
+const char *dg_solver_dump_dir(const dg_solver *s) { return s->dump_dir; }
 dg_solver_timings dg_solver_get_timings(const dg_solver *s) {
   dg_solver_timings t = s->timings;
   if (s->halo)

@@ -78,6 +78,13 @@ dg_error dg_solver_kernel_attributes(const dg_solver *s, dg_solver_kernel_id whi
 dg_error dg_solver_set_kernels(dg_solver *s, const dg_kernel_config *cfg);
 const dg_kernel_config *dg_solver_kernels(const dg_solver *s);
 dg_device *dg_solver_device(const dg_solver *s);
+/* The device state (it may move between steps: ask again each time) and
+ * the node coordinates vx, in the layout of dg_solver_opdata, for the
+ * kernels of other modules that read them (problems/solver/quantities.c). */
+void *dg_solver_device_state(const dg_solver *s);
+void *dg_solver_device_coordinates(const dg_solver *s);
+/* Where the generated sources are dumped (dg_solver_options.dump_dir), or NULL. */
+const char *dg_solver_dump_dir(const dg_solver *s);
 /* *finite = whether every state value of the owned elements is finite,
  * decided on the device (one reduction, no state download; ghost slots are
  * not looked at). */

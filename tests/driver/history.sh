@@ -42,9 +42,11 @@ valid "$d/run.csv"
 [ -e "$d/run.csv.partial" ] && fail "run.csv.partial left after a complete run"
 steps=$(tail -n +2 "$d/run.csv" | cut -d, -f2 | tr '\n' ' ')
 [ "$steps" = "0 10 20 30 40 50 60 69 " ] || fail "steps of the rows: $steps"
-# t = 0: dt 0, errors of the exact initial data 0 (up to rounding of the
-# device's and the host's evaluation of the same expression: 1e-14)
-awk -F, 'NR == 2 && ($1 != 0 || $3 != 0 || $5 > 1e-14 || $6 > 1e-14) { exit 1 }' \
+# t = 0: dt 0; the max nodal error of the interpolated initial data 0 (up
+# to rounding of the device's and the host's evaluation of the same
+# expression: 1e-14); its L2 error by quadrature is the interpolation
+# error, positive (3.2e-2 on this mesh)
+awk -F, 'NR == 2 && ($1 != 0 || $3 != 0 || !($5 > 1e-3 && $5 < 0.1) || $6 > 1e-14) { exit 1 }' \
   "$d/run.csv" || fail "first row: $(sed -n 2p "$d/run.csv")"
 # the last row's L2 error is the closing summary's
 l2=$(sed -n 's/.*final t = .*L2 error \([^ ]*\).*/\1/p' "$w/steps.log")

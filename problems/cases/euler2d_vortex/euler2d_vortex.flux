@@ -57,3 +57,10 @@ let Ep = rhop^gamma/(gamma - 1) + 0.5*rhop*dot(velp, velp)
 exact rho = rhop
 exact m = rhop*velp
 exact E = Ep
+
+# the run's integrals (problems/solver/quantities.h): conserved on a
+# periodic box up to the time integration's error
+integral mass = rho
+integral momentum_x = m[0]
+integral momentum_y = m[1]
+integral energy = E

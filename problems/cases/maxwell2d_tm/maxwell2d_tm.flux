@@ -16,3 +16,6 @@ initial Ez = sin(mx*pi*x[0])*sin(my*pi*x[1])
 exact H = [-my*pi/w*sin(mx*pi*x[0])*cos(my*pi*x[1])*sin(w*t),
             mx*pi/w*cos(mx*pi*x[0])*sin(my*pi*x[1])*sin(w*t)]
 exact Ez = sin(mx*pi*x[0])*sin(my*pi*x[1])*cos(w*t)
+# the electromagnetic energy (problems/solver/quantities.h): 1/8 for this mode
+# (mx, my any), decaying slowly under the upwind flux (alpha > 0)
+integral energy = 0.5*(mu*dot(H, H) + eps*Ez^2)
