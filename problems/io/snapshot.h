@@ -89,6 +89,27 @@ dg_error dg_snapshot_writer_write(dg_snapshot_writer *w, double time, int64_t st
                                   const dg_snapshot_field *fields, int nfields,
                                   const dg_snapshot_norm *norms, int nnorms);
 
+/* Which files a snapshot is: the linear sub-cell HDF5 + XDMF above, the
+ * high-order VTKHDF files of problems/io/vtkhdf.h, or both. */
+enum { DG_SNAPSHOT_XDMF = 1, DG_SNAPSHOT_VTKHDF = 2 };
+
+/* Before the first write: the formats to write (default DG_SNAPSHOT_XDMF)
+ * and, for the VTKHDF CellData "rank", the rank owning each of the
+ * writer's elements (its mesh's K, in the mesh's element order; copied;
+ * NULL: the writer's own rank, 0 without a communicator).  The VTKHDF mesh
+ * file is written with the first snapshot.  Errors: DG_ERR_ARG. */
+dg_error dg_snapshot_writer_set_formats(dg_snapshot_writer *w, int formats,
+                                        const int *elem_rank);
+
+/* dg_snapshot_writer_write with pf[0..npf) besides: fields whose values are
+ * at the VTKHDF points already (K*Np per component, each element's in VTK
+ * point order; e.g. the error against the exact solution there), written
+ * to the VTKHDF file only.  Names are unique over both lists. */
+dg_error dg_snapshot_writer_write_with(dg_snapshot_writer *w, double time, int64_t step,
+                                       const dg_snapshot_field *f, int nf,
+                                       const dg_snapshot_field *pf, int npf,
+                                       const dg_snapshot_norm *norms, int nnorms);
+
 /* Path of the last HDF5 file written ("" before the first), for log lines. */
 const char *dg_snapshot_writer_last_path(const dg_snapshot_writer *w);
 
