@@ -80,6 +80,18 @@ static dg_error create_file(const dg_vtkhdf_layout *l, const char *path, dg_h5io
   return DG_OK;
 }
 
+/* Close group g and the file: committed when err is DG_OK, else removed. */
+static dg_error close_file(dg_h5io_out *o, hid_t g, dg_error err) {
+  if (g >= 0)
+    H5Gclose(g);
+  if (err != DG_OK) {
+    dg_h5io_abandon(o);
+    return err;
+  }
+  DG_CALL(dg_h5io_finish(o));
+  return DG_OK;
+}
+
 /* The /VTKHDF group with its Version and Type attributes.  Type is a
  * fixed-length string of exactly its length, null-padded, as the VTKHDF
  * specification's examples store it. */
@@ -207,13 +219,7 @@ dg_error dg_vtkhdf_write_mesh(const char *path, const dg_vtkhdf_layout *l, const
   dg_error err = dg_h5io_agree(&o, vtkhdf_group(o.file, path, &g));
   if (err == DG_OK)
     err = mesh_sets_write(l, &o, g, xyz, erank, path);
-  if (g >= 0)
-    H5Gclose(g);
-  if (err != DG_OK) {
-    dg_h5io_abandon(&o);
-    return dg_error_push(err, __FILE__, __LINE__, __func__);
-  }
-  DG_CALL(dg_h5io_finish(&o));
+  DG_CALL(close_file(&o, g, err));
   return DG_OK;
 }
 
@@ -332,13 +338,7 @@ attrs:
   err = dg_h5io_agree(&o, err);
   if (err == DG_OK)
     err = snapshot_sets(l, &o, g, mesh_name, time, step, f, nf, pf, npf, path);
-  if (g >= 0)
-    H5Gclose(g);
-  if (err != DG_OK) {
-    dg_h5io_abandon(&o);
-    return dg_error_push(err, __FILE__, __LINE__, __func__);
-  }
-  DG_CALL(dg_h5io_finish(&o));
+  DG_CALL(close_file(&o, g, err));
   return DG_OK;
 }
 
