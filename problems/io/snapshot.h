@@ -1,4 +1,6 @@
-/* Snapshots of a run for ParaView: one HDF5 file per output time plus XDMF.
+/* Snapshots of a run for ParaView: one HDF5 file per output time plus XDMF
+ * (linear sub-cells, below), and/or the high-order VTKHDF files of
+ * problems/io/vtkhdf.h (dg_snapshot_writer_set_formats).
  *
  * For output step S the writer makes, in its directory,
  *   <prefix>_<S:06>.h5    /mesh/coordinates   (K*Np x 3, double; z = 0 in 2D, ...)
@@ -84,7 +86,9 @@ dg_error dg_snapshot_writer_resume(dg_snapshot_writer *w, int64_t step);
 /* Write the snapshot of step `step` at `time` (norms may be NULL with
  * nnorms 0).  Writing a step again replaces it.  Errors: DG_ERR_ARG (bad
  * field), DG_ERR_IO (with the file name); on error no file of this snapshot
- * exists under its final name and the collection is unchanged. */
+ * exists under its final name and the collections are unchanged (with both
+ * formats: the VTKHDF file and series; the XDMF files of a step whose VTKHDF
+ * series alone failed to be rewritten stay). */
 dg_error dg_snapshot_writer_write(dg_snapshot_writer *w, double time, int64_t step,
                                   const dg_snapshot_field *fields, int nfields,
                                   const dg_snapshot_norm *norms, int nnorms);
@@ -104,7 +108,8 @@ dg_error dg_snapshot_writer_set_formats(dg_snapshot_writer *w, int formats,
 /* dg_snapshot_writer_write with pf[0..npf) besides: fields whose values are
  * at the VTKHDF points already (K*Np per component, each element's in VTK
  * point order; e.g. the error against the exact solution there), written
- * to the VTKHDF file only.  Names are unique over both lists. */
+ * to the VTKHDF file only (ignored without DG_SNAPSHOT_VTKHDF).  Names are
+ * unique over both lists. */
 dg_error dg_snapshot_writer_write_with(dg_snapshot_writer *w, double time, int64_t step,
                                        const dg_snapshot_field *f, int nf,
                                        const dg_snapshot_field *pf, int npf,
