@@ -1,25 +1,114 @@
-/* HDF5/XDMF snapshots (problems/io/snapshot.h) at t = 0, at every
- * [output] interval and at the final time, with the error norms of that
- * time when the flux file gives exact solutions.  The loop lands on the
- * output times even with [output] enabled = false, as it always has, so
- * that turning output off does not change the steps (nor the results). */
+/* Snapshots (problems/io/snapshot.h: HDF5/XDMF and/or VTKHDF) at t = 0, at
+ * every [output] interval and at the final time, with the error norms of
+ * that time when the flux file gives exact solutions, and in VTKHDF the
+ * error field at the points.  The loop lands on the output times even
+ * with [output] enabled = false, as it always has, so that turning output
+ * off does not change the steps (nor the results). */
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "operators/flux_eval.h"
 #include "problems/driver/observer.h"
 #include "problems/driver/run_state.h"
+#include "problems/io/vtk_lagrange.h"
 
-static dg_error write_file(dg_run_state *r, double t, int64_t step, dg_run_result *res) {
+/* Does field f go into the error fields (written, with an exact solution)? */
+static int has_error_field(const dg_run_state *r, int f) {
+  return r->prob->output_field[f] && dg_flux_field(r->prob->program, f)->exact != NULL;
+}
+
+/* Error components of this rank's elements at the VTKHDF points, field by
+ * field (those of has_error_field), component by component, K*Np each:
+ * the element's polynomial there (V(equispaced) V^{-1} u, see
+ * problems/io/vtk_lagrange.h) minus the exact solution at the point, whose
+ * coordinates come through the same interpolation of the nodes'. */
+static dg_error point_errors(dg_run_state *r, double t, double *e) {
   const dg_discretization *d = r->disc;
-  const double *u = r->u;
-  int64_t K = d->K;
-  if (r->par->size > 1 && !r->collective) {
-    /* Serial HDF5: rank 0 gathers the fields and writes the file. */
-    DG_CALL(dg_parallel_gather(r->par, r->ncomp, d->Np, r->u, r->u_global));
-    if (r->par->rank != 0)
-      return DG_OK;
-    u = r->u_global;
-    K = r->par->K_global;
+  const dg_flux_program *prog = r->prob->program;
+  int Np = d->Np, nf = dg_flux_field_count(prog);
+  double *I = malloc(sizeof(double) * (size_t)(Np * Np));
+  DG_CHECK(I, DG_ERR_MEMORY, "out of memory");
+  dg_error err = dg_vtk_lagrange_interp(d->re, I);
+  int64_t at = 0, bad_k = -1, bad_f = -1;
+  for (int f = 0; err == DG_OK && f < nf; f++) {
+    if (!has_error_field(r, f))
+      continue;
+    const dg_flux_field_info *fi = dg_flux_field(prog, f);
+    int nc = fi->ncomp;
+#pragma omp parallel for schedule(static)
+    for (int64_t k = 0; k < d->K; k++)
+      for (int p = 0; p < Np; p++) {
+        double x[3] = {0, 0, 0}, ex[64];
+        for (int a = 0; a < d->dim; a++)
+          for (int i = 0; i < Np; i++)
+            x[a] += I[p * Np + i] * d->X[a][k * Np + i];
+        if (dg_flux_eval_exact(prog, f, x, t, ex) != DG_OK) {
+#pragma omp atomic write
+          bad_k = k;
+          break;
+        }
+        for (int c = 0; c < nc; c++) {
+          const double *u = r->u + ((int64_t)(fi->offset + c) * d->K + k) * Np;
+          double v = 0;
+          for (int i = 0; i < Np; i++)
+            v += I[p * Np + i] * u[i];
+          e[(at + c) * d->K * Np + k * Np + p] = v - ex[c];
+        }
+      }
+    if (bad_k >= 0) {
+      bad_f = f;
+      break;
+    }
+    at += nc;
   }
+  if (err == DG_OK && bad_k >= 0) { /* again on this thread, whose error stack is reported */
+    double x[3] = {0, 0, 0}, ex[64];
+    for (int a = 0; a < d->dim; a++)
+      x[a] = d->X[a][bad_k * Np];
+    err = dg_flux_eval_exact(prog, (int)bad_f, x, t, ex);
+    if (err == DG_OK)
+      err = dg_error_raise(DG_ERR_INTERNAL, __FILE__, __LINE__, __func__,
+                           "exact solution of '%s' failed on another thread only",
+                           dg_flux_field(prog, (int)bad_f)->name);
+  }
+  free(I);
+  DG_CALL(err);
+  return DG_OK;
+}
+
+/* The snapshot fields of the components at u (K elements): the output
+ * fields, or (errors set) the error fields "error_<name>", of fields that
+ * pass `want`.  A field of more than 3 components (an XDMF vector holds 3)
+ * is written as scalars <name>_<c>, the names of its checkpoint components. */
+static int list_fields(dg_run_state *r, const double *u, int64_t K, int errors,
+                       dg_snapshot_field *out, char (*names)[80]) {
+  const dg_flux_program *prog = r->prob->program;
+  int nout = 0, at = 0;
+  for (int f = 0; f < dg_flux_field_count(prog); f++) {
+    const dg_flux_field_info *fi = dg_flux_field(prog, f);
+    if (!r->prob->output_field[f] || (errors && !has_error_field(r, f)))
+      continue;
+    int split = fi->ncomp > 3;
+    for (int s = 0; s < (split ? fi->ncomp : 1); s++) {
+      dg_snapshot_field *o = &out[nout];
+      const char *base = split ? r->comp_names[fi->offset + s] : fi->name;
+      snprintf(names[nout], sizeof names[nout], "%s%s", errors ? "error_" : "", base);
+      o->name = names[nout++];
+      o->ncomp = split ? 1 : fi->ncomp;
+      o->real_size = 8;
+      int first = errors ? at + s : fi->offset + s;
+      for (int c = 0; c < o->ncomp; c++)
+        o->comp[c] = u + (int64_t)(first + c) * K * r->disc->Np;
+    }
+    at += fi->ncomp;
+  }
+  return nout;
+}
+
+static dg_error write_fields(dg_run_state *r, double t, int64_t step, dg_run_result *res,
+                             const double *u, const double *e, int64_t K) {
   const dg_flux_program *prog = r->prob->program;
   int nf = dg_flux_field_count(prog);
   /* (at most DG_RUN_MAX_FIELDS fields, refused at set-up past it) */
@@ -33,28 +122,64 @@ static dg_error write_file(dg_run_state *r, double t, int64_t step, dg_run_resul
     norms[nnorms].l2 = res->l2[f];
     norms[nnorms++].max = res->maxerr[f];
   }
-  /* A field of more than 3 components (an XDMF vector holds 3) is written
-   * as scalars <name>_<c>, the names of its checkpoint components. */
-  dg_snapshot_field *fields = calloc((size_t)r->ncomp + 1, sizeof *fields);
-  DG_CHECK(fields, DG_ERR_MEMORY, "out of memory");
-  int nout = 0;
-  for (int f = 0; f < nf; f++) {
-    const dg_flux_field_info *fi = dg_flux_field(prog, f);
-    if (!r->prob->output_field[f])
-      continue;
-    int split = fi->ncomp > 3;
-    for (int s = 0; s < (split ? fi->ncomp : 1); s++) {
-      dg_snapshot_field *o = &fields[nout++];
-      o->name = split ? r->comp_names[fi->offset + s] : fi->name;
-      o->ncomp = split ? 1 : fi->ncomp;
-      o->real_size = 8;
-      for (int c = 0; c < o->ncomp; c++)
-        o->comp[c] = u + (int64_t)(fi->offset + s + c) * K * d->Np;
-    }
+  size_t n = (size_t)r->ncomp + 1;
+  dg_snapshot_field *fields = calloc(2 * n, sizeof *fields);
+  char(*names)[80] = calloc(2 * n, sizeof *names);
+  dg_error err = fields && names ? DG_OK
+                                 : dg_error_raise(DG_ERR_MEMORY, __FILE__, __LINE__, __func__,
+                                                  "out of memory");
+  if (err == DG_OK) {
+    int nout = list_fields(r, u, K, 0, fields, names);
+    int nerr = e ? list_fields(r, e, K, 1, fields + n, names + n) : 0;
+    err = dg_snapshot_writer_write_with(r->writer, t, step, fields, nout, fields + n, nerr,
+                                        norms, res->have_norms ? nnorms : 0);
   }
-  dg_error err = dg_snapshot_writer_write(r->writer, t, step, fields, nout, norms,
-                                          res->have_norms ? nnorms : 0);
   free(fields);
+  free(names);
+  DG_CALL(err);
+  return DG_OK;
+}
+
+static dg_error write_file(dg_run_state *r, double t, int64_t step, dg_run_result *res) {
+  const dg_discretization *d = r->disc;
+  int ne = 0; /* error components */
+  for (int f = 0; f < dg_flux_field_count(r->prob->program); f++)
+    if (has_error_field(r, f))
+      ne += dg_flux_field(r->prob->program, f)->ncomp;
+  if (!(r->prob->output_formats & DG_SNAPSHOT_VTKHDF))
+    ne = 0;
+  double *e = ne ? malloc(sizeof(double) * (size_t)(ne * d->K * d->Np)) : NULL;
+  double *eg = NULL;
+  const double *u = r->u, *eu = e;
+  int64_t K = d->K;
+  dg_error err = !ne || e ? DG_OK
+                          : dg_error_raise(DG_ERR_MEMORY, __FILE__, __LINE__, __func__,
+                                           "out of memory for the error fields");
+  if (err == DG_OK && ne)
+    err = point_errors(r, t, e);
+  if (r->par->size > 1 && !r->collective) {
+    /* Serial HDF5: rank 0 gathers the fields and writes the file. */
+    DG_CALL_GOTO(err, done, dg_parallel_agree(r->par->comm, err));
+    DG_CALL_GOTO(err, done, dg_parallel_gather(r->par, r->ncomp, d->Np, r->u, r->u_global));
+    if (ne && r->par->rank == 0) {
+      eg = malloc(sizeof(double) * (size_t)(ne * r->par->K_global * d->Np));
+      DG_CHECK_GOTO(err, gathered, eg, DG_ERR_MEMORY, "out of memory for the error fields");
+    }
+  gathered:
+    DG_CALL_GOTO(err, done, dg_parallel_agree(r->par->comm, err));
+    if (ne)
+      DG_CALL_GOTO(err, done, dg_parallel_gather(r->par, ne, d->Np, e, eg));
+    if (r->par->rank != 0)
+      goto done;
+    u = r->u_global;
+    eu = eg;
+    K = r->par->K_global;
+  }
+  if (err == DG_OK)
+    err = write_fields(r, t, step, res, u, eu, K);
+done:
+  free(e);
+  free(eg);
   DG_CALL(err);
   return DG_OK;
 }

@@ -438,6 +438,8 @@ static dg_error solve(dg_comm *comm, const dg_run_options *opt, pstate *s,
                            d->dim > 1 ? s->coords + n : NULL,
                            d->dim > 2 ? s->coords + 2 * n : NULL};
     DG_CALL(dg_snapshot_writer_create(p->output_dir, p->name, &sm, &s->writer));
+    /* (gathered to rank 0: the VTKHDF "rank" array reads 0) */
+    DG_CALL(dg_snapshot_writer_set_formats(s->writer, p->output_formats, NULL));
     dg_snapshot_field f = {dg_flux_field(p->program, 0)->name, 1, 8, {s->u_all, NULL, NULL}};
     dg_snapshot_norm nm = {f.name, res->l2, res->maxerr};
     DG_CALL(dg_snapshot_writer_write(s->writer, 0.0, 0, &f, 1, &nm, res->have_exact ? 1 : 0));

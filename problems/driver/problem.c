@@ -72,7 +72,8 @@ static const dg_config_key schema_base[] = {
     {"output", "directory", DG_CONFIG_PATH, NULL, "output", "where snapshots and checkpoints go"},
     {"output", "interval", DG_CONFIG_DOUBLE, NULL, "0",
      "time between snapshots (0: only the final state)"},
-    {"output", "enabled", DG_CONFIG_BOOL, NULL, "true", "write HDF5/XDMF snapshots"},
+    {"output", "enabled", DG_CONFIG_BOOL, NULL, "true",
+     "write snapshots (in the files of [output] format)"},
     {"output", "fields", DG_CONFIG_STRING, NULL, "all",
      "fields written to snapshots: all, or field names separated by spaces or commas"},
     {"output", "checkpoint_interval", DG_CONFIG_DOUBLE, NULL, "0",
@@ -88,6 +89,10 @@ static const dg_config_key schema_base[] = {
      "a history row at every multiple of this time, landed on exactly as the [output] "
      "interval (and at t = 0 and the final time); 0 with history_steps = 0: at the [output] "
      "interval times; set at most one of the two"},
+    {"output", "format", DG_CONFIG_ENUM, "both|vtkhdf|xdmf", "both",
+     "snapshot files: vtkhdf (VTK Lagrange cells of the element's order, the error "
+     "against the exact solution, element id and rank; open <name>.hdf.series in "
+     "ParaView >= 5.11), xdmf (HDF5 + XDMF of linear sub-cells, <name>.xdmf), or both"},
     {"output", "parallel_io", DG_CONFIG_ENUM, "auto|collective|gather", "auto",
      "under mpirun: collective writes each snapshot and checkpoint as one file from every "
      "rank (parallel HDF5), gather has rank 0 collect and write it; auto is collective when "
@@ -426,6 +431,9 @@ static dg_error load(dg_problem *p, const char *const *overrides, int noverrides
   DG_CHECK(p->output_interval >= 0 && p->checkpoint_interval >= 0, DG_ERR_INPUT,
            "%s: [output] intervals must not be negative", dg_config_name(cfg));
   DG_CALL(dg_config_get_bool(cfg, "output", "enabled", &p->output_enabled));
+  int fmt = 0;
+  DG_CALL(dg_config_get_enum(cfg, "output", "format", &fmt));
+  p->output_formats = fmt == 0 ? 3 : fmt == 1 ? 2 : 1; /* DG_SNAPSHOT_XDMF 1, _VTKHDF 2 */
   int pio = 0;
   DG_CALL(dg_config_get_enum(cfg, "output", "parallel_io", &pio));
   DG_CHECK(pio != 1 || dg_comm_h5_parallel(), DG_ERR_INPUT,

@@ -51,6 +51,7 @@ typedef struct dg_problem {
   double checkpoint_interval; /* 0: none */
   int output_enabled;
   dg_parallel_io parallel_io; /* [output] parallel_io, auto resolved for this build */
+  int output_formats;         /* [output] format: DG_SNAPSHOT_XDMF | DG_SNAPSHOT_VTKHDF */
   int *output_field;          /* per flux-file field: 1 if written to snapshots */
   const char *history;        /* [output] history: CSV path, relative to output_dir ("": none) */
   int64_t history_steps;      /* a history row every n steps (0: by time) */

@@ -74,6 +74,8 @@ static dg_error probe_output_dir(dg_run_state *r) {
   DG_CALL(dg_fsutil_mkdir_p(dir, 0755));
   DG_CALL(dg_fsutil_check_outputs(dir, p->name, ".h5"));
   DG_CALL(dg_fsutil_check_outputs(dir, p->name, ".xdmf"));
+  DG_CALL(dg_fsutil_check_outputs(dir, p->name, ".hdf"));
+  DG_CALL(dg_fsutil_check_outputs(dir, p->name, ".hdf.series"));
   char *probe = dg_fsutil_join(dir, ".dgrun_write_probe");
   DG_CHECK(probe, DG_ERR_MEMORY, "out of memory");
   dg_error err = dg_fsutil_write_atomic(probe, "ok\n", 3, 0644);
@@ -87,7 +89,11 @@ static dg_error probe_output_dir(dg_run_state *r) {
   double nsnap = !p->output_enabled ? 0
                  : p->output_interval > 0 ? floor(p->t_final / p->output_interval) + 2 : 1;
   double nckpt = p->checkpoint_interval > 0 ? floor(p->t_final / p->checkpoint_interval) + 1 : 0;
-  double need = nsnap * (nout * values * 8 + 65536) + nckpt * (r->ncomp * values * 8 + 65536);
+  /* (both formats: the fields twice; VTKHDF adds the error fields and the mesh
+   * once instead of coordinates per snapshot, about the same) */
+  double nfmt = p->output_formats == 3 ? 2 : 1;
+  double need =
+      nsnap * (nfmt * nout * values * 8 + 65536) + nckpt * (r->ncomp * values * 8 + 65536);
   unsigned long long avail;
   DG_CALL(dg_fsutil_free_space(dir, &avail));
   DG_CHECK(need <= (double)avail, DG_ERR_IO,
@@ -95,6 +101,22 @@ static dg_error probe_output_dir(dg_run_state *r) {
            "(%.0f snapshots, %.0f checkpoints): free space, or raise [output] interval / "
            "checkpoint_interval",
            dir, (double)avail / 1e6, need / 1e6, nsnap, nckpt);
+  return DG_OK;
+}
+
+/* Rank 0 of a gathering run: the output formats and, for the VTKHDF
+ * CellData "rank", the owner of every global element. */
+static dg_error set_gathered_formats(dg_run_state *r) {
+  const dg_parallel *par = r->par;
+  int *owner = malloc(sizeof(int) * (size_t)(par->K_global + 1));
+  DG_CHECK(owner, DG_ERR_MEMORY, "out of memory");
+  int64_t n = 0;
+  for (int q = 0; q < par->size; q++)
+    for (int64_t j = 0; j < par->counts[q]; j++)
+      owner[par->gk_all[n++]] = q;
+  dg_error err = dg_snapshot_writer_set_formats(r->writer, r->prob->output_formats, owner);
+  free(owner);
+  DG_CALL(err);
   return DG_OK;
 }
 
@@ -110,6 +132,7 @@ static dg_error create_writer(dg_run_state *r) {
                                                        r->par->comm, r->part, &r->writer)));
     else
       DG_CALL(dg_snapshot_writer_create(r->prob->output_dir, r->prob->name, &sm, &r->writer));
+    DG_CALL(dg_snapshot_writer_set_formats(r->writer, r->prob->output_formats, NULL));
     return DG_OK;
   }
   double *xl = malloc(sizeof(double) * (size_t)(d->dim * d->K * d->Np + 1));
@@ -126,6 +149,8 @@ static dg_error create_writer(dg_run_state *r) {
     dg_snapshot_mesh sm = {d->dim, d->N, d->Np, Kg, xg, d->dim > 1 ? xg + Kg * d->Np : NULL,
                            d->dim > 2 ? xg + 2 * Kg * d->Np : NULL};
     err = dg_snapshot_writer_create(r->prob->output_dir, r->prob->name, &sm, &r->writer);
+    if (err == DG_OK)
+      err = set_gathered_formats(r);
   }
   err = dg_parallel_agree(r->par->comm, err);
 done:

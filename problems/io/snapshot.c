@@ -12,6 +12,8 @@
 #include "core/fsutil.h"
 #include "problems/io/h5io.h"
 #include "problems/io/subcells.h"
+#include "problems/io/vtk_lagrange.h"
+#include "problems/io/vtkhdf.h"
 
 #ifndef DGRUN_VERSION
 #define DGRUN_VERSION "unknown"
@@ -36,6 +38,15 @@ struct dg_snapshot_writer {
   entry *entries; /* sorted by step */
   int nentries;
   char *last_path;
+  int formats;    /* DG_SNAPSHOT_XDMF | DG_SNAPSHOT_VTKHDF */
+  /* VTKHDF: interpolation to the VTK points, owner rank per written
+   * element (NULL: rank), whether the mesh file exists, the series */
+  double *I;
+  int *erank;
+  int mesh_done;
+  int64_t *vsteps; /* sorted */
+  double *vtimes;
+  int nv;
 };
 
 static void entries_free(entry *e, int n) {
@@ -54,6 +65,10 @@ void dg_snapshot_writer_destroy(dg_snapshot_writer **wp) {
   free(w->conn);
   entries_free(w->entries, w->nentries);
   free(w->last_path);
+  free(w->I);
+  free(w->erank);
+  free(w->vsteps);
+  free(w->vtimes);
   free(w);
   *wp = NULL;
 }
@@ -122,6 +137,7 @@ static dg_error writer_init(const char *dir, const char *prefix, const dg_snapsh
   w->dim = m->dim;
   w->N = m->N;
   w->Np = m->Np;
+  w->formats = DG_SNAPSHOT_XDMF;
   w->K = part ? part->K_global : m->K;
   w->Kloc = m->K;
   w->part = part;
@@ -464,13 +480,10 @@ static dg_error entries_with(const dg_snapshot_writer *w, entry add, entry **out
   return DG_OK;
 }
 
-dg_error dg_snapshot_writer_write(dg_snapshot_writer *w, double time, int64_t step,
-                                  const dg_snapshot_field *f, int nf,
-                                  const dg_snapshot_norm *nm, int nn) {
-  DG_CHECK(w != NULL, DG_ERR_ARG, "snapshot: NULL writer");
-  DG_CHECK(isfinite(time) && step >= 0, DG_ERR_ARG, "snapshot: bad time %g or step %lld", time,
-           (long long)step);
-  DG_CALL(agree(w, check_fields(f, nf, nm, nn)));
+/* The HDF5 + XDMF files of one snapshot and the XDMF collection. */
+static dg_error write_xdmf_step(dg_snapshot_writer *w, double time, int64_t step,
+                                const dg_snapshot_field *f, int nf, const dg_snapshot_norm *nm,
+                                int nn) {
   char mid[64];
   snprintf(mid, sizeof mid, "_%06lld", (long long)step);
   char *h5 = NULL, *xd = NULL, *coll = NULL, *grid = NULL;
@@ -521,6 +534,224 @@ fail:
   free(xd);
   free(coll);
   return err;
+}
+
+dg_error dg_snapshot_writer_set_formats(dg_snapshot_writer *w, int formats,
+                                        const int *elem_rank) {
+  DG_CHECK(w && formats >= 1 && formats <= (DG_SNAPSHOT_XDMF | DG_SNAPSHOT_VTKHDF) &&
+               w->nv == 0 && !w->mesh_done,
+           DG_ERR_ARG, "snapshot: bad formats %d, or set after the first snapshot", formats);
+  w->formats = formats;
+  if (!(formats & DG_SNAPSHOT_VTKHDF))
+    return DG_OK;
+  free(w->I);
+  free(w->erank);
+  w->I = malloc(sizeof(double) * (size_t)(w->Np * w->Np));
+  w->erank = elem_rank ? malloc(sizeof(int) * (size_t)(w->Kloc + 1)) : NULL;
+  DG_CHECK(w->I && (w->erank || !elem_rank), DG_ERR_MEMORY, "out of memory");
+  for (int64_t j = 0; elem_rank && j < w->Kloc; ++j)
+    w->erank[j] = elem_rank[local_elem(w, j)];
+  dg_refelem *re = NULL;
+  DG_CALL(dg_refelem_create(w->dim, w->N, &re));
+  dg_error err = dg_vtk_lagrange_interp(re, w->I);
+  dg_refelem_destroy(&re);
+  DG_CALL(err);
+  return DG_OK;
+}
+
+static dg_vtkhdf_layout vtk_layout(const dg_snapshot_writer *w) {
+  dg_vtkhdf_layout l = {w->dim, w->N, w->Np, w->K, w->Kloc, w->part, w->comm, w->rank,
+                        w->part ? w->part->order : NULL, w->part ? w->part->gid : NULL, w->I};
+  return l;
+}
+
+/* The series file: every listed step's "<prefix>_<step>.hdf". */
+static dg_error vtk_series(const dg_snapshot_writer *w, const int64_t *steps,
+                           const double *times, int n) {
+  char *path = NULL, **names = calloc((size_t)n + 1, sizeof(char *));
+  dg_error err = names ? join(w, "", ".hdf.series", &path)
+                       : dg_error_raise(DG_ERR_MEMORY, __FILE__, __LINE__, __func__,
+                                        "out of memory");
+  for (int i = 0; err == DG_OK && i < n; ++i) {
+    char stem[512];
+    snap_stem(w, steps[i], stem, sizeof stem);
+    names[i] = malloc(strlen(stem) + 8);
+    if (!names[i])
+      err = dg_error_raise(DG_ERR_MEMORY, __FILE__, __LINE__, __func__, "out of memory");
+    else
+      snprintf(names[i], strlen(stem) + 8, "%s.hdf", stem);
+  }
+  if (err == DG_OK)
+    err = dg_vtkhdf_write_series(path, names, times, n);
+  for (int i = 0; names && i < n; ++i)
+    free(names[i]);
+  free(names);
+  free(path);
+  DG_CALL(err);
+  return DG_OK;
+}
+
+/* Insert (step, time) into the series lists (replacing an equal step). */
+static dg_error vtk_add(dg_snapshot_writer *w, int64_t step, double time) {
+  int64_t *s = realloc(w->vsteps, sizeof(int64_t) * (size_t)(w->nv + 1));
+  if (s)
+    w->vsteps = s;
+  double *t = s ? realloc(w->vtimes, sizeof(double) * (size_t)(w->nv + 1)) : NULL;
+  DG_CHECK(s && t, DG_ERR_MEMORY, "out of memory for the snapshot list");
+  w->vtimes = t;
+  int i = 0;
+  while (i < w->nv && w->vsteps[i] < step)
+    i++;
+  if (i == w->nv || w->vsteps[i] != step) {
+    memmove(s + i + 1, s + i, sizeof(int64_t) * (size_t)(w->nv - i));
+    memmove(t + i + 1, t + i, sizeof(double) * (size_t)(w->nv - i));
+    w->nv++;
+  }
+  s[i] = step;
+  t[i] = time;
+  return DG_OK;
+}
+
+/* The VTKHDF snapshot of one step (and the mesh file with the first). */
+static dg_error write_vtkhdf_step(dg_snapshot_writer *w, double time, int64_t step,
+                                  const dg_snapshot_field *f, int nf,
+                                  const dg_snapshot_field *pf, int npf, char **done_path) {
+  dg_vtkhdf_layout l = vtk_layout(w);
+  char mid[64], mesh_name[512];
+  snprintf(mid, sizeof mid, "_%06lld", (long long)step);
+  snprintf(mesh_name, sizeof mesh_name, "%s_mesh.hdf", w->prefix);
+  char *path = NULL, *mesh = NULL;
+  dg_error err = join(w, mid, ".hdf", &path);
+  if (err == DG_OK)
+    err = join(w, "_mesh", ".hdf", &mesh);
+  DG_CALL_GOTO(err, fail, agree(w, err));
+  if (!w->mesh_done)
+    DG_CALL_GOTO(err, fail, agree(w, dg_vtkhdf_write_mesh(mesh, &l, w->xyz, w->erank)));
+  w->mesh_done = 1;
+  DG_CALL_GOTO(err, fail, agree(w, dg_vtkhdf_write_snapshot(path, mesh_name, &l, time, step,
+                                                             f, nf, pf, npf)));
+  free(mesh);
+  *done_path = path;
+  return DG_OK;
+fail:
+  free(path);
+  free(mesh);
+  return err;
+}
+
+dg_error dg_snapshot_writer_write(dg_snapshot_writer *w, double time, int64_t step,
+                                  const dg_snapshot_field *f, int nf,
+                                  const dg_snapshot_norm *nm, int nn) {
+  DG_CALL(dg_snapshot_writer_write_with(w, time, step, f, nf, NULL, 0, nm, nn));
+  return DG_OK;
+}
+
+/* The point fields: as check_fields, names unique over both lists. */
+static dg_error check_point_fields(const dg_snapshot_field *f, int nf,
+                                   const dg_snapshot_field *pf, int npf) {
+  DG_CALL(check_fields(pf, npf, NULL, 0));
+  for (int i = 0; i < npf; ++i)
+    for (int j = 0; j < nf; ++j)
+      DG_CHECK(strcmp(pf[i].name, f[j].name) != 0, DG_ERR_ARG,
+               "snapshot field '%s' is given twice", pf[i].name);
+  return DG_OK;
+}
+
+dg_error dg_snapshot_writer_write_with(dg_snapshot_writer *w, double time, int64_t step,
+                                       const dg_snapshot_field *f, int nf,
+                                       const dg_snapshot_field *pf, int npf,
+                                       const dg_snapshot_norm *nm, int nn) {
+  DG_CHECK(w != NULL, DG_ERR_ARG, "snapshot: NULL writer");
+  DG_CHECK(isfinite(time) && step >= 0, DG_ERR_ARG, "snapshot: bad time %g or step %lld", time,
+           (long long)step);
+  DG_CALL(agree(w, check_fields(f, nf, nm, nn)));
+  DG_CALL(agree(w, check_point_fields(f, nf, pf, npf)));
+  if (!(w->formats & DG_SNAPSHOT_VTKHDF)) {
+    DG_CALL(write_xdmf_step(w, time, step, f, nf, nm, nn));
+    return DG_OK;
+  }
+  /* VTKHDF file, then the XDMF files, then the series: a failure on the
+   * way removes this step's VTKHDF file (the XDMF writer cleans its own) */
+  char *vpath = NULL;
+  DG_CALL(write_vtkhdf_step(w, time, step, f, nf, pf, npf, &vpath));
+  dg_error err = DG_OK;
+  if (w->formats & DG_SNAPSHOT_XDMF)
+    err = write_xdmf_step(w, time, step, f, nf, nm, nn);
+  int64_t *s0 = NULL;
+  double *t0 = NULL;
+  int n0 = w->nv;
+  if (err == DG_OK && n0 > 0) {
+    s0 = malloc(sizeof(int64_t) * (size_t)n0);
+    t0 = malloc(sizeof(double) * (size_t)n0);
+    if (!s0 || !t0)
+      err = dg_error_raise(DG_ERR_MEMORY, __FILE__, __LINE__, __func__, "out of memory");
+    else {
+      memcpy(s0, w->vsteps, sizeof(int64_t) * (size_t)n0);
+      memcpy(t0, w->vtimes, sizeof(double) * (size_t)n0);
+    }
+  }
+  if (err == DG_OK)
+    err = vtk_add(w, step, time);
+  if (err == DG_OK)
+    err = agree(w, w->rank == 0 ? vtk_series(w, w->vsteps, w->vtimes, w->nv) : DG_OK);
+  if (err != DG_OK) {
+    if (s0) { /* the series as it was */
+      memcpy(w->vsteps, s0, sizeof(int64_t) * (size_t)n0);
+      memcpy(w->vtimes, t0, sizeof(double) * (size_t)n0);
+    }
+    w->nv = n0;
+    if (w->rank == 0)
+      unlink(vpath);
+    free(vpath);
+  } else if (!(w->formats & DG_SNAPSHOT_XDMF)) {
+    free(w->last_path);
+    w->last_path = vpath;
+  } else {
+    free(vpath);
+  }
+  free(s0);
+  free(t0);
+  DG_CALL(err);
+  return DG_OK;
+}
+
+/* dg_snapshot_writer_resume for the VTKHDF series: keep a listed step <= the
+ * restart's whose file still exists. */
+typedef struct vtk_keep_ctx {
+  dg_snapshot_writer *w;
+  int64_t step;
+} vtk_keep_ctx;
+
+static dg_error vtk_keep(void *ctx, const char *name, double time) {
+  vtk_keep_ctx *c = ctx;
+  size_t np = strlen(c->w->prefix);
+  long long s = -1;
+  if (strncmp(name, c->w->prefix, np) != 0 || sscanf(name + np, "_%lld.hdf", &s) != 1 ||
+      s < 0 || s > c->step)
+    return DG_OK;
+  char *path = NULL;
+  char mid[64];
+  snprintf(mid, sizeof mid, "_%06lld", s);
+  DG_CALL(join(c->w, mid, ".hdf", &path));
+  struct stat st;
+  int exists = stat(path, &st) == 0;
+  free(path);
+  if (exists)
+    DG_CALL(vtk_add(c->w, s, time));
+  return DG_OK;
+}
+
+static dg_error vtk_resume(dg_snapshot_writer *w, int64_t step) {
+  char *path = NULL;
+  DG_CALL(join(w, "", ".hdf.series", &path));
+  w->nv = 0;
+  vtk_keep_ctx c = {w, step};
+  dg_error err = dg_vtkhdf_read_series(path, vtk_keep, &c);
+  free(path);
+  if (err == DG_OK && w->rank == 0)
+    err = vtk_series(w, w->vsteps, w->vtimes, w->nv);
+  DG_CALL(err);
+  return DG_OK;
 }
 
 /* Read a whole text file (NUL-terminated, malloc'd); *out NULL if missing. */
@@ -601,6 +832,8 @@ dg_error dg_snapshot_writer_resume(dg_snapshot_writer *w, int64_t step) {
   }
   if (text && w->rank == 0)
     DG_CALL_GOTO(err, done, write_xdmf(coll, w->entries, w->nentries, 1));
+  if (w->formats & DG_SNAPSHOT_VTKHDF)
+    DG_CALL_GOTO(err, done, vtk_resume(w, step));
 done:
   free(text);
   free(coll);

@@ -1,4 +1,6 @@
-/* Snapshots of a run for ParaView: one HDF5 file per output time plus XDMF.
+/* Snapshots of a run for ParaView: one HDF5 file per output time plus XDMF
+ * (linear sub-cells, below), and/or the high-order VTKHDF files of
+ * problems/io/vtkhdf.h (dg_snapshot_writer_set_formats).
  *
  * For output step S the writer makes, in its directory,
  *   <prefix>_<S:06>.h5    /mesh/coordinates   (K*Np x 3, double; z = 0 in 2D, ...)
@@ -84,10 +86,34 @@ dg_error dg_snapshot_writer_resume(dg_snapshot_writer *w, int64_t step);
 /* Write the snapshot of step `step` at `time` (norms may be NULL with
  * nnorms 0).  Writing a step again replaces it.  Errors: DG_ERR_ARG (bad
  * field), DG_ERR_IO (with the file name); on error no file of this snapshot
- * exists under its final name and the collection is unchanged. */
+ * exists under its final name and the collections are unchanged (with both
+ * formats: the VTKHDF file and series; the XDMF files of a step whose VTKHDF
+ * series alone failed to be rewritten stay). */
 dg_error dg_snapshot_writer_write(dg_snapshot_writer *w, double time, int64_t step,
                                   const dg_snapshot_field *fields, int nfields,
                                   const dg_snapshot_norm *norms, int nnorms);
+
+/* Which files a snapshot is: the linear sub-cell HDF5 + XDMF above, the
+ * high-order VTKHDF files of problems/io/vtkhdf.h, or both. */
+enum { DG_SNAPSHOT_XDMF = 1, DG_SNAPSHOT_VTKHDF = 2 };
+
+/* Before the first write: the formats to write (default DG_SNAPSHOT_XDMF)
+ * and, for the VTKHDF CellData "rank", the rank owning each of the
+ * writer's elements (its mesh's K, in the mesh's element order; copied;
+ * NULL: the writer's own rank, 0 without a communicator).  The VTKHDF mesh
+ * file is written with the first snapshot.  Errors: DG_ERR_ARG. */
+dg_error dg_snapshot_writer_set_formats(dg_snapshot_writer *w, int formats,
+                                        const int *elem_rank);
+
+/* dg_snapshot_writer_write with pf[0..npf) besides: fields whose values are
+ * at the VTKHDF points already (K*Np per component, each element's in VTK
+ * point order; e.g. the error against the exact solution there), written
+ * to the VTKHDF file only (ignored without DG_SNAPSHOT_VTKHDF).  Names are
+ * unique over both lists. */
+dg_error dg_snapshot_writer_write_with(dg_snapshot_writer *w, double time, int64_t step,
+                                       const dg_snapshot_field *f, int nf,
+                                       const dg_snapshot_field *pf, int npf,
+                                       const dg_snapshot_norm *norms, int nnorms);
 
 /* Path of the last HDF5 file written ("" before the first), for log lines. */
 const char *dg_snapshot_writer_last_path(const dg_snapshot_writer *w);
