@@ -1,7 +1,7 @@
 /* core.kernel_source_digests: the source text of every kernel core/ makes
  * (the SpMV kernels of core/sparse.c for each format, dtype and shape, the
- * elementwise kernels of core/array.c, core/krylov.c and core/sparse.c, the
- * ready-made and krylov reductions and user maps of core/reduction.c; cuda
+ * elementwise kernels of core/array.c, core/krylov.c and core/sparse_dist.c,
+ * the ready-made and krylov reductions and user maps of core/reduction.c; cuda
  * and cpu backends), generated without a device, hashed one module a line
  * and compared with tests/array/kernel_source_digests.txt.
  *
@@ -84,7 +84,7 @@ static void elementwise(run *r, dg_dtype dt, int cuda) {
            {"cg_direction_%1$s", "%1$s *p, const %1$s *z, double beta",
             "p[i] = z[i] + (%1$s)beta * p[i]"},                                     /* krylov.c */
            {"spmv_gather_%1$s", "%1$s *s, const %1$s *x, const int64_t *idx",
-            "s[i] = x[idx[i]]"}};                                                 /* sparse.c */
+            "s[i] = x[idx[i]]"}};                                                 /* sparse_dist.c */
   for (size_t i = 0; i < sizeof k / sizeof *k; i++) {
     snprintf(name, sizeof name, k[i].name, t, o);
     snprintf(args, sizeof args, k[i].args, t, o);
