@@ -802,79 +802,96 @@ static dg_error file_coords(void *ctx, int64_t n, const int64_t *gids, double *o
                   (hsize_t)r->dim, n, gids, out);
 }
 
-dg_error dg_mesh_h5_read_part(const char *path, int rank, dg_partition_local **out) {
-  DG_CHECK(path && out, DG_ERR_ARG, "dg_mesh_h5_read_part: NULL argument");
-  *out = NULL;
-  quiet q;
-  quiet_on(&q);
+/* What reading one part holds (freed by part_free): the part's rows in R,
+ * then its face neighbours on other parts (halo: global ids, hp: their
+ * part, hl: their index there, hrows: their vertices) and the coordinates
+ * X of the nvid vertices vid that both touch. */
+typedef struct {
+  const char *path;
+  int rank, nf;
   h5in r;
-  dg_error err = DG_OK;
-  char **names = NULL;
-  dg_mesh_face_pair *pairs = NULL;
-  int64_t *off = NULL, *gk = NULL, *EToV = NULL, *nk = NULL, *nl = NULL, *halo = NULL,
-          *hrows = NULL, *vid = NULL, *hl = NULL;
-  int *tag = NULL, *nfc = NULL, *nr = NULL, *hp = NULL;
-  double *shift = NULL, *X = NULL;
-  hid_t g = -1;
+  hid_t g; /* the "partition" group */
+  int64_t n, *off;
   dg_partition_rows R;
-  memset(&R, 0, sizeof R);
-  int periodic[3];
-  double lo[3], hi[3];
-  DG_CALL_GOTO(err, done, open_file(path, &r));
-  DG_CHECK_GOTO(err, done, r.nparts > 0, DG_ERR_INPUT,
-                "mesh file '%s' is not partitioned; import it with --parts P", path);
-  DG_CHECK_GOTO(err, done, rank >= 0 && rank < r.nparts, DG_ERR_INPUT,
-                "mesh file '%s' has %d parts; rank %d has none (run with -np %d, or re-import "
-                "with --parts matching the ranks)",
-                path, r.nparts, rank, r.nparts);
-  const int nf = r.nf;
-  g = H5Gopen2(r.f, "partition", H5P_DEFAULT);
-  off = malloc((size_t)(r.nparts + 1) * sizeof *off);
-  DG_CHECK_GOTO(err, done, g >= 0 && off, DG_ERR_INPUT, "mesh file '%s': partition unreadable",
-                path);
-  DG_CALL_GOTO(err, done, get(&r, g, "offsets", H5T_INTEGER, H5T_NATIVE_INT64,
-                              (hsize_t)r.nparts + 1, 0, off));
-  int64_t n = off[rank + 1] - off[rank];
-  DG_CHECK_GOTO(err, done, off[rank] >= 0 && n > 0 && off[rank + 1] <= r.K, DG_ERR_INPUT,
-                "mesh file '%s': part %d spans elements [%" PRId64 ", %" PRId64 ") of %" PRId64,
-                path, rank, off[rank], off[rank + 1], r.K);
-  size_t nfl = (size_t)(n * nf);
-  DG_CALL_GOTO(err, done, dg_partition_rows_alloc(&R, r.dim, n));
-  gk = R.gk, EToV = R.EToV, tag = R.face_tag, nk = R.nbr_k, nfc = R.nbr_f, nr = R.nbr_rank;
-  nl = R.nbr_local, shift = R.shift;
-  halo = malloc(nfl * sizeof *halo);
-  DG_CHECK_GOTO(err, done, halo != NULL, DG_ERR_MEMORY, "part %d of '%s': out of memory", rank,
-                path);
-  /* This part's element ids: a hyperslab of the grouped element list. */
-  {
-    hid_t ds;
-    DG_CALL_GOTO(err, done, open_ds(&r, g, "elements", H5T_INTEGER, (hsize_t)r.K, 0, &ds));
-    hsize_t start = (hsize_t)off[rank], count = (hsize_t)n;
-    hid_t fs = H5Dget_space(ds), ms = H5Screate_simple(1, &count, NULL);
-    int ok = fs >= 0 && ms >= 0 &&
-             H5Sselect_hyperslab(fs, H5S_SELECT_SET, &start, NULL, &count, NULL) >= 0 &&
-             H5Dread(ds, H5T_NATIVE_INT64, ms, fs, H5P_DEFAULT, gk) >= 0;
-    H5Sclose(ms);
-    H5Sclose(fs);
-    H5Dclose(ds);
-    DG_CHECK_GOTO(err, done, ok, DG_ERR_INPUT, "mesh file '%s': part %d's elements unreadable",
-                  path, rank);
-  }
+  int64_t nremote, nvid, *halo, *hl, *hrows, *vid;
+  int *hp;
+  double *X;
+} part_reader;
+
+static void part_free(part_reader *p) {
+  if (p->g >= 0)
+    H5Gclose(p->g);
+  free(p->off);
+  dg_partition_rows_free(&p->R);
+  free(p->halo);
+  free(p->hp);
+  free(p->hl);
+  free(p->hrows);
+  free(p->vid);
+  free(p->X);
+}
+
+/* This part's element ids: a hyperslab of the grouped element list. */
+static dg_error part_ids(part_reader *p) {
+  hid_t ds;
+  DG_CALL(open_ds(&p->r, p->g, "elements", H5T_INTEGER, (hsize_t)p->r.K, 0, &ds));
+  hsize_t start = (hsize_t)p->off[p->rank], count = (hsize_t)p->n;
+  hid_t fs = H5Dget_space(ds), ms = H5Screate_simple(1, &count, NULL);
+  int ok = fs >= 0 && ms >= 0 &&
+           H5Sselect_hyperslab(fs, H5S_SELECT_SET, &start, NULL, &count, NULL) >= 0 &&
+           H5Dread(ds, H5T_NATIVE_INT64, ms, fs, H5P_DEFAULT, p->R.gk) >= 0;
+  H5Sclose(ms);
+  H5Sclose(fs);
+  H5Dclose(ds);
+  DG_CHECK(ok, DG_ERR_INPUT, "mesh file '%s': part %d's elements unreadable", p->path, p->rank);
+  return DG_OK;
+}
+
+/* The part's elements: ids, vertices, tags and face connectivity. */
+static dg_error part_elements(part_reader *p) {
+  const h5in *r = &p->r;
+  const char *path = p->path;
+  int rank = p->rank, nf = p->nf;
+  p->g = H5Gopen2(r->f, "partition", H5P_DEFAULT);
+  p->off = malloc((size_t)(r->nparts + 1) * sizeof *p->off);
+  DG_CHECK(p->g >= 0 && p->off, DG_ERR_INPUT, "mesh file '%s': partition unreadable", path);
+  const int64_t *off = p->off;
+  DG_CALL(get(r, p->g, "offsets", H5T_INTEGER, H5T_NATIVE_INT64, (hsize_t)r->nparts + 1, 0,
+              p->off));
+  int64_t n = p->n = off[rank + 1] - off[rank];
+  DG_CHECK(off[rank] >= 0 && n > 0 && off[rank + 1] <= r->K, DG_ERR_INPUT,
+           "mesh file '%s': part %d spans elements [%" PRId64 ", %" PRId64 ") of %" PRId64,
+           path, rank, off[rank], off[rank + 1], r->K);
+  DG_CALL(dg_partition_rows_alloc(&p->R, r->dim, n));
+  dg_partition_rows *R = &p->R;
+  DG_CALL(part_ids(p));
   for (int64_t i = 0; i < n; i++)
-    DG_CHECK_GOTO(err, done, gk[i] >= 0 && gk[i] < r.K && (i == 0 || gk[i] > gk[i - 1]),
-                  DG_ERR_INPUT, "mesh file '%s': part %d's element list is corrupt", path, rank);
-  DG_CALL_GOTO(err, done, get_rows(&r, r.f, "elements", H5T_INTEGER, H5T_NATIVE_INT64,
-                                   (hsize_t)r.K, (hsize_t)nf, n, gk, EToV));
-  DG_CALL_GOTO(err, done, get_rows(&r, r.f, "face_tags", H5T_INTEGER, H5T_NATIVE_INT,
-                                   (hsize_t)r.K, (hsize_t)nf, n, gk, tag));
-  DG_CALL_GOTO(err, done, check_ranges(&r, n, EToV, tag));
-  DG_CALL_GOTO(err, done, get_rows(&r, g, "EToE", H5T_INTEGER, H5T_NATIVE_INT64, (hsize_t)r.K,
-                                   (hsize_t)nf, n, gk, nk));
-  DG_CALL_GOTO(err, done, get_rows(&r, g, "EToF", H5T_INTEGER, H5T_NATIVE_INT, (hsize_t)r.K,
-                                   (hsize_t)nf, n, gk, nfc));
-  DG_CALL_GOTO(err, done, check_connectivity(&r, n, gk, nk, nfc));
-  /* The neighbours' owners and local indices (point reads), then the
-   * vertices of the neighbours on other ranks, for the periodic shifts. */
+    DG_CHECK(R->gk[i] >= 0 && R->gk[i] < r->K && (i == 0 || R->gk[i] > R->gk[i - 1]),
+             DG_ERR_INPUT, "mesh file '%s': part %d's element list is corrupt", path, rank);
+  DG_CALL(get_rows(r, r->f, "elements", H5T_INTEGER, H5T_NATIVE_INT64, (hsize_t)r->K,
+                   (hsize_t)nf, n, R->gk, R->EToV));
+  DG_CALL(get_rows(r, r->f, "face_tags", H5T_INTEGER, H5T_NATIVE_INT, (hsize_t)r->K,
+                   (hsize_t)nf, n, R->gk, R->face_tag));
+  DG_CALL(check_ranges(r, n, R->EToV, R->face_tag));
+  DG_CALL(get_rows(r, p->g, "EToE", H5T_INTEGER, H5T_NATIVE_INT64, (hsize_t)r->K, (hsize_t)nf,
+                   n, R->gk, R->nbr_k));
+  DG_CALL(get_rows(r, p->g, "EToF", H5T_INTEGER, H5T_NATIVE_INT, (hsize_t)r->K, (hsize_t)nf, n,
+                   R->gk, R->nbr_f));
+  DG_CALL(check_connectivity(r, n, R->gk, R->nbr_k, R->nbr_f));
+  return DG_OK;
+}
+
+/* The neighbours' owners and local indices (point reads); those on other
+ * parts are kept in halo / hp / hl (nremote of them). */
+static dg_error part_neighbours(part_reader *p) {
+  const h5in *r = &p->r;
+  const char *path = p->path;
+  int rank = p->rank, nf = p->nf;
+  int64_t n = p->n, *gk = p->R.gk, *nk = p->R.nbr_k;
+  int *nfc = p->R.nbr_f;
+  size_t nfl = (size_t)(n * nf);
+  int64_t *halo = p->halo = malloc(nfl * sizeof *halo);
+  DG_CHECK(halo != NULL, DG_ERR_MEMORY, "part %d of '%s': out of memory", rank, path);
   int64_t nn = 0;
   for (size_t i = 0; i < nfl; i++) {
     if (nk[i] == gk[i / nf])
@@ -883,86 +900,119 @@ dg_error dg_mesh_h5_read_part(const char *path, int rank, dg_partition_local **o
       halo[nn++] = nk[i];
   }
   nn = unique_i64(halo, nn);
-  hp = malloc((size_t)(nn ? nn : 1) * sizeof *hp);
-  hl = malloc((size_t)(nn ? nn : 1) * sizeof *hl);
-  DG_CHECK_GOTO(err, done, hp && hl, DG_ERR_MEMORY, "part %d: out of memory", rank);
-  DG_CALL_GOTO(err, done, get_rows(&r, g, "part", H5T_INTEGER, H5T_NATIVE_INT, (hsize_t)r.K, 0,
-                                   nn, halo, hp));
-  DG_CALL_GOTO(err, done, get_rows(&r, g, "local", H5T_INTEGER, H5T_NATIVE_INT64, (hsize_t)r.K,
-                                   0, nn, halo, hl));
+  int *hp = p->hp = malloc((size_t)(nn ? nn : 1) * sizeof *hp);
+  int64_t *hl = p->hl = malloc((size_t)(nn ? nn : 1) * sizeof *hl);
+  DG_CHECK(hp && hl, DG_ERR_MEMORY, "part %d: out of memory", rank);
+  DG_CALL(get_rows(r, p->g, "part", H5T_INTEGER, H5T_NATIVE_INT, (hsize_t)r->K, 0, nn, halo, hp));
+  DG_CALL(get_rows(r, p->g, "local", H5T_INTEGER, H5T_NATIVE_INT64, (hsize_t)r->K, 0, nn, halo,
+                   hl));
   for (int64_t i = 0; i < nn; i++)
-    DG_CHECK_GOTO(err, done, hp[i] >= 0 && hp[i] < r.nparts && hl[i] >= 0 && hl[i] < r.K,
-                  DG_ERR_INPUT, "mesh file '%s': element %" PRId64 " has part %d, index %" PRId64,
-                  path, halo[i], hp[i], hl[i]);
+    DG_CHECK(hp[i] >= 0 && hp[i] < r->nparts && hl[i] >= 0 && hl[i] < r->K, DG_ERR_INPUT,
+             "mesh file '%s': element %" PRId64 " has part %d, index %" PRId64, path, halo[i],
+             hp[i], hl[i]);
   int64_t nremote = 0;
   for (int64_t i = 0; i < nn; i++)
     if (hp[i] != rank)
       halo[nremote] = halo[i], hp[nremote] = hp[i], hl[nremote++] = hl[i];
+  p->nremote = nremote;
   for (size_t i = 0; i < nfl; i++) {
     int64_t j = nk[i] >= 0 ? find_i64(halo, nremote, nk[i]) : -1;
-    nr[i] = nk[i] < 0 ? -1 : j >= 0 ? hp[j] : rank;
-    nl[i] = nk[i] < 0 ? -1 : j >= 0 ? hl[j] : find_i64(gk, n, nk[i]);
-    DG_CHECK_GOTO(err, done, nk[i] < 0 || nl[i] >= 0, DG_ERR_INPUT,
-                  "mesh file '%s': element %" PRId64 " of part %d is not in the part's list",
-                  path, nk[i], rank);
+    p->R.nbr_rank[i] = nk[i] < 0 ? -1 : j >= 0 ? hp[j] : rank;
+    p->R.nbr_local[i] = nk[i] < 0 ? -1 : j >= 0 ? hl[j] : find_i64(gk, n, nk[i]);
+    DG_CHECK(nk[i] < 0 || p->R.nbr_local[i] >= 0, DG_ERR_INPUT,
+             "mesh file '%s': element %" PRId64 " of part %d is not in the part's list", path,
+             nk[i], rank);
   }
-  hrows = malloc((size_t)(nremote ? nremote : 1) * nf * sizeof *hrows);
-  vid = malloc(((size_t)nremote + (size_t)n) * nf * sizeof *vid + 1);
-  DG_CHECK_GOTO(err, done, hrows && vid, DG_ERR_MEMORY, "part %d: out of memory", rank);
-  DG_CALL_GOTO(err, done, get_rows(&r, r.f, "elements", H5T_INTEGER, H5T_NATIVE_INT64,
-                                   (hsize_t)r.K, (hsize_t)nf, nremote, halo, hrows));
+  return DG_OK;
+}
+
+/* The vertices of the neighbours on other parts, the coordinates of all
+ * the vertices the part touches, and from them the periodic shifts. */
+static dg_error part_shifts(part_reader *p) {
+  const h5in *r = &p->r;
+  const char *path = p->path;
+  int rank = p->rank, nf = p->nf;
+  int64_t nremote = p->nremote, *halo = p->halo, *EToV = p->R.EToV, *nk = p->R.nbr_k;
+  size_t nfl = (size_t)(p->n * nf);
+  int64_t *hrows = p->hrows = malloc((size_t)(nremote ? nremote : 1) * nf * sizeof *hrows);
+  int64_t *vid = p->vid = malloc(((size_t)nremote + (size_t)p->n) * nf * sizeof *vid + 1);
+  DG_CHECK(hrows && vid, DG_ERR_MEMORY, "part %d: out of memory", rank);
+  DG_CALL(get_rows(r, r->f, "elements", H5T_INTEGER, H5T_NATIVE_INT64, (hsize_t)r->K,
+                   (hsize_t)nf, nremote, halo, hrows));
   for (int64_t i = 0; i < nremote * nf; i++)
-    DG_CHECK_GOTO(err, done, hrows[i] >= 0 && hrows[i] < r.Nv, DG_ERR_INPUT,
-                  "mesh file '%s': element %" PRId64 " has vertex %" PRId64, path, halo[i / nf],
-                  hrows[i]);
+    DG_CHECK(hrows[i] >= 0 && hrows[i] < r->Nv, DG_ERR_INPUT,
+             "mesh file '%s': element %" PRId64 " has vertex %" PRId64, path, halo[i / nf],
+             hrows[i]);
   memcpy(vid, EToV, nfl * sizeof *vid);
   memcpy(vid + nfl, hrows, (size_t)(nremote * nf) * sizeof *vid);
-  int64_t nvid = unique_i64(vid, (int64_t)nfl + nremote * nf);
-  X = malloc((size_t)(nvid * r.dim) * sizeof *X);
-  DG_CHECK_GOTO(err, done, X != NULL, DG_ERR_MEMORY, "part %d: out of memory", rank);
-  DG_CALL_GOTO(err, done, file_coords(&r, nvid, vid, X));
-  DG_CALL_GOTO(err, done, dg_mesh_h5_check_coords(path, X, nvid, r.dim));
+  int64_t nvid = p->nvid = unique_i64(vid, (int64_t)nfl + nremote * nf);
+  double *X = p->X = malloc((size_t)(nvid * r->dim) * sizeof *X);
+  DG_CHECK(X != NULL, DG_ERR_MEMORY, "part %d: out of memory", rank);
+  DG_CALL(file_coords(&p->r, nvid, vid, X));
+  DG_CALL(dg_mesh_h5_check_coords(path, X, nvid, r->dim));
   for (size_t i = 0; i < nfl; i++) {
-    if (nk[i] < 0 || nr[i] == rank)
+    if (nk[i] < 0 || p->R.nbr_rank[i] == rank)
       continue;
     double a[3], b[3];
     /* As dg_partition_extract does, from the same coordinates: bitwise equal. */
-    dg_mesh_validate_face_centroid(r.dim, EToV + (i / nf) * nf, (int)(i % nf), X, vid, nvid, a);
-    dg_mesh_validate_face_centroid(r.dim, hrows + find_i64(halo, nremote, nk[i]) * nf, nfc[i], X,
-                                   vid, nvid, b);
+    dg_mesh_validate_face_centroid(r->dim, EToV + (i / nf) * nf, (int)(i % nf), X, vid, nvid, a);
+    dg_mesh_validate_face_centroid(r->dim, hrows + find_i64(halo, nremote, nk[i]) * nf,
+                                   p->R.nbr_f[i], X, vid, nvid, b);
     for (int c = 0; c < 3; c++)
-      shift[i * 3 + c] = b[c] - a[c];
+      p->R.shift[i * 3 + c] = b[c] - a[c];
   }
-  DG_CALL_GOTO(err, done, read_common(&r, &names, periodic, lo, hi, &pairs));
-  R.rank = rank;
-  R.nparts = r.nparts;
-  R.ntags = r.ntags;
-  R.tag_names = names;
-  R.periodic = periodic;
-  R.lo = lo;
-  R.hi = hi;
-  R.nface_pairs = r.npairs;
-  R.face_pairs = pairs;
-  R.coords = file_coords;
-  R.ctx = &r;
-  DG_CALL_GOTO(err, done, dg_partition_build_local(&R, out));
+  return DG_OK;
+}
+
+dg_error dg_mesh_h5_read_part(const char *path, int rank, dg_partition_local **out) {
+  DG_CHECK(path && out, DG_ERR_ARG, "dg_mesh_h5_read_part: NULL argument");
+  *out = NULL;
+  quiet q;
+  quiet_on(&q);
+  part_reader p;
+  memset(&p, 0, sizeof p);
+  p.path = path;
+  p.rank = rank;
+  p.g = -1;
+  h5in *r = &p.r;
+  dg_error err = DG_OK;
+  char **names = NULL;
+  dg_mesh_face_pair *pairs = NULL;
+  int periodic[3];
+  double lo[3], hi[3];
+  DG_CALL_GOTO(err, done, open_file(path, r));
+  DG_CHECK_GOTO(err, done, r->nparts > 0, DG_ERR_INPUT,
+                "mesh file '%s' is not partitioned; import it with --parts P", path);
+  DG_CHECK_GOTO(err, done, rank >= 0 && rank < r->nparts, DG_ERR_INPUT,
+                "mesh file '%s' has %d parts; rank %d has none (run with -np %d, or re-import "
+                "with --parts matching the ranks)",
+                path, r->nparts, rank, r->nparts);
+  p.nf = r->nf;
+  DG_CALL_GOTO(err, done, part_elements(&p));
+  DG_CALL_GOTO(err, done, part_neighbours(&p));
+  DG_CALL_GOTO(err, done, part_shifts(&p));
+  DG_CALL_GOTO(err, done, read_common(r, &names, periodic, lo, hi, &pairs));
+  dg_partition_rows *R = &p.R;
+  R->rank = rank;
+  R->nparts = r->nparts;
+  R->ntags = r->ntags;
+  R->tag_names = names;
+  R->periodic = periodic;
+  R->lo = lo;
+  R->hi = hi;
+  R->nface_pairs = r->npairs;
+  R->face_pairs = pairs;
+  R->coords = file_coords;
+  R->ctx = r;
+  DG_CALL_GOTO(err, done, dg_partition_build_local(R, out));
 done:
-  if (g >= 0)
-    H5Gclose(g);
-  close_file(&r);
+  part_free(&p);
+  close_file(r);
   quiet_off(&q);
-  for (int i = 0; names && i < r.ntags; i++)
+  for (int i = 0; names && i < r->ntags; i++)
     free(names[i]);
   free(names);
   free(pairs);
-  free(off);
-  dg_partition_rows_free(&R);
-  free(halo);
-  free(hp);
-  free(hl);
-  free(hrows);
-  free(vid);
-  free(X);
   return err;
 }
 
