@@ -12,12 +12,10 @@
  *
  * usage: test_core_kernel_source_digests check|write DIGESTS
  *        test_core_kernel_source_digests dump DIR                         */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "core/elementwise.h"
 #include "core/hash.h"
@@ -45,9 +43,7 @@ static void record(run *r, const char *tag, int cuda, dg_strbuf *b) {
   if (strcmp(r->mode, "dump") == 0) {
     char path[1024];
     snprintf(path, sizeof path, "%s/%s_%s.%s", r->dir, tag, backend(cuda), cuda ? "cu" : "c");
-    FILE *f = fopen(path, "w");
-    CHECK(f != NULL, "cannot write %s: %s", path, strerror(errno));
-    CHECK(fputs(src, f) != EOF && fclose(f) == 0, "cannot write %s", path);
+    digest_dump(path, src);
   }
   free(src);
 }
@@ -140,13 +136,7 @@ static void reductions(run *r, dg_dtype dt, int cuda) {
 int main(int argc, char **argv) {
   CHECK(argc == 3, "usage: %s check|write|dump DIGESTS|DIR", argv[0]);
   static run r;
-  r.mode = argv[1];
-  CHECK(!strcmp(r.mode, "check") || !strcmp(r.mode, "write") || !strcmp(r.mode, "dump"),
-        "unknown mode '%s'", r.mode);
-  if (!strcmp(r.mode, "dump")) {
-    r.dir = argv[2];
-    CHECK(mkdir(r.dir, 0777) == 0 || errno == EEXIST, "cannot make %s", r.dir);
-  }
+  digest_start(&r, argv[1], argv[2]);
   for (int cuda = 1; cuda >= 0; cuda--)
     for (int d = 0; d < 2; d++) {
       dg_dtype dt = d ? DG_DOUBLE : DG_FLOAT;
@@ -154,11 +144,8 @@ int main(int argc, char **argv) {
       elementwise(&r, dt, cuda);
       reductions(&r, dt, cuda);
     }
-  if (!strcmp(r.mode, "write"))
-    digest_write(&r, argv[2],
-                 "# core.kernel_source_digests: <module>_<backend> <sha256 of its source>\n"
-                 "# regenerate: test_core_kernel_source_digests write <this file>\n");
-  if (!strcmp(r.mode, "check"))
-    EXPECT(digest_compare(&r, argv[2]) == 0);
+  digest_finish(&r, argv[2],
+                "# core.kernel_source_digests: <module>_<backend> <sha256 of its source>\n"
+                "# regenerate: test_core_kernel_source_digests write <this file>\n");
   return expect_finish();
 }
