@@ -11,8 +11,8 @@
  * NUL-padded, and a reader checks it by streaming the file once.  This
  * catches truncation and any corruption; a file crafted to crash libhdf5
  * with a matching seal is out of its reach (keep HDF5 up to date for that).
- * Used by the HDF5 mesh files (meshes/mesh_h5.c) and checkpoints
- * (problems/checkpoint.c). */
+ * Used by the HDF5 mesh files (meshes/mesh_h5.c, mesh_h5_write.c) and
+ * checkpoints (problems/checkpoint.c). */
 #ifndef DG_CORE_SEAL_H
 #define DG_CORE_SEAL_H
 

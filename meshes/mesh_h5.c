@@ -1,3 +1,5 @@
+/* The HDF5 mesh format (meshes/MESH_FORMAT.md): import, and reading of the
+ * whole mesh or of one rank's part; writing is in mesh_h5_write.c. */
 #include "meshes/mesh_h5.h"
 
 #include <inttypes.h>
@@ -67,253 +69,14 @@ dg_error dg_mesh_h5_nparts(const char *path, int *nparts) {
 
 #include "core/hash.h"
 #include "core/seal.h"
+#include "meshes/mesh_h5_private.h"
 
 int dg_mesh_h5_available(void) { return 1; }
 
-static const char FORMAT_NAME[] = "dgrun-mesh";
-
-/* HDF5's own error printing is off while dgrun works on a file: dgrun
- * reports the failure itself, naming the file. */
-typedef struct {
-  H5E_auto2_t func;
-  void *data;
-} quiet;
-
-static void quiet_on(quiet *q) {
-  H5Eget_auto2(H5E_DEFAULT, &q->func, &q->data);
-  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-}
-
-static void quiet_off(const quiet *q) { H5Eset_auto2(H5E_DEFAULT, q->func, q->data); }
-
-/* ---- writing ------------------------------------------------------------- */
-
-static int put(hid_t loc, const char *name, hid_t ftype, hid_t mtype, int rank, hsize_t d0,
-               hsize_t d1, const void *data) {
-  hsize_t dims[2] = {d0, d1};
-  hid_t sp = H5Screate_simple(rank, dims, NULL);
-  hid_t ds = sp < 0 ? -1 : H5Dcreate2(loc, name, ftype, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-  herr_t st = ds < 0 ? -1 : H5Dwrite(ds, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, data);
-  if (ds >= 0)
-    H5Dclose(ds);
-  if (sp >= 0)
-    H5Sclose(sp);
-  return st >= 0;
-}
-
-static int put_attr(hid_t loc, const char *name, hid_t ftype, hid_t mtype, hsize_t n,
-                    const void *data) {
-  hid_t sp = H5Screate_simple(1, &n, NULL);
-  hid_t at = sp < 0 ? -1 : H5Acreate2(loc, name, ftype, sp, H5P_DEFAULT, H5P_DEFAULT);
-  herr_t st = at < 0 ? -1 : H5Awrite(at, mtype, data);
-  if (at >= 0)
-    H5Aclose(at);
-  if (sp >= 0)
-    H5Sclose(sp);
-  return st >= 0;
-}
-
-static int put_i64(hid_t loc, const char *name, int64_t v) {
-  return put_attr(loc, name, H5T_STD_I64LE, H5T_NATIVE_INT64, 1, &v);
-}
-
-static hid_t string_type(size_t size) {
-  hid_t t = H5Tcopy(H5T_C_S1);
-  if (t >= 0 && (H5Tset_size(t, size) < 0 || H5Tset_strpad(t, H5T_STR_NULLTERM) < 0)) {
-    H5Tclose(t);
-    return -1;
-  }
-  return t;
-}
-
-static int put_string_attr(hid_t loc, const char *name, const char *s) {
-  hid_t t = string_type(strlen(s) + 1);
-  int ok = t >= 0 && put_attr(loc, name, t, t, 1, s);
-  if (t >= 0)
-    H5Tclose(t);
-  return ok;
-}
-
-/* Names as one fixed-length string array (padded to the longest + 1). */
-static int put_names(hid_t loc, const char *name, int n, char *const *names) {
-  size_t len = 1;
-  for (int i = 0; i < n; i++)
-    len = strlen(names[i]) + 1 > len ? strlen(names[i]) + 1 : len;
-  char *buf = calloc((size_t)n, len);
-  hid_t t = string_type(len);
-  int ok = buf && t >= 0;
-  for (int i = 0; ok && i < n; i++)
-    memcpy(buf + (size_t)i * len, names[i], strlen(names[i]));
-  ok = ok && put(loc, name, t, t, 1, (hsize_t)n, 0, buf);
-  if (t >= 0)
-    H5Tclose(t);
-  free(buf);
-  return ok;
-}
-
-/* SHA-256 over everything the file holds, in a fixed order, as stored in
- * memory (little-endian on every machine dgrun runs on). */
-static void checksum(const dg_mesh *m, const dg_partition *p, const int64_t *EToE,
-                     const int *EToF, char hex[DG_HASH_HEX_SIZE]) {
-  const int nf = m->dim + 1;
-  dg_hash h;
-  dg_hash_init(&h);
-  int64_t head[3] = {m->dim, m->Nv, m->K};
-  dg_hash_update(&h, head, sizeof head);
-  dg_hash_update(&h, m->VX, (size_t)(m->Nv * m->dim) * sizeof *m->VX);
-  dg_hash_update(&h, m->EToV, (size_t)(m->K * nf) * sizeof *m->EToV);
-  dg_hash_update(&h, m->face_tag, (size_t)(m->K * nf) * sizeof *m->face_tag);
-  for (int t = 0; t < m->ntags; t++)
-    dg_hash_update_field(&h, m->tag_names[t]);
-  dg_hash_update(&h, m->periodic, sizeof m->periodic);
-  dg_hash_update(&h, m->lo, sizeof m->lo);
-  dg_hash_update(&h, m->hi, sizeof m->hi);
-  for (int64_t i = 0; i < m->nface_pairs; i++) {
-    const dg_mesh_face_pair *fp = &m->face_pairs[i];
-    int64_t k[2] = {fp->k1, fp->k2};
-    int f[2] = {fp->f1, fp->f2};
-    dg_hash_update(&h, k, sizeof k);
-    dg_hash_update(&h, f, sizeof f);
-    dg_hash_update(&h, fp->shift, sizeof fp->shift);
-  }
-  if (p) {
-    dg_hash_update(&h, &p->nparts, sizeof p->nparts);
-    dg_hash_update(&h, p->part, (size_t)p->K * sizeof *p->part);
-    dg_hash_update(&h, EToE, (size_t)(m->K * nf) * sizeof *EToE);
-    dg_hash_update(&h, EToF, (size_t)(m->K * nf) * sizeof *EToF);
-  }
-  unsigned char d[DG_HASH_SIZE];
-  dg_hash_final(&h, d);
-  dg_hash_hex(d, DG_HASH_SIZE, hex);
-}
-
-static int write_contents(hid_t f, const dg_mesh *m, const dg_partition *p, const int64_t *EToE,
-                          const int *EToF) {
-  const int nf = m->dim + 1;
-  char hex[DG_HASH_HEX_SIZE];
-  checksum(m, p, EToE, EToF, hex);
-  int ok = put_string_attr(f, "format", FORMAT_NAME) && put_i64(f, "version", DG_MESH_H5_VERSION) &&
-           put_i64(f, "dim", m->dim) && put_i64(f, "Nv", m->Nv) && put_i64(f, "K", m->K) &&
-           put_i64(f, "ntags", m->ntags) && put_i64(f, "nface_pairs", m->nface_pairs) &&
-           put_attr(f, "periodic", H5T_STD_I32LE, H5T_NATIVE_INT, 3, m->periodic) &&
-           put_attr(f, "lo", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 3, m->lo) &&
-           put_attr(f, "hi", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 3, m->hi) &&
-           put_string_attr(f, "sha256", hex) &&
-           put(f, "nodes", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 2, (hsize_t)m->Nv,
-               (hsize_t)m->dim, m->VX) &&
-           put(f, "elements", H5T_STD_I64LE, H5T_NATIVE_INT64, 2, (hsize_t)m->K, (hsize_t)nf,
-               m->EToV) &&
-           put(f, "face_tags", H5T_STD_I32LE, H5T_NATIVE_INT, 2, (hsize_t)m->K, (hsize_t)nf,
-               m->face_tag);
-  if (ok && m->ntags)
-    ok = put_names(f, "tag_names", m->ntags, m->tag_names);
-  if (ok && m->nface_pairs) {
-    int64_t n = m->nface_pairs, *k = malloc((size_t)n * 2 * sizeof *k);
-    int *fc = malloc((size_t)n * 2 * sizeof *fc);
-    double *s = malloc((size_t)n * 3 * sizeof *s);
-    ok = k && fc && s;
-    for (int64_t i = 0; ok && i < n; i++) {
-      const dg_mesh_face_pair *fp = &m->face_pairs[i];
-      k[2 * i] = fp->k1;
-      k[2 * i + 1] = fp->k2;
-      fc[2 * i] = fp->f1;
-      fc[2 * i + 1] = fp->f2;
-      memcpy(s + 3 * i, fp->shift, sizeof fp->shift);
-    }
-    hid_t g = ok ? H5Gcreate2(f, "face_pairs", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT) : -1;
-    ok = g >= 0 && put(g, "elements", H5T_STD_I64LE, H5T_NATIVE_INT64, 2, (hsize_t)n, 2, k) &&
-         put(g, "faces", H5T_STD_I32LE, H5T_NATIVE_INT, 2, (hsize_t)n, 2, fc) &&
-         put(g, "shift", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 2, (hsize_t)n, 3, s);
-    if (g >= 0)
-      H5Gclose(g);
-    free(k);
-    free(fc);
-    free(s);
-  }
-  if (ok && p) {
-    hid_t g = H5Gcreate2(f, "partition", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    ok = g >= 0 && put_i64(g, "nparts", p->nparts) && put_i64(g, "edge_cut", p->edge_cut) &&
-         put_i64(g, "method", p->method) &&
-         put(g, "part", H5T_STD_I32LE, H5T_NATIVE_INT, 1, (hsize_t)p->K, 0, p->part) &&
-         put(g, "offsets", H5T_STD_I64LE, H5T_NATIVE_INT64, 1, (hsize_t)p->nparts + 1, 0,
-             p->offsets) &&
-         put(g, "elements", H5T_STD_I64LE, H5T_NATIVE_INT64, 1, (hsize_t)p->K, 0, p->elements) &&
-         put(g, "local", H5T_STD_I64LE, H5T_NATIVE_INT64, 1, (hsize_t)p->K, 0, p->local) &&
-         put(g, "EToE", H5T_STD_I64LE, H5T_NATIVE_INT64, 2, (hsize_t)m->K, (hsize_t)nf, EToE) &&
-         put(g, "EToF", H5T_STD_I32LE, H5T_NATIVE_INT, 2, (hsize_t)m->K, (hsize_t)nf, EToF);
-    if (g >= 0)
-      H5Gclose(g);
-  }
-  return ok;
-}
-
 /* ---- the seal: core/seal.h (no byte reaches libhdf5 unverified) ------- */
-#define SEAL_MAGIC "dgrun-mesh-h5 sealed"
-enum { SEAL_SIZE = DG_SEAL_SIZE };
-
 static dg_error check_seal(const char *path) {
-  DG_CALL(dg_seal_check(path, SEAL_MAGIC, "mesh file", "a dgrun HDF5 mesh file", 1));
+  DG_CALL(dg_seal_check(path, DG_MESH_H5_SEAL, "mesh file", "a dgrun HDF5 mesh file", 1));
   return DG_OK;
-}
-
-dg_error dg_mesh_h5_write(const char *path, const dg_mesh *m, const dg_partition *p,
-                          const int64_t *EToE, const int *EToF) {
-  DG_CHECK(path && m && !EToE == !EToF, DG_ERR_ARG, "dg_mesh_h5_write: bad arguments");
-  DG_CHECK(!p || p->K == m->K, DG_ERR_ARG, "partition of %" PRId64 " elements for %" PRId64,
-           p ? p->K : 0, m->K);
-  const int nf = m->dim + 1;
-  dg_error err = DG_OK;
-  int64_t *own = NULL;
-  int *ownf = NULL;
-  void *image = NULL;
-  hid_t fapl = -1, fcpl = -1, f = -1;
-  quiet q;
-  quiet_on(&q);
-  if (p && !EToE) {
-    own = malloc((size_t)(m->K * nf) * sizeof *own);
-    ownf = malloc((size_t)(m->K * nf) * sizeof *ownf);
-    DG_CHECK_GOTO(err, done, own && ownf, DG_ERR_MEMORY, "mesh file: out of memory");
-    DG_CALL_GOTO(err, done, dg_mesh_validate_neighbors(m, 1, own, ownf));
-    EToE = own;
-    EToF = ownf;
-  }
-  /* Built in memory (core driver, no backing file), then written
-   * atomically.  The default (oldest) file format: newer superblocks carry
-   * an "open for writing" flag and checksum that an image taken from an open
-   * file gets wrong; the contents are covered by dgrun's own SHA-256. */
-  fapl = H5Pcreate(H5P_FILE_ACCESS);
-  fcpl = H5Pcreate(H5P_FILE_CREATE);
-  DG_CHECK_GOTO(err, done,
-                fapl >= 0 && H5Pset_fapl_core(fapl, 1 << 20, 0) >= 0 && fcpl >= 0 &&
-                    H5Pset_userblock(fcpl, SEAL_SIZE) >= 0,
-                DG_ERR_INTERNAL, "HDF5: cannot set up an in-memory file for '%s'", path);
-  f = H5Fcreate("dgrun-mesh-image.h5", H5F_ACC_TRUNC, fcpl, fapl);
-  DG_CHECK_GOTO(err, done, f >= 0, DG_ERR_INTERNAL, "HDF5: cannot create the image of '%s'",
-                path);
-  DG_CHECK_GOTO(err, done, write_contents(f, m, p, EToE, EToF), DG_ERR_MEMORY,
-                "HDF5: cannot build mesh file '%s' in memory", path);
-  DG_CHECK_GOTO(err, done, H5Fflush(f, H5F_SCOPE_GLOBAL) >= 0, DG_ERR_INTERNAL,
-                "HDF5: cannot flush the image of '%s'", path);
-  /* The image leaves the user block out: the seal goes in front of it. */
-  ssize_t n = H5Fget_file_image(f, NULL, 0);
-  image = n > 0 ? malloc(SEAL_SIZE + (size_t)n) : NULL;
-  DG_CHECK_GOTO(err, done,
-                image && H5Fget_file_image(f, (char *)image + SEAL_SIZE, (size_t)n) == n,
-                DG_ERR_MEMORY, "HDF5: cannot get the image of '%s' (%zd bytes)", path, n);
-  dg_seal_image(image, SEAL_SIZE + (size_t)n, SEAL_MAGIC);
-  DG_CALL_GOTO(err, done, dg_fsutil_write_atomic(path, image, SEAL_SIZE + (size_t)n, 0644));
-done:
-  if (f >= 0)
-    H5Fclose(f);
-  if (fapl >= 0)
-    H5Pclose(fapl);
-  if (fcpl >= 0)
-    H5Pclose(fcpl);
-  quiet_off(&q);
-  free(image);
-  free(own);
-  free(ownf);
-  return err;
 }
 
 /* ---- reading ------------------------------------------------------------- */
@@ -362,7 +125,7 @@ static dg_error get_string_attr(const h5in *r, const char *name, char *buf, size
   hid_t t = at < 0 ? -1 : H5Aget_type(at);
   size_t len = t < 0 ? 0 : H5Tget_size(t);
   int ok = t >= 0 && H5Tget_class(t) == H5T_STRING && len > 0 && len < size;
-  hid_t mt = ok ? string_type(len) : -1;
+  hid_t mt = ok ? dg_mesh_h5_string_type(len) : -1;
   ok = ok && mt >= 0 && H5Aread(at, mt, buf) >= 0;
   if (ok)
     buf[len] = 0;
@@ -474,8 +237,8 @@ static dg_error open_file(const char *path, h5in *r) {
   char fmt[64];
   int64_t version, dim, ntags;
   DG_CALL(get_string_attr(r, "format", fmt, sizeof fmt));
-  DG_CHECK(strcmp(fmt, FORMAT_NAME) == 0, DG_ERR_INPUT,
-           "mesh file '%s' has format '%s', not '%s'", path, fmt, FORMAT_NAME);
+  DG_CHECK(strcmp(fmt, DG_MESH_H5_FORMAT) == 0, DG_ERR_INPUT,
+           "mesh file '%s' has format '%s', not '%s'", path, fmt, DG_MESH_H5_FORMAT);
   DG_CALL(get_i64_attr(r, r->f, "version", &version));
   DG_CHECK(version == DG_MESH_H5_VERSION, DG_ERR_INPUT,
            "mesh file '%s' has format version %" PRId64 "; this dgrun reads version %d", path,
@@ -536,7 +299,7 @@ static dg_error read_common(const h5in *r, char ***names_out, int periodic[3], d
                   "mesh file '%s': tag names of %zu bytes", r->path, len);
     buf = calloc((size_t)r->ntags, len + 1);
     names = calloc((size_t)r->ntags, sizeof *names);
-    mt = string_type(len);
+    mt = dg_mesh_h5_string_type(len);
     DG_CHECK_GOTO(err, done, buf && names && mt >= 0, DG_ERR_MEMORY, "tag names: out of memory");
     DG_CHECK_GOTO(err, done, H5Dread(ds, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) >= 0,
                   DG_ERR_INPUT, "mesh file '%s': tag names cannot be read", r->path);
@@ -688,7 +451,7 @@ static dg_error read_partition(const h5in *r, const dg_mesh *m, char *hex, dg_pa
   int64_t method = 0;
   DG_CALL_GOTO(err, done, get_i64_attr(r, g, "method", &method));
   p->method = (dg_partition_method)method;
-  checksum(m, p, EToE, EToF, hex);
+  dg_mesh_h5_checksum(m, p, EToE, EToF, hex);
   *out = p;
   p = NULL;
 done:
@@ -709,8 +472,8 @@ dg_error dg_mesh_h5_read(const char *path, dg_mesh **out, dg_partition **part_ou
   *out = NULL;
   if (part_out)
     *part_out = NULL;
-  quiet q;
-  quiet_on(&q);
+  dg_mesh_h5_quiet q;
+  dg_mesh_h5_quiet_on(&q);
   h5in r;
   dg_mesh *m = NULL;
   dg_partition *p = NULL;
@@ -745,7 +508,7 @@ dg_error dg_mesh_h5_read(const char *path, dg_mesh **out, dg_partition **part_ou
   if (r.nparts)
     DG_CALL_GOTO(err, done, read_partition(&r, m, got, &p));
   else
-    checksum(m, NULL, NULL, NULL, got);
+    dg_mesh_h5_checksum(m, NULL, NULL, NULL, got);
   DG_CHECK_GOTO(err, done, strcmp(want, got) == 0, DG_ERR_INPUT,
                 "mesh file '%s' is corrupt: its contents do not match its checksum", path);
   *out = m;
@@ -756,22 +519,22 @@ dg_error dg_mesh_h5_read(const char *path, dg_mesh **out, dg_partition **part_ou
   }
 done:
   close_file(&r);
-  quiet_off(&q);
+  dg_mesh_h5_quiet_off(&q);
   dg_mesh_destroy(&m);
   dg_partition_destroy(&p);
   return err;
 }
 
 dg_error dg_mesh_h5_nparts(const char *path, int *nparts) {
-  quiet q;
-  quiet_on(&q);
+  dg_mesh_h5_quiet q;
+  dg_mesh_h5_quiet_on(&q);
   h5in r;
   dg_error err = open_file(path, &r);
   if (err != DG_OK)
     dg_error_push(err, __FILE__, __LINE__, __func__);
   *nparts = r.nparts;
   close_file(&r);
-  quiet_off(&q);
+  dg_mesh_h5_quiet_off(&q);
   return err;
 }
 
@@ -802,79 +565,96 @@ static dg_error file_coords(void *ctx, int64_t n, const int64_t *gids, double *o
                   (hsize_t)r->dim, n, gids, out);
 }
 
-dg_error dg_mesh_h5_read_part(const char *path, int rank, dg_partition_local **out) {
-  DG_CHECK(path && out, DG_ERR_ARG, "dg_mesh_h5_read_part: NULL argument");
-  *out = NULL;
-  quiet q;
-  quiet_on(&q);
+/* What reading one part holds (freed by part_free): the part's rows in R,
+ * then its face neighbours on other parts (halo: global ids, hp: their
+ * part, hl: their index there, hrows: their vertices) and the coordinates
+ * X of the nvid vertices vid that both touch. */
+typedef struct {
+  const char *path;
+  int rank, nf;
   h5in r;
-  dg_error err = DG_OK;
-  char **names = NULL;
-  dg_mesh_face_pair *pairs = NULL;
-  int64_t *off = NULL, *gk = NULL, *EToV = NULL, *nk = NULL, *nl = NULL, *halo = NULL,
-          *hrows = NULL, *vid = NULL, *hl = NULL;
-  int *tag = NULL, *nfc = NULL, *nr = NULL, *hp = NULL;
-  double *shift = NULL, *X = NULL;
-  hid_t g = -1;
+  hid_t g; /* the "partition" group */
+  int64_t n, *off;
   dg_partition_rows R;
-  memset(&R, 0, sizeof R);
-  int periodic[3];
-  double lo[3], hi[3];
-  DG_CALL_GOTO(err, done, open_file(path, &r));
-  DG_CHECK_GOTO(err, done, r.nparts > 0, DG_ERR_INPUT,
-                "mesh file '%s' is not partitioned; import it with --parts P", path);
-  DG_CHECK_GOTO(err, done, rank >= 0 && rank < r.nparts, DG_ERR_INPUT,
-                "mesh file '%s' has %d parts; rank %d has none (run with -np %d, or re-import "
-                "with --parts matching the ranks)",
-                path, r.nparts, rank, r.nparts);
-  const int nf = r.nf;
-  g = H5Gopen2(r.f, "partition", H5P_DEFAULT);
-  off = malloc((size_t)(r.nparts + 1) * sizeof *off);
-  DG_CHECK_GOTO(err, done, g >= 0 && off, DG_ERR_INPUT, "mesh file '%s': partition unreadable",
-                path);
-  DG_CALL_GOTO(err, done, get(&r, g, "offsets", H5T_INTEGER, H5T_NATIVE_INT64,
-                              (hsize_t)r.nparts + 1, 0, off));
-  int64_t n = off[rank + 1] - off[rank];
-  DG_CHECK_GOTO(err, done, off[rank] >= 0 && n > 0 && off[rank + 1] <= r.K, DG_ERR_INPUT,
-                "mesh file '%s': part %d spans elements [%" PRId64 ", %" PRId64 ") of %" PRId64,
-                path, rank, off[rank], off[rank + 1], r.K);
-  size_t nfl = (size_t)(n * nf);
-  DG_CALL_GOTO(err, done, dg_partition_rows_alloc(&R, r.dim, n));
-  gk = R.gk, EToV = R.EToV, tag = R.face_tag, nk = R.nbr_k, nfc = R.nbr_f, nr = R.nbr_rank;
-  nl = R.nbr_local, shift = R.shift;
-  halo = malloc(nfl * sizeof *halo);
-  DG_CHECK_GOTO(err, done, halo != NULL, DG_ERR_MEMORY, "part %d of '%s': out of memory", rank,
-                path);
-  /* This part's element ids: a hyperslab of the grouped element list. */
-  {
-    hid_t ds;
-    DG_CALL_GOTO(err, done, open_ds(&r, g, "elements", H5T_INTEGER, (hsize_t)r.K, 0, &ds));
-    hsize_t start = (hsize_t)off[rank], count = (hsize_t)n;
-    hid_t fs = H5Dget_space(ds), ms = H5Screate_simple(1, &count, NULL);
-    int ok = fs >= 0 && ms >= 0 &&
-             H5Sselect_hyperslab(fs, H5S_SELECT_SET, &start, NULL, &count, NULL) >= 0 &&
-             H5Dread(ds, H5T_NATIVE_INT64, ms, fs, H5P_DEFAULT, gk) >= 0;
-    H5Sclose(ms);
-    H5Sclose(fs);
-    H5Dclose(ds);
-    DG_CHECK_GOTO(err, done, ok, DG_ERR_INPUT, "mesh file '%s': part %d's elements unreadable",
-                  path, rank);
-  }
+  int64_t nremote, nvid, *halo, *hl, *hrows, *vid;
+  int *hp;
+  double *X;
+} part_reader;
+
+static void part_free(part_reader *p) {
+  if (p->g >= 0)
+    H5Gclose(p->g);
+  free(p->off);
+  dg_partition_rows_free(&p->R);
+  free(p->halo);
+  free(p->hp);
+  free(p->hl);
+  free(p->hrows);
+  free(p->vid);
+  free(p->X);
+}
+
+/* This part's element ids: a hyperslab of the grouped element list. */
+static dg_error part_ids(part_reader *p) {
+  hid_t ds;
+  DG_CALL(open_ds(&p->r, p->g, "elements", H5T_INTEGER, (hsize_t)p->r.K, 0, &ds));
+  hsize_t start = (hsize_t)p->off[p->rank], count = (hsize_t)p->n;
+  hid_t fs = H5Dget_space(ds), ms = H5Screate_simple(1, &count, NULL);
+  int ok = fs >= 0 && ms >= 0 &&
+           H5Sselect_hyperslab(fs, H5S_SELECT_SET, &start, NULL, &count, NULL) >= 0 &&
+           H5Dread(ds, H5T_NATIVE_INT64, ms, fs, H5P_DEFAULT, p->R.gk) >= 0;
+  H5Sclose(ms);
+  H5Sclose(fs);
+  H5Dclose(ds);
+  DG_CHECK(ok, DG_ERR_INPUT, "mesh file '%s': part %d's elements unreadable", p->path, p->rank);
+  return DG_OK;
+}
+
+/* The part's elements: ids, vertices, tags and face connectivity. */
+static dg_error part_elements(part_reader *p) {
+  const h5in *r = &p->r;
+  const char *path = p->path;
+  int rank = p->rank, nf = p->nf;
+  p->g = H5Gopen2(r->f, "partition", H5P_DEFAULT);
+  p->off = malloc((size_t)(r->nparts + 1) * sizeof *p->off);
+  DG_CHECK(p->g >= 0 && p->off, DG_ERR_INPUT, "mesh file '%s': partition unreadable", path);
+  const int64_t *off = p->off;
+  DG_CALL(get(r, p->g, "offsets", H5T_INTEGER, H5T_NATIVE_INT64, (hsize_t)r->nparts + 1, 0,
+              p->off));
+  int64_t n = p->n = off[rank + 1] - off[rank];
+  DG_CHECK(off[rank] >= 0 && n > 0 && off[rank + 1] <= r->K, DG_ERR_INPUT,
+           "mesh file '%s': part %d spans elements [%" PRId64 ", %" PRId64 ") of %" PRId64,
+           path, rank, off[rank], off[rank + 1], r->K);
+  DG_CALL(dg_partition_rows_alloc(&p->R, r->dim, n));
+  dg_partition_rows *R = &p->R;
+  DG_CALL(part_ids(p));
   for (int64_t i = 0; i < n; i++)
-    DG_CHECK_GOTO(err, done, gk[i] >= 0 && gk[i] < r.K && (i == 0 || gk[i] > gk[i - 1]),
-                  DG_ERR_INPUT, "mesh file '%s': part %d's element list is corrupt", path, rank);
-  DG_CALL_GOTO(err, done, get_rows(&r, r.f, "elements", H5T_INTEGER, H5T_NATIVE_INT64,
-                                   (hsize_t)r.K, (hsize_t)nf, n, gk, EToV));
-  DG_CALL_GOTO(err, done, get_rows(&r, r.f, "face_tags", H5T_INTEGER, H5T_NATIVE_INT,
-                                   (hsize_t)r.K, (hsize_t)nf, n, gk, tag));
-  DG_CALL_GOTO(err, done, check_ranges(&r, n, EToV, tag));
-  DG_CALL_GOTO(err, done, get_rows(&r, g, "EToE", H5T_INTEGER, H5T_NATIVE_INT64, (hsize_t)r.K,
-                                   (hsize_t)nf, n, gk, nk));
-  DG_CALL_GOTO(err, done, get_rows(&r, g, "EToF", H5T_INTEGER, H5T_NATIVE_INT, (hsize_t)r.K,
-                                   (hsize_t)nf, n, gk, nfc));
-  DG_CALL_GOTO(err, done, check_connectivity(&r, n, gk, nk, nfc));
-  /* The neighbours' owners and local indices (point reads), then the
-   * vertices of the neighbours on other ranks, for the periodic shifts. */
+    DG_CHECK(R->gk[i] >= 0 && R->gk[i] < r->K && (i == 0 || R->gk[i] > R->gk[i - 1]),
+             DG_ERR_INPUT, "mesh file '%s': part %d's element list is corrupt", path, rank);
+  DG_CALL(get_rows(r, r->f, "elements", H5T_INTEGER, H5T_NATIVE_INT64, (hsize_t)r->K,
+                   (hsize_t)nf, n, R->gk, R->EToV));
+  DG_CALL(get_rows(r, r->f, "face_tags", H5T_INTEGER, H5T_NATIVE_INT, (hsize_t)r->K,
+                   (hsize_t)nf, n, R->gk, R->face_tag));
+  DG_CALL(check_ranges(r, n, R->EToV, R->face_tag));
+  DG_CALL(get_rows(r, p->g, "EToE", H5T_INTEGER, H5T_NATIVE_INT64, (hsize_t)r->K, (hsize_t)nf,
+                   n, R->gk, R->nbr_k));
+  DG_CALL(get_rows(r, p->g, "EToF", H5T_INTEGER, H5T_NATIVE_INT, (hsize_t)r->K, (hsize_t)nf, n,
+                   R->gk, R->nbr_f));
+  DG_CALL(check_connectivity(r, n, R->gk, R->nbr_k, R->nbr_f));
+  return DG_OK;
+}
+
+/* The neighbours' owners and local indices (point reads); those on other
+ * parts are kept in halo / hp / hl (nremote of them). */
+static dg_error part_neighbours(part_reader *p) {
+  const h5in *r = &p->r;
+  const char *path = p->path;
+  int rank = p->rank, nf = p->nf;
+  int64_t n = p->n, *gk = p->R.gk, *nk = p->R.nbr_k;
+  int *nfc = p->R.nbr_f;
+  size_t nfl = (size_t)(n * nf);
+  int64_t *halo = p->halo = malloc(nfl * sizeof *halo);
+  DG_CHECK(halo != NULL, DG_ERR_MEMORY, "part %d of '%s': out of memory", rank, path);
   int64_t nn = 0;
   for (size_t i = 0; i < nfl; i++) {
     if (nk[i] == gk[i / nf])
@@ -883,86 +663,119 @@ dg_error dg_mesh_h5_read_part(const char *path, int rank, dg_partition_local **o
       halo[nn++] = nk[i];
   }
   nn = unique_i64(halo, nn);
-  hp = malloc((size_t)(nn ? nn : 1) * sizeof *hp);
-  hl = malloc((size_t)(nn ? nn : 1) * sizeof *hl);
-  DG_CHECK_GOTO(err, done, hp && hl, DG_ERR_MEMORY, "part %d: out of memory", rank);
-  DG_CALL_GOTO(err, done, get_rows(&r, g, "part", H5T_INTEGER, H5T_NATIVE_INT, (hsize_t)r.K, 0,
-                                   nn, halo, hp));
-  DG_CALL_GOTO(err, done, get_rows(&r, g, "local", H5T_INTEGER, H5T_NATIVE_INT64, (hsize_t)r.K,
-                                   0, nn, halo, hl));
+  int *hp = p->hp = malloc((size_t)(nn ? nn : 1) * sizeof *hp);
+  int64_t *hl = p->hl = malloc((size_t)(nn ? nn : 1) * sizeof *hl);
+  DG_CHECK(hp && hl, DG_ERR_MEMORY, "part %d: out of memory", rank);
+  DG_CALL(get_rows(r, p->g, "part", H5T_INTEGER, H5T_NATIVE_INT, (hsize_t)r->K, 0, nn, halo, hp));
+  DG_CALL(get_rows(r, p->g, "local", H5T_INTEGER, H5T_NATIVE_INT64, (hsize_t)r->K, 0, nn, halo,
+                   hl));
   for (int64_t i = 0; i < nn; i++)
-    DG_CHECK_GOTO(err, done, hp[i] >= 0 && hp[i] < r.nparts && hl[i] >= 0 && hl[i] < r.K,
-                  DG_ERR_INPUT, "mesh file '%s': element %" PRId64 " has part %d, index %" PRId64,
-                  path, halo[i], hp[i], hl[i]);
+    DG_CHECK(hp[i] >= 0 && hp[i] < r->nparts && hl[i] >= 0 && hl[i] < r->K, DG_ERR_INPUT,
+             "mesh file '%s': element %" PRId64 " has part %d, index %" PRId64, path, halo[i],
+             hp[i], hl[i]);
   int64_t nremote = 0;
   for (int64_t i = 0; i < nn; i++)
     if (hp[i] != rank)
       halo[nremote] = halo[i], hp[nremote] = hp[i], hl[nremote++] = hl[i];
+  p->nremote = nremote;
   for (size_t i = 0; i < nfl; i++) {
     int64_t j = nk[i] >= 0 ? find_i64(halo, nremote, nk[i]) : -1;
-    nr[i] = nk[i] < 0 ? -1 : j >= 0 ? hp[j] : rank;
-    nl[i] = nk[i] < 0 ? -1 : j >= 0 ? hl[j] : find_i64(gk, n, nk[i]);
-    DG_CHECK_GOTO(err, done, nk[i] < 0 || nl[i] >= 0, DG_ERR_INPUT,
-                  "mesh file '%s': element %" PRId64 " of part %d is not in the part's list",
-                  path, nk[i], rank);
+    p->R.nbr_rank[i] = nk[i] < 0 ? -1 : j >= 0 ? hp[j] : rank;
+    p->R.nbr_local[i] = nk[i] < 0 ? -1 : j >= 0 ? hl[j] : find_i64(gk, n, nk[i]);
+    DG_CHECK(nk[i] < 0 || p->R.nbr_local[i] >= 0, DG_ERR_INPUT,
+             "mesh file '%s': element %" PRId64 " of part %d is not in the part's list", path,
+             nk[i], rank);
   }
-  hrows = malloc((size_t)(nremote ? nremote : 1) * nf * sizeof *hrows);
-  vid = malloc(((size_t)nremote + (size_t)n) * nf * sizeof *vid + 1);
-  DG_CHECK_GOTO(err, done, hrows && vid, DG_ERR_MEMORY, "part %d: out of memory", rank);
-  DG_CALL_GOTO(err, done, get_rows(&r, r.f, "elements", H5T_INTEGER, H5T_NATIVE_INT64,
-                                   (hsize_t)r.K, (hsize_t)nf, nremote, halo, hrows));
+  return DG_OK;
+}
+
+/* The vertices of the neighbours on other parts, the coordinates of all
+ * the vertices the part touches, and from them the periodic shifts. */
+static dg_error part_shifts(part_reader *p) {
+  const h5in *r = &p->r;
+  const char *path = p->path;
+  int rank = p->rank, nf = p->nf;
+  int64_t nremote = p->nremote, *halo = p->halo, *EToV = p->R.EToV, *nk = p->R.nbr_k;
+  size_t nfl = (size_t)(p->n * nf);
+  int64_t *hrows = p->hrows = malloc((size_t)(nremote ? nremote : 1) * nf * sizeof *hrows);
+  int64_t *vid = p->vid = malloc(((size_t)nremote + (size_t)p->n) * nf * sizeof *vid + 1);
+  DG_CHECK(hrows && vid, DG_ERR_MEMORY, "part %d: out of memory", rank);
+  DG_CALL(get_rows(r, r->f, "elements", H5T_INTEGER, H5T_NATIVE_INT64, (hsize_t)r->K,
+                   (hsize_t)nf, nremote, halo, hrows));
   for (int64_t i = 0; i < nremote * nf; i++)
-    DG_CHECK_GOTO(err, done, hrows[i] >= 0 && hrows[i] < r.Nv, DG_ERR_INPUT,
-                  "mesh file '%s': element %" PRId64 " has vertex %" PRId64, path, halo[i / nf],
-                  hrows[i]);
+    DG_CHECK(hrows[i] >= 0 && hrows[i] < r->Nv, DG_ERR_INPUT,
+             "mesh file '%s': element %" PRId64 " has vertex %" PRId64, path, halo[i / nf],
+             hrows[i]);
   memcpy(vid, EToV, nfl * sizeof *vid);
   memcpy(vid + nfl, hrows, (size_t)(nremote * nf) * sizeof *vid);
-  int64_t nvid = unique_i64(vid, (int64_t)nfl + nremote * nf);
-  X = malloc((size_t)(nvid * r.dim) * sizeof *X);
-  DG_CHECK_GOTO(err, done, X != NULL, DG_ERR_MEMORY, "part %d: out of memory", rank);
-  DG_CALL_GOTO(err, done, file_coords(&r, nvid, vid, X));
-  DG_CALL_GOTO(err, done, dg_mesh_h5_check_coords(path, X, nvid, r.dim));
+  int64_t nvid = p->nvid = unique_i64(vid, (int64_t)nfl + nremote * nf);
+  double *X = p->X = malloc((size_t)(nvid * r->dim) * sizeof *X);
+  DG_CHECK(X != NULL, DG_ERR_MEMORY, "part %d: out of memory", rank);
+  DG_CALL(file_coords(&p->r, nvid, vid, X));
+  DG_CALL(dg_mesh_h5_check_coords(path, X, nvid, r->dim));
   for (size_t i = 0; i < nfl; i++) {
-    if (nk[i] < 0 || nr[i] == rank)
+    if (nk[i] < 0 || p->R.nbr_rank[i] == rank)
       continue;
     double a[3], b[3];
     /* As dg_partition_extract does, from the same coordinates: bitwise equal. */
-    dg_mesh_validate_face_centroid(r.dim, EToV + (i / nf) * nf, (int)(i % nf), X, vid, nvid, a);
-    dg_mesh_validate_face_centroid(r.dim, hrows + find_i64(halo, nremote, nk[i]) * nf, nfc[i], X,
-                                   vid, nvid, b);
+    dg_mesh_validate_face_centroid(r->dim, EToV + (i / nf) * nf, (int)(i % nf), X, vid, nvid, a);
+    dg_mesh_validate_face_centroid(r->dim, hrows + find_i64(halo, nremote, nk[i]) * nf,
+                                   p->R.nbr_f[i], X, vid, nvid, b);
     for (int c = 0; c < 3; c++)
-      shift[i * 3 + c] = b[c] - a[c];
+      p->R.shift[i * 3 + c] = b[c] - a[c];
   }
-  DG_CALL_GOTO(err, done, read_common(&r, &names, periodic, lo, hi, &pairs));
-  R.rank = rank;
-  R.nparts = r.nparts;
-  R.ntags = r.ntags;
-  R.tag_names = names;
-  R.periodic = periodic;
-  R.lo = lo;
-  R.hi = hi;
-  R.nface_pairs = r.npairs;
-  R.face_pairs = pairs;
-  R.coords = file_coords;
-  R.ctx = &r;
-  DG_CALL_GOTO(err, done, dg_partition_build_local(&R, out));
+  return DG_OK;
+}
+
+dg_error dg_mesh_h5_read_part(const char *path, int rank, dg_partition_local **out) {
+  DG_CHECK(path && out, DG_ERR_ARG, "dg_mesh_h5_read_part: NULL argument");
+  *out = NULL;
+  dg_mesh_h5_quiet q;
+  dg_mesh_h5_quiet_on(&q);
+  part_reader p;
+  memset(&p, 0, sizeof p);
+  p.path = path;
+  p.rank = rank;
+  p.g = -1;
+  h5in *r = &p.r;
+  dg_error err = DG_OK;
+  char **names = NULL;
+  dg_mesh_face_pair *pairs = NULL;
+  int periodic[3];
+  double lo[3], hi[3];
+  DG_CALL_GOTO(err, done, open_file(path, r));
+  DG_CHECK_GOTO(err, done, r->nparts > 0, DG_ERR_INPUT,
+                "mesh file '%s' is not partitioned; import it with --parts P", path);
+  DG_CHECK_GOTO(err, done, rank >= 0 && rank < r->nparts, DG_ERR_INPUT,
+                "mesh file '%s' has %d parts; rank %d has none (run with -np %d, or re-import "
+                "with --parts matching the ranks)",
+                path, r->nparts, rank, r->nparts);
+  p.nf = r->nf;
+  DG_CALL_GOTO(err, done, part_elements(&p));
+  DG_CALL_GOTO(err, done, part_neighbours(&p));
+  DG_CALL_GOTO(err, done, part_shifts(&p));
+  DG_CALL_GOTO(err, done, read_common(r, &names, periodic, lo, hi, &pairs));
+  dg_partition_rows *R = &p.R;
+  R->rank = rank;
+  R->nparts = r->nparts;
+  R->ntags = r->ntags;
+  R->tag_names = names;
+  R->periodic = periodic;
+  R->lo = lo;
+  R->hi = hi;
+  R->nface_pairs = r->npairs;
+  R->face_pairs = pairs;
+  R->coords = file_coords;
+  R->ctx = r;
+  DG_CALL_GOTO(err, done, dg_partition_build_local(R, out));
 done:
-  if (g >= 0)
-    H5Gclose(g);
-  close_file(&r);
-  quiet_off(&q);
-  for (int i = 0; names && i < r.ntags; i++)
+  part_free(&p);
+  close_file(r);
+  dg_mesh_h5_quiet_off(&q);
+  for (int i = 0; names && i < r->ntags; i++)
     free(names[i]);
   free(names);
   free(pairs);
-  free(off);
-  dg_partition_rows_free(&R);
-  free(halo);
-  free(hp);
-  free(hl);
-  free(hrows);
-  free(vid);
-  free(X);
   return err;
 }
 

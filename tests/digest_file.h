@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "tests/expect.h"
 
@@ -18,6 +19,24 @@ typedef struct digest_run {
   char lines[DIGEST_MAX_LINES][DIGEST_LINE];
   int nlines;
 } digest_run;
+
+/* The mode (check, write or dump) and its argument; dump makes the folder. */
+static inline void digest_start(digest_run *r, const char *mode, const char *arg) {
+  r->mode = mode;
+  CHECK(!strcmp(r->mode, "check") || !strcmp(r->mode, "write") || !strcmp(r->mode, "dump"),
+        "unknown mode '%s'", r->mode);
+  if (!strcmp(r->mode, "dump")) {
+    r->dir = arg;
+    CHECK(mkdir(r->dir, 0777) == 0 || errno == EEXIST, "cannot make %s", r->dir);
+  }
+}
+
+/* dump: one module's source into its file. */
+static inline void digest_dump(const char *path, const char *src) {
+  FILE *f = fopen(path, "w");
+  CHECK(f != NULL, "cannot write %s: %s", path, strerror(errno));
+  CHECK(fputs(src, f) != EOF && fclose(f) == 0, "cannot write %s", path);
+}
 
 /* Non-zero (and each difference on stderr) if the file differs. */
 static inline int digest_compare(const digest_run *r, const char *path) {
@@ -52,6 +71,14 @@ static inline void digest_write(const digest_run *r, const char *path, const cha
   for (int i = 0; i < r->nlines; i++)
     fprintf(f, "%s\n", r->lines[i]);
   CHECK(fclose(f) == 0, "cannot write %s", path);
+}
+
+/* The end of a run: write the file (write) or compare with it (check). */
+static inline void digest_finish(const digest_run *r, const char *path, const char *header) {
+  if (!strcmp(r->mode, "write"))
+    digest_write(r, path, header);
+  if (!strcmp(r->mode, "check"))
+    EXPECT(digest_compare(r, path) == 0);
 }
 
 #endif

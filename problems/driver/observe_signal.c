@@ -34,7 +34,7 @@ static dg_error notify(dg_observer *self, dg_observe_event ev, const dg_run_now 
   (void)self;
   (void)ev;
   dg_run_state *r = now->run;
-  dg_signals_test_raise(r->par->rank, now->step);
+  dg_signals_test_raise(r->par->rank, now->step); /* test hook: signals.h */
   int sig = dg_signals_pending();
   if (r->par->size > 1) {
     double v = sig;

@@ -303,67 +303,79 @@ static dg_error setup(dg_comm *comm, const dg_run_options *opt, pstate *s) {
   return DG_OK;
 }
 
-static dg_error solve(dg_comm *comm, const dg_run_options *opt, pstate *s,
-                      dg_poisson_result *res) {
-  dg_error err = setup(comm, opt, s);
-  DG_CALL(dg_comm_agree(comm, err));
-  int64_t nown = s->nown, K = s->prob->mesh->K;
-  const int64_t *own = s->own;
-  dg_problem *p = s->prob;
-  dg_discretization *d = s->disc;
-  const dg_config *cfg = p->cfg;
-  int rank = dg_comm_rank(comm);
-  int Np = d->Np;
+/* [poisson] penalty: the SIPG options. */
+static dg_error sipg_options(const dg_config *cfg, const pstate *s, dg_sipg_options *so) {
+  *so = dg_sipg_defaults();
+  so->tag_kind = s->tag_kind;
+  DG_CALL(dg_config_get_double(cfg, "poisson", "penalty", &so->penalty));
+  DG_CHECK(so->penalty > 0, DG_ERR_INPUT, "%s: [poisson] penalty = %g must be positive",
+           dg_config_name(cfg), so->penalty);
+  return DG_OK;
+}
 
-  dg_sipg_options so = dg_sipg_defaults();
-  so.tag_kind = s->tag_kind;
-  DG_CALL(dg_config_get_double(cfg, "poisson", "penalty", &so.penalty));
-  DG_CHECK(so.penalty > 0, DG_ERR_INPUT, "%s: [poisson] penalty = %g must be positive",
-           dg_config_name(cfg), so.penalty);
-  const char *matrix_path;
-  DG_CALL(dg_comm_agree(comm, output_paths(comm, p, &matrix_path)));
-  dg_krylov_options ko = dg_krylov_defaults();
+/* [poisson] preconditioner, format, tolerances, iterations: the Krylov
+ * solver's options (blocks of Np: one element) and the matrix format. */
+static dg_error krylov_options(const dg_config *cfg, int Np, dg_krylov_options *ko,
+                               dg_sparse_format *format) {
+  *ko = dg_krylov_defaults();
   int pc = 2, fmt = 0;
   int64_t maxit = 10000, logev = 0;
   DG_CALL(dg_config_get_enum(cfg, "poisson", "preconditioner", &pc));
   DG_CALL(dg_config_get_enum(cfg, "poisson", "format", &fmt));
-  DG_CALL(dg_config_get_double(cfg, "poisson", "rtol", &ko.rtol));
-  DG_CALL(dg_config_get_double(cfg, "poisson", "atol", &ko.atol));
+  DG_CALL(dg_config_get_double(cfg, "poisson", "rtol", &ko->rtol));
+  DG_CALL(dg_config_get_double(cfg, "poisson", "atol", &ko->atol));
   DG_CALL(dg_config_get_int(cfg, "poisson", "max_iterations", &maxit));
   DG_CALL(dg_config_get_int(cfg, "poisson", "log_every", &logev));
-  DG_CHECK(ko.rtol >= 0 && ko.atol >= 0 && ko.rtol + ko.atol > 0, DG_ERR_INPUT,
+  DG_CHECK(ko->rtol >= 0 && ko->atol >= 0 && ko->rtol + ko->atol > 0, DG_ERR_INPUT,
            "%s: [poisson] rtol = %g, atol = %g: not negative, and not both zero",
-           dg_config_name(cfg), ko.rtol, ko.atol);
+           dg_config_name(cfg), ko->rtol, ko->atol);
   DG_CHECK(maxit >= 1 && maxit <= 1000000000, DG_ERR_INPUT,
            "%s: [poisson] max_iterations = %lld must be in 1..1e9", dg_config_name(cfg),
            (long long)maxit);
-  ko.max_iterations = (int)maxit;
-  ko.log_every = (int)(logev > 0 && logev < 1000000000 ? logev : 0);
-  ko.pc = (dg_krylov_pc)pc;
-  ko.block = Np;
-  dg_sparse_format format =
-      fmt == 0 ? DG_SPARSE_AUTO : (dg_sparse_format)(fmt - 1); /* order of the enum */
+  ko->max_iterations = (int)maxit;
+  ko->log_every = (int)(logev > 0 && logev < 1000000000 ? logev : 0);
+  ko->pc = (dg_krylov_pc)pc;
+  ko->block = Np;
+  *format = fmt == 0 ? DG_SPARSE_AUTO : (dg_sparse_format)(fmt - 1); /* order of the enum */
+  return DG_OK;
+}
 
+/* The owned rows of the SIPG matrix and the right-hand side. */
+static dg_error assemble(dg_comm *comm, pstate *s, const dg_sipg_options *so, expr_ctx *ec,
+                         const char *matrix_path, dg_poisson_result *res) {
+  dg_discretization *d = s->disc;
+  int64_t nown = s->nown;
+  int Np = d->Np;
   double t0 = now_seconds();
-  expr_ctx ec = {p};
-  dg_sipg_data data = {&ec, eval_source, eval_boundary};
+  dg_sipg_data data = {ec, eval_source, eval_boundary};
   s->b = calloc((size_t)(nown * Np) + 1, sizeof(double));
   s->x = calloc((size_t)(nown * Np) + 1, sizeof(double));
-  err = s->b && s->x ? DG_OK : dg_error_raise(DG_ERR_MEMORY, __FILE__, __LINE__, __func__,
-                                               "out of memory");
+  dg_error err = s->b && s->x ? DG_OK : dg_error_raise(DG_ERR_MEMORY, __FILE__, __LINE__,
+                                                       __func__, "out of memory");
   if (err == DG_OK)
-    err = dg_sipg_assemble(d, &so, nown, own, s->row_sub, K, &s->A);
+    err = dg_sipg_assemble(d, so, nown, s->own, s->row_sub, s->prob->mesh->K, &s->A);
   if (err == DG_OK)
-    err = dg_sipg_rhs(d, &so, nown, own, &data, s->b);
+    err = dg_sipg_rhs(d, so, nown, s->own, &data, s->b);
   DG_CALL(dg_comm_agree(comm, err));
   res->assemble_seconds = now_seconds() - t0;
   DG_CALL(write_matrix(matrix_path, s->A));
+  return DG_OK;
+}
 
+/* The distributed matrix, the Krylov solver and the device vectors (x = 0);
+ * the sizes into res, and the run's line. */
+static dg_error create_solver(dg_comm *comm, const dg_run_options *opt, pstate *s,
+                              const dg_krylov_options *ko, dg_sparse_format format,
+                              dg_poisson_result *res) {
+  const dg_problem *p = s->prob;
+  const dg_discretization *d = s->disc;
+  int rank = dg_comm_rank(comm), Np = d->Np;
+  int64_t nown = s->nown, K = p->mesh->K;
   dg_dtype dt = p->precision;
   int64_t row_start = s->part->offsets[rank] * Np;
   DG_CALL(dg_sparse_dist_create(comm, s->dev, s->A, row_start, format, Np, dt, &s->D));
-  DG_CALL(dg_krylov_create(s->D, s->A, &ko, &s->krylov));
-  err = dg_array_create(s->dev, dt, nown * Np, &s->db);
+  DG_CALL(dg_krylov_create(s->D, s->A, ko, &s->krylov));
+  dg_error err = dg_array_create(s->dev, dt, nown * Np, &s->db);
   if (err == DG_OK)
     err = dg_array_create(s->dev, dt, nown * Np, &s->dx);
   if (err == DG_OK)
@@ -381,19 +393,25 @@ static dg_error solve(dg_comm *comm, const dg_run_options *opt, pstate *s,
     dg_info("%s: Poisson %dD, order %d, %lld elements, %lld DOFs, %lld nonzeros, %d rank%s, "
             "%s, pc %s", p->name, d->dim, d->N, (long long)K, (long long)res->dofs,
             (long long)res->nnz, res->nranks, res->nranks > 1 ? "s" : "", res->format,
-            dg_krylov_pc_name(ko.pc));
+            dg_krylov_pc_name(ko->pc));
+  return DG_OK;
+}
 
-  t0 = now_seconds();
+/* Preconditioned CG to the tolerance; the solution into s->x.  A matrix
+ * found not positive definite is blamed on the penalty, with the remedy. */
+static dg_error run_cg(const dg_run_options *opt, int rank, pstate *s, double penalty,
+                       dg_poisson_result *res) {
+  double t0 = now_seconds();
   dg_krylov_result kr;
   memset(&kr, 0, sizeof kr);
-  err = dg_krylov_solve(s->krylov, s->db, s->dx, &kr);
+  dg_error err = dg_krylov_solve(s->krylov, s->db, s->dx, &kr);
   res->iterations = kr.iterations;
   char msg[1024];
   snprintf(msg, sizeof msg, "%s", dg_error_message()); /* the raise below reuses its buffer */
   if (err == DG_ERR_NUMERIC && strstr(msg, "positive definite"))
     DG_RAISE(err, "%s\n  SIPG is positive definite only when the penalty is large enough for "
              "the mesh: raise [poisson] penalty (now %g; 1 has a margin of about 1.6 on the "
-             "built-in meshes, distorted elements may need more)", msg, so.penalty);
+             "built-in meshes, distorted elements may need more)", msg, penalty);
   if (err != DG_OK)
     return dg_error_push(err, __FILE__, __LINE__, __func__);
   res->solve_seconds = now_seconds() - t0;
@@ -403,23 +421,34 @@ static dg_error solve(dg_comm *comm, const dg_run_options *opt, pstate *s,
             "(%.4f ms per iteration, set-up and kernel compilation included)",
             kr.iterations, kr.restarts, kr.residual, kr.target, res->solve_seconds,
             1e3 * res->solve_seconds / (kr.iterations > 0 ? kr.iterations : 1));
+  return DG_OK;
+}
 
-  /* Error norms vs the exact solution, when the flux file has one. */
-  res->have_exact = dg_flux_field(p->program, 0)->exact != NULL;
-  if (res->have_exact) {
-    double e[2] = {0, 0};
-    err = dg_sipg_error(d, nown, own, s->x, eval_exact, &ec, &e[0], &e[1]);
-    DG_CALL(dg_comm_agree(comm, err));
-    DG_CALL(dg_comm_allreduce_sum(comm, &e[0], 1));
-    DG_CALL(dg_comm_allreduce_max(comm, &e[1], 1));
-    res->l2 = sqrt(e[0]);
-    res->maxerr = e[1];
-  }
+/* Error norms vs the exact solution, when the flux file has one. */
+static dg_error error_norms(dg_comm *comm, const pstate *s, expr_ctx *ec,
+                            dg_poisson_result *res) {
+  res->have_exact = dg_flux_field(s->prob->program, 0)->exact != NULL;
+  if (!res->have_exact)
+    return DG_OK;
+  double e[2] = {0, 0};
+  dg_error err = dg_sipg_error(s->disc, s->nown, s->own, s->x, eval_exact, ec, &e[0], &e[1]);
+  DG_CALL(dg_comm_agree(comm, err));
+  DG_CALL(dg_comm_allreduce_sum(comm, &e[0], 1));
+  DG_CALL(dg_comm_allreduce_max(comm, &e[1], 1));
+  res->l2 = sqrt(e[0]);
+  res->maxerr = e[1];
+  return DG_OK;
+}
 
-  /* The whole solution in global element order (output, tests), and the
-   * node coordinates for the snapshot: gathered on rank 0, which writes
-   * the snapshot (serial); the owned elements come first in d. */
-  int64_t n = K * Np;
+/* The whole solution in global element order (output, tests), and the
+ * node coordinates for the snapshot: gathered on rank 0, which writes
+ * the snapshot (serial); the owned elements come first in d. */
+static dg_error gather_and_write(dg_comm *comm, const dg_run_options *opt, pstate *s,
+                                 const dg_poisson_result *res) {
+  const dg_problem *p = s->prob;
+  const dg_discretization *d = s->disc;
+  int rank = dg_comm_rank(comm), Np = d->Np;
+  int64_t K = p->mesh->K, n = K * Np;
   int gather_x = p->output_enabled;
   if (rank == 0) {
     s->u_all = malloc(sizeof(double) * (size_t)n);
@@ -446,6 +475,27 @@ static dg_error solve(dg_comm *comm, const dg_run_options *opt, pstate *s,
     if (!opt->quiet)
       dg_info("wrote %s", dg_snapshot_writer_last_path(s->writer));
   }
+  return DG_OK;
+}
+
+static dg_error solve(dg_comm *comm, const dg_run_options *opt, pstate *s,
+                      dg_poisson_result *res) {
+  dg_error err = setup(comm, opt, s);
+  DG_CALL(dg_comm_agree(comm, err));
+  const dg_config *cfg = s->prob->cfg;
+  dg_sipg_options so;
+  DG_CALL(sipg_options(cfg, s, &so));
+  const char *matrix_path;
+  DG_CALL(dg_comm_agree(comm, output_paths(comm, s->prob, &matrix_path)));
+  dg_krylov_options ko;
+  dg_sparse_format format = DG_SPARSE_AUTO;
+  DG_CALL(krylov_options(cfg, s->disc->Np, &ko, &format));
+  expr_ctx ec = {s->prob};
+  DG_CALL(assemble(comm, s, &so, &ec, matrix_path, res));
+  DG_CALL(create_solver(comm, opt, s, &ko, format, res));
+  DG_CALL(run_cg(opt, dg_comm_rank(comm), s, so.penalty, res));
+  DG_CALL(error_norms(comm, s, &ec, res));
+  DG_CALL(gather_and_write(comm, opt, s, res));
   return DG_OK;
 }
 

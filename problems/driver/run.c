@@ -193,6 +193,21 @@ static dg_error check_memory(const dg_run_state *r, const dg_device_info *info, 
   return DG_OK;
 }
 
+/* How the problem makes its mesh, for the checkpoint's identity messages:
+ * "mesh file 'm.h5'" or "[mesh] type = rectangle, cells = 3 3". */
+static void mesh_description(const dg_config *cfg, char *buf, size_t cap) {
+  const char *type = "", *file = "", *cells = "";
+  if (dg_config_get_string(cfg, "mesh", "type", &type) != DG_OK ||
+      dg_config_get_string(cfg, "mesh", "file", &file) != DG_OK ||
+      dg_config_get_string(cfg, "mesh", "cells", &cells) != DG_OK)
+    dg_error_clear();
+  if (file[0] && (!type[0] || strcmp(type, "file") == 0))
+    snprintf(buf, cap, "mesh file '%s'", file);
+  else
+    snprintf(buf, cap, "[mesh] type = %s, cells = %s", type[0] ? type : "(default)",
+             cells[0] ? cells : "(default)");
+}
+
 static dg_error setup(const dg_run_options *opt, dg_run_state *r) {
   /* Bad input fails on every rank alike: reported once, by rank 0. */
   int ph = dg_timing_begin("problem load (config, flux, mesh)");
@@ -224,7 +239,7 @@ static dg_error setup(const dg_run_options *opt, dg_run_state *r) {
   DG_CALL(dg_parallel_agree(opt->comm, dg_discretization_create(r->par->mesh, p->order,
                                                                  p->precision, &r->disc)));
   DG_CALL(dg_parallel_agree(opt->comm, dg_mesh_identity_hash(r->par, r->disc, &r->mesh_hash)));
-  dg_mesh_identity_name(p->cfg, r->mesh_name, sizeof r->mesh_name);
+  mesh_description(p->cfg, r->mesh_name, sizeof r->mesh_name);
   dg_timing_end(ph);
   DG_CALL(dg_physics_from_program(p->program, &r->phys, &r->tables));
   /* the affine check (basis bernstein) skips conditions no face uses */

@@ -53,12 +53,12 @@ const char *dg_signals_name(int sig) {
   return buf;
 }
 
+/* The test hook of signals.h: $DGRUN_TEST_SIGNAL_STEP unset, nothing. */
 void dg_signals_test_raise(int rank, int64_t step) {
   const char *s = getenv("DGRUN_TEST_SIGNAL_STEP"), *r = getenv("DGRUN_TEST_SIGNAL_RANK");
   if (!s || atoll(s) != step || (r && atoi(r) != rank))
     return;
-  /* STOP: the process stops itself there, so that a test can change the
-   * file system under a running job at a known step (then SIGCONT) */
+  /* the values of $DGRUN_TEST_SIGNAL: signals.h */
   const char *which = getenv("DGRUN_TEST_SIGNAL");
   raise(!which ? SIGTERM : !strcmp(which, "INT") ? SIGINT : !strcmp(which, "STOP") ? SIGSTOP : SIGTERM);
 }

@@ -25,10 +25,18 @@ int dg_signals_pending(void);
 /* "SIGINT", "SIGTERM" or "signal N". */
 const char *dg_signals_name(int sig);
 
-/* Test hook: $DGRUN_TEST_SIGNAL_STEP = s makes the process send itself
- * SIGTERM (or $DGRUN_TEST_SIGNAL = INT: SIGINT) after step s, on every
- * rank or only on rank $DGRUN_TEST_SIGNAL_RANK, so that a test stops a run
- * at a chosen step through the real handler. */
+/* Test hook (the one place it is documented; not a user option, and not in
+ * the README's environment list).  Nothing happens unless
+ * $DGRUN_TEST_SIGNAL_STEP is set; then after step s = $DGRUN_TEST_SIGNAL_STEP
+ * the process sends itself a signal, on every rank or only on rank
+ * $DGRUN_TEST_SIGNAL_RANK, chosen by $DGRUN_TEST_SIGNAL:
+ *   unset or TERM  SIGTERM, and INT  SIGINT: the run stops through the real
+ *                  handler at a chosen step (tests/driver/interrupt_bitwise.c);
+ *   STOP           SIGSTOP: the process halts there until SIGCONT, so that a
+ *                  test changes the file system under a running job at a
+ *                  known step (tests/parallel/collective_atomic.sh);
+ *   anything else  SIGTERM.
+ * Called by the signal observer (observe_signal.c) after every step. */
 void dg_signals_test_raise(int rank, int64_t step);
 
 #endif

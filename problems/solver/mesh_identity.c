@@ -1,7 +1,6 @@
 /* Mesh identity for checkpoints (see mesh_identity.h). */
 #include "problems/solver/mesh_identity.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,17 +69,4 @@ dg_error dg_mesh_identity_hash(const dg_parallel *par, const dg_discretization *
     return dg_error_push(err, __FILE__, __LINE__, __func__);
   *hash = fnv_i64(fnv_i64(fnv_i64(dg_h5io_fnv1a(NULL, 0), m->dim), par->K_global), (int64_t)sum);
   return DG_OK;
-}
-
-void dg_mesh_identity_name(const dg_config *cfg, char *buf, size_t cap) {
-  const char *type = "", *file = "", *cells = "";
-  if (dg_config_get_string(cfg, "mesh", "type", &type) != DG_OK ||
-      dg_config_get_string(cfg, "mesh", "file", &file) != DG_OK ||
-      dg_config_get_string(cfg, "mesh", "cells", &cells) != DG_OK)
-    dg_error_clear();
-  if (file[0] && (!type[0] || strcmp(type, "file") == 0))
-    snprintf(buf, cap, "mesh file '%s'", file);
-  else
-    snprintf(buf, cap, "[mesh] type = %s, cells = %s", type[0] ? type : "(default)",
-             cells[0] ? cells : "(default)");
 }

@@ -10,14 +10,13 @@
  * 2^64 over the elements of an FNV-1a hash of these bytes, mixed with the
  * dimension and element count: each rank hashes its own elements (halo
  * neighbours through their global ids), so the hash is the same for any
- * number of ranks and any partition. */
+ * number of ranks and any partition.  The mesh's name for messages (how
+ * the problem made it) is the driver's, which reads the configuration. */
 #ifndef DG_PROBLEMS_MESH_IDENTITY_H
 #define DG_PROBLEMS_MESH_IDENTITY_H
 
-#include <stddef.h>
 #include <stdint.h>
 
-#include "core/config.h"
 #include "core/error.h"
 #include "dg/discretization.h"
 #include "problems/solver/parallel.h"
@@ -26,9 +25,5 @@
  * elements) with the face connectivity of d (discretized from par->mesh). */
 dg_error dg_mesh_identity_hash(const dg_parallel *par, const dg_discretization *d,
                                uint64_t *hash);
-
-/* How the problem makes its mesh, for messages: "mesh file 'm.h5'" or
- * "[mesh] type = rectangle, cells = 3 3". */
-void dg_mesh_identity_name(const dg_config *cfg, char *buf, size_t cap);
 
 #endif

@@ -1,7 +1,7 @@
 /* core.kernel_source_digests: the source text of every kernel core/ makes
  * (the SpMV kernels of core/sparse.c for each format, dtype and shape, the
- * elementwise kernels of core/array.c, core/krylov.c and core/sparse.c, the
- * ready-made and krylov reductions and user maps of core/reduction.c; cuda
+ * elementwise kernels of core/array.c, core/krylov.c and core/sparse_dist.c,
+ * the ready-made and krylov reductions and user maps of core/reduction.c; cuda
  * and cpu backends), generated without a device, hashed one module a line
  * and compared with tests/array/kernel_source_digests.txt.
  *
@@ -12,12 +12,10 @@
  *
  * usage: test_core_kernel_source_digests check|write DIGESTS
  *        test_core_kernel_source_digests dump DIR                         */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "core/elementwise.h"
 #include "core/hash.h"
@@ -45,9 +43,7 @@ static void record(run *r, const char *tag, int cuda, dg_strbuf *b) {
   if (strcmp(r->mode, "dump") == 0) {
     char path[1024];
     snprintf(path, sizeof path, "%s/%s_%s.%s", r->dir, tag, backend(cuda), cuda ? "cu" : "c");
-    FILE *f = fopen(path, "w");
-    CHECK(f != NULL, "cannot write %s: %s", path, strerror(errno));
-    CHECK(fputs(src, f) != EOF && fclose(f) == 0, "cannot write %s", path);
+    digest_dump(path, src);
   }
   free(src);
 }
@@ -84,7 +80,7 @@ static void elementwise(run *r, dg_dtype dt, int cuda) {
            {"cg_direction_%1$s", "%1$s *p, const %1$s *z, double beta",
             "p[i] = z[i] + (%1$s)beta * p[i]"},                                     /* krylov.c */
            {"spmv_gather_%1$s", "%1$s *s, const %1$s *x, const int64_t *idx",
-            "s[i] = x[idx[i]]"}};                                                 /* sparse.c */
+            "s[i] = x[idx[i]]"}};                                                 /* sparse_dist.c */
   for (size_t i = 0; i < sizeof k / sizeof *k; i++) {
     snprintf(name, sizeof name, k[i].name, t, o);
     snprintf(args, sizeof args, k[i].args, t, o);
@@ -140,13 +136,7 @@ static void reductions(run *r, dg_dtype dt, int cuda) {
 int main(int argc, char **argv) {
   CHECK(argc == 3, "usage: %s check|write|dump DIGESTS|DIR", argv[0]);
   static run r;
-  r.mode = argv[1];
-  CHECK(!strcmp(r.mode, "check") || !strcmp(r.mode, "write") || !strcmp(r.mode, "dump"),
-        "unknown mode '%s'", r.mode);
-  if (!strcmp(r.mode, "dump")) {
-    r.dir = argv[2];
-    CHECK(mkdir(r.dir, 0777) == 0 || errno == EEXIST, "cannot make %s", r.dir);
-  }
+  digest_start(&r, argv[1], argv[2]);
   for (int cuda = 1; cuda >= 0; cuda--)
     for (int d = 0; d < 2; d++) {
       dg_dtype dt = d ? DG_DOUBLE : DG_FLOAT;
@@ -154,11 +144,8 @@ int main(int argc, char **argv) {
       elementwise(&r, dt, cuda);
       reductions(&r, dt, cuda);
     }
-  if (!strcmp(r.mode, "write"))
-    digest_write(&r, argv[2],
-                 "# core.kernel_source_digests: <module>_<backend> <sha256 of its source>\n"
-                 "# regenerate: test_core_kernel_source_digests write <this file>\n");
-  if (!strcmp(r.mode, "check"))
-    EXPECT(digest_compare(&r, argv[2]) == 0);
+  digest_finish(&r, argv[2],
+                "# core.kernel_source_digests: <module>_<backend> <sha256 of its source>\n"
+                "# regenerate: test_core_kernel_source_digests write <this file>\n");
   return expect_finish();
 }

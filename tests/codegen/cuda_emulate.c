@@ -320,225 +320,279 @@ static void run_module(dg_device *dev, const dg_discretization *d, const dg_opda
   dg_module_destroy(&mod);
 }
 
+/* Variant v's knobs (the list the header names); Np bounds the elements per
+ * block of the non-mma variants. */
+static dg_kernel_config variant(int v, int Np) {
+  dg_kernel_config c = dg_kernel_config_default();
+  c.face_threads = 64;
+  switch (v) {
+  case 0: c.elements_per_block = 1; break;
+  case 1: c.elements_per_block = 3; c.prefetch = 1; break;
+  case 2: c.work_mode = DG_WORK_INLINE; c.work_per_thread = 2; c.prefetch = 1; c.unroll = 2; c.vector_loads = 1; break;
+  case 3: c.work_mode = DG_WORK_SEQUENCE; c.work_per_thread = 3; c.matrices = DG_MATRIX_SHARED; break;
+  case 4: c.work_mode = DG_WORK_INLINE; c.work_per_thread = 4; c.fuse_update = 1; c.elements_per_block = 1; c.unroll = 1; break;
+  case 5: c.matrices = DG_MATRIX_CONSTANT; c.layout = DG_LAYOUT_ELEMENT_MAJOR; c.elements_per_block = 2; break;
+  case 6: c.np_align = 4; c.work_mode = DG_WORK_SEQUENCE; c.work_per_thread = 2; c.prefetch = 1; c.fuse_update = 1; break;
+  case 8: c.fuse_surface = 1; c.elements_per_block = 2; c.vector_loads = 1; break;
+  case 9: c.fuse_surface = 1; c.fuse_update = 1; c.work_mode = DG_WORK_INLINE; c.work_per_thread = 2; c.prefetch = 1; c.unroll = 8; c.gather_ahead = 1; break;
+  case 11: c.work_mode = DG_WORK_GEMM; c.elements_per_block = 2; c.fuse_surface = 1; c.fuse_update = 1; c.gather_ahead = 1; break;
+  case 12: c.work_mode = DG_WORK_GEMM; c.elements_per_block = 3; c.matrices = DG_MATRIX_SHARED; break;
+  case 13: c.work_mode = DG_WORK_GEMM; c.elements_per_block = 4; c.matrices = DG_MATRIX_CONSTANT; c.layout = DG_LAYOUT_ELEMENT_MAJOR; c.np_align = 4; c.fuse_surface = 1; break;
+  case 14: c.work_mode = DG_WORK_GEMM; c.elements_per_block = 1; c.fuse_update = 1; c.layout = DG_LAYOUT_ELEMENT_MAJOR; break;
+  case 15: c.work_mode = DG_WORK_MMA; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; c.gather_ahead = 1; break;
+  case 16: c.work_mode = DG_WORK_MMA; c.elements_per_block = 16; c.layout = DG_LAYOUT_ELEMENT_MAJOR; c.np_align = 4; break;
+  case 17: c.work_mode = DG_WORK_MMA; c.mma_rows = 16; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; break;
+  case 18: c.work_mode = DG_WORK_MMA; c.mma_rows = 16; c.elements_per_block = 16; c.gather_ahead = 0; break;
+  case 19: c.work_mode = DG_WORK_MMA; c.mma_pairs = 1; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; c.gather_ahead = 1; c.mma_extra_blocks = 1; break;
+  case 20: c.work_mode = DG_WORK_MMA; c.mma_pairs = 1; c.elements_per_block = 16; c.np_align = 4; c.l2_prefetch = 1; break;
+  case 21: c.work_mode = DG_WORK_MMA; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; c.l2_prefetch = 1; c.layout = DG_LAYOUT_ELEMENT_MAJOR; break;
+  case 22: c.work_mode = DG_WORK_MMA; c.mma_rows = 16; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; c.gather_ahead = 1; c.l2_prefetch = 1; c.volume_passes = 2; break;
+  case 23: c.work_mode = DG_WORK_MMA; c.mma_pairs = 1; c.elements_per_block = 16; c.fuse_update = 1; c.volume_passes = 4; break;
+  case 24: c.work_mode = DG_WORK_GEMM; c.elements_per_block = 4; c.fuse_surface = 1; c.fuse_update = 1; c.volume_passes = 2; break;
+  case 25: c.work_mode = DG_WORK_MMA; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; c.l2_prefetch = 1; c.early_residual = 1; c.mma_extra_blocks = 1; break;
+  case 26: c.work_mode = DG_WORK_GEMM; c.elements_per_block = 2; c.fuse_surface = 1; c.fuse_update = 1; c.early_residual = 1; break;
+  case 27: c.work_mode = DG_WORK_MMA; c.mma_rows = 16; c.elements_per_block = 16; c.fuse_update = 1; c.early_residual = 1; c.gather_ahead = 0; break;
+  /* Bernstein-Bezier coefficients (affine physics only; the others refuse):
+   * the sparse two-level derivative of gemm and mma against the cpu
+   * module's dense BB matrices */
+  case 28: c.basis = 1; c.work_mode = DG_WORK_MMA; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; c.early_residual = 1; c.l2_prefetch = 1; break;
+  case 29: c.basis = 1; c.work_mode = DG_WORK_MMA; c.mma_rows = 16; c.elements_per_block = 16; c.layout = DG_LAYOUT_ELEMENT_MAJOR; break;
+  case 30: c.basis = 1; c.work_mode = DG_WORK_GEMM; c.elements_per_block = 3; c.fuse_surface = 1; c.fuse_update = 1; break;
+  case 31: c.basis = 1; c.work_mode = DG_WORK_MMA; c.mma_pairs = 1; c.elements_per_block = 16; c.fuse_update = 1; c.volume_passes = 4; break;
+  case 32: c.basis = 1; c.elements_per_block = 2; c.fuse_surface = 1; break; /* node per thread, dense BB */
+  /* stage_state: the state in shared memory, level 1 evaluates the flux
+   * quantities on its differences */
+  case 33: c.basis = 1; c.stage_state = 1; c.work_mode = DG_WORK_MMA; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; c.gather_ahead = 1; break;
+  case 34: c.basis = 1; c.stage_state = 1; c.work_mode = DG_WORK_MMA; c.mma_rows = 16; c.elements_per_block = 16; c.fuse_update = 1; c.volume_passes = 2; break;
+  case 35: c.basis = 1; c.stage_state = 1; c.work_mode = DG_WORK_GEMM; c.elements_per_block = 3; c.layout = DG_LAYOUT_ELEMENT_MAJOR; break;
+  /* at N = 7 (double) level 1 held across the products in two passes */
+  case 36: c.basis = 1; c.stage_state = 1; c.work_mode = DG_WORK_MMA; c.mma_pairs = 1; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; c.l2_prefetch = 1; c.volume_passes = 2; break;
+  /* stream_update: the update's accesses evict-first, the state read-only */
+  case 37: c.basis = 1; c.stage_state = 1; c.stream_update = 1; c.work_mode = DG_WORK_MMA; c.mma_rows = 16; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; c.l2_prefetch = 1; c.volume_passes = 2; break;
+  case 38: c.stream_update = 1; c.work_mode = DG_WORK_MMA; c.mma_pairs = 1; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; c.gather_ahead = 1; c.early_residual = 1; break;
+  /* local_traces: the state staged before the face fluxes, which read the
+   * block's own traces and its neighbours' in the block from it */
+  case 39: c.basis = 1; c.stage_state = 1; c.local_traces = 1; c.stream_update = 1; c.work_mode = DG_WORK_MMA; c.mma_rows = 16; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; c.volume_passes = 2; break;
+  case 40: c.basis = 1; c.stage_state = 1; c.local_traces = 1; c.work_mode = DG_WORK_MMA; c.mma_pairs = 1; c.elements_per_block = 16; c.fuse_surface = 1; c.fuse_update = 1; c.gather_ahead = 1; c.layout = DG_LAYOUT_ELEMENT_MAJOR; break;
+  /* strided_k: each whole block of 4 KW source rows read KW apart (the
+   * operator tables in the same order): nodal 16-row tiles over two
+   * element tiles, nodal pairs, and the N = 7 form on coefficients */
+  case 41: c.strided_k = 1; c.work_mode = DG_WORK_MMA; c.mma_rows = 16; c.elements_per_block = 16; c.fuse_surface = 1; c.fuse_update = 1; break;
+  case 42: c.strided_k = 1; c.work_mode = DG_WORK_MMA; c.mma_pairs = 1; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; c.early_residual = 1; break;
+  case 43: c.strided_k = 1; c.basis = 1; c.stage_state = 1; c.local_traces = 1; c.stream_update = 1; c.work_mode = DG_WORK_MMA; c.mma_pairs = 1; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; c.l2_prefetch = 1; c.volume_passes = 2; break;
+  /* batch_residual off: each field's residual loaded just before its
+   * stores (the tuner's register twin), node per thread, gemm and the
+   * staged two-pass form on coefficients (with one more block) */
+  case 44: c.batch_residual = 0; c.fuse_surface = 1; c.fuse_update = 1; c.work_mode = DG_WORK_INLINE; c.work_per_thread = 2; c.prefetch = 1; break;
+  case 45: c.batch_residual = 0; c.work_mode = DG_WORK_GEMM; c.elements_per_block = 2; c.fuse_surface = 1; c.fuse_update = 1; c.volume_passes = 2; break;
+  case 46: c.batch_residual = 0; c.basis = 1; c.stage_state = 1; c.local_traces = 1; c.stream_update = 1; c.work_mode = DG_WORK_MMA; c.mma_rows = 16; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; c.volume_passes = 2; c.mma_extra_blocks = 1; break;
+  /* overlay_state: level 1 before the face fluxes, which take the staged
+   * state's shared memory (16-row tiles in four passes, pairs with the
+   * prefetch, and one pass with the early residual) */
+  case 47: c.overlay_state = 1; c.basis = 1; c.stage_state = 1; c.stream_update = 1; c.strided_k = 1; c.work_mode = DG_WORK_MMA; c.mma_rows = 16; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; c.volume_passes = 4; break;
+  case 48: c.overlay_state = 1; c.basis = 1; c.stage_state = 1; c.work_mode = DG_WORK_MMA; c.mma_pairs = 1; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; c.l2_prefetch = 1; c.volume_passes = 2; c.gather_ahead = 1; break;
+  case 49: c.overlay_state = 1; c.basis = 1; c.stage_state = 1; c.work_mode = DG_WORK_MMA; c.elements_per_block = 16; c.fuse_surface = 1; c.fuse_update = 1; c.early_residual = 1; c.mma_extra_blocks = 1; break;
+  /* volume_warps: blocks of whole warps whatever NP x EPB is, the per-node
+   * phases' last pass partly idle (the overlay with the prefetch, level 1
+   * held in registers across the products at N = 7, nodal gemm) */
+  case 50: c.volume_warps = 3; c.overlay_state = 1; c.basis = 1; c.stage_state = 1; c.stream_update = 1; c.strided_k = 1; c.work_mode = DG_WORK_MMA; c.mma_rows = 16; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; c.l2_prefetch = 1; break;
+  case 51: c.volume_warps = 7; c.basis = 1; c.stage_state = 1; c.local_traces = 1; c.work_mode = DG_WORK_MMA; c.mma_pairs = 1; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; c.batch_residual = 0; c.mma_extra_blocks = 1; break;
+  case 52: c.volume_warps = 2; c.work_mode = DG_WORK_GEMM; c.elements_per_block = 4; c.fuse_surface = 1; c.fuse_update = 1; break;
+  /* compact_smem: the overlaid face fluxes element by element and level
+   * 1's results unpadded (16-row tiles strided in blocks of whole warps,
+   * pairs strided, 16-row tiles over two element tiles; the first two
+   * with the k-step loops fully unrolled, mma_unroll) */
+  case 53: c.mma_unroll = 1; c.compact_smem = 1; c.overlay_state = 1; c.volume_warps = 3; c.basis = 1; c.stage_state = 1; c.stream_update = 1; c.strided_k = 1; c.work_mode = DG_WORK_MMA; c.mma_rows = 16; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; break;
+  case 54: c.mma_unroll = 1; c.compact_smem = 1; c.overlay_state = 1; c.basis = 1; c.stage_state = 1; c.strided_k = 1; c.work_mode = DG_WORK_MMA; c.mma_pairs = 1; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; c.volume_passes = 2; c.batch_residual = 0; break;
+  case 55: c.compact_smem = 1; c.overlay_state = 1; c.basis = 1; c.stage_state = 1; c.work_mode = DG_WORK_MMA; c.mma_rows = 16; c.elements_per_block = 16; c.fuse_surface = 1; c.fuse_update = 1; c.volume_passes = 2; c.l2_prefetch = 1; break;
+  /* sparse_lift: the lift's rows and face-flux columns reordered, its
+   * all-zero tensor-core steps left out (the N = 7 pairs form overlaid
+   * and strided, 16-row tiles compact over two element tiles, 8-row
+   * tiles fed by dg_surface's fluxes, pairs with local traces in blocks
+   * of whole warps) */
+  case 56: c.sparse_lift = 1; c.overlay_state = 1; c.basis = 1; c.stage_state = 1; c.stream_update = 1; c.strided_k = 1; c.work_mode = DG_WORK_MMA; c.mma_pairs = 1; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; c.volume_passes = 2; break;
+  case 57: c.sparse_lift = 1; c.compact_smem = 1; c.overlay_state = 1; c.basis = 1; c.stage_state = 1; c.strided_k = 1; c.work_mode = DG_WORK_MMA; c.mma_rows = 16; c.elements_per_block = 16; c.fuse_surface = 1; c.fuse_update = 1; c.volume_passes = 2; break;
+  case 58: c.sparse_lift = 1; c.basis = 1; c.work_mode = DG_WORK_MMA; c.elements_per_block = 8; c.fuse_update = 1; break;
+  case 59: c.sparse_lift = 1; c.volume_warps = 3; c.basis = 1; c.stage_state = 1; c.local_traces = 1; c.work_mode = DG_WORK_MMA; c.mma_pairs = 1; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; break;
+  case 10: c.fuse_surface = 1; c.fuse_update = 1; c.work_mode = DG_WORK_SEQUENCE; c.work_per_thread = 2; c.layout = DG_LAYOUT_ELEMENT_MAJOR; c.matrices = DG_MATRIX_SHARED; c.vector_loads = 1; break;
+  default: c.np_align = 8; c.layout = DG_LAYOUT_ELEMENT_MAJOR; c.work_mode = DG_WORK_INLINE; c.work_per_thread = 3; c.prefetch = 1; c.matrices = DG_MATRIX_SHARED; break;
+  }
+  if ((long)c.elements_per_block * Np > 256 && c.work_mode != DG_WORK_MMA)
+    c.elements_per_block = 1;
+  return c;
+}
+
+/* Parse --orders=A,B,... in argv[2] (then dropped from argv): 0, or 2 for a
+ * bad list. */
+static int parse_orders(int *argc, char ***argv, int orders[4], int *norders) {
+  char **av = *argv;
+  if (*argc <= 2 || strncmp(av[2], "--orders=", 9) != 0)
+    return 0;
+  *norders = 0;
+  const char *c = av[2] + 9;
+  while (*c) {
+    char *end = NULL;
+    long o = strtol(c, &end, 10);
+    if (end == c || o < 1 || o > 12 || *norders == 4 || (*end && *end != ',')) {
+      printf("bad --orders list (up to 4 orders 1..12, comma-separated): %s\n", av[2]);
+      return 2;
+    }
+    orders[(*norders)++] = (int)o;
+    c = *end ? end + 1 : end;
+  }
+  if (*norders == 0) {
+    printf("bad --orders list: %s\n", av[2]);
+    return 2;
+  }
+  av[2] = av[1]; /* not an override: drop it */
+  (*argv)++;
+  (*argc)--;
+  return 0;
+}
+
+/* What every variant is checked with, and the counts. */
+typedef struct {
+  dg_problem *p;
+  dg_device *dev;
+  dg_physics ph;
+  int nc, is_float;
+  double tol;
+  int failures, checked, checked_mma, checked_bb;
+} emu_run;
+
+/* One order's discretization, its element operators and the state u. */
+typedef struct {
+  dg_discretization *d;
+  dg_element_ops el_nodal, el_bb;
+  const double *u;
+  double *ref, *got;
+  int64_t nlog;
+} emu_order;
+
+/* Variant c against the cpu module on the same state: its emulated CUDA
+ * module's rhs to tol of the cpu module's.  0, or 1 when the emulated
+ * source cannot be built. */
+static int check_variant(emu_run *R, const emu_order *E, dg_kernel_config c) {
+  const dg_discretization *d = E->d;
+  dg_generated gc, gg;
+  dg_kernel_config cc = dg_kernel_config_default();
+  cc.np_align = c.np_align;
+  cc.layout = c.layout;
+  cc.basis = c.basis;
+  const dg_element_ops *el = c.basis ? &E->el_bb : &E->el_nodal;
+  dg_error e = dg_codegen_generate(DG_CODEGEN_CUDA, el, &R->ph, R->is_float, &c, &gg);
+  if (e == DG_ERR_INPUT) { /* illegal here (constant memory, 8-row tiles in float): skip */
+    dg_error_clear();
+    return 0;
+  }
+  MUST(e);
+  MUST(dg_codegen_generate(DG_CODEGEN_C, el, &R->ph, R->is_float, &cc, &gc));
+  dg_opdata *od = NULL;
+  MUST(dg_opdata_create(d, gg.np_pad, c.layout == DG_LAYOUT_ELEMENT_MAJOR, R->nc,
+                        R->p->tag_to_bc, &od));
+  char *emu = emulated_source(gg.source, gg.volume_shared_bytes);
+  if (!emu) {
+    printf("cannot build the emulated source\n");
+    return 1;
+  }
+  run_module(R->dev, d, od, R->nc, &cc, gc.source, 0, E->u, E->ref);
+  run_module(R->dev, d, od, R->nc, &c, emu, 1, E->u, E->got);
+  double num = 0, den = 0;
+  for (int64_t z = 0; z < E->nlog; z++) {
+    num = fmax(num, fabs(E->got[z] - E->ref[z]));
+    den = fmax(den, fabs(E->ref[z]));
+  }
+  double rel = num / fmax(den, 1e-300);
+  int ok = rel < R->tol && den > 0; /* a zero reference would prove nothing */
+  char buf[DG_KERNEL_CONFIG_TEXT];
+  dg_kernel_config_describe(&c, buf, sizeof buf);
+  printf("N=%d %-120s max rel diff %.2e %s\n", d->N, buf, rel, ok ? "ok" : "FAIL");
+  R->failures += !ok;
+  R->checked++;
+  R->checked_mma += c.work_mode == DG_WORK_MMA;
+  R->checked_bb += c.basis;
+  free(emu);
+  dg_opdata_destroy(&od);
+  dg_generated_free(&gc);
+  dg_generated_free(&gg);
+  return 0;
+}
+
+/* Every variant at order N on one random state. */
+static int check_order(emu_run *R, int N) {
+  int nc = R->nc;
+  emu_order E;
+  memset(&E, 0, sizeof E);
+  MUST(dg_discretization_create(R->p->mesh, N, R->p->precision, &E.d));
+  const dg_discretization *d = E.d;
+  E.el_nodal = dg_element_ops_of(d->re);
+  dg_bernstein *bb = NULL;
+  MUST(dg_bernstein_create(d->re, &bb));
+  E.el_bb = dg_element_ops_of_bernstein(d->re, bb);
+  E.nlog = (int64_t)nc * d->K * d->Np;
+  double *u = malloc((size_t)E.nlog * sizeof *u);
+  E.ref = malloc((size_t)E.nlog * sizeof *E.ref);
+  E.got = malloc((size_t)E.nlog * sizeof *E.got);
+  srand(7);
+  for (int c = 0; c < nc; c++) /* positive density and energy for Euler-like systems */
+    for (int64_t z = 0; z < d->K * d->Np; z++) {
+      double r = (double)rand() / RAND_MAX;
+      u[(int64_t)c * d->K * d->Np + z] =
+          c == 0 ? 1 + 0.2 * r : c == nc - 1 ? 2.5 + 0.2 * r : 0.2 * (r - 0.5);
+    }
+  E.u = u;
+  int rc = 0;
+  for (int v = 0; v < 60 && rc == 0; v++)
+    rc = check_variant(R, &E, variant(v, d->Np));
+  free(u);
+  free(E.ref);
+  free(E.got);
+  dg_bernstein_destroy(&bb);
+  dg_discretization_destroy(&E.d);
+  return rc;
+}
+
 int main(int argc, char **argv) {
   if (argc < 2)
     return 2;
   dg_log_set_level(DG_LOG_WARN);
   int orders[4] = {1, 3}, norders = 2;
-  if (argc > 2 && strncmp(argv[2], "--orders=", 9) == 0) {
-    norders = 0;
-    const char *c = argv[2] + 9;
-    while (*c) {
-      char *end = NULL;
-      long o = strtol(c, &end, 10);
-      if (end == c || o < 1 || o > 12 || norders == 4 || (*end && *end != ',')) {
-        printf("bad --orders list (up to 4 orders 1..12, comma-separated): %s\n", argv[2]);
-        return 2;
-      }
-      orders[norders++] = (int)o;
-      c = *end ? end + 1 : end;
-    }
-    if (norders == 0) {
-      printf("bad --orders list: %s\n", argv[2]);
-      return 2;
-    }
-    argv[2] = argv[1]; /* not an override: drop it */
-    argv++;
-    argc--;
-  }
-  dg_problem *p = NULL;
-  MUST(dg_problem_load(argv[1], (const char *const *)argv + 2, argc - 2, &p));
-  dg_device *dev = NULL;
-  MUST(dg_device_create("cpu", 0, &dev));
-  dg_physics ph;
+  if (parse_orders(&argc, &argv, orders, &norders))
+    return 2;
+  emu_run R;
+  memset(&R, 0, sizeof R);
+  MUST(dg_problem_load(argv[1], (const char *const *)argv + 2, argc - 2, &R.p));
+  MUST(dg_device_create("cpu", 0, &R.dev));
   dg_physics_tables *tab = NULL;
-  MUST(dg_physics_from_program(p->program, &ph, &tab));
-  int nc = ph.ncomp, failures = 0, checked = 0, checked_mma = 0, checked_bb = 0;
+  MUST(dg_physics_from_program(R.p->program, &R.ph, &tab));
+  R.nc = R.ph.ncomp;
   /* an affine physics must get its Bernstein-Bezier variants checked; as in
    * dgrun, conditions no face of the mesh uses are not checked (a periodic
    * box qualifies whatever its flux file's open boundaries read) */
   unsigned char *bc_used = NULL;
-  MUST(dg_problem_boundaries_used(p->mesh, p->tag_to_bc, ph.nboundaries, NULL, &bc_used));
-  ph.bc_used = bc_used;
-  int affine = dg_flux_check_affine(&ph, NULL, NULL) == DG_OK;
+  MUST(dg_problem_boundaries_used(R.p->mesh, R.p->tag_to_bc, R.ph.nboundaries, NULL, &bc_used));
+  R.ph.bc_used = bc_used;
+  int affine = dg_flux_check_affine(&R.ph, NULL, NULL) == DG_OK;
   dg_error_clear();
-  int is_float = p->precision == DG_FLOAT;
+  R.is_float = R.p->precision == DG_FLOAT;
   /* float: the two modules round differently at every operation, and the
    * split-TF32 products keep about fp32's accuracy */
-  double tol = is_float ? 5e-5 : 1e-12;
-  for (int o = 0; o < norders; o++) {
-    dg_discretization *d = NULL;
-    MUST(dg_discretization_create(p->mesh, orders[o], p->precision, &d));
-    dg_element_ops el_nodal = dg_element_ops_of(d->re);
-    dg_bernstein *bb = NULL;
-    MUST(dg_bernstein_create(d->re, &bb));
-    dg_element_ops el_bb = dg_element_ops_of_bernstein(d->re, bb);
-    int64_t nlog = (int64_t)nc * d->K * d->Np;
-    double *u = malloc((size_t)nlog * sizeof *u), *ref = malloc((size_t)nlog * sizeof *ref);
-    double *got = malloc((size_t)nlog * sizeof *got);
-    srand(7);
-    for (int c = 0; c < nc; c++) /* positive density and energy for Euler-like systems */
-      for (int64_t z = 0; z < d->K * d->Np; z++) {
-        double r = (double)rand() / RAND_MAX;
-        u[(int64_t)c * d->K * d->Np + z] =
-            c == 0 ? 1 + 0.2 * r : c == nc - 1 ? 2.5 + 0.2 * r : 0.2 * (r - 0.5);
-      }
-    for (int v = 0; v < 60; v++) {
-      dg_kernel_config c = dg_kernel_config_default();
-      c.face_threads = 64;
-      switch (v) {
-      case 0: c.elements_per_block = 1; break;
-      case 1: c.elements_per_block = 3; c.prefetch = 1; break;
-      case 2: c.work_mode = DG_WORK_INLINE; c.work_per_thread = 2; c.prefetch = 1; c.unroll = 2; c.vector_loads = 1; break;
-      case 3: c.work_mode = DG_WORK_SEQUENCE; c.work_per_thread = 3; c.matrices = DG_MATRIX_SHARED; break;
-      case 4: c.work_mode = DG_WORK_INLINE; c.work_per_thread = 4; c.fuse_update = 1; c.elements_per_block = 1; c.unroll = 1; break;
-      case 5: c.matrices = DG_MATRIX_CONSTANT; c.layout = DG_LAYOUT_ELEMENT_MAJOR; c.elements_per_block = 2; break;
-      case 6: c.np_align = 4; c.work_mode = DG_WORK_SEQUENCE; c.work_per_thread = 2; c.prefetch = 1; c.fuse_update = 1; break;
-      case 8: c.fuse_surface = 1; c.elements_per_block = 2; c.vector_loads = 1; break;
-      case 9: c.fuse_surface = 1; c.fuse_update = 1; c.work_mode = DG_WORK_INLINE; c.work_per_thread = 2; c.prefetch = 1; c.unroll = 8; c.gather_ahead = 1; break;
-      case 11: c.work_mode = DG_WORK_GEMM; c.elements_per_block = 2; c.fuse_surface = 1; c.fuse_update = 1; c.gather_ahead = 1; break;
-      case 12: c.work_mode = DG_WORK_GEMM; c.elements_per_block = 3; c.matrices = DG_MATRIX_SHARED; break;
-      case 13: c.work_mode = DG_WORK_GEMM; c.elements_per_block = 4; c.matrices = DG_MATRIX_CONSTANT; c.layout = DG_LAYOUT_ELEMENT_MAJOR; c.np_align = 4; c.fuse_surface = 1; break;
-      case 14: c.work_mode = DG_WORK_GEMM; c.elements_per_block = 1; c.fuse_update = 1; c.layout = DG_LAYOUT_ELEMENT_MAJOR; break;
-      case 15: c.work_mode = DG_WORK_MMA; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; c.gather_ahead = 1; break;
-      case 16: c.work_mode = DG_WORK_MMA; c.elements_per_block = 16; c.layout = DG_LAYOUT_ELEMENT_MAJOR; c.np_align = 4; break;
-      case 17: c.work_mode = DG_WORK_MMA; c.mma_rows = 16; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; break;
-      case 18: c.work_mode = DG_WORK_MMA; c.mma_rows = 16; c.elements_per_block = 16; c.gather_ahead = 0; break;
-      case 19: c.work_mode = DG_WORK_MMA; c.mma_pairs = 1; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; c.gather_ahead = 1; c.mma_extra_blocks = 1; break;
-      case 20: c.work_mode = DG_WORK_MMA; c.mma_pairs = 1; c.elements_per_block = 16; c.np_align = 4; c.l2_prefetch = 1; break;
-      case 21: c.work_mode = DG_WORK_MMA; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; c.l2_prefetch = 1; c.layout = DG_LAYOUT_ELEMENT_MAJOR; break;
-      case 22: c.work_mode = DG_WORK_MMA; c.mma_rows = 16; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; c.gather_ahead = 1; c.l2_prefetch = 1; c.volume_passes = 2; break;
-      case 23: c.work_mode = DG_WORK_MMA; c.mma_pairs = 1; c.elements_per_block = 16; c.fuse_update = 1; c.volume_passes = 4; break;
-      case 24: c.work_mode = DG_WORK_GEMM; c.elements_per_block = 4; c.fuse_surface = 1; c.fuse_update = 1; c.volume_passes = 2; break;
-      case 25: c.work_mode = DG_WORK_MMA; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; c.l2_prefetch = 1; c.early_residual = 1; c.mma_extra_blocks = 1; break;
-      case 26: c.work_mode = DG_WORK_GEMM; c.elements_per_block = 2; c.fuse_surface = 1; c.fuse_update = 1; c.early_residual = 1; break;
-      case 27: c.work_mode = DG_WORK_MMA; c.mma_rows = 16; c.elements_per_block = 16; c.fuse_update = 1; c.early_residual = 1; c.gather_ahead = 0; break;
-      /* Bernstein-Bezier coefficients (affine physics only; the others refuse):
-       * the sparse two-level derivative of gemm and mma against the cpu
-       * module's dense BB matrices */
-      case 28: c.basis = 1; c.work_mode = DG_WORK_MMA; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; c.early_residual = 1; c.l2_prefetch = 1; break;
-      case 29: c.basis = 1; c.work_mode = DG_WORK_MMA; c.mma_rows = 16; c.elements_per_block = 16; c.layout = DG_LAYOUT_ELEMENT_MAJOR; break;
-      case 30: c.basis = 1; c.work_mode = DG_WORK_GEMM; c.elements_per_block = 3; c.fuse_surface = 1; c.fuse_update = 1; break;
-      case 31: c.basis = 1; c.work_mode = DG_WORK_MMA; c.mma_pairs = 1; c.elements_per_block = 16; c.fuse_update = 1; c.volume_passes = 4; break;
-      case 32: c.basis = 1; c.elements_per_block = 2; c.fuse_surface = 1; break; /* node per thread, dense BB */
-      /* stage_state: the state in shared memory, level 1 evaluates the flux
-       * quantities on its differences */
-      case 33: c.basis = 1; c.stage_state = 1; c.work_mode = DG_WORK_MMA; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; c.gather_ahead = 1; break;
-      case 34: c.basis = 1; c.stage_state = 1; c.work_mode = DG_WORK_MMA; c.mma_rows = 16; c.elements_per_block = 16; c.fuse_update = 1; c.volume_passes = 2; break;
-      case 35: c.basis = 1; c.stage_state = 1; c.work_mode = DG_WORK_GEMM; c.elements_per_block = 3; c.layout = DG_LAYOUT_ELEMENT_MAJOR; break;
-      /* at N = 7 (double) level 1 held across the products in two passes */
-      case 36: c.basis = 1; c.stage_state = 1; c.work_mode = DG_WORK_MMA; c.mma_pairs = 1; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; c.l2_prefetch = 1; c.volume_passes = 2; break;
-      /* stream_update: the update's accesses evict-first, the state read-only */
-      case 37: c.basis = 1; c.stage_state = 1; c.stream_update = 1; c.work_mode = DG_WORK_MMA; c.mma_rows = 16; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; c.l2_prefetch = 1; c.volume_passes = 2; break;
-      case 38: c.stream_update = 1; c.work_mode = DG_WORK_MMA; c.mma_pairs = 1; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; c.gather_ahead = 1; c.early_residual = 1; break;
-      /* local_traces: the state staged before the face fluxes, which read the
-       * block's own traces and its neighbours' in the block from it */
-      case 39: c.basis = 1; c.stage_state = 1; c.local_traces = 1; c.stream_update = 1; c.work_mode = DG_WORK_MMA; c.mma_rows = 16; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; c.volume_passes = 2; break;
-      case 40: c.basis = 1; c.stage_state = 1; c.local_traces = 1; c.work_mode = DG_WORK_MMA; c.mma_pairs = 1; c.elements_per_block = 16; c.fuse_surface = 1; c.fuse_update = 1; c.gather_ahead = 1; c.layout = DG_LAYOUT_ELEMENT_MAJOR; break;
-      /* strided_k: each whole block of 4 KW source rows read KW apart (the
-       * operator tables in the same order): nodal 16-row tiles over two
-       * element tiles, nodal pairs, and the N = 7 form on coefficients */
-      case 41: c.strided_k = 1; c.work_mode = DG_WORK_MMA; c.mma_rows = 16; c.elements_per_block = 16; c.fuse_surface = 1; c.fuse_update = 1; break;
-      case 42: c.strided_k = 1; c.work_mode = DG_WORK_MMA; c.mma_pairs = 1; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; c.early_residual = 1; break;
-      case 43: c.strided_k = 1; c.basis = 1; c.stage_state = 1; c.local_traces = 1; c.stream_update = 1; c.work_mode = DG_WORK_MMA; c.mma_pairs = 1; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; c.l2_prefetch = 1; c.volume_passes = 2; break;
-      /* batch_residual off: each field's residual loaded just before its
-       * stores (the tuner's register twin), node per thread, gemm and the
-       * staged two-pass form on coefficients (with one more block) */
-      case 44: c.batch_residual = 0; c.fuse_surface = 1; c.fuse_update = 1; c.work_mode = DG_WORK_INLINE; c.work_per_thread = 2; c.prefetch = 1; break;
-      case 45: c.batch_residual = 0; c.work_mode = DG_WORK_GEMM; c.elements_per_block = 2; c.fuse_surface = 1; c.fuse_update = 1; c.volume_passes = 2; break;
-      case 46: c.batch_residual = 0; c.basis = 1; c.stage_state = 1; c.local_traces = 1; c.stream_update = 1; c.work_mode = DG_WORK_MMA; c.mma_rows = 16; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; c.volume_passes = 2; c.mma_extra_blocks = 1; break;
-      /* overlay_state: level 1 before the face fluxes, which take the staged
-       * state's shared memory (16-row tiles in four passes, pairs with the
-       * prefetch, and one pass with the early residual) */
-      case 47: c.overlay_state = 1; c.basis = 1; c.stage_state = 1; c.stream_update = 1; c.strided_k = 1; c.work_mode = DG_WORK_MMA; c.mma_rows = 16; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; c.volume_passes = 4; break;
-      case 48: c.overlay_state = 1; c.basis = 1; c.stage_state = 1; c.work_mode = DG_WORK_MMA; c.mma_pairs = 1; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; c.l2_prefetch = 1; c.volume_passes = 2; c.gather_ahead = 1; break;
-      case 49: c.overlay_state = 1; c.basis = 1; c.stage_state = 1; c.work_mode = DG_WORK_MMA; c.elements_per_block = 16; c.fuse_surface = 1; c.fuse_update = 1; c.early_residual = 1; c.mma_extra_blocks = 1; break;
-      /* volume_warps: blocks of whole warps whatever NP x EPB is, the per-node
-       * phases' last pass partly idle (the overlay with the prefetch, level 1
-       * held in registers across the products at N = 7, nodal gemm) */
-      case 50: c.volume_warps = 3; c.overlay_state = 1; c.basis = 1; c.stage_state = 1; c.stream_update = 1; c.strided_k = 1; c.work_mode = DG_WORK_MMA; c.mma_rows = 16; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; c.l2_prefetch = 1; break;
-      case 51: c.volume_warps = 7; c.basis = 1; c.stage_state = 1; c.local_traces = 1; c.work_mode = DG_WORK_MMA; c.mma_pairs = 1; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; c.batch_residual = 0; c.mma_extra_blocks = 1; break;
-      case 52: c.volume_warps = 2; c.work_mode = DG_WORK_GEMM; c.elements_per_block = 4; c.fuse_surface = 1; c.fuse_update = 1; break;
-      /* compact_smem: the overlaid face fluxes element by element and level
-       * 1's results unpadded (16-row tiles strided in blocks of whole warps,
-       * pairs strided, 16-row tiles over two element tiles; the first two
-       * with the k-step loops fully unrolled, mma_unroll) */
-      case 53: c.mma_unroll = 1; c.compact_smem = 1; c.overlay_state = 1; c.volume_warps = 3; c.basis = 1; c.stage_state = 1; c.stream_update = 1; c.strided_k = 1; c.work_mode = DG_WORK_MMA; c.mma_rows = 16; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; break;
-      case 54: c.mma_unroll = 1; c.compact_smem = 1; c.overlay_state = 1; c.basis = 1; c.stage_state = 1; c.strided_k = 1; c.work_mode = DG_WORK_MMA; c.mma_pairs = 1; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; c.volume_passes = 2; c.batch_residual = 0; break;
-      case 55: c.compact_smem = 1; c.overlay_state = 1; c.basis = 1; c.stage_state = 1; c.work_mode = DG_WORK_MMA; c.mma_rows = 16; c.elements_per_block = 16; c.fuse_surface = 1; c.fuse_update = 1; c.volume_passes = 2; c.l2_prefetch = 1; break;
-      /* sparse_lift: the lift's rows and face-flux columns reordered, its
-       * all-zero tensor-core steps left out (the N = 7 pairs form overlaid
-       * and strided, 16-row tiles compact over two element tiles, 8-row
-       * tiles fed by dg_surface's fluxes, pairs with local traces in blocks
-       * of whole warps) */
-      case 56: c.sparse_lift = 1; c.overlay_state = 1; c.basis = 1; c.stage_state = 1; c.stream_update = 1; c.strided_k = 1; c.work_mode = DG_WORK_MMA; c.mma_pairs = 1; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; c.volume_passes = 2; break;
-      case 57: c.sparse_lift = 1; c.compact_smem = 1; c.overlay_state = 1; c.basis = 1; c.stage_state = 1; c.strided_k = 1; c.work_mode = DG_WORK_MMA; c.mma_rows = 16; c.elements_per_block = 16; c.fuse_surface = 1; c.fuse_update = 1; c.volume_passes = 2; break;
-      case 58: c.sparse_lift = 1; c.basis = 1; c.work_mode = DG_WORK_MMA; c.elements_per_block = 8; c.fuse_update = 1; break;
-      case 59: c.sparse_lift = 1; c.volume_warps = 3; c.basis = 1; c.stage_state = 1; c.local_traces = 1; c.work_mode = DG_WORK_MMA; c.mma_pairs = 1; c.elements_per_block = 8; c.fuse_surface = 1; c.fuse_update = 1; break;
-      case 10: c.fuse_surface = 1; c.fuse_update = 1; c.work_mode = DG_WORK_SEQUENCE; c.work_per_thread = 2; c.layout = DG_LAYOUT_ELEMENT_MAJOR; c.matrices = DG_MATRIX_SHARED; c.vector_loads = 1; break;
-      default: c.np_align = 8; c.layout = DG_LAYOUT_ELEMENT_MAJOR; c.work_mode = DG_WORK_INLINE; c.work_per_thread = 3; c.prefetch = 1; c.matrices = DG_MATRIX_SHARED; break;
-      }
-      if ((long)c.elements_per_block * d->Np > 256 && c.work_mode != DG_WORK_MMA)
-        c.elements_per_block = 1;
-      dg_generated gc, gg;
-      dg_kernel_config cc = dg_kernel_config_default();
-      cc.np_align = c.np_align;
-      cc.layout = c.layout;
-      cc.basis = c.basis;
-      const dg_element_ops *el = c.basis ? &el_bb : &el_nodal;
-      dg_error e = dg_codegen_generate(DG_CODEGEN_CUDA, el, &ph, is_float, &c, &gg);
-      if (e == DG_ERR_INPUT) { /* illegal here (constant memory, 8-row tiles in float): skip */
-        dg_error_clear();
-        continue;
-      }
-      MUST(e);
-      MUST(dg_codegen_generate(DG_CODEGEN_C, el, &ph, is_float, &cc, &gc));
-      dg_opdata *od = NULL;
-      MUST(dg_opdata_create(d, gg.np_pad, c.layout == DG_LAYOUT_ELEMENT_MAJOR, nc,
-                            p->tag_to_bc, &od));
-      char *emu = emulated_source(gg.source, gg.volume_shared_bytes);
-      if (!emu) {
-        printf("cannot build the emulated source\n");
-        return 1;
-      }
-      run_module(dev, d, od, nc, &cc, gc.source, 0, u, ref);
-      run_module(dev, d, od, nc, &c, emu, 1, u, got);
-      double num = 0, den = 0;
-      for (int64_t z = 0; z < nlog; z++) {
-        num = fmax(num, fabs(got[z] - ref[z]));
-        den = fmax(den, fabs(ref[z]));
-      }
-      double rel = num / fmax(den, 1e-300);
-      int ok = rel < tol && den > 0; /* a zero reference would prove nothing */
-      char buf[DG_KERNEL_CONFIG_TEXT];
-      dg_kernel_config_describe(&c, buf, sizeof buf);
-      printf("N=%d %-120s max rel diff %.2e %s\n", d->N, buf, rel, ok ? "ok" : "FAIL");
-      failures += !ok;
-      checked++;
-      checked_mma += c.work_mode == DG_WORK_MMA;
-      checked_bb += c.basis;
-      free(emu);
-      dg_opdata_destroy(&od);
-      dg_generated_free(&gc);
-      dg_generated_free(&gg);
-    }
-    free(u);
-    free(ref);
-    free(got);
-    dg_bernstein_destroy(&bb);
-    dg_discretization_destroy(&d);
-  }
+  R.tol = R.is_float ? 5e-5 : 1e-12;
+  for (int o = 0; o < norders; o++)
+    if (check_order(&R, orders[o]))
+      return 1;
   dg_physics_tables_destroy(&tab);
   free(bc_used);
-  dg_device_destroy(&dev);
-  dg_problem_destroy(&p);
-  printf("%d variants checked (%d on the tensor cores), %d failures\n", checked, checked_mma,
-         failures);
-  if (checked_mma == 0)
+  dg_device_destroy(&R.dev);
+  dg_problem_destroy(&R.p);
+  printf("%d variants checked (%d on the tensor cores), %d failures\n", R.checked,
+         R.checked_mma, R.failures);
+  if (R.checked_mma == 0)
     printf("FAIL: no tensor-core variant was checked\n");
-  printf("%d Bernstein-Bezier variants checked (the physics is %saffine)\n", checked_bb,
+  printf("%d Bernstein-Bezier variants checked (the physics is %saffine)\n", R.checked_bb,
          affine ? "" : "not ");
-  if (affine && checked_bb == 0)
+  if (affine && R.checked_bb == 0)
     printf("FAIL: no Bernstein-Bezier variant was checked\n");
-  return failures || checked == 0 || checked_mma == 0 || (affine && checked_bb == 0) ? 1 : 0;
+  return R.failures || R.checked == 0 || R.checked_mma == 0 || (affine && R.checked_bb == 0) ? 1
+                                                                                           : 0;
 }

@@ -13,11 +13,9 @@
  *
  * usage: test_kernel_digests check|write DIGESTS flux...
  *        test_kernel_digests dump DIR flux...                              */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "core/hash.h"
 #include "dg/bernstein.h"
@@ -70,9 +68,7 @@ static void dump_module(const run *r, const char *tag, int v, const char *src) {
   char path[1024];
   snprintf(path, sizeof path, "%s/%s_v%03d.%s", r->dir, tag, v,
            strstr(tag, "_cuda_") ? "cu" : "c");
-  FILE *f = fopen(path, "w");
-  CHECK(f != NULL, "cannot write %s: %s", path, strerror(errno));
-  CHECK(fputs(src, f) != EOF && fclose(f) == 0, "cannot write %s", path);
+  digest_dump(path, src);
 }
 
 /* One (physics, order, target, precision): the digest of all its modules. */
@@ -122,13 +118,7 @@ static void digest_case(run *r, const physics_file *pf, const char *name, int N,
 int main(int argc, char **argv) {
   CHECK(argc >= 4, "usage: %s check|write|dump DIGESTS|DIR flux...", argv[0]);
   static run r;
-  r.mode = argv[1];
-  CHECK(!strcmp(r.mode, "check") || !strcmp(r.mode, "write") || !strcmp(r.mode, "dump"),
-        "unknown mode '%s'", r.mode);
-  if (!strcmp(r.mode, "dump")) {
-    r.dir = argv[2];
-    CHECK(mkdir(r.dir, 0777) == 0 || errno == EEXIST, "cannot make %s", r.dir);
-  }
+  digest_start(&r, argv[1], argv[2]);
   /* orders: the lowest, one where the tensor-core tiles are partial, and
    * (3D) one with more than one k-step; both precisions on cuda (float
    * takes the split-TF32 paths), double on c.  The full space (about 1,200
@@ -150,12 +140,9 @@ int main(int argc, char **argv) {
     }
     physics_file_free(&pf);
   }
-  if (!strcmp(r.mode, "write"))
-    digest_write(&r, argv[2],
-                 "# operators.kernel_digests: <physics>_N<order>_<target>_<precision> "
-                 "<modules generated>/<variants> <sha256 over them>\n"
-                 "# regenerate: test_kernel_digests write <this file> <shipped .flux files>\n");
-  if (!strcmp(r.mode, "check"))
-    EXPECT(digest_compare(&r, argv[2]) == 0);
+  digest_finish(&r, argv[2],
+                "# operators.kernel_digests: <physics>_N<order>_<target>_<precision> "
+                "<modules generated>/<variants> <sha256 over them>\n"
+                "# regenerate: test_kernel_digests write <this file> <shipped .flux files>\n");
   return expect_finish();
 }

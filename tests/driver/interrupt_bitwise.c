@@ -21,6 +21,7 @@
 #include "core/error.h"
 #include "core/log.h"
 #include "problems/driver/run.h"
+#include "tests/run_state.h"
 
 static const char *cfg;
 static dg_comm *comm;
@@ -28,18 +29,7 @@ static int rank, nover;
 static char **over;
 
 static dg_error run(const char *dir, const char *restart, dg_run_result *res) {
-  const char *ov[64];
-  int n = 0;
-  char od[700];
-  snprintf(od, sizeof od, "output.directory=%s", dir);
-  ov[n++] = od;
-  ov[n++] = "backend.device=cpu";
-  for (int i = 0; i < nover && n < 64; i++)
-    ov[n++] = over[i];
-  dg_run_options opt = {.cfg_path = cfg, .overrides = ov, .noverrides = n, .quiet = 1,
-                        .restart = restart, .comm = comm, .want_state = 1};
-  memset(res, 0, sizeof *res);
-  return dg_run(&opt, res);
+  return run_state(cfg, dir, restart, comm, nover, over, res);
 }
 
 /* The one checkpoint of dir (malloc'd), or NULL. */
@@ -95,21 +85,14 @@ static int interrupt_at(const char *work, int64_t s, int one_rank, const dg_run_
   }
   int bad = 0;
   if (rank == 0) {
-    int64_t ndiff = 0;
-    double maxd = 0;
-    for (int64_t i = 0; i < full->state_length && i < res.state_length; i++)
-      if (memcmp(&full->state[i], &res.state[i], sizeof(double)) != 0) {
-        double d = full->state[i] - res.state[i];
-        maxd = d > maxd ? d : -d > maxd ? -d : maxd;
-        ndiff++;
-      }
-    bad = ndiff > 0 || res.state_length != full->state_length || res.steps != full->steps ||
+    state_diff sd = state_compare(full, &res);
+    bad = sd.ndiff > 0 || res.state_length != full->state_length || res.steps != full->steps ||
           res.t_final != full->t_final;
     printf("%s: stopped after step %lld%s, restarted: %lld steps, t = %.17g; %lld of %lld "
            "values differ (max %.3g)\n",
            bad ? "FAIL" : "ok", (long long)s, one_rank ? " (signal on rank 1)" : "",
-           (long long)res.steps, res.t_final, (long long)ndiff, (long long)res.state_length,
-           maxd);
+           (long long)res.steps, res.t_final, (long long)sd.ndiff, (long long)res.state_length,
+           sd.maxdiff);
   }
   free(res.state);
   return bad;

@@ -15,59 +15,8 @@
 #include "testutil.h"
 
 #if !defined(DGRUN_HAVE_HDF5)
-int main(void) { return 77; }
-#else
-
-enum { K = 4, NP = 10, NF = 2 };
-static double a[K * NP], b[K * NP], ra[K * NP], rb[K * NP];
-static const char *names[NF] = {"u", "v"};
-static void *const out[NF] = {ra, rb};
-
-static dg_checkpoint_info good(void) {
-  dg_checkpoint_info in = {2, 3, NP, K, 8, NF, names, "ssprk3", "prob-1234", "hilbert", 0.5, 0.01, 50, 7, "m"};
-  return in;
-}
-
-/* Read with info and expect DG_ERR_INPUT whose message holds every needle. */
-static void expect_refused(const char *path, dg_checkpoint_info in, const char *what,
-                           const char *n1, const char *n2) {
-  dg_error err = dg_checkpoint_read(path, &in, out);
-  const char *m = dg_error_message();
-  EXPECT(err == DG_ERR_INPUT, "%s: got %d (%s), want DG_ERR_INPUT", what, err, m);
-  EXPECT(strstr(m, path) != NULL, "%s: message does not name the file: %s", what, m);
-  EXPECT(!n1 || strstr(m, n1), "%s: message lacks '%s': %s", what, n1, m);
-  EXPECT(!n2 || strstr(m, n2), "%s: message lacks '%s': %s", what, n2, m);
-  printf("%-14s -> %s\n", what, m);
-  dg_error_clear();
-}
-
-/* A file edited with the HDF5 API gets a valid seal again, so that the
- * checks behind the seal are reached. */
-static void reseal(const char *path) {
-  EXPECT(dg_seal_file(path, DG_CHECKPOINT_SEAL) == DG_OK, "reseal %s: %s", path,
-         dg_error_message());
-}
-
-static void copy_prefix(const char *from, const char *to, size_t n) {
-  size_t len;
-  char *d = tu_slurp(from, &len);
-  tu_write(to, d, n < len ? n : len);
-  free(d);
-}
-
-int main(void) {
-  for (int n = 0; n < K * NP; ++n) {
-    a[n] = (double)tu_rand();
-    b[n] = -(double)tu_rand();
-  }
-  char dir[4096], ck[4200], p[4300];
-  tu_mkdtemp(dir, sizeof dir);
-  snprintf(ck, sizeof ck, "%s/ck.h5", dir);
-  dg_checkpoint_info in = good();
-  const void *const fields[NF] = {a, b};
-  EXPECT(dg_checkpoint_write(ck, &in, fields) == DG_OK, "write: %s", dg_error_message());
-
-  /* identity mismatches: one member of good() changed at a time */
+/* identity mismatches: one member of good() changed at a time */
+static void identity_mismatches(const char *ck) {
   static const char *other[NF] = {"u", "w"};
   static const struct {
     const char *what, *n1, *n2;
@@ -84,9 +33,8 @@ int main(void) {
       {"element order", "'hilbert'", "'input'"},
       {"mesh", "another mesh (m, mesh hash 0000000000000007)", "uses m2 (mesh hash 0000000000000008)"},
   };
-  dg_checkpoint_info m;
   for (int c = 0; c < (int)(sizeof cases / sizeof cases[0]); ++c) {
-    m = good();
+    dg_checkpoint_info m = good();
     switch (c) {
     case 0: m.N = 4; break;
     case 1: m.dim = 3; break;
@@ -102,10 +50,13 @@ int main(void) {
     }
     expect_refused(ck, m, cases[c].what, cases[c].n1, cases[c].n2);
   }
+}
 
-  /* a file from before dgrun recorded the element numbering (attribute
-   * deleted): it reads as input-numbered, so a Hilbert run refuses it and an
-   * input-numbered run takes it */
+/* a file from before dgrun recorded the element numbering (attribute
+ * deleted): it reads as input-numbered, so a Hilbert run refuses it and an
+ * input-numbered run takes it */
+static void old_numbering(const char *dir, const char *ck) {
+  char p[4300];
   snprintf(p, sizeof p, "%s/noorder.h5", dir);
   {
     size_t n;
@@ -118,13 +69,16 @@ int main(void) {
     reseal(p);
   }
   expect_refused(p, good(), "old numbering", "mesh.order=input", "Hilbert");
-  m = good();
+  dg_checkpoint_info m = good();
   m.element_order = "input";
   EXPECT(dg_checkpoint_read(p, &m, out) == DG_OK, "an input-numbered run refused an old file: %s",
          dg_error_message());
   dg_error_clear();
+}
 
-  /* damaged or foreign files */
+/* damaged or foreign files */
+static void damaged_files(const char *dir, const char *ck) {
+  char p[4300];
   snprintf(p, sizeof p, "%s/missing.h5", dir);
   expect_refused(p, good(), "missing", NULL, NULL);
   snprintf(p, sizeof p, "%s/garbage.h5", dir);
@@ -157,11 +111,16 @@ int main(void) {
     reseal(p);
   }
   expect_refused(p, good(), "foreign sealed", "not a dgrun checkpoint", NULL);
+}
 
-  /* a field deleted, a field of the wrong size (edited with the HDF5 API) */
+/* a field deleted, a field of the wrong size (edited with the HDF5 API) */
+static void edited_fields(const char *dir, const char *ck) {
+  char p[4300];
+  size_t len;
+  free(tu_slurp(ck, &len));
   snprintf(p, sizeof p, "%s/nofield.h5", dir);
   copy_prefix(ck, p, len);
-  f = H5Fopen(p, H5F_ACC_RDWR, H5P_DEFAULT);
+  hid_t f = H5Fopen(p, H5F_ACC_RDWR, H5P_DEFAULT);
   H5Ldelete(f, "/fields/v", H5P_DEFAULT);
   H5Fclose(f);
   reseal(p);
@@ -180,8 +139,12 @@ int main(void) {
   H5Fclose(f);
   reseal(p);
   expect_refused(p, good(), "wrong size", "'u'", NULL);
+}
 
-  /* one bit flipped inside the raw data of v */
+/* one bit flipped inside the raw data of v */
+static void bit_flip(const char *dir, const char *ck) {
+  char p[4300];
+  size_t len;
   char *bytes = tu_slurp(ck, &len);
   char *hit = NULL;
   for (size_t i = 0; i + sizeof b <= len && !hit; ++i)
@@ -198,13 +161,13 @@ int main(void) {
     expect_refused(p, good(), "bit flip", "corrupt", "'v'");
   }
   free(bytes);
+}
 
-  /* the good file still reads */
-  m = good();
-  EXPECT(dg_checkpoint_read(ck, &m, out) == DG_OK && !memcmp(ra, a, sizeof a) &&
-             !memcmp(rb, b, sizeof b),
-         "good checkpoint: %s", dg_error_message());
-
+/* writes that must fail: into an unwritable directory, over a directory
+ * (leaving nothing), with bad arguments */
+static void write_failures(const char *dir, const char *ck, const void *const *fields) {
+  char p[4300];
+  dg_checkpoint_info in = good(), m;
   /* unwritable directory: below a regular file */
   snprintf(p, sizeof p, "%s/afile", dir);
   tu_write(p, "x", 1);
@@ -228,6 +191,30 @@ int main(void) {
   m = good();
   m.real_size = 2;
   EXPECT(dg_checkpoint_write(ck, &m, fields) == DG_ERR_ARG, "real_size 2 accepted");
+}
+
+int main(void) {
+  for (int n = 0; n < K * NP; ++n) {
+    a[n] = (double)tu_rand();
+    b[n] = -(double)tu_rand();
+  }
+  char dir[4096], ck[4200];
+  tu_mkdtemp(dir, sizeof dir);
+  snprintf(ck, sizeof ck, "%s/ck.h5", dir);
+  dg_checkpoint_info in = good();
+  const void *const fields[NF] = {a, b};
+  EXPECT(dg_checkpoint_write(ck, &in, fields) == DG_OK, "write: %s", dg_error_message());
+  identity_mismatches(ck);
+  old_numbering(dir, ck);
+  damaged_files(dir, ck);
+  edited_fields(dir, ck);
+  bit_flip(dir, ck);
+  /* the good file still reads */
+  dg_checkpoint_info m = good();
+  EXPECT(dg_checkpoint_read(ck, &m, out) == DG_OK && !memcmp(ra, a, sizeof a) &&
+             !memcmp(rb, b, sizeof b),
+         "good checkpoint: %s", dg_error_message());
+  write_failures(dir, ck, fields);
   return tu_finish(dir, failures);
 }
 #endif

@@ -20,22 +20,7 @@
 #include "core/log.h"
 #include "problems/driver/run.h"
 #include "tests/output/compare.h"
-
-static dg_error run(const char *cfg, const char *dir, const char *restart, dg_comm *comm,
-                    int argc, char **argv, dg_run_result *res) {
-  const char *ov[64];
-  int n = 0;
-  char od[700];
-  snprintf(od, sizeof od, "output.directory=%s", dir);
-  ov[n++] = od;
-  ov[n++] = "backend.device=cpu";
-  for (int i = 0; i < argc && n < 64; i++)
-    ov[n++] = argv[i];
-  dg_run_options opt = {.cfg_path = cfg, .overrides = ov, .noverrides = n, .quiet = 1,
-                        .restart = restart, .comm = comm, .want_state = 1};
-  DG_CALL(dg_run(&opt, res));
-  return DG_OK;
-}
+#include "tests/run_state.h"
 
 /* Remove the outputs of an earlier run of this test from dir. */
 static void clear_dir(const char *dir) {
@@ -90,14 +75,14 @@ int main(int argc, char **argv) {
   memset(&ser, 0, sizeof ser);
   /* always through the communicator: on one rank that is the partitioned
    * path with no neighbours, compared with the serial one below */
-  dg_error err = run(cfg, dir, restart, world, argc - first, argv + first, &par);
+  dg_error err = run_state(cfg, dir, restart, world, argc - first, argv + first, &par);
   if (err != DG_OK)
     dg_error_print(stderr);
   err = dg_comm_agree(world, err);
   int bad = err != DG_OK;
   if (!bad && rank == 0) {
     snprintf(dir, sizeof dir, "%s/serial_for%d", work, size);
-    if (run(cfg, dir, NULL, NULL, argc - first, argv + first, &ser) != DG_OK) {
+    if (run_state(cfg, dir, NULL, NULL, argc - first, argv + first, &ser) != DG_OK) {
       dg_error_print(stderr);
       bad = 1;
     }
@@ -121,13 +106,8 @@ int main(int argc, char **argv) {
       bad = 1;
     }
     if (!bad) {
-      double dmax = 0, umax = 0;
-      for (int64_t i = 0; i < ser.state_length; i++) {
-        double d = fabs(par.state[i] - ser.state[i]);
-        if (!(d <= dmax))
-          dmax = d;
-        umax = fmax(umax, fabs(ser.state[i]));
-      }
+      state_diff sd = state_compare(&ser, &par);
+      double dmax = sd.maxdiff, umax = sd.maxref;
       printf("%d ranks: %lld values, max |u_par - u_serial| = %.3e (max |u| = %.3e), "
              "%lld steps, halo exchanges %lld\n",
              size, (long long)ser.state_length, dmax, umax, (long long)par.steps,
