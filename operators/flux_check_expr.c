@@ -865,6 +865,19 @@ dg_flux_node *dg_flux_check_expr(dg_flux_checker *ck, dg_flux_scope *sc, const d
 
 /* --- derivative structure of a volume term ------------------------------------ */
 
+/* Every derivative in n differentiates an expression free of fields (of
+ * x, t and params only, e.g. a bathymetry dx(b)): such a D(g) is a given
+ * function of position, which a field may multiply (a non-conservative
+ * product; its surface form takes the factor on the interior trace). */
+static int derivs_field_free(const dg_flux_checker *ck, const dg_flux_node *n) {
+  if (n->op == DG_FLUX_DERIV)
+    return !reads_fields(ck, n->args[0]);
+  for (int i = 0; i < n->nargs; i++)
+    if (!derivs_field_free(ck, n->args[i]))
+      return 0;
+  return 1;
+}
+
 /* A volume term must be linear in its derivatives with field-free factors
  * (sum of coefficient * D(g) plus pointwise terms), or it has no strong-form
  * surface term.  Returns 0 after reporting the first violation. */
@@ -897,7 +910,7 @@ static int linear_in_derivs(dg_flux_checker *ck, const dg_flux_node *n) {
         return 0;
       }
       const dg_flux_node *coef = dx ? y : x;
-      if (reads_fields(ck, coef)) {
+      if (reads_fields(ck, coef) && !derivs_field_free(ck, dx ? x : y)) {
         dg_flux_check_error(ck, coef->loc,
                             "a derivative may be multiplied only by an expression of "
                             "constants, params, x and t; this factor depends on fields");
