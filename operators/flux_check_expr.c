@@ -881,7 +881,7 @@ static int derivs_field_free(const dg_flux_checker *ck, const dg_flux_node *n) {
 /* A volume term must be linear in its derivatives with field-free factors
  * (sum of coefficient * D(g) plus pointwise terms), or it has no strong-form
  * surface term.  Returns 0 after reporting the first violation. */
-static int linear_in_derivs(dg_flux_checker *ck, const dg_flux_node *n) {
+int dg_flux_check_linear_in_derivs(dg_flux_checker *ck, const dg_flux_node *n) {
   if (!dg_flux_node_has_deriv(n) || n->op == DG_FLUX_DERIV)
     return 1;
   switch (n->op) {
@@ -891,7 +891,7 @@ static int linear_in_derivs(dg_flux_checker *ck, const dg_flux_node *n) {
   case DG_FLUX_VEC:
   case DG_FLUX_INDEX:
     for (int i = 0; i < n->nargs; i++)
-      if (!linear_in_derivs(ck, n->args[i]))
+      if (!dg_flux_check_linear_in_derivs(ck, n->args[i]))
         return 0;
     return 1;
   case DG_FLUX_MUL:
@@ -916,7 +916,7 @@ static int linear_in_derivs(dg_flux_checker *ck, const dg_flux_node *n) {
                             "constants, params, x and t; this factor depends on fields");
         return 0;
       }
-      return linear_in_derivs(ck, dx ? x : y);
+      return dg_flux_check_linear_in_derivs(ck, dx ? x : y);
     }
     /* fallthrough */
   default:
@@ -958,59 +958,3 @@ int dg_flux_check_new_name(dg_flux_checker *ck, const char *name, int len, dg_fl
   }
   return 1;
 }
-
-/* Refuse an expression whose generated code would pass the bounds on
- * the cost (what: "let 'm9'" or "'flux u'"), and count it in the file. */
-int dg_flux_check_too_costly(dg_flux_checker *ck, const dg_flux_node *n, dg_flux_loc loc,
-                             const char *what) {
-  int64_t c = dg_flux_check_cost(ck, n);
-  if (c > MAX_COST) {
-    dg_flux_check_error(ck, loc,
-                        "%s expands to %s%lld operations per component, the limit is %d (each use "
-                        "of a let writes its whole body out again); bind less, or reuse fewer lets",
-                        what, c > MAX_FILE_COST ? "more than " : "",
-                        (long long)(c > MAX_FILE_COST ? MAX_FILE_COST : c), MAX_COST);
-    return 1;
-  }
-  ck->file_cost += c * dg_flux_shape_size(n->shape);
-  if (ck->file_cost > MAX_FILE_COST && !ck->file_cost_told) {
-    ck->file_cost_told = 1;
-    dg_flux_check_error(ck, loc,
-                        "with %s the file's expressions expand to more than %d operations, the "
-                        "limit for a file; simplify the expressions or use fewer fields",
-                        what, MAX_FILE_COST);
-    return 1;
-  }
-  return 0;
-}
-
-/* Check an expression of a section and its shape against the target's. */
-dg_flux_node *dg_flux_check_section(dg_flux_checker *ck, dg_flux_ctx ctx, const char *what,
-                                   const dg_flux_syn *e, const dg_flux_field_info *target,
-                                   const char *label) {
-  dg_flux_scope sc = {.ctx = ctx, .what = what};
-  dg_flux_node *n = dg_flux_check_expr(ck, &sc, e);
-  if (!n)
-    return NULL;
-  char b1[48], b2[48];
-  if (!dg_flux_shape_equal(n->shape, target->shape)) {
-    dg_flux_check_error(ck, e->loc, "%s is %s, but field '%s' is %s", label,
-                        dg_flux_check_a_shape(n->shape, b1), target->name,
-                        dg_flux_check_a_shape(target->shape, b2));
-    return NULL;
-  }
-  if (dg_flux_check_height(ck, n) > MAX_HEIGHT) {
-    dg_flux_check_error(ck, e->loc,
-                        "expression too large (more than %d levels of operations, let "
-                        "bindings included)",
-                        MAX_HEIGHT);
-    return NULL;
-  }
-  if (dg_flux_check_too_costly(ck, n, e->loc, label))
-    return NULL;
-  if (ctx == DG_FLUX_CTX_RHS && !linear_in_derivs(ck, n))
-    return NULL;
-  return n;
-}
-
-/* The slot of field f that statement kind k fills. */

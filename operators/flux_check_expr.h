@@ -84,6 +84,10 @@ int dg_flux_check_too_costly(dg_flux_checker *ck, const dg_flux_node *n, dg_flux
                              const char *what);
 /* A new name for a field, param or let: not built in, not taken. */
 int dg_flux_check_new_name(dg_flux_checker *ck, const char *name, int len, dg_flux_loc loc);
+/* A volume term is linear in its derivatives with field-free factors (or
+ * field factors of derivatives of field-free arguments); 0 after reporting
+ * the first violation. */
+int dg_flux_check_linear_in_derivs(dg_flux_checker *ck, const dg_flux_node *n);
 /* Check expression s where sc says it stands; NULL after reporting. */
 dg_flux_node *dg_flux_check_expr(dg_flux_checker *ck, dg_flux_scope *sc, const dg_flux_syn *s);
 /* Check an expression of a section (ctx, what: "a numerical flux") and its
