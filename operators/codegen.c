@@ -193,6 +193,8 @@ dg_error dg_codegen_generate(dg_codegen_target target, const dg_element_ops *el,
     free(dtab);
     return dg_error_push(err, __FILE__, __LINE__, __func__);
   }
+  for (int x = 0; x < dtab->n; x++)
+    dtab->uses_x |= dg_gen_uses_op(dtab->d[x].node->args[0], DG_FLUX_X, ph, 0);
   int uses_fx, uses_vx;
   scan_positions(ph, &uses_fx, &uses_vx);
   int np_pad = (el->Np + cfg->np_align - 1) / cfg->np_align * cfg->np_align;

@@ -11,7 +11,7 @@
  * place; identical subexpressions are left to the compiler's common-
  * subexpression elimination (all emitted math is pure).  An expression
  * whose text would pass DG_EMIT_INLINE_MAX bytes that way (lets that use
- * lets several times; the checker bounds how far, operators/flux_check.c)
+ * lets several times; the checker bounds how far, operators/flux_check_expr.h)
  * is written with each shared let once, as a temporary (emit_expr.c). */
 #ifndef DG_OPERATORS_EMIT_EXPR_H
 #define DG_OPERATORS_EMIT_EXPR_H

@@ -371,8 +371,12 @@ static dg_flux_node *surface(dg_flux_arena *a, const dg_flux_node *n, int dim,
     if (!(c = copy_node(a, n)))
       return NULL;
     for (int i = 0; i < n->nargs; i++) {
+      /* a factor that reads fields (the non-conservative h*dx(b), b a
+       * function of x) is taken on the interior trace, as the derivative */
       c->args[i] = dg_flux_node_has_deriv(n->args[i]) ? surface(a, n->args[i], dim, lb)
-                                                      : n->args[i];
+                   : dg_flux_node_reads_side(n->args[i], DG_FLUX_SIDE_NONE, lb)
+                       ? trace(a, n->args[i], DG_FLUX_SIDE_INT, lb)
+                       : n->args[i];
       if (!c->args[i])
         return NULL;
     }

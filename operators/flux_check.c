@@ -1,940 +1,13 @@
 #include "operators/flux_check.h"
 
 #include <math.h>
-#include <stdarg.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "core/suggest.h"
+#include "operators/flux_check_expr.h"
 #include "operators/flux_eval.h"
 
-#ifndef M_PI
-#define M_PI 3.14159265358979323846
-#endif
-
-/* Where an expression stands decides what it may use. */
-typedef enum ctx_kind {
-  CTX_CONST, /* param default: numbers, pi, functions */
-  CTX_LET,   /* let body: anything pointwise; what it uses is recorded */
-  CTX_RHS,   /* volume term: fields, derivatives, x, t, params */
-  CTX_FLUX,  /* numerical flux: traces, n, x, t, params */
-  CTX_BC,    /* boundary condition: .int traces, n, x, t, params */
-  CTX_POINT, /* initial, exact, source: x, t, params */
-  CTX_INTEGRAL /* integrand: fields, x, t, params; no derivatives, traces or n */
-} ctx_kind;
-
-typedef struct scope {
-  ctx_kind ctx;
-  const char *what; /* "a numerical flux", for messages */
-  int in_trace;     /* inside .int, .ext, avg(), jump() */
-  int in_deriv;     /* inside a derivative's argument */
-  /* CTX_LET: what the body uses */
-  int uses_bare, uses_trace, uses_ext, uses_normal;
-} scope;
-
-typedef struct checker {
-  dg_flux_source *src;
-  dg_flux_program *prog;
-  dg_flux_arena *a;
-  int oom;
-  int nlets_visible; /* a let body sees only the lets above it */
-  int unknown_target; /* a statement named an unknown field (its own error) */
-  int *let_height;
-  int64_t *let_cost; /* cost() of each let's body, memoised */
-  int64_t file_cost; /* cost() times components, summed over the sections */
-  int file_cost_told; /* the file's total was reported */
-  unsigned char *let_ext;  /* the let reads exterior traces */
-  unsigned char *let_bare; /* the let reads side-NONE fields */
-  unsigned char *let_broken; /* the let's body had an error (already reported) */
-} checker;
-
-/* Longest chain of operations an expression may have, let bodies counted
- * in: bounds the recursion of every tree walk (evaluator, generator). */
-enum { MAX_HEIGHT = 512 };
-
-/* Most operations one component of an expression may expand to when every
- * let it uses is written out in place (its cost()), and most the whole file
- * may expand to.  Lets may share: 'let m1 = m0*m0', 'let m2 = m1*m1', ...
- * doubles at each line, so a file of 30 short lines would otherwise expand
- * to 2^30 operations in the generator (and in every other walk over the
- * expressions: the evaluator, the affine test, the derivative collector).
- * The shipped problems need at most 2,647 per component and 15,084 for a
- * file (euler3d_vortex); these bounds are over 30 times that, and keep the
- * generated source of any file to some MB (operators/FLUX_LANGUAGE.md). */
-enum { MAX_COST = 100000, MAX_FILE_COST = 500000 };
-
-static const char *const builtin_names[] = {
-    "pi",  "x",    "t",    "n",     "sin",   "cos",   "tan",  "exp",  "log",
-    "sqrt", "abs", "tanh", "floor", "min",   "max",   "pow",  "atan2", "dot",
-    "cross", "norm", "avg", "jump", "grad",  "div",   "curl", "dx",   "dy",
-    "dz",  "int",  "ext"};
-enum { NBUILTIN = sizeof builtin_names / sizeof *builtin_names };
-
-/* Callable names: [0, NFUNC).  arity -1 = at least 2. */
-typedef enum fn_kind { F_MATH1, F_MATH2, F_MINMAX, F_DOT, F_CROSS, F_NORM, F_TRACE, F_DERIV } fn_kind;
-typedef struct fn_info {
-  const char *name;
-  fn_kind kind;
-  int arity;
-  int id; /* dg_flux_fn, dg_flux_deriv, or 0 avg / 1 jump; pow: -1 */
-} fn_info;
-static const fn_info functions[] = {
-    {"sin", F_MATH1, 1, DG_FLUX_FN_SIN},     {"cos", F_MATH1, 1, DG_FLUX_FN_COS},
-    {"tan", F_MATH1, 1, DG_FLUX_FN_TAN},     {"exp", F_MATH1, 1, DG_FLUX_FN_EXP},
-    {"log", F_MATH1, 1, DG_FLUX_FN_LOG},     {"sqrt", F_MATH1, 1, DG_FLUX_FN_SQRT},
-    {"abs", F_MATH1, 1, DG_FLUX_FN_ABS},     {"tanh", F_MATH1, 1, DG_FLUX_FN_TANH},
-    {"floor", F_MATH1, 1, DG_FLUX_FN_FLOOR}, {"pow", F_MATH2, 2, -1},
-    {"atan2", F_MATH2, 2, DG_FLUX_FN_ATAN2}, {"min", F_MINMAX, -1, DG_FLUX_FN_MIN},
-    {"max", F_MINMAX, -1, DG_FLUX_FN_MAX},   {"dot", F_DOT, 2, DG_FLUX_FN_DOT},
-    {"cross", F_CROSS, 2, DG_FLUX_FN_CROSS}, {"norm", F_NORM, 1, DG_FLUX_FN_NORM},
-    {"avg", F_TRACE, 1, 0},                  {"jump", F_TRACE, 1, 1},
-    {"grad", F_DERIV, 1, DG_FLUX_D_GRAD},    {"div", F_DERIV, 1, DG_FLUX_D_DIV},
-    {"curl", F_DERIV, 1, DG_FLUX_D_CURL},    {"dx", F_DERIV, 1, DG_FLUX_D_X},
-    {"dy", F_DERIV, 1, DG_FLUX_D_Y},         {"dz", F_DERIV, 1, DG_FLUX_D_Z},
-};
-enum { NFUNC = sizeof functions / sizeof *functions };
-
-static int name_is(const char *name, int len, const char *word) {
-  return (size_t)len == strlen(word) && memcmp(name, word, (size_t)len) == 0;
-}
-
-static void error(checker *ck, dg_flux_loc loc, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-
-static void error(checker *ck, dg_flux_loc loc, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  dg_flux_diag_verror(ck->src, loc, fmt, ap);
-  va_end(ap);
-}
-
-/* "; did you mean 'H'?" when there is a suggestion, else "". */
-static const char *did_you_mean(const char *near, char *buf, size_t size) {
-  if (!near)
-    return "";
-  snprintf(buf, size, "; did you mean '%s'?", near);
-  return buf;
-}
-
-static const char *shape_name(dg_flux_shape s, char *buf) {
-  return dg_flux_shape_name(s, buf, 32);
-}
-
-/* "a scalar", "a 3-vector", "a 2x2 matrix" */
-static const char *a_shape(dg_flux_shape s, char *buf) {
-  char tmp[32];
-  snprintf(buf, 40, "a %s", shape_name(s, tmp));
-  return buf;
-}
-
-static dg_flux_node *oom(checker *ck) {
-  ck->oom = 1;
-  return NULL;
-}
-
-/* --- name lookup ------------------------------------------------------------ */
-
-static int find_field(const checker *ck, const char *name, int len) {
-  for (int i = 0; i < ck->prog->nfields; i++)
-    if (name_is(name, len, ck->prog->fields[i].name))
-      return i;
-  return -1;
-}
-static int find_param(const checker *ck, const char *name, int len) {
-  for (int i = 0; i < ck->prog->nparams; i++)
-    if (name_is(name, len, ck->prog->params[i].name))
-      return i;
-  return -1;
-}
-static int find_let(const checker *ck, const char *name, int len) {
-  for (int i = 0; i < ck->prog->nlets; i++)
-    if (name_is(name, len, ck->prog->lets[i].name))
-      return i;
-  return -1;
-}
-static const fn_info *find_function(const char *name, int len) {
-  for (int i = 0; i < NFUNC; i++)
-    if (name_is(name, len, functions[i].name))
-      return &functions[i];
-  return NULL;
-}
-
-/* Closest known name (fields, params, visible lets, then the built-ins
- * chosen by `functions`) to the unknown `word`. */
-static const char *suggest(const checker *ck, const char *word, int want_functions) {
-  if (strlen(word) < 2)
-    return NULL; /* every one-letter name is one edit from every other */
-  const char *cand[512];
-  size_t n = 0;
-  if (want_functions) {
-    for (int i = 0; i < NFUNC; i++)
-      cand[n++] = functions[i].name;
-  } else {
-    for (int i = 0; i < ck->prog->nfields && n < 400; i++)
-      cand[n++] = ck->prog->fields[i].name;
-    for (int i = 0; i < ck->prog->nparams && n < 450; i++)
-      cand[n++] = ck->prog->params[i].name;
-    for (int i = 0; i < ck->nlets_visible && n < 500; i++)
-      cand[n++] = ck->prog->lets[i].name;
-    const char *consts[] = {"pi", "x", "t", "n"};
-    for (int i = 0; i < 4; i++)
-      cand[n++] = consts[i];
-  }
-  return dg_suggest_closest(word, cand, n);
-}
-
-/* The field name closest to word, if one is plausibly meant. */
-static const char *closest_field(const checker *ck, const char *word) {
-  const char *cand[256];
-  size_t n = 0;
-  for (int k = 0; k < ck->prog->nfields && n < 256; k++)
-    cand[n++] = ck->prog->fields[k].name;
-  return dg_suggest_closest(word, cand, n);
-}
-
-/* --- node helpers ------------------------------------------------------------- */
-
-static dg_flux_node *leaf(checker *ck, dg_flux_op op, dg_flux_shape shape, dg_flux_loc loc) {
-  dg_flux_node *n = dg_flux_node_new(ck->a, op, shape, loc, 0);
-  return n ? n : oom(ck);
-}
-
-static dg_flux_node *traced(checker *ck, const dg_flux_node *n, dg_flux_side side) {
-  dg_flux_node *out;
-  if (dg_flux_ast_trace(ck->a, n, side, ck->let_bare, &out) != DG_OK)
-    return oom(ck);
-  return out;
-}
-
-/* Reads fields (directly or through a let) on any side. */
-static int reads_fields(const checker *ck, const dg_flux_node *n) {
-  if (n->op == DG_FLUX_FIELD)
-    return 1;
-  if (n->op == DG_FLUX_LET) {
-    const dg_flux_let_info *l = &ck->prog->lets[n->ref];
-    return l->reads_fields || l->reads_traces;
-  }
-  for (int i = 0; i < n->nargs; i++)
-    if (reads_fields(ck, n->args[i]))
-      return 1;
-  return 0;
-}
-
-static int height(const checker *ck, const dg_flux_node *n) {
-  if (n->op == DG_FLUX_LET)
-    return 1 + ck->let_height[n->ref];
-  int h = 0;
-  for (int i = 0; i < n->nargs; i++) {
-    int c = height(ck, n->args[i]);
-    if (c > h)
-      h = c;
-  }
-  return h + 1;
-}
-
-/* Upper bound on the operations emit_expr writes for one component of n,
- * lets expanded in place (their costs memoised: linear in the file).
- * Saturates at MAX_FILE_COST + 1, past every limit. */
-static int64_t cost(const checker *ck, const dg_flux_node *n) {
-  if (n->op == DG_FLUX_LET)
-    return ck->let_cost[n->ref];
-  int64_t sum = 0, widest = 0, len = n->nargs ? dg_flux_shape_size(n->args[0]->shape) : 1;
-  for (int i = 0; i < n->nargs; i++) {
-    int64_t c = cost(ck, n->args[i]);
-    sum += c;
-    widest = c > widest ? c : widest;
-  }
-  int64_t total = 1 + sum;
-  if (n->op == DG_FLUX_VEC || n->op == DG_FLUX_INDEX)
-    total = widest; /* one element of one argument */
-  else if (n->op == DG_FLUX_POW)
-    total = 1 + 4 * sum; /* x^k, |k| <= 4, is written as k copies of x */
-  else if (n->op == DG_FLUX_CALL && n->ref == DG_FLUX_FN_DOT)
-    total = 1 + len * sum; /* every component of both arguments */
-  else if (n->op == DG_FLUX_CALL && n->ref == DG_FLUX_FN_NORM)
-    total = 1 + 2 * len * sum;
-  else if (n->op == DG_FLUX_CALL && n->ref == DG_FLUX_FN_CROSS)
-    total = 1 + 2 * sum;
-  else if (n->op == DG_FLUX_DERIV)
-    total = 1 + 3 * sum; /* up to DIM partials of the argument */
-  return total > MAX_FILE_COST ? MAX_FILE_COST + 1 : total;
-}
-
-/* --- expressions ---------------------------------------------------------------- */
-
-static dg_flux_node *check(checker *ck, scope *sc, const dg_flux_syn *s);
-
-static const char *trace_hint(const scope *sc) {
-  return sc->ctx == CTX_BC ? "write %s.int" : "write %s.int, %s.ext, avg(%s) or jump(%s)";
-}
-
-static dg_flux_node *check_name(checker *ck, scope *sc, const dg_flux_syn *s) {
-  char word[80], hint[160];
-  snprintf(word, sizeof word, "%.*s", s->len, s->name);
-  snprintf(hint, sizeof hint, trace_hint(sc), word, word, word, word);
-  int f = find_field(ck, s->name, s->len);
-  if (f >= 0) {
-    const dg_flux_field_info *fi = &ck->prog->fields[f];
-    switch (sc->ctx) {
-    case CTX_CONST:
-      error(ck, s->loc, "'%s' is a field; %s can use only numbers, pi and functions of them",
-            word, sc->what);
-      return NULL;
-    case CTX_POINT:
-      error(ck, s->loc, "field '%s' cannot be used in %s, which depends only on x, t and params",
-            word, sc->what);
-      return NULL;
-    case CTX_FLUX:
-    case CTX_BC:
-      if (!sc->in_trace) {
-        error(ck, s->loc, "field '%s' needs a trace in %s: %s", word, sc->what, hint);
-        return NULL;
-      }
-      break;
-    case CTX_LET:
-      if (!sc->in_trace)
-        sc->uses_bare = 1;
-      break;
-    case CTX_RHS:
-    case CTX_INTEGRAL: break;
-    }
-    dg_flux_node *n = leaf(ck, DG_FLUX_FIELD, fi->shape, s->loc);
-    if (n)
-      n->ref = f;
-    return n;
-  }
-  int p = find_param(ck, s->name, s->len);
-  if (p >= 0) {
-    if (sc->ctx == CTX_CONST) {
-      error(ck, s->loc, "'%s' is a param; %s can use only numbers, pi and functions of them",
-            word, sc->what);
-      return NULL;
-    }
-    dg_flux_node *n = leaf(ck, DG_FLUX_PARAM, dg_flux_shape_scalar(), s->loc);
-    if (n)
-      n->ref = p;
-    return n;
-  }
-  int l = find_let(ck, s->name, s->len);
-  if (l >= 0 && l < ck->nlets_visible) {
-    const dg_flux_let_info *li = &ck->prog->lets[l];
-    if (ck->let_broken[l])
-      return NULL; /* its error is reported; its uses would only echo it */
-    switch (sc->ctx) {
-    case CTX_CONST:
-    case CTX_POINT:
-      if (li->reads_fields || li->reads_traces) {
-        error(ck, s->loc, "'%s' depends on fields, which %s cannot use", word, sc->what);
-        return NULL;
-      }
-      if (li->reads_normal) {
-        error(ck, s->loc, "'%s' uses the normal n, which exists only on faces (flux and "
-              "boundary expressions)", word);
-        return NULL;
-      }
-      if (sc->ctx == CTX_CONST) {
-        error(ck, s->loc, "'%s' is a let binding; %s can use only numbers, pi and functions "
-              "of them", word, sc->what);
-        return NULL;
-      }
-      break;
-    case CTX_RHS:
-    case CTX_INTEGRAL:
-      if (li->reads_traces || li->reads_normal) {
-        error(ck, s->loc, "'%s' uses %s, which exist only on faces (flux and boundary "
-              "expressions), not in %s", word,
-              li->reads_traces ? "traces (.int, .ext, avg, jump)" : "the normal n", sc->what);
-        return NULL;
-      }
-      break;
-    case CTX_FLUX:
-    case CTX_BC:
-    case CTX_LET:
-      if (li->reads_fields && !sc->in_trace && sc->ctx != CTX_LET) {
-        error(ck, s->loc, "'%s' depends on fields; in %s %s", word, sc->what, hint);
-        return NULL;
-      }
-      if (li->reads_traces && sc->in_trace) {
-        error(ck, s->loc, "nested trace: '%s' already uses traces (.int, .ext, avg, jump)",
-              word);
-        return NULL;
-      }
-      if (sc->ctx == CTX_BC && ck->let_ext[l]) {
-        error(ck, s->loc, "'%s' uses the exterior state, which a boundary condition defines; "
-              "use .int traces only", word);
-        return NULL;
-      }
-      if (sc->ctx == CTX_LET) {
-        sc->uses_bare |= li->reads_fields && !sc->in_trace;
-        sc->uses_trace |= li->reads_traces;
-        sc->uses_normal |= li->reads_normal;
-        sc->uses_ext |= ck->let_ext[l];
-      }
-      break;
-    }
-    dg_flux_node *n = leaf(ck, DG_FLUX_LET, li->body->shape, s->loc);
-    if (n)
-      n->ref = l;
-    return n;
-  }
-  if (l >= 0) {
-    error(ck, s->loc, "'%s' is defined below (at %d:%d); a let can use only names defined "
-          "above it", word, ck->prog->lets[l].loc.line, ck->prog->lets[l].loc.col);
-    return NULL;
-  }
-  int dim = ck->prog->dim;
-  if (name_is(s->name, s->len, "pi")) {
-    dg_flux_node *n = dg_flux_node_num(ck->a, M_PI, s->loc);
-    return n ? n : oom(ck);
-  }
-  if (name_is(s->name, s->len, "x") || name_is(s->name, s->len, "t")) {
-    if (sc->ctx == CTX_CONST) {
-      error(ck, s->loc, "'%s' is not a constant; %s can use only numbers, pi and functions of "
-            "them", word, sc->what);
-      return NULL;
-    }
-    return word[0] == 'x' ? leaf(ck, DG_FLUX_X, dg_flux_shape_vector(dim), s->loc)
-                          : leaf(ck, DG_FLUX_T, dg_flux_shape_scalar(), s->loc);
-  }
-  if (name_is(s->name, s->len, "n")) {
-    if (sc->ctx != CTX_FLUX && sc->ctx != CTX_BC && sc->ctx != CTX_LET) {
-      error(ck, s->loc, "the normal n exists only on faces (flux and boundary expressions), "
-            "not in %s", sc->what);
-      return NULL;
-    }
-    sc->uses_normal = 1;
-    return leaf(ck, DG_FLUX_NORMAL, dg_flux_shape_vector(dim), s->loc);
-  }
-  if (find_function(s->name, s->len)) {
-    error(ck, s->loc, "'%s' is a function: call it as %s(...)", word, word);
-    return NULL;
-  }
-  char dym[96];
-  error(ck, s->loc, "unknown name '%s'%s", word,
-        did_you_mean(suggest(ck, word, 0), dym, sizeof dym));
-  return NULL;
-}
-
-/* The body of a trace operator (E.int, avg(e), ...): checked once with
- * bare fields allowed; the caller applies the sides. */
-static dg_flux_node *check_trace_body(checker *ck, scope *sc, const dg_flux_syn *body,
-                                      dg_flux_loc loc, const char *op, int uses_ext) {
-  if (sc->ctx != CTX_FLUX && sc->ctx != CTX_BC && sc->ctx != CTX_LET) {
-    error(ck, loc, "'%s' exists only on faces (flux and boundary expressions), not in %s", op,
-          sc->what);
-    return NULL;
-  }
-  if (sc->ctx == CTX_BC && uses_ext) {
-    error(ck, loc, "'%s' reads the exterior state, which a boundary condition defines; use "
-          ".int traces only", op);
-    return NULL;
-  }
-  if (sc->in_trace) {
-    error(ck, loc, "nested trace: '%s' inside another trace (.int, .ext, avg, jump)", op);
-    return NULL;
-  }
-  sc->in_trace = 1;
-  dg_flux_node *e = check(ck, sc, body);
-  sc->in_trace = 0;
-  if (sc->ctx == CTX_LET && e) {
-    sc->uses_trace = 1;
-    sc->uses_ext |= uses_ext;
-  }
-  return e;
-}
-
-static int is_scalar(const dg_flux_node *n) { return n->shape.rank == 0; }
-
-static dg_flux_node *check_deriv(checker *ck, scope *sc, const dg_flux_syn *s,
-                                 const fn_info *fi) {
-  char b1[48];
-  int dim = ck->prog->dim;
-  if (sc->ctx == CTX_LET) {
-    error(ck, s->loc, "a let binding cannot contain derivatives; bind the pointwise part and "
-          "apply '%s' in the rhs, e.g. rhs u = -%s(F)", fi->name, fi->name);
-    return NULL;
-  }
-  if (sc->ctx != CTX_RHS) {
-    error(ck, s->loc, "derivatives ('%s') exist only in volume terms (rhs), not in %s",
-          fi->name, sc->what);
-    return NULL;
-  }
-  if (sc->in_deriv) {
-    error(ck, s->loc, "nested derivative: '%s' inside another derivative; a derivative's "
-          "argument must be pointwise", fi->name);
-    return NULL;
-  }
-  int dir = fi->id - DG_FLUX_D_X;
-  if (fi->id >= DG_FLUX_D_X && dir >= dim) {
-    error(ck, s->loc, "'%s' needs dimension %d or more; this is a %dD problem", fi->name,
-          dir + 1, dim);
-    return NULL;
-  }
-  if (fi->id == DG_FLUX_D_CURL && dim == 1) {
-    error(ck, s->loc, "curl needs dimension 2 or 3; this is a 1D problem");
-    return NULL;
-  }
-  sc->in_deriv = 1;
-  dg_flux_node *g = check(ck, sc, s->args[0]);
-  sc->in_deriv = 0;
-  if (!g)
-    return NULL;
-  dg_flux_shape r = g->shape, gs = g->shape;
-  switch ((dg_flux_deriv)fi->id) {
-  case DG_FLUX_D_GRAD:
-    if (gs.rank != 0) {
-      error(ck, s->loc, "grad needs a scalar argument, got %s", a_shape(gs, b1));
-      return NULL;
-    }
-    r = dg_flux_shape_vector(dim);
-    break;
-  case DG_FLUX_D_DIV:
-    if (gs.rank == 1 && gs.rows == dim)
-      r = dg_flux_shape_scalar();
-    else if (gs.rank == 2 && gs.cols == dim)
-      r = dg_flux_shape_vector(gs.rows);
-    else {
-      error(ck, s->loc, "div in %dD needs a %d-vector, or a list of %d-vectors (one per row), "
-            "got %s", dim, dim, dim, a_shape(gs, b1));
-      return NULL;
-    }
-    break;
-  case DG_FLUX_D_CURL:
-    if (dg_flux_cross_shape(dim, dg_flux_shape_vector(dim), gs, &r) != 0) {
-      error(ck, s->loc, "curl in %dD needs %s, got %s", dim,
-            dim == 3 ? "a 3-vector" : "a scalar or a 2-vector", a_shape(gs, b1));
-      return NULL;
-    }
-    break;
-  default: break; /* partials keep the shape */
-  }
-  dg_flux_node *n = dg_flux_node_unary(ck->a, DG_FLUX_DERIV, r, s->loc, g);
-  if (!n)
-    return oom(ck);
-  n->ref = fi->id;
-  return n;
-}
-
-static dg_flux_node *check_call(checker *ck, scope *sc, const dg_flux_syn *s) {
-  char word[80], b1[48], b2[48];
-  snprintf(word, sizeof word, "%.*s", s->len, s->name);
-  const fn_info *fi = find_function(s->name, s->len);
-  if (!fi) {
-    if (find_field(ck, s->name, s->len) >= 0 || find_param(ck, s->name, s->len) >= 0 ||
-        find_let(ck, s->name, s->len) >= 0) {
-      error(ck, s->loc, "'%s' is not a function; write '*' for a product", word);
-      return NULL;
-    }
-    char dym[96];
-    error(ck, s->loc, "unknown function '%s'%s", word,
-          did_you_mean(suggest(ck, word, 1), dym, sizeof dym));
-    return NULL;
-  }
-  if (fi->arity > 0 && s->nargs != fi->arity) {
-    error(ck, s->loc, "'%s' takes %d argument%s, got %d", word, fi->arity,
-          fi->arity == 1 ? "" : "s", s->nargs);
-    return NULL;
-  }
-  if (fi->arity < 0 && s->nargs < 2) {
-    error(ck, s->loc, "'%s' takes at least 2 arguments, got %d", word, s->nargs);
-    return NULL;
-  }
-  if (fi->kind == F_DERIV)
-    return check_deriv(ck, sc, s, fi);
-  if (fi->kind == F_TRACE) {
-    dg_flux_node *e = check_trace_body(ck, sc, s->args[0], s->loc, word, 1);
-    if (!e)
-      return NULL;
-    dg_flux_node *i = traced(ck, e, DG_FLUX_SIDE_INT), *x = traced(ck, e, DG_FLUX_SIDE_EXT);
-    if (!i || !x)
-      return NULL;
-    if (fi->id == 1) { /* jump(e) = e.int - e.ext */
-      dg_flux_node *n = dg_flux_node_binary(ck->a, DG_FLUX_SUB, e->shape, s->loc, i, x);
-      return n ? n : oom(ck);
-    }
-    /* avg(e) = 0.5*(e.int + e.ext) */
-    dg_flux_node *half = dg_flux_node_num(ck->a, 0.5, s->loc);
-    dg_flux_node *sum = dg_flux_node_binary(ck->a, DG_FLUX_ADD, e->shape, s->loc, i, x);
-    dg_flux_node *n = half && sum ? dg_flux_node_binary(ck->a, DG_FLUX_MUL, e->shape, s->loc,
-                                                        half, sum)
-                                  : NULL;
-    return n ? n : oom(ck);
-  }
-  dg_flux_node *args[DG_FLUX_MAX_COMPONENTS];
-  int bad = 0;
-  for (int i = 0; i < s->nargs; i++)
-    if (!(args[i] = check(ck, sc, s->args[i])))
-      bad = 1;
-  if (bad)
-    return NULL;
-  int dim = ck->prog->dim;
-  switch (fi->kind) {
-  case F_MATH1:
-  case F_MATH2:
-  case F_MINMAX: {
-    for (int i = 0; i < s->nargs; i++)
-      if (!is_scalar(args[i])) {
-        error(ck, s->args[i]->loc, "'%s' needs scalar arguments, got %s%s", word,
-              a_shape(args[i]->shape, b1),
-              fi->id == DG_FLUX_FN_ABS ? " (norm(v) is the length of a vector)" : "");
-        return NULL;
-      }
-    if (fi->id < 0) { /* pow(a, b) is a ^ b */
-      dg_flux_node *n = dg_flux_node_binary(ck->a, DG_FLUX_POW, dg_flux_shape_scalar(),
-                                            s->loc, args[0], args[1]);
-      return n ? n : oom(ck);
-    }
-    /* min(a, b, c) = min(min(a, b), c): binary, as the emitters' fmin. */
-    dg_flux_node *n = dg_flux_node_new(ck->a, DG_FLUX_CALL, dg_flux_shape_scalar(), s->loc,
-                                       fi->kind == F_MATH1 ? 1 : 2);
-    if (!n)
-      return oom(ck);
-    n->ref = fi->id;
-    n->args[0] = args[0];
-    if (fi->kind != F_MATH1)
-      n->args[1] = args[1];
-    for (int i = 2; i < s->nargs; i++) {
-      dg_flux_node *m = dg_flux_node_call2(ck->a, (dg_flux_fn)fi->id, dg_flux_shape_scalar(),
-                                           s->loc, n, args[i]);
-      if (!m)
-        return oom(ck);
-      n = m;
-    }
-    return n;
-  }
-  case F_DOT:
-    if (args[0]->shape.rank != 1 || !dg_flux_shape_equal(args[0]->shape, args[1]->shape)) {
-      error(ck, s->loc, "dot needs two vectors of the same length, got %s and %s",
-            a_shape(args[0]->shape, b1), a_shape(args[1]->shape, b2));
-      return NULL;
-    }
-    break;
-  case F_CROSS: {
-    dg_flux_shape r;
-    if (dim == 1) {
-      error(ck, s->loc, "cross needs dimension 2 or 3; this is a 1D problem");
-      return NULL;
-    }
-    if (dg_flux_cross_shape(dim, args[0]->shape, args[1]->shape, &r) != 0) {
-      error(ck, s->loc, "cross in %dD takes %s, got %s and %s", dim,
-            dim == 3 ? "two 3-vectors" : "two 2-vectors, or a 2-vector and a scalar",
-            a_shape(args[0]->shape, b1), a_shape(args[1]->shape, b2));
-      return NULL;
-    }
-    dg_flux_node *n = dg_flux_node_call2(ck->a, DG_FLUX_FN_CROSS, r, s->loc, args[0], args[1]);
-    return n ? n : oom(ck);
-  }
-  case F_NORM:
-    if (args[0]->shape.rank != 1) {
-      error(ck, s->loc, "norm needs a vector, got %s", a_shape(args[0]->shape, b1));
-      return NULL;
-    }
-    break;
-  default: break;
-  }
-  dg_flux_node *n = dg_flux_node_new(ck->a, DG_FLUX_CALL, dg_flux_shape_scalar(), s->loc,
-                                     s->nargs);
-  if (!n)
-    return oom(ck);
-  n->ref = fi->id;
-  for (int i = 0; i < s->nargs; i++)
-    n->args[i] = args[i];
-  return n;
-}
-
-static const char *op_verb(int tok) {
-  switch (tok) {
-  case DG_FLUX_TK_PLUS: return "add";
-  case DG_FLUX_TK_MINUS: return "subtract";
-  default: return "compare";
-  }
-}
-
-static dg_flux_node *check_binary(checker *ck, scope *sc, const dg_flux_syn *s) {
-  dg_flux_node *x = check(ck, sc, s->args[0]);
-  dg_flux_node *y = check(ck, sc, s->args[1]);
-  if (!x || !y)
-    return NULL;
-  char b1[48], b2[48];
-  dg_flux_shape xs = x->shape, ys = y->shape, r = xs;
-  dg_flux_op op;
-  switch (s->op) {
-  case DG_FLUX_TK_PLUS:
-  case DG_FLUX_TK_MINUS:
-    op = s->op == DG_FLUX_TK_PLUS ? DG_FLUX_ADD : DG_FLUX_SUB;
-    if (!dg_flux_shape_equal(xs, ys)) {
-      error(ck, s->loc, "cannot %s %s and %s", op_verb(s->op), a_shape(xs, b1), a_shape(ys, b2));
-      return NULL;
-    }
-    break;
-  case DG_FLUX_TK_STAR:
-    op = DG_FLUX_MUL;
-    if (xs.rank != 0 && ys.rank != 0) {
-      error(ck, s->loc, "cannot multiply %s by %s: use dot(a, b) or cross(a, b), or write the "
-            "components", a_shape(xs, b1), a_shape(ys, b2));
-      return NULL;
-    }
-    r = xs.rank != 0 ? xs : ys;
-    break;
-  case DG_FLUX_TK_SLASH:
-    op = DG_FLUX_DIV;
-    if (ys.rank != 0) {
-      error(ck, s->loc, "cannot divide by %s", a_shape(ys, b1));
-      return NULL;
-    }
-    if (y->op == DG_FLUX_NUM && y->value == 0.0 && s->args[1]->kind == DG_FLUX_SYN_NUM) {
-      error(ck, s->loc, "division by zero");
-      return NULL;
-    }
-    break;
-  default: {
-    static const struct { int tok; dg_flux_op op; } map[] = {
-        {DG_FLUX_TK_CARET, DG_FLUX_POW}, {DG_FLUX_TK_LT, DG_FLUX_LT}, {DG_FLUX_TK_LE, DG_FLUX_LE},
-        {DG_FLUX_TK_GT, DG_FLUX_GT},     {DG_FLUX_TK_GE, DG_FLUX_GE}, {DG_FLUX_TK_EQ, DG_FLUX_EQ},
-        {DG_FLUX_TK_NE, DG_FLUX_NE},     {DG_FLUX_TK_AND, DG_FLUX_AND},
-        {DG_FLUX_TK_OR, DG_FLUX_OR}};
-    op = DG_FLUX_POW;
-    for (size_t i = 0; i < sizeof map / sizeof *map; i++)
-      if (map[i].tok == s->op)
-        op = map[i].op;
-    if (xs.rank != 0 || ys.rank != 0) {
-      error(ck, s->loc, "%s needs scalars, got %s and %s",
-            dg_flux_token_describe((dg_flux_tok_kind)s->op), a_shape(xs, b1), a_shape(ys, b2));
-      return NULL;
-    }
-  }
-  }
-  dg_flux_node *n = dg_flux_node_binary(ck->a, op, r, s->loc, x, y);
-  return n ? n : oom(ck);
-}
-
-/* An integer literal index (a possibly negated number). */
-static int literal_index(const dg_flux_syn *s, int *out) {
-  int neg = 0;
-  if (s->kind == DG_FLUX_SYN_UNARY && s->op == DG_FLUX_TK_MINUS) {
-    neg = 1;
-    s = s->args[0];
-  }
-  if (s->kind != DG_FLUX_SYN_NUM || s->value != floor(s->value) || s->value > 1e6)
-    return 0;
-  *out = neg ? -(int)s->value : (int)s->value;
-  return 1;
-}
-
-static dg_flux_node *check_index(checker *ck, scope *sc, const dg_flux_syn *s) {
-  dg_flux_node *b = check(ck, sc, s->args[0]);
-  if (!b)
-    return NULL;
-  int k;
-  char b1[48];
-  if (!literal_index(s->args[1], &k)) {
-    error(ck, s->args[1]->loc, "a component index must be an integer literal, as in E[0]");
-    return NULL;
-  }
-  if (b->shape.rank == 0) {
-    error(ck, s->loc, "cannot index a scalar");
-    return NULL;
-  }
-  if (k < 0 || k >= b->shape.rows) {
-    error(ck, s->args[1]->loc, "index %d is out of range for %s (0 to %d)", k,
-          a_shape(b->shape, b1), b->shape.rows - 1);
-    return NULL;
-  }
-  dg_flux_shape r = b->shape.rank == 2 ? dg_flux_shape_vector(b->shape.cols)
-                                       : dg_flux_shape_scalar();
-  if (b->shape.rank == 1 && b->comp < 0 &&
-      (b->op == DG_FLUX_FIELD || b->op == DG_FLUX_X || b->op == DG_FLUX_NORMAL ||
-       b->op == DG_FLUX_LET)) {
-    /* E[1] is a leaf: field E, component 1 */
-    dg_flux_node *n = leaf(ck, b->op, r, b->loc);
-    if (n) {
-      n->ref = b->ref;
-      n->side = b->side;
-      n->comp = k;
-    }
-    return n;
-  }
-  if (b->op == DG_FLUX_VEC) /* [a, b][1] is b */
-    return b->args[k];
-  dg_flux_node *n = dg_flux_node_unary(ck->a, DG_FLUX_INDEX, r, s->loc, b);
-  if (!n)
-    return oom(ck);
-  n->ref = k;
-  return n;
-}
-
-static dg_flux_node *check(checker *ck, scope *sc, const dg_flux_syn *s) {
-  char b1[48], b2[48];
-  switch (s->kind) {
-  case DG_FLUX_SYN_NUM: {
-    dg_flux_node *n = dg_flux_node_num(ck->a, s->value, s->loc);
-    return n ? n : oom(ck);
-  }
-  case DG_FLUX_SYN_NAME: return check_name(ck, sc, s);
-  case DG_FLUX_SYN_CALL: return check_call(ck, sc, s);
-  case DG_FLUX_SYN_BINARY: return check_binary(ck, sc, s);
-  case DG_FLUX_SYN_INDEX: return check_index(ck, sc, s);
-  case DG_FLUX_SYN_UNARY: {
-    dg_flux_node *x = check(ck, sc, s->args[0]);
-    if (!x || s->op == DG_FLUX_TK_PLUS)
-      return x;
-    if (s->op == DG_FLUX_TK_NOT && x->shape.rank != 0) {
-      error(ck, s->loc, "'!' needs a scalar, got %s", a_shape(x->shape, b1));
-      return NULL;
-    }
-    dg_flux_node *n = dg_flux_node_unary(
-        ck->a, s->op == DG_FLUX_TK_NOT ? DG_FLUX_NOT : DG_FLUX_NEG, x->shape, s->loc, x);
-    return n ? n : oom(ck);
-  }
-  case DG_FLUX_SYN_TERNARY: {
-    dg_flux_node *c = check(ck, sc, s->args[0]);
-    dg_flux_node *x = check(ck, sc, s->args[1]);
-    dg_flux_node *y = check(ck, sc, s->args[2]);
-    if (!c || !x || !y)
-      return NULL;
-    if (c->shape.rank != 0) {
-      error(ck, s->loc, "the condition before '?' must be a scalar, got %s",
-            a_shape(c->shape, b1));
-      return NULL;
-    }
-    if (!dg_flux_shape_equal(x->shape, y->shape)) {
-      error(ck, s->loc, "the two branches of '?:' differ: %s and %s", a_shape(x->shape, b1),
-            a_shape(y->shape, b2));
-      return NULL;
-    }
-    dg_flux_node *n = dg_flux_node_new(ck->a, DG_FLUX_SELECT, x->shape, s->loc, 3);
-    if (!n)
-      return oom(ck);
-    n->args[0] = c, n->args[1] = x, n->args[2] = y;
-    return n;
-  }
-  case DG_FLUX_SYN_VEC: {
-    dg_flux_node *n = dg_flux_node_new(ck->a, DG_FLUX_VEC, dg_flux_shape_scalar(), s->loc,
-                                       s->nargs);
-    if (!n)
-      return oom(ck);
-    int bad = 0;
-    for (int i = 0; i < s->nargs; i++)
-      if (!(n->args[i] = check(ck, sc, s->args[i])))
-        bad = 1;
-    if (bad)
-      return NULL;
-    dg_flux_shape e0 = n->args[0]->shape;
-    for (int i = 0; i < s->nargs; i++) {
-      dg_flux_shape e = n->args[i]->shape;
-      if (e.rank == 2) {
-        error(ck, s->args[i]->loc, "a list element cannot be a matrix");
-        return NULL;
-      }
-      if (!dg_flux_shape_equal(e, e0)) {
-        error(ck, s->args[i]->loc, "list elements must all be scalars or all vectors of one "
-              "length: element %d is %s, element 0 is %s", i, a_shape(e, b1), a_shape(e0, b2));
-        return NULL;
-      }
-    }
-    if (e0.rank == 1 && e0.rows * s->nargs > DG_FLUX_MAX_COMPONENTS) {
-      error(ck, s->loc, "a matrix may have at most %d components", DG_FLUX_MAX_COMPONENTS);
-      return NULL;
-    }
-    n->shape = e0.rank == 0 ? dg_flux_shape_vector(s->nargs)
-                            : dg_flux_shape_matrix(s->nargs, e0.rows);
-    return n;
-  }
-  case DG_FLUX_SYN_TRACE: {
-    const char *op = s->op == DG_FLUX_SIDE_INT ? ".int" : ".ext";
-    dg_flux_node *e = check_trace_body(ck, sc, s->args[0], s->loc, op,
-                                       s->op == DG_FLUX_SIDE_EXT);
-    return e ? traced(ck, e, (dg_flux_side)s->op) : NULL;
-  }
-  }
-  return NULL;
-}
-
-/* --- derivative structure of a volume term ------------------------------------ */
-
-/* A volume term must be linear in its derivatives with field-free factors
- * (sum of coefficient * D(g) plus pointwise terms), or it has no strong-form
- * surface term.  Returns 0 after reporting the first violation. */
-static int linear_in_derivs(checker *ck, const dg_flux_node *n) {
-  if (!dg_flux_node_has_deriv(n) || n->op == DG_FLUX_DERIV)
-    return 1;
-  switch (n->op) {
-  case DG_FLUX_ADD:
-  case DG_FLUX_SUB:
-  case DG_FLUX_NEG:
-  case DG_FLUX_VEC:
-  case DG_FLUX_INDEX:
-    for (int i = 0; i < n->nargs; i++)
-      if (!linear_in_derivs(ck, n->args[i]))
-        return 0;
-    return 1;
-  case DG_FLUX_MUL:
-  case DG_FLUX_DIV:
-  case DG_FLUX_CALL:
-    if (n->op != DG_FLUX_CALL || n->ref == DG_FLUX_FN_DOT || n->ref == DG_FLUX_FN_CROSS) {
-      const dg_flux_node *x = n->args[0], *y = n->args[1];
-      int dx = dg_flux_node_has_deriv(x), dy = dg_flux_node_has_deriv(y);
-      if (n->op == DG_FLUX_DIV && dy) {
-        error(ck, n->loc, "a derivative cannot be in a denominator");
-        return 0;
-      }
-      if (dx && dy) {
-        error(ck, n->loc, "a product of two derivatives is not allowed in a volume term");
-        return 0;
-      }
-      const dg_flux_node *coef = dx ? y : x;
-      if (reads_fields(ck, coef)) {
-        error(ck, coef->loc, "a derivative may be multiplied only by an expression of "
-              "constants, params, x and t; this factor depends on fields");
-        return 0;
-      }
-      return linear_in_derivs(ck, dx ? x : y);
-    }
-    /* fallthrough */
-  default:
-    error(ck, n->loc, "a derivative may appear only in sums, differences, products with "
-          "field-free factors, vectors and components; not inside this operation");
-    return 0;
-  }
-}
-
-/* --- statements ------------------------------------------------------------------ */
-
-static int is_builtin(const char *name, int len) {
-  for (int i = 0; i < NBUILTIN; i++)
-    if (name_is(name, len, builtin_names[i]))
-      return 1;
-  return 0;
-}
-
-/* A new name for a field, param or let: not built in, not taken. */
-static int new_name_ok(checker *ck, const char *name, int len, dg_flux_loc loc) {
-  if (is_builtin(name, len)) {
-    error(ck, loc, "'%.*s' is a built-in name and cannot be redefined", len, name);
-    return 0;
-  }
-  const char *kind = NULL;
-  dg_flux_loc first = {0, 0, 0};
-  int i;
-  if ((i = find_field(ck, name, len)) >= 0)
-    kind = "field", first = ck->prog->fields[i].loc;
-  else if ((i = find_param(ck, name, len)) >= 0)
-    kind = "param", first = ck->prog->params[i].loc;
-  else if ((i = find_let(ck, name, len)) >= 0)
-    kind = "let binding", first = ck->prog->lets[i].loc;
-  if (kind) {
-    error(ck, loc, "duplicate definition of '%.*s' (already a %s, at %d:%d)", len, name, kind,
-          first.line, first.col);
-    return 0;
-  }
-  return 1;
-}
-
-static char *dup_name(checker *ck, const char *name, int len) {
+static char *dup_name(dg_flux_checker *ck, const char *name, int len) {
   char *s = dg_flux_arena_strndup(ck->a, name, (size_t)len);
   if (!s)
     ck->oom = 1;
@@ -953,52 +26,60 @@ static const char *section_what(dg_flux_keyword k) {
 }
 
 /* Refuse an expression whose generated code would pass the bounds on
- * cost() (what: "let 'm9'" or "'flux u'"), and count it in the file. */
-static int too_costly(checker *ck, const dg_flux_node *n, dg_flux_loc loc, const char *what) {
-  int64_t c = cost(ck, n);
+ * the cost (what: "let 'm9'" or "'flux u'"), and count it in the file. */
+int dg_flux_check_too_costly(dg_flux_checker *ck, const dg_flux_node *n, dg_flux_loc loc,
+                             const char *what) {
+  int64_t c = dg_flux_check_cost(ck, n);
   if (c > MAX_COST) {
-    error(ck, loc, "%s expands to %s%lld operations per component, the limit is %d (each use "
-          "of a let writes its whole body out again); bind less, or reuse fewer lets",
-          what, c > MAX_FILE_COST ? "more than " : "",
-          (long long)(c > MAX_FILE_COST ? MAX_FILE_COST : c), MAX_COST);
+    dg_flux_check_error(ck, loc,
+                        "%s expands to %s%lld operations per component, the limit is %d (each use "
+                        "of a let writes its whole body out again); bind less, or reuse fewer lets",
+                        what, c > MAX_FILE_COST ? "more than " : "",
+                        (long long)(c > MAX_FILE_COST ? MAX_FILE_COST : c), MAX_COST);
     return 1;
   }
   ck->file_cost += c * dg_flux_shape_size(n->shape);
   if (ck->file_cost > MAX_FILE_COST && !ck->file_cost_told) {
     ck->file_cost_told = 1;
-    error(ck, loc, "with %s the file's expressions expand to more than %d operations, the "
-          "limit for a file; simplify the expressions or use fewer fields", what,
-          MAX_FILE_COST);
+    dg_flux_check_error(ck, loc,
+                        "with %s the file's expressions expand to more than %d operations, the "
+                        "limit for a file; simplify the expressions or use fewer fields",
+                        what, MAX_FILE_COST);
     return 1;
   }
   return 0;
 }
 
 /* Check an expression of a section and its shape against the target's. */
-static dg_flux_node *check_section(checker *ck, ctx_kind ctx, const char *what,
+dg_flux_node *dg_flux_check_section(dg_flux_checker *ck, dg_flux_ctx ctx, const char *what,
                                    const dg_flux_syn *e, const dg_flux_field_info *target,
                                    const char *label) {
-  scope sc = {.ctx = ctx, .what = what};
-  dg_flux_node *n = check(ck, &sc, e);
+  dg_flux_scope sc = {.ctx = ctx, .what = what};
+  dg_flux_node *n = dg_flux_check_expr(ck, &sc, e);
   if (!n)
     return NULL;
   char b1[48], b2[48];
   if (!dg_flux_shape_equal(n->shape, target->shape)) {
-    error(ck, e->loc, "%s is %s, but field '%s' is %s", label, a_shape(n->shape, b1),
-          target->name, a_shape(target->shape, b2));
+    dg_flux_check_error(ck, e->loc, "%s is %s, but field '%s' is %s", label,
+                        dg_flux_check_a_shape(n->shape, b1), target->name,
+                        dg_flux_check_a_shape(target->shape, b2));
     return NULL;
   }
-  if (height(ck, n) > MAX_HEIGHT) {
-    error(ck, e->loc, "expression too large (more than %d levels of operations, let "
-          "bindings included)", MAX_HEIGHT);
+  if (dg_flux_check_height(ck, n) > MAX_HEIGHT) {
+    dg_flux_check_error(ck, e->loc,
+                        "expression too large (more than %d levels of operations, let "
+                        "bindings included)",
+                        MAX_HEIGHT);
     return NULL;
   }
-  if (too_costly(ck, n, e->loc, label))
+  if (dg_flux_check_too_costly(ck, n, e->loc, label))
     return NULL;
-  if (ctx == CTX_RHS && !linear_in_derivs(ck, n))
+  if (ctx == DG_FLUX_CTX_RHS && !dg_flux_check_linear_in_derivs(ck, n))
     return NULL;
   return n;
 }
+
+/* The slot of field f that statement kind k fills. */
 
 /* The slot of field f that statement kind k fills. */
 static const dg_flux_node **slot(dg_flux_field_info *f, dg_flux_keyword k) {
@@ -1011,34 +92,38 @@ static const dg_flux_node **slot(dg_flux_field_info *f, dg_flux_keyword k) {
   }
 }
 
-static void *arena_array(checker *ck, int n, size_t size) {
+static void *arena_array(dg_flux_checker *ck, int n, size_t size) {
   void *p = dg_flux_arena_alloc(ck->a, (size_t)(n > 0 ? n : 1) * size);
   if (!p)
     ck->oom = 1;
   return p;
 }
 
-static void check_let(checker *ck, const dg_flux_stmt *s, int index) {
+static void check_let(dg_flux_checker *ck, const dg_flux_stmt *s, int index) {
   dg_flux_let_info *li = &ck->prog->lets[index];
-  scope sc = {.ctx = CTX_LET, .what = "a let binding"};
+  dg_flux_scope sc = {.ctx = DG_FLUX_CTX_LET, .what = "a let binding"};
   ck->nlets_visible = index;
-  dg_flux_node *body = check(ck, &sc, s->expr);
+  dg_flux_node *body = dg_flux_check_expr(ck, &sc, s->expr);
   ck->nlets_visible = index + 1;
   if (body && sc.uses_bare && sc.uses_trace) {
-    error(ck, s->name_loc, "let '%s' mixes fields with and without traces; bind the pointwise "
-          "part and apply .int/.ext/avg/jump where it is used", li->name);
+    dg_flux_check_error(ck, s->name_loc,
+                        "let '%s' mixes fields with and without traces; bind the pointwise "
+                        "part and apply .int/.ext/avg/jump where it is used",
+                        li->name);
     body = NULL;
   }
-  if (body && height(ck, body) > MAX_HEIGHT) {
-    error(ck, s->name_loc, "let '%s' is too large (more than %d levels of operations, let "
-          "bindings included)", li->name, MAX_HEIGHT);
+  if (body && dg_flux_check_height(ck, body) > MAX_HEIGHT) {
+    dg_flux_check_error(ck, s->name_loc,
+                        "let '%s' is too large (more than %d levels of operations, let "
+                        "bindings included)",
+                        li->name, MAX_HEIGHT);
     body = NULL;
   }
   if (body) {
     char what[96];
     snprintf(what, sizeof what, "let '%s'", li->name);
-    int64_t c = cost(ck, body);
-    if (c > MAX_COST && too_costly(ck, body, s->name_loc, what))
+    int64_t c = dg_flux_check_cost(ck, body);
+    if (c > MAX_COST && dg_flux_check_too_costly(ck, body, s->name_loc, what))
       body = NULL;
   }
   if (!body) {
@@ -1056,37 +141,41 @@ static void check_let(checker *ck, const dg_flux_stmt *s, int index) {
   li->reads_normal = sc.uses_normal;
   ck->let_ext[index] = (unsigned char)sc.uses_ext;
   ck->let_bare[index] = (unsigned char)sc.uses_bare;
-  ck->let_height[index] = height(ck, body);
-  ck->let_cost[index] = cost(ck, body);
+  ck->let_height[index] = dg_flux_check_height(ck, body);
+  ck->let_cost[index] = dg_flux_check_cost(ck, body);
 }
 
 /* integral NAME = expr: a new name (not a field, param, let or another
  * integral: the name heads a column of the run's quantities), a scalar. */
-static void check_integral(checker *ck, const dg_flux_stmt *s) {
+static void check_integral(dg_flux_checker *ck, const dg_flux_stmt *s) {
   dg_flux_program *prog = ck->prog;
-  if (!new_name_ok(ck, s->name, s->len, s->name_loc))
+  if (!dg_flux_check_new_name(ck, s->name, s->len, s->name_loc))
     return;
   for (int i = 0; i < prog->nintegrals; i++)
-    if (name_is(s->name, s->len, prog->integrals[i].name)) {
-      error(ck, s->name_loc, "duplicate integral '%.*s' (the first is at %d:%d)", s->len,
-            s->name, prog->integrals[i].loc.line, prog->integrals[i].loc.col);
+    if (dg_flux_check_name_is(s->name, s->len, prog->integrals[i].name)) {
+      dg_flux_check_error(ck, s->name_loc, "duplicate integral '%.*s' (the first is at %d:%d)",
+                          s->len, s->name, prog->integrals[i].loc.line,
+                          prog->integrals[i].loc.col);
       return;
     }
-  scope sc = {.ctx = CTX_INTEGRAL, .what = "an integral"};
-  dg_flux_node *n = check(ck, &sc, s->expr);
+  dg_flux_scope sc = {.ctx = DG_FLUX_CTX_INTEGRAL, .what = "an integral"};
+  dg_flux_node *n = dg_flux_check_expr(ck, &sc, s->expr);
   char b1[48], label[128];
   snprintf(label, sizeof label, "'integral %.*s'", s->len, s->name);
   if (n && n->shape.rank != 0) {
-    error(ck, s->expr->loc, "%s must be a scalar, got %s (integrate one component, e.g. "
-          "m[0], or a scalar of it, e.g. dot(m, m))", label, a_shape(n->shape, b1));
+    dg_flux_check_error(ck, s->expr->loc,
+                        "%s must be a scalar, got %s (integrate one component, e.g. m[0], or a "
+                        "scalar of it, e.g. dot(m, m))",
+                        label, dg_flux_check_a_shape(n->shape, b1));
     return;
   }
-  if (n && height(ck, n) > MAX_HEIGHT) {
-    error(ck, s->expr->loc, "expression too large (more than %d levels of operations, let "
-          "bindings included)", MAX_HEIGHT);
+  if (n && dg_flux_check_height(ck, n) > MAX_HEIGHT) {
+    dg_flux_check_error(ck, s->expr->loc,
+                        "expression too large (more than %d levels of operations, let "
+                        "bindings included)", MAX_HEIGHT);
     return;
   }
-  if (!n || too_costly(ck, n, s->expr->loc, label))
+  if (!n || dg_flux_check_too_costly(ck, n, s->expr->loc, label))
     return;
   dg_flux_integral_info *in = &prog->integrals[prog->nintegrals++];
   in->name = dup_name(ck, s->name, s->len);
@@ -1094,7 +183,7 @@ static void check_integral(checker *ck, const dg_flux_stmt *s) {
   in->integrand = n;
 }
 
-static void check_boundary(checker *ck, const dg_flux_stmt *s, dg_flux_boundary_info *b,
+static void check_boundary(dg_flux_checker *ck, const dg_flux_stmt *s, dg_flux_boundary_info *b,
                            int complete) {
   dg_flux_program *prog = ck->prog;
   const dg_flux_node **ext = arena_array(ck, prog->nfields, sizeof *ext);
@@ -1107,24 +196,26 @@ static void check_boundary(checker *ck, const dg_flux_stmt *s, dg_flux_boundary_
     const dg_flux_item *it = &s->items[i];
     char word[80];
     snprintf(word, sizeof word, "%.*s", it->len, it->name);
-    int f = find_field(ck, it->name, it->len);
+    int f = dg_flux_check_find_field(ck, it->name, it->len);
     if (f < 0) {
       char dym[96];
-      error(ck, it->loc, "unknown field '%s' in boundary '%s'%s", word, b->name,
-            did_you_mean(closest_field(ck, word), dym, sizeof dym));
+      dg_flux_check_error(
+          ck, it->loc, "unknown field '%s' in boundary '%s'%s", word, b->name,
+          dg_flux_check_did_you_mean(dg_flux_check_closest_field(ck, word), dym, sizeof dym));
       unknown = 1;
       continue;
     }
     if (where[f].line) {
-      error(ck, it->loc, "field '%s' is given twice in boundary '%s' (first at %d:%d)", word,
-            b->name, where[f].line, where[f].col);
+      dg_flux_check_error(ck, it->loc,
+                          "field '%s' is given twice in boundary '%s' (first at %d:%d)", word,
+                          b->name, where[f].line, where[f].col);
       continue;
     }
     where[f] = it->loc;
     char label[160];
     snprintf(label, sizeof label, "the exterior value of '%s' in boundary '%s'", word, b->name);
-    ext[f] = check_section(ck, CTX_BC, "a boundary condition", it->expr, &prog->fields[f],
-                           label);
+    ext[f] = dg_flux_check_section(ck, DG_FLUX_CTX_BC, "a boundary condition", it->expr,
+                                   &prog->fields[f], label);
   }
   if (!complete || unknown)
     return;
@@ -1140,78 +231,70 @@ static void check_boundary(checker *ck, const dg_flux_stmt *s, dg_flux_boundary_
       nmissing++;
     }
   if (nmissing)
-    error(ck, s->name_loc, "boundary '%s' does not give field%s %s (each field's exterior "
-          "value is needed, e.g. '%s = %s.int')", b->name, nmissing > 1 ? "s" : "", missing,
-          prog->fields[first_missing].name, prog->fields[first_missing].name);
+    dg_flux_check_error(ck, s->name_loc,
+                        "boundary '%s' does not give field%s %s (each field's exterior "
+                        "value is needed, e.g. '%s = %s.int')",
+                        b->name, nmissing > 1 ? "s" : "", missing, prog->fields[first_missing].name,
+                        prog->fields[first_missing].name);
 }
 
-dg_error dg_flux_check(dg_flux_source *src, const dg_flux_stmt *stmts, int dim,
-                       dg_flux_program *prog) {
-  DG_CHECK(src && prog && prog->arena, DG_ERR_ARG, "bad arguments");
-  DG_CHECK(dim >= 0 && dim <= 3, DG_ERR_ARG, "dimension %d is not 0, 1, 2 or 3", dim);
-  checker ck = {.src = src, .prog = prog, .a = prog->arena};
-  int syntax_errors = src->diags->count;
-  dg_flux_loc start = {1, 1, 1};
+/* Pass 1: count what the statements declare (the arrays are sized by it)
+ * and find the 'dim' statement. */
+typedef struct counts {
+  int nfields, nparams, nlets, nbounds, nintegrals;
+  const dg_flux_stmt *dim_stmt;
+} counts;
 
-  if (!stmts) {
-    if (!syntax_errors)
-      error(&ck, start, "empty file: a flux file declares its fields and their equations "
-            "(e.g. 'fields u', 'rhs u = -dx(u)', 'flux u = ...', 'initial u = ...')");
-    return DG_OK;
-  }
-
-  /* Pass 1: dimension, fields, params; count the rest. */
-  const dg_flux_stmt *dim_stmt = NULL;
-  int nfields = 0, nparams = 0, nlets = 0, nbounds = 0, nintegrals = 0;
+static counts count_statements(dg_flux_checker *ck, const dg_flux_stmt *stmts) {
+  counts c = {0};
   for (const dg_flux_stmt *s = stmts; s; s = s->next) {
     if (s->kind == DG_FLUX_KW_FIELDS)
-      nfields += s->nitems;
+      c.nfields += s->nitems;
     else if (s->kind == DG_FLUX_KW_PARAMS)
-      nparams += s->nitems;
+      c.nparams += s->nitems;
     else if (s->kind == DG_FLUX_KW_LET)
-      nlets++;
+      c.nlets++;
     else if (s->kind == DG_FLUX_KW_BOUNDARY)
-      nbounds++;
+      c.nbounds++;
     else if (s->kind == DG_FLUX_KW_INTEGRAL)
-      nintegrals++;
+      c.nintegrals++;
     else if (s->kind == DG_FLUX_KW_DIM) {
-      if (dim_stmt)
-        error(&ck, s->loc, "duplicate 'dim' (first at %d:%d)", dim_stmt->loc.line,
-              dim_stmt->loc.col);
+      if (c.dim_stmt)
+        dg_flux_check_error(ck, s->loc, "duplicate 'dim' (first at %d:%d)",
+                            c.dim_stmt->loc.line, c.dim_stmt->loc.col);
       else
-        dim_stmt = s;
+        c.dim_stmt = s;
     }
   }
-  if (dim_stmt && dim && dim_stmt->value != dim)
-    error(&ck, dim_stmt->value_loc, "this file is written for dimension %d, but the mesh is %dD",
-          dim_stmt->value, dim);
-  if (!dim && !dim_stmt) {
-    error(&ck, start, "the dimension is unknown: add 'dim 2' (or 1 or 3) to the file, or give "
-          "the mesh dimension");
-    return DG_OK;
-  }
-  prog->dim = dim ? dim : dim_stmt->value;
-  prog->fields = arena_array(&ck, nfields, sizeof *prog->fields);
-  prog->params = arena_array(&ck, nparams, sizeof *prog->params);
-  prog->lets = arena_array(&ck, nlets, sizeof *prog->lets);
-  prog->boundaries = arena_array(&ck, nbounds, sizeof *prog->boundaries);
-  prog->integrals = arena_array(&ck, nintegrals, sizeof *prog->integrals);
-  ck.let_ext = arena_array(&ck, nlets, sizeof *ck.let_ext);
-  ck.let_bare = arena_array(&ck, nlets, sizeof *ck.let_bare);
-  ck.let_broken = arena_array(&ck, nlets, sizeof *ck.let_broken);
-  prog->lets_bare = ck.let_bare;
-  ck.let_height = arena_array(&ck, nlets, sizeof *ck.let_height);
-  ck.let_cost = arena_array(&ck, nlets, sizeof *ck.let_cost);
-  if (ck.oom)
-    DG_RAISE(DG_ERR_MEMORY, "out of memory checking %s", src->name);
+  return c;
+}
 
-  for (const dg_flux_stmt *s = stmts; s && !ck.oom; s = s->next) {
+/* The program's tables and the checker's per-let arrays, in the arena. */
+static void allocate_tables(dg_flux_checker *ck, const counts *c) {
+  dg_flux_program *prog = ck->prog;
+  int nlets = c->nlets;
+  prog->fields = arena_array(ck, c->nfields, sizeof *prog->fields);
+  prog->params = arena_array(ck, c->nparams, sizeof *prog->params);
+  prog->lets = arena_array(ck, nlets, sizeof *prog->lets);
+  prog->boundaries = arena_array(ck, c->nbounds, sizeof *prog->boundaries);
+  prog->integrals = arena_array(ck, c->nintegrals, sizeof *prog->integrals);
+  ck->let_ext = arena_array(ck, nlets, sizeof *ck->let_ext);
+  ck->let_bare = arena_array(ck, nlets, sizeof *ck->let_bare);
+  ck->let_broken = arena_array(ck, nlets, sizeof *ck->let_broken);
+  prog->lets_bare = ck->let_bare;
+  ck->let_height = arena_array(ck, nlets, sizeof *ck->let_height);
+  ck->let_cost = arena_array(ck, nlets, sizeof *ck->let_cost);
+}
+
+static void declare_fields(dg_flux_checker *ck, const dg_flux_stmt *stmts) {
+  dg_flux_program *prog = ck->prog;
+  for (const dg_flux_stmt *s = stmts; s && !ck->oom; s = s->next) {
     for (int i = 0; i < s->nitems && s->kind == DG_FLUX_KW_FIELDS; i++) {
       const dg_flux_item *it = &s->items[i];
-      if (!new_name_ok(&ck, it->name, it->len, it->loc))
+      if (!dg_flux_check_new_name(ck, it->name, it->len, it->loc))
         continue;
       dg_flux_field_info *f = &prog->fields[prog->nfields++];
-      f->name = dup_name(&ck, it->name, it->len);
+      f->name = dup_name(ck, it->name, it->len);
       f->loc = it->loc;
       f->ncomp = it->ncomp < 0 ? 1 : it->ncomp;
       f->shape = it->ncomp < 0 ? dg_flux_shape_scalar() : dg_flux_shape_vector(it->ncomp);
@@ -1219,55 +302,65 @@ dg_error dg_flux_check(dg_flux_source *src, const dg_flux_stmt *stmts, int dim,
       prog->state_size += f->ncomp;
     }
   }
-  for (const dg_flux_stmt *s = stmts; s && !ck.oom; s = s->next) {
+}
+
+/* Params, their defaults evaluated (constants: numbers, pi, functions). */
+static dg_error declare_params(dg_flux_checker *ck, const dg_flux_stmt *stmts) {
+  dg_flux_program *prog = ck->prog;
+  for (const dg_flux_stmt *s = stmts; s && !ck->oom; s = s->next) {
     for (int i = 0; i < s->nitems && s->kind == DG_FLUX_KW_PARAMS; i++) {
       const dg_flux_item *it = &s->items[i];
-      if (!new_name_ok(&ck, it->name, it->len, it->loc))
+      if (!dg_flux_check_new_name(ck, it->name, it->len, it->loc))
         continue;
-      scope sc = {.ctx = CTX_CONST, .what = "a param default"};
-      dg_flux_node *v = check(&ck, &sc, it->expr);
+      dg_flux_scope sc = {.ctx = DG_FLUX_CTX_CONST, .what = "a param default"};
+      dg_flux_node *v = dg_flux_check_expr(ck, &sc, it->expr);
       double value = 0;
       if (v && v->shape.rank != 0) {
         char b1[48];
-        error(&ck, it->expr->loc, "param '%.*s' must be a scalar, got %s", it->len, it->name,
-              a_shape(v->shape, b1));
+        dg_flux_check_error(ck, it->expr->loc, "param '%.*s' must be a scalar, got %s", it->len,
+                            it->name, dg_flux_check_a_shape(v->shape, b1));
       } else if (v) {
         dg_flux_point pt = {0};
         dg_error e = dg_flux_eval(prog, v, &pt, &value, 1);
         if (e != DG_OK)
           return e;
         if (!isfinite(value))
-          error(&ck, it->expr->loc, "param '%.*s' evaluates to %g", it->len, it->name, value);
+          dg_flux_check_error(ck, it->expr->loc, "param '%.*s' evaluates to %g", it->len, it->name,
+                              value);
       }
       dg_flux_param_info *p = &prog->params[prog->nparams++];
-      p->name = dup_name(&ck, it->name, it->len);
+      p->name = dup_name(ck, it->name, it->len);
       p->loc = it->loc;
       p->value = p->default_value = value;
     }
   }
-  if (prog->nfields == 0 && !syntax_errors)
-    error(&ck, stmts->loc, "no fields declared: add e.g. 'fields E[3] H[3]' or 'fields u'");
+  return DG_OK;
+}
 
-  /* Pass 2: let bindings.  All names first (so a use above the definition
-   * is told so), then the bodies in order, each seeing the lets above it. */
-  const dg_flux_stmt **let_stmt = arena_array(&ck, nlets, sizeof *let_stmt);
-  for (const dg_flux_stmt *s = stmts; s && !ck.oom; s = s->next) {
-    if (s->kind != DG_FLUX_KW_LET || !new_name_ok(&ck, s->name, s->len, s->name_loc))
+/* Pass 2: let bindings.  All names first (so a use above the definition
+ * is told so), then the bodies in order, each seeing the lets above it. */
+static void check_lets(dg_flux_checker *ck, const dg_flux_stmt *stmts, int nlets) {
+  dg_flux_program *prog = ck->prog;
+  const dg_flux_stmt **let_stmt = arena_array(ck, nlets, sizeof *let_stmt);
+  for (const dg_flux_stmt *s = stmts; s && !ck->oom; s = s->next) {
+    if (s->kind != DG_FLUX_KW_LET || !dg_flux_check_new_name(ck, s->name, s->len, s->name_loc))
       continue;
     let_stmt[prog->nlets] = s;
-    prog->lets[prog->nlets].name = dup_name(&ck, s->name, s->len);
+    prog->lets[prog->nlets].name = dup_name(ck, s->name, s->len);
     prog->lets[prog->nlets].loc = s->name_loc;
     prog->nlets++;
   }
-  for (int i = 0; i < prog->nlets && !ck.oom; i++)
-    check_let(&ck, let_stmt[i], i);
-  ck.nlets_visible = prog->nlets;
+  for (int i = 0; i < prog->nlets && !ck->oom; i++)
+    check_let(ck, let_stmt[i], i);
+  ck->nlets_visible = prog->nlets;
+}
 
-  /* Pass 3: the per-field sections, then boundaries. */
-  dg_flux_loc *first[DG_FLUX_KW_COUNT] = {0};
-  for (int k = 0; k < DG_FLUX_KW_COUNT; k++)
-    first[k] = arena_array(&ck, prog->nfields, sizeof **first);
-  for (const dg_flux_stmt *s = stmts; s && !ck.oom; s = s->next) {
+/* Pass 3: the per-field sections (rhs, flux, initial, exact, source); first
+ * receives where each was first given. */
+static void check_sections(dg_flux_checker *ck, const dg_flux_stmt *stmts,
+                           dg_flux_loc *first[DG_FLUX_KW_COUNT]) {
+  dg_flux_program *prog = ck->prog;
+  for (const dg_flux_stmt *s = stmts; s && !ck->oom; s = s->next) {
     switch (s->kind) {
     case DG_FLUX_KW_RHS:
     case DG_FLUX_KW_FLUX:
@@ -1277,58 +370,64 @@ dg_error dg_flux_check(dg_flux_source *src, const dg_flux_stmt *stmts, int dim,
     default: continue;
     }
     const char *kw = dg_flux_keyword_name(s->kind);
-    int f = find_field(&ck, s->name, s->len);
+    int f = dg_flux_check_find_field(ck, s->name, s->len);
     if (f < 0) {
       char word[80], dym[96];
       snprintf(word, sizeof word, "%.*s", s->len, s->name);
-      const char *near = closest_field(&ck, word);
-      error(&ck, s->name_loc, "'%s %s': unknown field '%s'%s", kw, word, word,
-            near ? did_you_mean(near, dym, sizeof dym) : " (declare it with 'fields')");
-      ck.unknown_target = 1;
+      const char *near = dg_flux_check_closest_field(ck, word);
+      dg_flux_check_error(ck, s->name_loc, "'%s %s': unknown field '%s'%s", kw, word, word,
+                          near ? dg_flux_check_did_you_mean(near, dym, sizeof dym)
+                               : " (declare it with 'fields')");
+      ck->unknown_target = 1;
       continue;
     }
     dg_flux_field_info *fi = &prog->fields[f];
     dg_flux_loc *seen = &first[s->kind][f];
     if (seen->line) {
-      error(&ck, s->loc, "duplicate '%s %s' (the first is at %d:%d)", kw, fi->name, seen->line,
-            seen->col);
+      dg_flux_check_error(ck, s->loc, "duplicate '%s %s' (the first is at %d:%d)", kw, fi->name,
+                          seen->line, seen->col);
       continue;
     }
     *seen = s->loc;
-    ctx_kind ctx = s->kind == DG_FLUX_KW_RHS ? CTX_RHS
-                   : s->kind == DG_FLUX_KW_FLUX ? CTX_FLUX
-                                                : CTX_POINT;
+    dg_flux_ctx ctx = s->kind == DG_FLUX_KW_RHS    ? DG_FLUX_CTX_RHS
+                      : s->kind == DG_FLUX_KW_FLUX ? DG_FLUX_CTX_FLUX
+                                                   : DG_FLUX_CTX_POINT;
     char label[128];
     snprintf(label, sizeof label, "'%s %s'", kw, fi->name);
-    *slot(fi, s->kind) = check_section(&ck, ctx, section_what(s->kind), s->expr, fi, label);
+    *slot(fi, s->kind) = dg_flux_check_section(ck, ctx, section_what(s->kind), s->expr, fi, label);
   }
+}
+
+static void check_boundaries(dg_flux_checker *ck, const dg_flux_stmt *stmts, int syntax_errors) {
+  dg_flux_program *prog = ck->prog;
   int nb = 0;
-  for (const dg_flux_stmt *s = stmts; s && !ck.oom; s = s->next) {
+  for (const dg_flux_stmt *s = stmts; s && !ck->oom; s = s->next) {
     if (s->kind != DG_FLUX_KW_BOUNDARY)
       continue;
     int dup = -1;
     for (int i = 0; i < nb; i++)
-      if (name_is(s->name, s->len, prog->boundaries[i].name))
+      if (dg_flux_check_name_is(s->name, s->len, prog->boundaries[i].name))
         dup = i;
     if (dup >= 0) {
-      error(&ck, s->name_loc, "duplicate boundary '%.*s' (the first is at %d:%d)", s->len,
-            s->name, prog->boundaries[dup].loc.line, prog->boundaries[dup].loc.col);
+      dg_flux_check_error(ck, s->name_loc, "duplicate boundary '%.*s' (the first is at %d:%d)",
+                          s->len, s->name, prog->boundaries[dup].loc.line,
+                          prog->boundaries[dup].loc.col);
       continue;
     }
     dg_flux_boundary_info *b = &prog->boundaries[nb++];
-    b->name = dup_name(&ck, s->name, s->len);
+    b->name = dup_name(ck, s->name, s->len);
     b->loc = s->name_loc;
-    if (!ck.oom)
-      check_boundary(&ck, s, b, !syntax_errors);
+    if (!ck->oom)
+      check_boundary(ck, s, b, !syntax_errors);
   }
   prog->nboundaries = nb;
-  for (const dg_flux_stmt *s = stmts; s && !ck.oom; s = s->next)
-    if (s->kind == DG_FLUX_KW_INTEGRAL)
-      check_integral(&ck, s);
+}
 
-  /* Every field needs its equations (reported unless the file had syntax
-   * errors, whose lost statements would make these spurious). */
-  for (int f = 0; f < prog->nfields && !syntax_errors && !ck.unknown_target && !ck.oom; f++) {
+/* Every field needs its equations (reported unless the file had syntax
+ * errors, whose lost statements would make these spurious). */
+static void check_complete(dg_flux_checker *ck, dg_flux_loc *const first[DG_FLUX_KW_COUNT]) {
+  dg_flux_program *prog = ck->prog;
+  for (int f = 0; f < prog->nfields && !ck->unknown_target && !ck->oom; f++) {
     dg_flux_field_info *fi = &prog->fields[f];
     char missing[DG_FLUX_MESSAGE_MAX] = "";
     const struct { dg_flux_keyword k; const char *what; } need[] = {
@@ -1343,8 +442,58 @@ dg_error dg_flux_check(dg_flux_source *src, const dg_flux_stmt *stmts, int dim,
                  fi->name);
       }
     if (missing[0])
-      error(&ck, fi->loc, "field '%s' has no %s", fi->name, missing);
+      dg_flux_check_error(ck, fi->loc, "field '%s' has no %s", fi->name, missing);
   }
+}
+
+dg_error dg_flux_check(dg_flux_source *src, const dg_flux_stmt *stmts, int dim,
+                       dg_flux_program *prog) {
+  DG_CHECK(src && prog && prog->arena, DG_ERR_ARG, "bad arguments");
+  DG_CHECK(dim >= 0 && dim <= 3, DG_ERR_ARG, "dimension %d is not 0, 1, 2 or 3", dim);
+  dg_flux_checker ck = {.src = src, .prog = prog, .a = prog->arena};
+  int syntax_errors = src->diags->count;
+  dg_flux_loc start = {1, 1, 1};
+
+  if (!stmts) {
+    if (!syntax_errors)
+      dg_flux_check_error(&ck, start,
+                          "empty file: a flux file declares its fields and their equations "
+                          "(e.g. 'fields u', 'rhs u = -dx(u)', 'flux u = ...', 'initial u = ...')");
+    return DG_OK;
+  }
+  counts c = count_statements(&ck, stmts);
+  const dg_flux_stmt *dim_stmt = c.dim_stmt;
+  if (dim_stmt && dim && dim_stmt->value != dim)
+    dg_flux_check_error(&ck, dim_stmt->value_loc,
+                        "this file is written for dimension %d, but the mesh is %dD",
+                        dim_stmt->value, dim);
+  if (!dim && !dim_stmt) {
+    dg_flux_check_error(&ck, start,
+                        "the dimension is unknown: add 'dim 2' (or 1 or 3) to the file, or give "
+                        "the mesh dimension");
+    return DG_OK;
+  }
+  prog->dim = dim ? dim : dim_stmt->value;
+  allocate_tables(&ck, &c);
+  if (ck.oom)
+    DG_RAISE(DG_ERR_MEMORY, "out of memory checking %s", src->name);
+  declare_fields(&ck, stmts);
+  DG_CALL(declare_params(&ck, stmts));
+  if (prog->nfields == 0 && !syntax_errors)
+    dg_flux_check_error(&ck, stmts->loc,
+                        "no fields declared: add e.g. 'fields E[3] H[3]' or 'fields u'");
+  check_lets(&ck, stmts, c.nlets);
+
+  dg_flux_loc *first[DG_FLUX_KW_COUNT] = {0};
+  for (int k = 0; k < DG_FLUX_KW_COUNT; k++)
+    first[k] = arena_array(&ck, prog->nfields, sizeof **first);
+  check_sections(&ck, stmts, first);
+  check_boundaries(&ck, stmts, syntax_errors);
+  for (const dg_flux_stmt *s = stmts; s && !ck.oom; s = s->next)
+    if (s->kind == DG_FLUX_KW_INTEGRAL)
+      check_integral(&ck, s);
+  if (!syntax_errors)
+    check_complete(&ck, first);
 
   /* Surface forms of the volume terms. */
   for (int f = 0; f < prog->nfields && !ck.oom && src->diags->count == 0; f++) {
@@ -1356,3 +505,4 @@ dg_error dg_flux_check(dg_flux_source *src, const dg_flux_stmt *stmts, int dim,
     DG_RAISE(DG_ERR_MEMORY, "out of memory checking %s", src->name);
   return DG_OK;
 }
+

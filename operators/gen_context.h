@@ -43,6 +43,9 @@ typedef struct {
    * N = 5 and a fit at N = 6, 7.  The node-per-thread kernels would load 3x
    * the sources per product instead, so they keep the partials. */
   int curl_as_div;
+  /* A derivative's argument reads the position x (-div(a(x) u)): the
+   * emitters that evaluate the flux quantities g per node load it there. */
+  int uses_x;
 } deriv_table;
 
 /* The emit context's user data for volume terms. */

@@ -54,13 +54,17 @@ static void emit_volume_node(dg_strbuf *b, const dg_element_ops *el, const dg_ph
   dg_gen_emit_rhs_store(b, ph, cfg, ctx, "rl[%d]", "res[o]");
 }
 
+/* The position X of node i of element k. */
+static void emit_load_x(dg_strbuf *b) {
+  dg_strbuf_line(b, "real X[DIM];");
+  dg_strbuf_line(b, "for (int d = 0; d < DIM; ++d) X[d] = vx[((long long)d * K + k) * NP_PAD + i];");
+}
+
 static void emit_load_node(dg_strbuf *b, int uses_x) {
   dg_strbuf_line(b, "real u[NC];");
   dg_strbuf_line(b, "for (int c = 0; c < NC; ++c) u[c] = q[BASE(k, i) + c * CSTRIDE(K)];");
-  if (uses_x) {
-    dg_strbuf_line(b, "real X[DIM];");
-    dg_strbuf_line(b, "for (int d = 0; d < DIM; ++d) X[d] = vx[((long long)d * K + k) * NP_PAD + i];");
-  }
+  if (uses_x)
+    emit_load_x(b);
 }
 
 static const char *volume_signature_c =
@@ -245,10 +249,8 @@ static void emit_node_rhs(dg_strbuf *b, const dg_physics *ph, const deriv_table 
                           const dg_kernel_config *cfg, dg_emit_ctx *ctx, int uses_x, int nd,
                           int nr) {
   int ng = dtab->ng, dim = dtab->dim;
-  if (uses_x) {
-    dg_strbuf_line(b, "real X[DIM];");
-    dg_strbuf_line(b, "for (int d = 0; d < DIM; ++d) X[d] = vx[((long long)d * K + k) * NP_PAD + i];");
-  }
+  if (uses_x)
+    emit_load_x(b);
   if (nd > 0) {
     dg_strbuf_line(b, "real DV[%d];", nd);
     dg_strbuf_line(b, "#pragma unroll");
@@ -372,6 +374,8 @@ void dg_gen_emit_volume_node_cuda(dg_strbuf *b, const dg_element_ops *el, const 
   dg_strbuf_line(b, "/* pointwise flux quantities of every node into shared */");
   dg_strbuf_line(b, "#pragma unroll");
   open_slot_loop(b, uload);
+  if (dtab->uses_x) /* a derivative's argument reads x */
+    emit_load_x(b);
   if (dtab->nd > 0) {
     dg_strbuf_line(b, "real G[DIM * DIM]; /* dr_a/dx_d of the (affine) element */");
     dg_strbuf_line(b, "for (int a = 0; a < DIM * DIM; ++a) G[a] = egeo[k * NGEO + a];");
@@ -420,7 +424,7 @@ void dg_gen_emit_volume_node_c(dg_strbuf *b, const dg_element_ops *el, const dg_
   dg_strbuf_line(b, "real g_all[%d][NP]; /* flux quantities at every node */", ng > 0 ? ng : 1);
   dg_strbuf_line(b, "for (int i = 0; i < NP; ++i) {");
   b->indent = 6;
-  emit_load_node(b, 0);
+  emit_load_node(b, dtab->uses_x);
   dg_strbuf_line(b, "(void)u;");
   dg_gen_emit_gvalues(b, dtab, ctx, "g_all[%d][i]", 0, 0);
   b->indent = 4;

@@ -15,6 +15,7 @@
 #include "meshes/mesh_h5.h"
 #include "meshes/mesh_order.h"
 #include "meshes/mesh_validate.h"
+#include "operators/flux_consistency.h"
 #include "operators/kernel_knobs.h"
 
 /* The schema without the kernel knobs, which dg_problem_schema() inserts
@@ -29,6 +30,11 @@ static const dg_config_key schema_base[] = {
      "transient: explicit time stepping of the flux file's rhs; poisson: -lap u = f "
      "(f = the flux file's source, boundary values from its boundary conditions) by SIPG "
      "and CG, see [poisson]"},
+    {"problem", "check_flux_consistency", DG_CONFIG_ENUM, "error|warn|off", "error",
+     "at load, each numerical flux with equal traces must equal the surface form of its "
+     "field's volume term (at the initial condition and exact solution at points of the "
+     "mesh, random normals): error refuses a mismatch, warn reports it and runs (a flux "
+     "consistent only on states the run meets), off skips the check"},
     {"params", NULL, DG_CONFIG_DOUBLE, NULL, NULL,
      "open section: name = value overrides a param of the flux file"},
     {"mesh", "type", DG_CONFIG_ENUM, "interval|rectangle|box|file", NULL,
@@ -337,6 +343,44 @@ static dg_error map_boundaries(dg_problem *p) {
   return DG_OK;
 }
 
+/* The numerical fluxes against the volume terms' surface forms
+ * (operators/flux_consistency.h), at a point inside each of up to 8 elements
+ * spread over the mesh (states from the initial condition there are the
+ * problem's own, physical ones). */
+static dg_error check_flux_consistency(dg_problem *p, const char *flux_path) {
+  int mode = 0;
+  DG_CALL(dg_config_get_enum(p->cfg, "problem", "check_flux_consistency", &mode));
+  const dg_mesh *m = p->mesh;
+  enum { NPOINTS = 8 };
+  double pts[NPOINTS * DG_MESH_MAX_DIM];
+  int np = 0, nv = m->dim + 1;
+  for (int j = 0; j < NPOINTS && m->K > 0; j++, np++) {
+    int64_t k = (int64_t)((double)m->K * (j + 0.5) / NPOINTS);
+    double w[DG_MESH_MAX_DIM + 1], sum = 0;
+    for (int v = 0; v < nv; v++) /* barycentric weights, off the faces */
+      sum += w[v] = 1.0 + (double)((j * 7 + v * 3) % 5);
+    for (int d = 0; d < m->dim; d++) {
+      double x = 0;
+      for (int v = 0; v < nv; v++)
+        x += w[v] / sum * m->VX[m->EToV[k * nv + v] * m->dim + d];
+      pts[np * m->dim + d] = x;
+    }
+  }
+  for (int f = 0; f < dg_flux_field_count(p->program) && mode != DG_FLUX_CONSISTENCY_OFF; f++) {
+    dg_flux_consistency_result res;
+    char why[1024];
+    DG_CALL(dg_flux_consistency_field(p->program, f, pts, np, &res, why, sizeof why));
+    dg_flux_loc at = dg_flux_field(p->program, f)->flux->loc; /* the flux statement's */
+    if (res == DG_FLUX_SKIPPED)
+      dg_info("%s:%d:%d: %s", flux_path, at.line, at.col, why);
+    else if (res == DG_FLUX_INCONSISTENT && mode == DG_FLUX_CONSISTENCY_WARN)
+      dg_warn("%s:%d:%d: %s", flux_path, at.line, at.col, why);
+    else if (res == DG_FLUX_INCONSISTENT)
+      DG_RAISE(DG_ERR_INPUT, "%s:%d:%d: error: %s", flux_path, at.line, at.col, why);
+  }
+  return DG_OK;
+}
+
 static dg_error load(dg_problem *p, const char *const *overrides, int noverrides) {
   dg_config *cfg = p->cfg;
   for (int i = 0; i < noverrides; i++)
@@ -394,6 +438,7 @@ static dg_error load(dg_problem *p, const char *const *overrides, int noverrides
     DG_CALL(dg_flux_set_param(p->program, pname, v));
   }
   DG_CALL(map_boundaries(p));
+  DG_CALL(check_flux_consistency(p, flux_path));
 
   int64_t order;
   DG_CALL(dg_config_get_int(cfg, "discretization", "order", &order));

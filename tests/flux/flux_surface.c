@@ -7,7 +7,9 @@
  * 2. Every shipped numerical flux is consistent: flux(u, u) equals the
  *    surface form at u (Hesthaven & Warburton 2008, Sec. 2.2: a numerical
  *    flux must reduce to the physical flux when both traces agree).
- * 3. Pointwise terms drop out, field-free factors stay (small programs).
+ * 3. Pointwise terms drop out, field-free factors stay, a field factor of the
+ *    derivative of a function of x goes on the interior trace, x in a
+ *    derivative's argument stays (small programs).
  * 4. A surface form reads only the interior trace and has no derivatives. */
 #include <math.h>
 #include <stdio.h>
@@ -285,6 +287,14 @@ static double t_curl2d(const double *n, const double *u, const double *x) {
   (void)x;
   return -(n[1] * u[0]); /* -curl(u)[0] in 2D: curl(u) = [dy u, -dx u] */
 }
+static double t_nonconservative(const double *n, const double *u, const double *x) {
+  /* -u*dx(x0^2 + 3 x1)  ->  -u.int * n[0] * (x0^2 + 3 x1): a field factor of
+   * the derivative of a function of x, on the interior trace */
+  return -u[0] * n[0] * (x[0] * x[0] + 3 * x[1]);
+}
+static double t_position_arg(const double *n, const double *u, const double *x) {
+  return -(n[0] * -x[1] + n[1] * x[0]) * u[0]; /* -div([-x1, x0]*u) */
+}
 
 int main(int argc, char **argv) {
   if (argc < 2) {
@@ -308,6 +318,8 @@ int main(int argc, char **argv) {
     transform(3, "u w[3]", "curl(w)[2] - curl(w)[1] + norm(w)", t_curl_index);
     transform(2, "u", "[dx(u), 3*dy(u)][1] - dx(u) - u^3", t_vec);
     transform(2, "u", "-curl(u)[0]", t_curl2d);
+    transform(2, "u", "-u*dx(x[0]^2 + 3*x[1])", t_nonconservative);
+    transform(2, "u", "-div([-x[1], x[0]]*u)", t_position_arg);
   }
   const struct { const char *file; int dim, euler; } files[] = {
       {"maxwell3d.flux", 3, 0},    {"maxwell2d_tm.flux", 2, 0}, {"advection1d.flux", 1, 0},

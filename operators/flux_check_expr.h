@@ -1,0 +1,100 @@
+/* The expression checker of the flux language (operators/flux_check.c
+ * checks the statements): one expression's syntax tree -> a typed, resolved
+ * AST node, with what its place in the file allows (traces and n on faces
+ * only, derivatives in volume terms only, ...).  operators/ internal. */
+#ifndef DG_OPERATORS_FLUX_CHECK_EXPR_H
+#define DG_OPERATORS_FLUX_CHECK_EXPR_H
+
+#include <stdint.h>
+
+#include "operators/flux_check.h"
+
+/* Where an expression stands decides what it may use. */
+typedef enum dg_flux_ctx {
+  DG_FLUX_CTX_CONST, /* param default: numbers, pi, functions */
+  DG_FLUX_CTX_LET,   /* let body: anything pointwise; what it uses is recorded */
+  DG_FLUX_CTX_RHS,   /* volume term: fields, derivatives, x, t, params */
+  DG_FLUX_CTX_FLUX,  /* numerical flux: traces, n, x, t, params */
+  DG_FLUX_CTX_BC,    /* boundary condition: .int traces, n, x, t, params */
+  DG_FLUX_CTX_POINT, /* initial, exact, source: x, t, params */
+  DG_FLUX_CTX_INTEGRAL /* integrand: fields, x, t, params; no derivatives, traces or n */
+} dg_flux_ctx;
+
+typedef struct dg_flux_scope {
+  dg_flux_ctx ctx;
+  const char *what; /* "a numerical flux", for messages */
+  int in_trace;     /* inside .int, .ext, avg(), jump() */
+  int in_deriv;     /* inside a derivative's argument */
+  /* DG_FLUX_CTX_LET: what the body uses */
+  int uses_bare, uses_trace, uses_ext, uses_normal;
+} dg_flux_scope;
+
+typedef struct dg_flux_checker {
+  dg_flux_source *src;
+  dg_flux_program *prog;
+  dg_flux_arena *a;
+  int oom;
+  int nlets_visible; /* a let body sees only the lets above it */
+  int unknown_target; /* a statement named an unknown field (its own error) */
+  int *let_height;
+  int64_t *let_cost; /* cost of each let's body, memoised */
+  int64_t file_cost; /* cost times components, summed over the sections */
+  int file_cost_told; /* the file's total was reported */
+  unsigned char *let_ext;  /* the let reads exterior traces */
+  unsigned char *let_bare; /* the let reads side-NONE fields */
+  unsigned char *let_broken; /* the let's body had an error (already reported) */
+} dg_flux_checker;
+
+/* Longest chain of operations an expression may have, let bodies counted
+ * in: bounds the recursion of every tree walk (evaluator, generator). */
+enum { MAX_HEIGHT = 512 };
+
+/* Most operations one component of an expression may expand to when every
+ * let it uses is written out in place (its cost), and most the whole file
+ * may expand to.  Lets may share: 'let m1 = m0*m0', 'let m2 = m1*m1', ...
+ * doubles at each line, so a file of 30 short lines would otherwise expand
+ * to 2^30 operations in the generator (and in every other walk over the
+ * expressions: the evaluator, the affine test, the derivative collector).
+ * The shipped problems need at most 2,647 per component and 15,084 for a
+ * file (euler3d_vortex); these bounds are over 30 times that, and keep the
+ * generated source of any file to some MB (operators/FLUX_LANGUAGE.md). */
+enum { MAX_COST = 100000, MAX_FILE_COST = 500000 };
+
+/* Report a mistake at loc into the source's diagnostics. */
+void dg_flux_check_error(dg_flux_checker *ck, dg_flux_loc loc, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+int dg_flux_check_name_is(const char *name, int len, const char *word);
+/* "; did you mean 'H'?" when near is not NULL, else "". */
+const char *dg_flux_check_did_you_mean(const char *near, char *buf, size_t size);
+/* "a scalar", "a 3-vector", "a 2x2 matrix" (buf of 40). */
+const char *dg_flux_check_a_shape(dg_flux_shape s, char *buf);
+/* Index of the field named (name, len), or -1. */
+int dg_flux_check_find_field(const dg_flux_checker *ck, const char *name, int len);
+/* The field name closest to word, if one is plausibly meant. */
+const char *dg_flux_check_closest_field(const dg_flux_checker *ck, const char *word);
+/* Longest chain of operations of n, lets counted in. */
+int dg_flux_check_height(const dg_flux_checker *ck, const dg_flux_node *n);
+/* Bound on the operations emitted for one component of n (lets expanded). */
+int64_t dg_flux_check_cost(const dg_flux_checker *ck, const dg_flux_node *n);
+/* Refuse n when its cost passes MAX_COST (or the file's passes
+ * MAX_FILE_COST), naming it by what; else count it in the file. */
+int dg_flux_check_too_costly(dg_flux_checker *ck, const dg_flux_node *n, dg_flux_loc loc,
+                             const char *what);
+/* A new name for a field, param or let: not built in, not taken. */
+int dg_flux_check_new_name(dg_flux_checker *ck, const char *name, int len, dg_flux_loc loc);
+/* A volume term is linear in its derivatives with field-free factors (or
+ * field factors of derivatives of field-free arguments); 0 after reporting
+ * the first violation. */
+int dg_flux_check_linear_in_derivs(dg_flux_checker *ck, const dg_flux_node *n);
+/* Check expression s where sc says it stands; NULL after reporting. */
+dg_flux_node *dg_flux_check_expr(dg_flux_checker *ck, dg_flux_scope *sc, const dg_flux_syn *s);
+/* Check an expression of a section (ctx, what: "a numerical flux") and its
+ * shape against the target field's; label names it in messages. */
+dg_flux_node *dg_flux_check_section(dg_flux_checker *ck, dg_flux_ctx ctx, const char *what,
+                                    const dg_flux_syn *e, const dg_flux_field_info *target,
+                                    const char *label);
+
+#endif
