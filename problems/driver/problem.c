@@ -585,6 +585,8 @@ dg_error dg_problem_load_config(dg_config *cfg, const char *flux_text, size_t fl
     err = load_output(p);
   if (err == DG_OK)
     err = load_backend(p);
+  if (err == DG_OK)
+    err = dg_problem_resolved_text(p, &p->resolved_cfg);
   if (err != DG_OK) {
     dg_problem_destroy(&p);
     return dg_error_push(err, __FILE__, __LINE__, __func__);
@@ -658,6 +660,7 @@ void dg_problem_destroy(dg_problem **pp) {
   free(p->output_field);
   free(p->flux_text);
   free(p->flux_name);
+  free(p->resolved_cfg);
   free(p->name);
   free(p);
   *pp = NULL;

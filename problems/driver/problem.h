@@ -35,6 +35,7 @@ typedef struct dg_problem {
   char *flux_text;            /* the text it was parsed from (flux_len bytes, NUL after) */
   size_t flux_len;
   char *flux_name;            /* its name in messages: the flux file's path, or a checkpoint's */
+  char *resolved_cfg;         /* dg_problem_resolved_text, for checkpoints */
   dg_mesh *mesh;              /* owned (or part->mesh) */
   const char *element_order;  /* "hilbert" if the elements were renumbered along the
                                  Hilbert curve ([mesh] order), else "input" */
