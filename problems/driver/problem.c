@@ -532,7 +532,14 @@ static dg_error load_backend(dg_problem *p) {
     }
     dg_kernel_knob_put(kc, kn, v);
   }
-  DG_CALL(dg_kernel_config_check(kc, 1));
+  if (dg_kernel_config_check(kc, 1) != DG_OK) {
+    /* the check's messages start with the knob's key: say where it was set */
+    char msg[1024], key[64];
+    snprintf(msg, sizeof msg, "%s", dg_error_message());
+    snprintf(key, sizeof key, "%.*s", (int)strcspn(msg, " "), msg);
+    dg_error_clear();
+    DG_RAISE(DG_ERR_INPUT, "%s: [backend] %s", AT(cfg, "backend", key), msg);
+  }
   DG_CALL(dg_config_get_int(cfg, "backend", "nan_check_steps", &p->nan_check_steps));
   DG_CHECK(p->nan_check_steps >= 1, DG_ERR_INPUT,
            "%s: [backend] nan_check_steps = %lld must be >= 1",
