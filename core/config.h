@@ -148,9 +148,31 @@ const char *dg_config_section_at(const dg_config *cfg, size_t i);
 const char *dg_config_key_at(const dg_config *cfg, const char *section,
                              size_t i);
 
+/* Where the value of section.key was written, for a message about it:
+ * "name:line:col" for a value of the text, "<command line>" for an
+ * override, and the config's name for a default or an absent key.  Written
+ * into buf (n bytes), which is returned. */
+const char *dg_config_where(const dg_config *cfg, const char *section, const char *key,
+                            char *buf, size_t n);
+
 /* Write the effective configuration (file + overrides + defaults) as INI
  * text that reads back to the same values; where a value came from is noted
  * in a trailing comment (line of the file, command line, default). */
 void dg_config_print(const dg_config *cfg, FILE *out);
+
+/* A value that dg_config_write_text writes in place of the config's own
+ * (e.g. a path resolved to an absolute one, or a name that was derived). */
+typedef struct dg_config_pin {
+  const char *section, *key, *value;
+} dg_config_pin;
+
+/* The canonical text of what was set (by the file or an override; defaults
+ * are left out, pinned keys are written whatever their origin): `[section]`
+ * lines and `key = value` lines in the config's order (pins of absent keys
+ * after the keys of their section, pins of absent sections last), no
+ * comments, values quoted where needed.  Reads back to the same values.
+ * *out is malloc'd (the caller frees it). */
+dg_error dg_config_write_text(const dg_config *cfg, const dg_config_pin *pins, size_t npins,
+                              char **out);
 
 #endif

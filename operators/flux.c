@@ -100,8 +100,9 @@ dg_error dg_flux_parse_string(const char *text, const char *name, int dim,
   return DG_OK;
 }
 
-dg_error dg_flux_parse_file(const char *path, int dim, dg_flux_program **out) {
-  DG_CHECK(path && out, DG_ERR_ARG, "NULL argument");
+dg_error dg_flux_read_file(const char *path, char **text, size_t *len) {
+  DG_CHECK(path && text && len, DG_ERR_ARG, "NULL argument");
+  *text = NULL;
   FILE *f;
   DG_CALL(dg_fsutil_fopen_input(path, "flux file", &f));
   char *buf = malloc(MAX_FILE_SIZE + 1);
@@ -118,6 +119,17 @@ dg_error dg_flux_parse_file(const char *path, int dim, dg_flux_program **out) {
              : "flux file '%s' is larger than %d bytes; is it really a flux file?",
              path, MAX_FILE_SIZE);
   }
+  buf[n] = '\0';
+  *text = buf;
+  *len = n;
+  return DG_OK;
+}
+
+dg_error dg_flux_parse_file(const char *path, int dim, dg_flux_program **out) {
+  DG_CHECK(path && out, DG_ERR_ARG, "NULL argument");
+  char *buf;
+  size_t n;
+  DG_CALL(dg_flux_read_file(path, &buf, &n));
   dg_error err = dg_flux_parse_buffer(buf, n, path, dim, out, NULL);
   free(buf);
   if (err != DG_OK)

@@ -84,6 +84,10 @@ dg_error dg_flux_parse_buffer(const char *data, size_t size, const char *name, i
 dg_error dg_flux_parse_string(const char *text, const char *name, int dim,
                               dg_flux_program **out);
 dg_error dg_flux_parse_file(const char *path, int dim, dg_flux_program **out);
+/* The text of the flux file at path (a regular file of at most 4 MiB), as
+ * dg_flux_parse_file reads it: *text malloc'd (the caller frees it), *len
+ * bytes with a NUL after them. */
+dg_error dg_flux_read_file(const char *path, char **text, size_t *len);
 void dg_flux_program_destroy(dg_flux_program **prog);
 
 int dg_flux_program_dim(const dg_flux_program *prog);

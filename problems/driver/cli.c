@@ -24,7 +24,11 @@ static const option_row OPTIONS[] = {
     {"--restart", DG_CLI_RESTART, 1, "ckpt.h5",
      "continue from a checkpoint (output.checkpoint_interval" CONT
      "writes them, and a run stopped by SIGINT/SIGTERM writes" CONT
-     "one); ends bitwise equal to an uninterrupted run"},
+     "one); ends bitwise equal to an uninterrupted run;" CONT
+     "without problem.cfg the checkpoint's stored cfg and" CONT
+     "flux text are used (only time.final, time.max_steps," CONT
+     "time.dt/cfl and [output], [backend], [parallel] keys" CONT
+     "may change)"},
     {"--tune=", DG_CLI_TUNE, 0, "off|auto|full",
      "kernel variants.  auto (the default): the tuning" CONT
      "database's or a shipped entry; on a GPU, where there is" CONT
@@ -84,6 +88,7 @@ void dg_cli_usage(FILE *out) {
           "usage: dgrun problem.cfg [section.key=value ...] [--quiet] [--restart ckpt.h5]\n"
           "                         [--dump-kernels DIR] [--tune=off|auto|full] [--timings]\n"
           "                         [--debug]\n"
+          "       dgrun --restart ckpt.h5 [section.key=value ...] [options as above]\n"
           "       dgrun tune problem.cfg [section.key=value ...] [--tune=auto|full]\n"
           "       dgrun import mesh.msh mesh.h5 [--parts P]\n"
           "       dgrun --devices | --help-config [--markdown] | --help | --version\n");
@@ -125,7 +130,7 @@ void dg_cli_help(FILE *out) {
           "\nExamples:\n"
           "  dgrun problems/cases/demo/demo.cfg                  the demo (2D Euler vortex)\n"
           "  dgrun maxwell3d.cfg discretization.order=5 \"mesh.cells=8 8 8\"\n"
-          "  dgrun run.cfg --restart output/run_checkpoint_000100.h5\n"
+          "  dgrun --restart output/run_checkpoint_000100.h5 time.final=20\n"
           "  mpirun -np 4 dgrun run.cfg                          one rank per GPU\n"
           "\nExit status: 0 when the run reached its final time, 1 on an error, 2 on a\n"
           "usage error, 128+N when signal N stopped it after writing a checkpoint.\n"

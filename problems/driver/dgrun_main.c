@@ -1,6 +1,8 @@
 /* dgrun: the driver.
  *
  *   dgrun problem.cfg [section.key=value ...] [--quiet] [--restart ckpt.h5]
+ *   dgrun --restart ckpt.h5 [section.key=value ...] [...]
+ *                     (the problem stored in the checkpoint; restart_inputs.h)
  *                     [--dump-kernels DIR] [--tune=off|auto|full] [--timings]
  *                     (--timings: after the run, the wall time of each set-up
  *                     phase and of the first step)
@@ -175,7 +177,7 @@ static int parse_run(int argc, char **argv, const char **overrides, dg_run_optio
       return 2;
     }
   }
-  if (!opt->cfg_path) {
+  if (!opt->cfg_path && !opt->restart) { /* a checkpoint stores its problem */
     dg_cli_usage(stderr);
     return 2;
   }
@@ -205,7 +207,7 @@ int main(int argc, char **argv) {
   }
   dg_comm *world = NULL;
   /* A Poisson solve sets up MPI itself (problems/driver/poisson_run.c). */
-  int poisson = dg_poisson_is_kind(opt.cfg_path, overrides, opt.noverrides);
+  int poisson = opt.cfg_path && dg_poisson_is_kind(opt.cfg_path, overrides, opt.noverrides);
   if (!poisson && dg_comm_mpi_built() && launched_by_mpi()) {
     if (dg_comm_create_world(&world) != DG_OK) {
       dg_error_print(stderr);

@@ -23,9 +23,8 @@ static dg_error stop_on_signal(const dg_run_now *now, int sig) {
   DG_CHECK(path, DG_ERR_MEMORY, "out of memory");
   dg_error e = dg_error_raise(DG_ERR_INTERRUPTED, __FILE__, __LINE__, __func__,
                               "%s: stopped at t = %.9g (step %lld) after writing checkpoint %s; "
-                              "continue with: dgrun %s [the same overrides] --restart %s",
-                              dg_signals_name(sig), now->t, (long long)now->step, path,
-                              now->opt->cfg_path, path);
+                              "continue with: dgrun --restart %s",
+                              dg_signals_name(sig), now->t, (long long)now->step, path, path);
   free(path);
   return e;
 }

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "core/comm_h5.h"
+#include "core/fsutil.h"
 #include "core/log.h"
 #include "core/timing.h"
 #include "meshes/builtin.h"
@@ -183,9 +184,15 @@ const dg_config_key *dg_problem_schema(size_t *n) {
   return schema_all;
 }
 
+/* Where the value of section.key was written ("file:line:col" or
+ * "<command line>"), for a message about it; buf holds WHERE_MAX bytes. */
+enum { WHERE_MAX = 600 };
+#define AT(cfg, sec, key) dg_config_where((cfg), (sec), (key), loc, sizeof loc)
+
 /* Parse up to max numbers from a whitespace-separated list. */
 static dg_error parse_list(const dg_config *cfg, const char *key, const char *text, int want,
                            int integers, double *vals) {
+  char loc[WHERE_MAX];
   const char *p = text;
   int n = 0;
   while (*p) {
@@ -196,19 +203,19 @@ static dg_error parse_list(const dg_config *cfg, const char *key, const char *te
     char *end;
     double v = strtod(p, &end);
     DG_CHECK(end != p && (*end == '\0' || isspace((unsigned char)*end)), DG_ERR_INPUT,
-             "%s: [mesh] %s = '%s': '%.*s' is not a number", dg_config_name(cfg), key, text,
+             "%s: [mesh] %s = '%s': '%.*s' is not a number", AT(cfg, "mesh", key), key, text,
              (int)strcspn(p, " \t"), p);
     DG_CHECK(!integers || (v == (double)(int64_t)v && v >= 1 && v <= 1e9), DG_ERR_INPUT,
              "%s: [mesh] %s = '%s': cell counts must be whole numbers in 1..1e9",
-             dg_config_name(cfg), key, text);
+             AT(cfg, "mesh", key), key, text);
     DG_CHECK(n < want, DG_ERR_INPUT,
              "%s: [mesh] %s = '%s' has more than %d values for a %dD mesh",
-             dg_config_name(cfg), key, text, want, want);
+             AT(cfg, "mesh", key), key, text, want, want);
     vals[n++] = v;
     p = end;
   }
   DG_CHECK(n == want, DG_ERR_INPUT,
-           "%s: [mesh] %s = '%s' needs %d values for a %dD mesh", dg_config_name(cfg), key,
+           "%s: [mesh] %s = '%s' needs %d values for a %dD mesh", AT(cfg, "mesh", key), key,
            text, want, want);
   return DG_OK;
 }
@@ -216,11 +223,12 @@ static dg_error parse_list(const dg_config *cfg, const char *key, const char *te
 /* [mesh] type = file: Gmsh input or dgrun's HDF5 mesh format, validated. */
 static dg_error read_mesh_file(dg_problem *p) {
   const dg_config *cfg = p->cfg;
+  char loc[WHERE_MAX];
   const char *path = NULL, *deftag = NULL;
   double size = 0;
   DG_CALL(dg_config_get_string(cfg, "mesh", "file", &path));
   DG_CHECK(path[0], DG_ERR_INPUT, "%s: [mesh] type = file needs [mesh] file = <mesh file>",
-           dg_config_name(cfg));
+           AT(cfg, "mesh", "type"));
   DG_CALL(dg_config_get_path(cfg, "mesh", "file", &path));
   DG_CALL(dg_config_get_double(cfg, "mesh", "size", &size));
   DG_CALL(dg_config_get_string(cfg, "mesh", "default_tag", &deftag));
@@ -256,20 +264,40 @@ static dg_error read_mesh_file(dg_problem *p) {
   return DG_OK;
 }
 
+/* [mesh] periodic: the axes of a dim-dimensional mesh it names, into per. */
+static dg_error periodic_axes(const dg_config *cfg, int dim, int per[3]) {
+  char loc[WHERE_MAX];
+  const char *periodic = NULL;
+  DG_CALL(dg_config_get_string(cfg, "mesh", "periodic", &periodic));
+  if (strcmp(periodic, "none") == 0)
+    return DG_OK;
+  for (const char *c = periodic; *c; c++) {
+    if (isspace((unsigned char)*c) || *c == ',')
+      continue;
+    int a = *c == 'x' ? 0 : *c == 'y' ? 1 : *c == 'z' ? 2 : -1;
+    DG_CHECK(a >= 0 && a < dim, DG_ERR_INPUT,
+             "%s: [mesh] periodic = '%s': '%c' is not an axis of a %dD mesh (use x%s%s or none)",
+             AT(cfg, "mesh", "periodic"), periodic, *c, dim, dim > 1 ? " y" : "",
+             dim > 2 ? " z" : "");
+    per[a] = 1;
+  }
+  return DG_OK;
+}
+
 static dg_error build_mesh(dg_problem *p) {
   const dg_config *cfg = p->cfg;
+  char loc[WHERE_MAX];
   int type = 0;
   DG_CALL(dg_config_get_enum(cfg, "mesh", "type", &type));
   if (type == 3)
     return read_mesh_file(p);
   p->dim = type + 1;
-  const char *cells = NULL, *lower = NULL, *upper = NULL, *periodic = NULL;
+  const char *cells = NULL, *lower = NULL, *upper = NULL;
   DG_CALL(dg_config_get_string(cfg, "mesh", "cells", &cells));
   DG_CHECK(cells[0], DG_ERR_INPUT, "%s: [mesh] type = %s needs [mesh] cells",
-           dg_config_name(cfg), type == 0 ? "interval" : type == 1 ? "rectangle" : "box");
+           AT(cfg, "mesh", "type"), type == 0 ? "interval" : type == 1 ? "rectangle" : "box");
   DG_CALL(dg_config_get_string(cfg, "mesh", "lower", &lower));
   DG_CALL(dg_config_get_string(cfg, "mesh", "upper", &upper));
-  DG_CALL(dg_config_get_string(cfg, "mesh", "periodic", &periodic));
   double nd[3] = {0}, lo[3] = {0}, hi[3] = {0};
   DG_CALL(parse_list(cfg, "cells", cells, p->dim, 1, nd));
   /* lower/upper default to 3 values; only the first dim are used */
@@ -284,15 +312,15 @@ static dg_error build_mesh(dg_problem *p) {
   for (int a = 0; a < p->dim; a++) {
     n[a] = (int64_t)nd[a];
     DG_CHECK(hi[a] > lo[a], DG_ERR_INPUT,
-             "%s: [mesh] upper %g must exceed lower %g along axis %c", dg_config_name(cfg),
-             hi[a], lo[a], "xyz"[a]);
+             "%s: [mesh] upper %g must exceed lower %g along axis %c",
+             AT(cfg, "mesh", upper[0] ? "upper" : "lower"), hi[a], lo[a], "xyz"[a]);
   }
   double total = 1;
   for (int a = 0; a < p->dim; a++)
     total *= (double)n[a];
   DG_CHECK(total <= 5e8, DG_ERR_INPUT,
            "%s: [mesh] cells = '%s' gives %.3g cells, more than this build handles (5e8)",
-           dg_config_name(cfg), cells, total);
+           AT(cfg, "mesh", "cells"), cells, total);
   /* The mesh alone holds about 100 bytes per simplex (vertex ids, face
    * tags, connectivity): refuse what cannot fit in this machine's memory
    * before allocating any of it (rather than being killed half way). */
@@ -301,20 +329,30 @@ static dg_error build_mesh(dg_problem *p) {
   DG_CHECK(phys <= 0 || simplices * 100 <= phys, DG_ERR_MEMORY,
            "%s: [mesh] cells = '%s' gives %.3g elements; the mesh alone needs about %.3g GB "
            "of memory, this machine has %.3g GB",
-           dg_config_name(cfg), cells, simplices, simplices * 100 / 1e9, phys / 1e9);
-  if (strcmp(periodic, "none") != 0) {
-    for (const char *c = periodic; *c; c++) {
-      if (isspace((unsigned char)*c) || *c == ',')
-        continue;
-      int a = *c == 'x' ? 0 : *c == 'y' ? 1 : *c == 'z' ? 2 : -1;
-      DG_CHECK(a >= 0 && a < p->dim, DG_ERR_INPUT,
-               "%s: [mesh] periodic = '%s': '%c' is not an axis of a %dD mesh (use x%s%s or none)",
-               dg_config_name(cfg), periodic, *c, p->dim, p->dim > 1 ? " y" : "",
-               p->dim > 2 ? " z" : "");
-      per[a] = 1;
-    }
-  }
+           AT(cfg, "mesh", "cells"), cells, simplices, simplices * 100 / 1e9, phys / 1e9);
+  DG_CALL(periodic_axes(cfg, p->dim, per));
   DG_CALL(dg_builtin_mesh(p->dim, lo, hi, n, per, &p->mesh));
+  return DG_OK;
+}
+
+/* The mesh, numbered ([mesh] order) and oriented. */
+static dg_error load_mesh(dg_problem *p) {
+  int ph = dg_timing_begin("mesh (build or read)");
+  DG_CALL(build_mesh(p));
+  dg_timing_end(ph);
+  int numbering = 0;
+  DG_CALL(dg_config_get_enum(p->cfg, "mesh", "order", &numbering));
+  p->element_order = "input";
+  if (numbering == 0 && !p->part) { /* a part read alone keeps the file's numbering */
+    ph = dg_timing_begin("mesh element order");
+    DG_CALL(dg_mesh_order_hilbert(p->mesh, NULL));
+    dg_timing_end(ph);
+    p->element_order = "hilbert";
+  }
+  int64_t nflipped = 0;
+  ph = dg_timing_begin("mesh orientation");
+  DG_CALL(dg_mesh_orient(p->mesh, &nflipped));
+  dg_timing_end(ph);
   return DG_OK;
 }
 
@@ -381,14 +419,10 @@ static dg_error check_flux_consistency(dg_problem *p, const char *flux_path) {
   return DG_OK;
 }
 
-static dg_error load(dg_problem *p, const char *const *overrides, int noverrides) {
-  dg_config *cfg = p->cfg;
-  for (int i = 0; i < noverrides; i++)
-    DG_CALL(dg_config_apply_override(cfg, overrides[i]));
-  size_t nschema = 0;
-  const dg_config_key *schema = dg_problem_schema(&nschema);
-  DG_CALL(dg_config_validate(cfg, schema, nschema));
-
+/* [problem] name, or the cfg file's base name up to its first '.'. */
+static dg_error load_name(dg_problem *p) {
+  const dg_config *cfg = p->cfg;
+  char loc[WHERE_MAX];
   const char *name = NULL;
   DG_CALL(dg_config_get_string(cfg, "problem", "name", &name));
   if (!name[0]) {
@@ -407,29 +441,30 @@ static dg_error load(dg_problem *p, const char *const *overrides, int noverrides
     DG_CHECK(isalnum((unsigned char)*c) || *c == '_' || *c == '-' || *c == '.', DG_ERR_INPUT,
              "%s: [problem] name '%s' may only hold letters, digits, '_', '-' and '.' "
              "(it names output files)",
-             dg_config_name(cfg), p->name);
+             AT(cfg, "problem", "name"), p->name);
+  return DG_OK;
+}
 
-  int ph = dg_timing_begin("mesh (build or read)");
-  DG_CALL(build_mesh(p));
-  dg_timing_end(ph);
-  int numbering = 0;
-  DG_CALL(dg_config_get_enum(cfg, "mesh", "order", &numbering));
-  p->element_order = "input";
-  if (numbering == 0 && !p->part) { /* a part read alone keeps the file's numbering */
-    ph = dg_timing_begin("mesh element order");
-    DG_CALL(dg_mesh_order_hilbert(p->mesh, NULL));
-    dg_timing_end(ph);
-    p->element_order = "hilbert";
+/* The flux program: from text (a checkpoint's, named `name` in messages)
+ * or from the [problem] flux file; then the [params] and [boundaries]. */
+static dg_error load_flux(dg_problem *p, const char *text, size_t len, const char *name) {
+  const dg_config *cfg = p->cfg;
+  int ph = dg_timing_begin("flux file");
+  if (text) {
+    p->flux_text = malloc(len + 1);
+    if (p->flux_text) {
+      memcpy(p->flux_text, text, len);
+      p->flux_text[len] = '\0';
+    }
+    p->flux_len = len;
+  } else {
+    DG_CALL(dg_config_get_path(cfg, "problem", "flux", &name));
+    DG_CALL(dg_flux_read_file(name, &p->flux_text, &p->flux_len));
   }
-  int64_t nflipped = 0;
-  ph = dg_timing_begin("mesh orientation");
-  DG_CALL(dg_mesh_orient(p->mesh, &nflipped));
-  dg_timing_end(ph);
-
-  const char *flux_path = NULL;
-  DG_CALL(dg_config_get_path(cfg, "problem", "flux", &flux_path));
-  ph = dg_timing_begin("flux file");
-  DG_CALL(dg_flux_parse_file(flux_path, p->dim, &p->program));
+  p->flux_name = strdup(name);
+  DG_CHECK(p->flux_text && p->flux_name, DG_ERR_MEMORY, "out of memory");
+  DG_CALL(dg_flux_parse_buffer(p->flux_text, p->flux_len, p->flux_name, p->dim, &p->program,
+                               NULL));
   dg_timing_end(ph);
   const char *pname;
   for (size_t i = 0; (pname = dg_config_key_at(cfg, "params", i)); i++) {
@@ -438,13 +473,19 @@ static dg_error load(dg_problem *p, const char *const *overrides, int noverrides
     DG_CALL(dg_flux_set_param(p->program, pname, v));
   }
   DG_CALL(map_boundaries(p));
-  DG_CALL(check_flux_consistency(p, flux_path));
+  DG_CALL(check_flux_consistency(p, p->flux_name));
+  return DG_OK;
+}
 
+/* [discretization], [problem] kind and [time]. */
+static dg_error load_time(dg_problem *p) {
+  const dg_config *cfg = p->cfg;
+  char loc[WHERE_MAX];
   int64_t order;
   DG_CALL(dg_config_get_int(cfg, "discretization", "order", &order));
   DG_CHECK(order >= 1 && order <= 15, DG_ERR_INPUT,
-           "%s: [discretization] order = %lld must be in 1..15", dg_config_name(cfg),
-           (long long)order);
+           "%s: [discretization] order = %lld must be in 1..15",
+           AT(cfg, "discretization", "order"), (long long)order);
   p->order = (int)order;
   int prec = 1;
   DG_CALL(dg_config_get_enum(cfg, "discretization", "precision", &prec));
@@ -457,24 +498,82 @@ static dg_error load(dg_problem *p, const char *const *overrides, int noverrides
   DG_CALL(dg_config_get_enum(cfg, "time", "scheme", &scheme));
   DG_CALL(dg_rk_scheme_get(scheme == 0 ? "lserk4" : "ssprk3", &p->scheme));
   DG_CALL(dg_config_get_double(cfg, "time", "final", &p->t_final));
-  DG_CHECK(p->kind == 1 || p->t_final >= 0, DG_ERR_INPUT, "%s: [time] final = %g must not be negative",
-           dg_config_name(cfg), p->t_final);
+  DG_CHECK(p->kind == 1 || p->t_final >= 0, DG_ERR_INPUT,
+           "%s: [time] final = %g must not be negative", AT(cfg, "time", "final"), p->t_final);
   DG_CALL(dg_config_get_double(cfg, "time", "cfl", &p->cfl));
   DG_CHECK(p->cfl > 0, DG_ERR_INPUT, "%s: [time] cfl = %g must be positive",
-           dg_config_name(cfg), p->cfl);
+           AT(cfg, "time", "cfl"), p->cfl);
   DG_CALL(dg_config_get_double(cfg, "time", "dt", &p->dt_fixed));
   DG_CHECK(p->dt_fixed >= 0, DG_ERR_INPUT, "%s: [time] dt = %g must not be negative",
-           dg_config_name(cfg), p->dt_fixed);
+           AT(cfg, "time", "dt"), p->dt_fixed);
   DG_CALL(dg_config_get_double(cfg, "time", "wave_speed", &p->wave_speed));
   DG_CHECK(p->wave_speed > 0, DG_ERR_INPUT, "%s: [time] wave_speed = %g must be positive",
-           dg_config_name(cfg), p->wave_speed);
+           AT(cfg, "time", "wave_speed"), p->wave_speed);
   DG_CALL(dg_config_get_int(cfg, "time", "max_steps", &p->max_steps));
+  return DG_OK;
+}
 
+/* [output] fields: all, or names of the flux file's fields. */
+static dg_error output_fields(dg_problem *p) {
+  const dg_config *cfg = p->cfg;
+  char loc[WHERE_MAX];
+  const char *fields = NULL;
+  DG_CALL(dg_config_get_string(cfg, "output", "fields", &fields));
+  int nf = dg_flux_field_count(p->program);
+  p->output_field = calloc((size_t)nf + 1, sizeof(int));
+  DG_CHECK(p->output_field, DG_ERR_MEMORY, "out of memory");
+  if (strcmp(fields, "all") == 0) {
+    for (int f = 0; f < nf; f++)
+      p->output_field[f] = 1;
+    return DG_OK;
+  }
+  for (const char *c = fields; *c;) {
+    c += strspn(c, " \t,");
+    size_t len = strcspn(c, " \t,");
+    if (len == 0)
+      break;
+    char name[128];
+    DG_CHECK(len < sizeof name, DG_ERR_INPUT, "%s: [output] fields: a name is too long",
+             AT(cfg, "output", "fields"));
+    memcpy(name, c, len);
+    name[len] = '\0';
+    int f;
+    DG_CALL(dg_flux_field_find(p->program, name, &f));
+    p->output_field[f] = 1;
+    c += len;
+  }
+  return DG_OK;
+}
+
+/* [output] history and when its rows are written. */
+static dg_error load_history(dg_problem *p) {
+  const dg_config *cfg = p->cfg;
+  char loc[WHERE_MAX];
+  DG_CALL(dg_config_get_string(cfg, "output", "history", &p->history));
+  DG_CALL(dg_config_get_int(cfg, "output", "history_steps", &p->history_steps));
+  DG_CALL(dg_config_get_double(cfg, "output", "history_interval", &p->history_interval));
+  DG_CHECK(p->history_steps >= 0 && p->history_interval >= 0, DG_ERR_INPUT,
+           "%s: [output] history_steps = %lld and history_interval = %g must not be negative",
+           AT(cfg, "output", p->history_steps < 0 ? "history_steps" : "history_interval"),
+           (long long)p->history_steps, p->history_interval);
+  DG_CHECK(p->history_steps == 0 || p->history_interval == 0, DG_ERR_INPUT,
+           "%s: [output] history_steps and history_interval are both set: choose rows by "
+           "step count or by time, not both", AT(cfg, "output", "history_interval"));
+  DG_CHECK(p->kind == 0 || !p->history[0], DG_ERR_INPUT,
+           "%s: [output] history is of time-dependent runs; kind = poisson has none (remove "
+           "it)", AT(cfg, "output", "history"));
+  return DG_OK;
+}
+
+static dg_error load_output(dg_problem *p) {
+  const dg_config *cfg = p->cfg;
+  char loc[WHERE_MAX];
   DG_CALL(dg_config_get_path(cfg, "output", "directory", &p->output_dir));
   DG_CALL(dg_config_get_double(cfg, "output", "interval", &p->output_interval));
   DG_CALL(dg_config_get_double(cfg, "output", "checkpoint_interval", &p->checkpoint_interval));
   DG_CHECK(p->output_interval >= 0 && p->checkpoint_interval >= 0, DG_ERR_INPUT,
-           "%s: [output] intervals must not be negative", dg_config_name(cfg));
+           "%s: [output] intervals must not be negative",
+           AT(cfg, "output", p->output_interval < 0 ? "interval" : "checkpoint_interval"));
   DG_CALL(dg_config_get_bool(cfg, "output", "enabled", &p->output_enabled));
   int fmt = 0;
   DG_CALL(dg_config_get_enum(cfg, "output", "format", &fmt));
@@ -485,50 +584,20 @@ static dg_error load(dg_problem *p, const char *const *overrides, int noverrides
            "%s: [output] parallel_io = collective needs a dgrun built with parallel HDF5 "
            "(install libhdf5-openmpi-dev and configure with -DDGRUN_PARALLEL_HDF5=ON); this "
            "build has serial HDF5: use parallel_io = gather (rank 0 writes) or auto",
-           dg_config_name(cfg));
+           AT(cfg, "output", "parallel_io"));
   p->parallel_io = pio == 0 ? (dg_comm_h5_parallel() ? DG_IO_COLLECTIVE : DG_IO_GATHER)
-                            : pio == 1 ? DG_IO_COLLECTIVE
-                                       : DG_IO_GATHER;
+                   : pio == 1 ? DG_IO_COLLECTIVE
+                              : DG_IO_GATHER;
+  DG_CALL(load_history(p));
+  DG_CALL(output_fields(p));
+  return DG_OK;
+}
 
-  DG_CALL(dg_config_get_string(cfg, "output", "history", &p->history));
-  DG_CALL(dg_config_get_int(cfg, "output", "history_steps", &p->history_steps));
-  DG_CALL(dg_config_get_double(cfg, "output", "history_interval", &p->history_interval));
-  DG_CHECK(p->history_steps >= 0 && p->history_interval >= 0, DG_ERR_INPUT,
-           "%s: [output] history_steps = %lld and history_interval = %g must not be negative",
-           dg_config_name(cfg), (long long)p->history_steps, p->history_interval);
-  DG_CHECK(p->history_steps == 0 || p->history_interval == 0, DG_ERR_INPUT,
-           "%s: [output] history_steps and history_interval are both set: choose rows by "
-           "step count or by time, not both", dg_config_name(cfg));
-  DG_CHECK(p->kind == 0 || !p->history[0], DG_ERR_INPUT,
-           "%s: [output] history is of time-dependent runs; kind = poisson has none (remove "
-           "it)", dg_config_name(cfg));
-  const char *fields = NULL;
-  DG_CALL(dg_config_get_string(cfg, "output", "fields", &fields));
-  int nf = dg_flux_field_count(p->program);
-  p->output_field = calloc((size_t)nf + 1, sizeof(int));
-  DG_CHECK(p->output_field, DG_ERR_MEMORY, "out of memory");
-  if (strcmp(fields, "all") == 0) {
-    for (int f = 0; f < nf; f++)
-      p->output_field[f] = 1;
-  } else {
-    const char *c = fields;
-    while (*c) {
-      size_t skip = strspn(c, " \t,");
-      c += skip;
-      size_t len = strcspn(c, " \t,");
-      if (len == 0)
-        break;
-      char name[128];
-      DG_CHECK(len < sizeof name, DG_ERR_INPUT, "%s: [output] fields: a name is too long",
-               dg_config_name(cfg));
-      memcpy(name, c, len);
-      name[len] = '\0';
-      int f;
-      DG_CALL(dg_flux_field_find(p->program, name, &f));
-      p->output_field[f] = 1;
-      c += len;
-    }
-  }
+/* [backend]: device, tuning, the kernel knobs (read as the schema typed
+ * them), the NaN check interval. */
+static dg_error load_backend(dg_problem *p) {
+  const dg_config *cfg = p->cfg;
+  char loc[WHERE_MAX];
   int tuning = 0;
   DG_CALL(dg_config_get_enum(cfg, "backend", "tuning", &tuning));
   p->tuning = tuning;
@@ -538,7 +607,7 @@ static dg_error load(dg_problem *p, const char *const *overrides, int noverrides
   p->device = dev == 0 ? "auto" : dev == 1 ? "cuda" : "cpu";
   dg_kernel_config *kc = &p->kernels;
   *kc = dg_kernel_config_default();
-  for (int k = 0; k < dg_kernel_nknobs; k++) { /* read as the schema typed them */
+  for (int k = 0; k < dg_kernel_nknobs; k++) {
     const dg_kernel_knob *kn = &dg_kernel_knobs[k];
     int v = 0;
     if (kn->kind == DG_KNOB_ENUM) {
@@ -552,7 +621,14 @@ static dg_error load(dg_problem *p, const char *const *overrides, int noverrides
     }
     dg_kernel_knob_put(kc, kn, v);
   }
-  DG_CALL(dg_kernel_config_check(kc, 1));
+  if (dg_kernel_config_check(kc, 1) != DG_OK) {
+    /* the check's messages start with the knob's key: say where it was set */
+    char msg[1024], key[64];
+    snprintf(msg, sizeof msg, "%s", dg_error_message());
+    snprintf(key, sizeof key, "%.*s", (int)strcspn(msg, " "), msg);
+    dg_error_clear();
+    DG_RAISE(DG_ERR_INPUT, "%s: [backend] %s", AT(cfg, "backend", key), msg);
+  }
   /* auto is the default, but knobs set by hand are run as given: a tuned
    * entry would silently replace them */
   for (int k = 0; k < dg_kernel_nknobs && !p->tuning_given; k++)
@@ -560,8 +636,63 @@ static dg_error load(dg_problem *p, const char *const *overrides, int noverrides
       p->tuning = 0; /* off */
   DG_CALL(dg_config_get_int(cfg, "backend", "nan_check_steps", &p->nan_check_steps));
   DG_CHECK(p->nan_check_steps >= 1, DG_ERR_INPUT,
-           "%s: [backend] nan_check_steps = %lld must be >= 1", dg_config_name(cfg),
-           (long long)p->nan_check_steps);
+           "%s: [backend] nan_check_steps = %lld must be >= 1",
+           AT(cfg, "backend", "nan_check_steps"), (long long)p->nan_check_steps);
+  return DG_OK;
+}
+
+dg_error dg_problem_read_config(const char *cfg_path, const char *cfg_text,
+                                const char *const *overrides, int noverrides,
+                                dg_config **out) {
+  *out = NULL;
+  dg_config *cfg = NULL;
+  if (cfg_text)
+    DG_CALL(dg_config_read_string(cfg_text, cfg_path, &cfg));
+  else
+    DG_CALL(dg_config_read_file(cfg_path, &cfg));
+  dg_error err = DG_OK;
+  for (int i = 0; i < noverrides && err == DG_OK; i++)
+    err = dg_config_apply_override(cfg, overrides[i]);
+  size_t nschema = 0;
+  const dg_config_key *schema = dg_problem_schema(&nschema);
+  if (err == DG_OK)
+    err = dg_config_validate(cfg, schema, nschema);
+  if (err != DG_OK) {
+    dg_config_destroy(&cfg);
+    return dg_error_push(err, __FILE__, __LINE__, __func__);
+  }
+  *out = cfg;
+  return DG_OK;
+}
+
+dg_error dg_problem_load_config(dg_config *cfg, const char *flux_text, size_t flux_len,
+                                const char *flux_name, int rank, int nranks, dg_problem **out) {
+  *out = NULL;
+  dg_problem *p = calloc(1, sizeof *p);
+  if (!p)
+    dg_config_destroy(&cfg);
+  DG_CHECK(p, DG_ERR_MEMORY, "out of memory");
+  p->cfg = cfg;
+  p->rank = rank;
+  p->nranks = nranks;
+  dg_error err = load_name(p);
+  if (err == DG_OK)
+    err = load_mesh(p);
+  if (err == DG_OK)
+    err = load_flux(p, flux_text, flux_len, flux_name);
+  if (err == DG_OK)
+    err = load_time(p);
+  if (err == DG_OK)
+    err = load_output(p);
+  if (err == DG_OK)
+    err = load_backend(p);
+  if (err == DG_OK)
+    err = dg_problem_resolved_text(p, &p->resolved_cfg);
+  if (err != DG_OK) {
+    dg_problem_destroy(&p);
+    return dg_error_push(err, __FILE__, __LINE__, __func__);
+  }
+  *out = p;
   return DG_OK;
 }
 
@@ -574,18 +705,45 @@ dg_error dg_problem_load(const char *cfg_path, const char *const *overrides, int
 dg_error dg_problem_load_rank(const char *cfg_path, const char *const *overrides,
                               int noverrides, int rank, int nranks, dg_problem **out) {
   *out = NULL;
-  dg_problem *p = calloc(1, sizeof *p);
-  DG_CHECK(p, DG_ERR_MEMORY, "out of memory");
-  p->rank = rank;
-  p->nranks = nranks;
-  dg_error err = dg_config_read_file(cfg_path, &p->cfg);
-  if (err == DG_OK)
-    err = load(p, overrides, noverrides);
-  if (err != DG_OK) {
-    dg_problem_destroy(&p);
-    return dg_error_push(err, __FILE__, __LINE__, __func__);
-  }
-  *out = p;
+  dg_config *cfg;
+  DG_CALL(dg_problem_read_config(cfg_path, NULL, overrides, noverrides, &cfg));
+  DG_CALL(dg_problem_load_config(cfg, NULL, 0, NULL, rank, nranks, out));
+  return DG_OK;
+}
+
+/* path made absolute against the working directory (malloc'd). */
+static char *absolute(const char *path) {
+  if (path[0] == '/')
+    return strdup(path);
+  char cwd[4096];
+  if (!getcwd(cwd, sizeof cwd))
+    return NULL;
+  return dg_fsutil_join(cwd, path);
+}
+
+dg_error dg_problem_resolved_text(const dg_problem *p, char **out) {
+  const dg_config *cfg = p->cfg;
+  const char *flux = NULL, *mesh = NULL;
+  DG_CALL(dg_config_get_path(cfg, "problem", "flux", &flux));
+  DG_CALL(dg_config_get_string(cfg, "mesh", "file", &mesh));
+  if (mesh[0])
+    DG_CALL(dg_config_get_path(cfg, "mesh", "file", &mesh));
+  char *aflux = absolute(flux), *amesh = mesh[0] ? absolute(mesh) : NULL,
+       *aout = absolute(p->output_dir);
+  dg_config_pin pins[4] = {{"problem", "name", p->name},
+                           {"problem", "flux", aflux},
+                           {"output", "directory", aout},
+                           {"mesh", "file", amesh}};
+  dg_error err = DG_OK;
+  if (!aflux || !aout || (mesh[0] && !amesh))
+    err = dg_error_raise(DG_ERR_MEMORY, __FILE__, __LINE__, __func__,
+                         "out of memory (or the working directory has no name)");
+  else
+    err = dg_config_write_text(cfg, pins, amesh ? 4 : 3, out);
+  free(aflux);
+  free(amesh);
+  free(aout);
+  DG_CALL(err);
   return DG_OK;
 }
 
@@ -601,6 +759,9 @@ void dg_problem_destroy(dg_problem **pp) {
   dg_config_destroy(&p->cfg);
   free(p->tag_to_bc);
   free(p->output_field);
+  free(p->flux_text);
+  free(p->flux_name);
+  free(p->resolved_cfg);
   free(p->name);
   free(p);
   *pp = NULL;

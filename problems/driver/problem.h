@@ -32,6 +32,10 @@ typedef struct dg_problem {
   char *name;                 /* [problem] name, default the cfg's base name */
   int kind;                   /* [problem] kind: 0 transient, 1 poisson (problems/driver/poisson_run.h) */
   dg_flux_program *program;   /* owned */
+  char *flux_text;            /* the text it was parsed from (flux_len bytes, NUL after) */
+  size_t flux_len;
+  char *flux_name;            /* its name in messages: the flux file's path, or a checkpoint's */
+  char *resolved_cfg;         /* dg_problem_resolved_text, for checkpoints */
   dg_mesh *mesh;              /* owned (or part->mesh) */
   const char *element_order;  /* "hilbert" if the elements were renumbered along the
                                  Hilbert curve ([mesh] order), else "input" */
@@ -62,6 +66,24 @@ typedef struct dg_problem {
   int tuning_given; /* set in the cfg or on the command line (not the default) */
   int64_t nan_check_steps;
 } dg_problem;
+
+/* The configuration of a run: cfg_path read (or cfg_text parsed, cfg_path
+ * naming it in messages), the command-line overrides ("section.key=value")
+ * applied, validated against the schema. */
+dg_error dg_problem_read_config(const char *cfg_path, const char *cfg_text,
+                                const char *const *overrides, int noverrides,
+                                dg_config **out);
+/* The problem cfg describes (cfg is taken over, also on failure) for rank
+ * `rank` of `nranks` (see dg_problem_load_rank): its flux program from
+ * flux_text (flux_len bytes, named flux_name in messages; a checkpoint's),
+ * or with flux_text NULL from the [problem] flux file. */
+dg_error dg_problem_load_config(dg_config *cfg, const char *flux_text, size_t flux_len,
+                                const char *flux_name, int rank, int nranks, dg_problem **out);
+/* The resolved configuration of p as canonical cfg text (malloc'd): what
+ * the file and the overrides set, with [problem] name, the flux file, the
+ * mesh file and the output directory as absolute paths, so that it reads
+ * back to the same problem from anywhere (stored in checkpoints). */
+dg_error dg_problem_resolved_text(const dg_problem *p, char **out);
 
 /* Read cfg_path, apply the command-line overrides ("section.key=value"),
  * validate against the schema, parse the flux file, build the mesh, map

@@ -22,6 +22,7 @@
 #include "problems/driver/observer.h"
 #include "problems/driver/parallel_options.h"
 #include "problems/driver/problem.h"
+#include "problems/driver/restart_inputs.h"
 #include "problems/driver/run_state.h"
 #include "problems/driver/signals.h"
 #include "problems/driver/validate_early.h"
@@ -163,8 +164,7 @@ done:
 /* [backend] basis = bernstein needs an affine physics: the error names the
  * flux file's line and column. */
 static dg_error check_affine(const dg_problem *p, const dg_physics *ph) {
-  const char *flux = NULL;
-  DG_CALL(dg_config_get_path(p->cfg, "problem", "flux", &flux));
+  const char *flux = p->flux_name;
   int nf = dg_flux_field_count(p->program);
   const char **names = calloc((size_t)nf + 1, sizeof *names);
   DG_CHECK(names, DG_ERR_MEMORY, "out of memory");
@@ -208,14 +208,22 @@ static void mesh_description(const dg_config *cfg, char *buf, size_t cap) {
              cells[0] ? cells : "(default)");
 }
 
+/* The problem of the cfg, or of a restart (restart_inputs.h). */
+static dg_error load_problem(const dg_run_options *opt, dg_problem **out) {
+  int rank = opt->comm ? dg_comm_rank(opt->comm) : 0;
+  int size = opt->comm ? dg_comm_size(opt->comm) : 1;
+  if (opt->restart)
+    DG_CALL(dg_restart_load_problem(opt, rank, size, out));
+  else
+    DG_CALL(dg_problem_load_rank(opt->cfg_path, opt->overrides, opt->noverrides, rank, size,
+                                 out));
+  return DG_OK;
+}
+
 static dg_error setup(const dg_run_options *opt, dg_run_state *r) {
   /* Bad input fails on every rank alike: reported once, by rank 0. */
   int ph = dg_timing_begin("problem load (config, flux, mesh)");
-  DG_CALL(dg_parallel_agree(opt->comm,
-                            dg_problem_load_rank(opt->cfg_path, opt->overrides, opt->noverrides,
-                                                 opt->comm ? dg_comm_rank(opt->comm) : 0,
-                                                 opt->comm ? dg_comm_size(opt->comm) : 1,
-                                                 &r->prob)));
+  DG_CALL(dg_parallel_agree(opt->comm, load_problem(opt, &r->prob)));
   dg_timing_end(ph);
   dg_problem *p = r->prob;
   DG_CALL(dg_parallel_agree(opt->comm, dg_validate_outputs(p)));

@@ -36,6 +36,8 @@ void dg_run_checkpoint_info(const dg_run_state *r, dg_checkpoint_info *info) {
   info->element_order = r->prob->element_order;
   info->mesh_hash = r->mesh_hash;
   info->mesh_name = r->mesh_name;
+  info->config_text = r->prob->resolved_cfg;
+  info->flux_text = r->prob->resolved_cfg ? r->prob->flux_text : NULL;
 }
 
 dg_error dg_run_restart_read(const dg_run_options *opt, dg_run_state *r, dg_run_resume *at) {

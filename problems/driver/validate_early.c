@@ -46,16 +46,19 @@ dg_error dg_validate_outputs(const dg_problem *p) {
            "fields into vector fields (e.g. 'fields q[5]')",
            dg_config_name(p->cfg), nf, DG_RUN_MAX_FIELDS);
   size_t len = strlen(p->name);
+  char loc[600];
   DG_CHECK(len <= DG_PROBLEM_NAME_MAX, DG_ERR_INPUT,
            "%s: [problem] name is %zu characters long, the limit is %d (it names the output "
            "files): give a shorter name",
-           dg_config_name(p->cfg), len, DG_PROBLEM_NAME_MAX);
+           dg_config_where(p->cfg, "problem", "name", loc, sizeof loc), len,
+           DG_PROBLEM_NAME_MAX);
   /* <dir>/<name>_checkpoint_<19 digits>.h5.tmp.<pid> */
   size_t longest = strlen(p->output_dir) + 1 + len + 64;
   DG_CHECK(longest < PATH_MAX, DG_ERR_INPUT,
            "%s: [output] dir is %zu characters long, too long for the output file names "
            "under it (at most %d characters for a path): choose a shorter one",
-           dg_config_name(p->cfg), strlen(p->output_dir), PATH_MAX - 1);
+           dg_config_where(p->cfg, "output", "directory", loc, sizeof loc),
+           strlen(p->output_dir), PATH_MAX - 1);
   DG_CALL(check_dataset_names(p));
   return DG_OK;
 }

@@ -23,6 +23,8 @@ static dg_error check_info(const char *path, const dg_checkpoint_info *in) {
            "checkpoint '%s': %d fields", path, in->nfields);
   DG_CHECK(in->scheme != NULL && in->problem_id != NULL, DG_ERR_ARG,
            "checkpoint '%s': NULL scheme or problem id", path);
+  DG_CHECK(!in->config_text == !in->flux_text, DG_ERR_ARG,
+           "checkpoint '%s': the configuration and the flux text go together", path);
   for (int i = 0; i < in->nfields; ++i) {
     const char *n = in->field_names[i];
     DG_CHECK(dg_h5io_plain_name(n), DG_ERR_ARG,
@@ -32,6 +34,12 @@ static dg_error check_info(const char *path, const dg_checkpoint_info *in) {
                "checkpoint field '%s' is given twice", n);
   }
   return DG_OK;
+}
+
+void dg_checkpoint_inputs_free(dg_checkpoint_inputs *in) {
+  free(in->config_text);
+  free(in->flux_text);
+  in->config_text = in->flux_text = NULL;
 }
 
 #if defined(DGRUN_HAVE_HDF5)
@@ -63,6 +71,43 @@ static uint64_t elem_hash_sum(const unsigned char *data, int64_t n, size_t bytes
   return sum;
 }
 
+/* One text as a dataset of bytes under g: created by every rank of a
+ * collective file, its bytes written by rank 0 alone. */
+static dg_error write_text(const dg_h5io_out *o, hid_t g, const char *name, const char *text,
+                           const char *path) {
+  hsize_t n = strlen(text);
+  hid_t space = H5Screate_simple(1, &n, NULL);
+  hid_t set = space >= 0 ? H5Dcreate2(g, name, H5T_NATIVE_UCHAR, space, H5P_DEFAULT,
+                                      H5P_DEFAULT, H5P_DEFAULT)
+                         : -1;
+  herr_t rc = set < 0 ? -1
+              : o->rank == 0 ? H5Dwrite(set, H5T_NATIVE_UCHAR, H5S_ALL, H5S_ALL, H5P_DEFAULT, text)
+                             : 0;
+  dg_error err =
+      rc < 0 ? DG_H5_RAISE(DG_ERR_IO, "cannot write /inputs/%s to '%s'", name, path) : DG_OK;
+  if (set >= 0)
+    H5Dclose(set);
+  if (space >= 0)
+    H5Sclose(space);
+  return err;
+}
+
+/* /inputs/config and /inputs/flux (format version 4, checkpoint.h). */
+static dg_error write_inputs(dg_h5io_out *o, const char *path, const dg_checkpoint_info *in) {
+  dg_error err = DG_OK;
+  hid_t g = H5Gcreate2(o->file, "inputs", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  if (g < 0)
+    err = DG_H5_RAISE(DG_ERR_IO, "cannot create group /inputs in '%s'", path);
+  if (err == DG_OK)
+    err = write_text(o, g, "config", in->config_text, path);
+  if (err == DG_OK)
+    err = write_text(o, g, "flux", in->flux_text, path);
+  if (g >= 0)
+    H5Gclose(g);
+  DG_CALL(dg_h5io_agree(o, err));
+  return DG_OK;
+}
+
 /* The file's content: attributes, then each field (all of it, or with part
  * this rank's share, packed into buf) and its checksum hash[i].  With a
  * collective file every step ends in an agreement on errors. */
@@ -92,6 +137,8 @@ static dg_error write_body(dg_h5io_out *o, const char *path, const dg_checkpoint
   DG_CALL_GOTO(err, attrs, dg_h5io_attr_put_str(file, "mesh", mesh_name(in), path));
 attrs:
   DG_CALL(dg_h5io_agree(o, err));
+  if (in->config_text)
+    DG_CALL(write_inputs(o, path, in));
   hid_t g = H5Gcreate2(file, "fields", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
   if (g < 0)
     err = DG_H5_RAISE(DG_ERR_IO, "cannot create group /fields in '%s'", path);
@@ -485,7 +532,90 @@ dg_error dg_checkpoint_read_part(const char *path, dg_checkpoint_info *info,
   return DG_OK;
 }
 
+/* One text dataset of /inputs into a malloc'd NUL-terminated string. */
+static dg_error read_text(hid_t g, const char *name, const char *path, char **out) {
+  hid_t d = H5Dopen2(g, name, H5P_DEFAULT);
+  hid_t s = d >= 0 ? H5Dget_space(d) : -1, t = d >= 0 ? H5Dget_type(d) : -1;
+  hsize_t n = 0;
+  int ok = s >= 0 && t >= 0 && H5Sget_simple_extent_ndims(s) == 1 &&
+           H5Sget_simple_extent_dims(s, &n, NULL) == 1 && H5Tget_class(t) == H5T_INTEGER &&
+           H5Tget_size(t) == 1 && n < ((hsize_t)64 << 20);
+  char *buf = ok ? malloc((size_t)n + 1) : NULL;
+  ok = buf && H5Dread(d, H5T_NATIVE_UCHAR, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) >= 0;
+  if (s >= 0)
+    H5Sclose(s);
+  if (t >= 0)
+    H5Tclose(t);
+  if (d >= 0)
+    H5Dclose(d);
+  if (!ok) {
+    free(buf);
+    return DG_H5_RAISE(DG_ERR_INPUT, "cannot read /inputs/%s of checkpoint '%s' (corrupt file?)",
+                       name, path);
+  }
+  buf[n] = '\0';
+  *out = buf;
+  return DG_OK;
+}
+
+static dg_error read_inputs(const char *path, dg_checkpoint_inputs *out) {
+  hid_t file;
+  DG_CALL(dg_h5io_open_read(path, "checkpoint", &file));
+  char fmt[64];
+  dg_error err = dg_h5io_attr_get_str(file, "format", fmt, sizeof fmt, path);
+  if (err != DG_OK || strcmp(fmt, format_name) != 0) {
+    dg_error_clear();
+    err = dg_error_raise(DG_ERR_INPUT, __FILE__, __LINE__, __func__,
+                         "'%s' is an HDF5 file but not a dgrun checkpoint", path);
+  }
+  if (err == DG_OK)
+    err = dg_h5io_attr_get_i64(file, "format_version", &out->version, path);
+  htri_t ex = err == DG_OK ? H5Lexists(file, "inputs", H5P_DEFAULT) : 0;
+  hid_t g = ex > 0 ? H5Gopen2(file, "inputs", H5P_DEFAULT) : -1;
+  if (err == DG_OK && g >= 0)
+    err = read_text(g, "config", path, &out->config_text);
+  if (err == DG_OK && g >= 0)
+    err = read_text(g, "flux", path, &out->flux_text);
+  if (g >= 0)
+    H5Gclose(g);
+  H5Fclose(file);
+  H5Eclear2(H5E_DEFAULT);
+  if (err != DG_OK) {
+    dg_checkpoint_inputs_free(out);
+    return dg_error_push(err, __FILE__, __LINE__, __func__);
+  }
+  return DG_OK;
+}
+
+dg_error dg_checkpoint_read_inputs(const char *path, dg_comm *comm, dg_checkpoint_inputs *out) {
+  memset(out, 0, sizeof *out);
+  DG_CHECK(path != NULL, DG_ERR_ARG, "checkpoint: NULL path");
+  /* as dg_checkpoint_read_part: no rank parses the file before all know
+   * that its seal holds (rank 0 hashes it whole) */
+  dg_error err = check_seal(path, !comm || dg_comm_rank(comm) == 0);
+  if (comm)
+    err = dg_comm_agree(comm, err);
+  if (err == DG_OK)
+    err = read_inputs(path, out);
+  if (comm)
+    err = dg_comm_agree(comm, err);
+  if (err != DG_OK) {
+    dg_checkpoint_inputs_free(out);
+    return dg_error_push(err, __FILE__, __LINE__, __func__);
+  }
+  return DG_OK;
+}
+
 #else /* no HDF5 */
+
+dg_error dg_checkpoint_read_inputs(const char *path, dg_comm *comm, dg_checkpoint_inputs *out) {
+  (void)comm;
+  memset(out, 0, sizeof *out);
+  DG_RAISE(DG_ERR_UNSUPPORTED,
+           "cannot read checkpoint '%s': this dgrun was built without HDF5 "
+           "(install libhdf5-dev and rebuild)",
+           path);
+}
 
 dg_error dg_checkpoint_write(const char *path, const dg_checkpoint_info *info,
                              const void *const *fields) {

@@ -12,6 +12,10 @@
  *                    nodes_per_element, precision ("float"|"double"), problem_id,
  *                    num_fields, mesh_hash and mesh (format version 3: a restart
  *                    on another mesh with as many elements is refused)
+ *   /inputs/config   (format version 4, when the writer gives them) the resolved
+ *   /inputs/flux     configuration of the run as canonical cfg text, and the text
+ *                    of its flux file, as bytes (UTF-8): what `dgrun --restart
+ *                    ckpt.h5` continues from without the cfg
  * Sealed (core/seal.h, magic DG_CHECKPOINT_SEAL, format version 3): the
  * first 512 bytes (an HDF5 user block) hold the file's size and SHA-256,
  * verified before libhdf5 parses a byte; a file without a valid seal
@@ -39,7 +43,7 @@
 #include "core/comm.h"
 #include "problems/io/h5part.h"
 
-enum { DG_CHECKPOINT_FORMAT_VERSION = 3 };
+enum { DG_CHECKPOINT_FORMAT_VERSION = 4 };
 /* The magic of a checkpoint's seal (core/seal.h), checked before libhdf5
  * reads a byte of it. */
 #define DG_CHECKPOINT_SEAL "dgrun-checkpoint sealed"
@@ -66,7 +70,25 @@ typedef struct dg_checkpoint_info {
   uint64_t mesh_hash;             /* the mesh's geometry and connectivity, independent of
                                      the partition (problems/mesh_identity.h) */
   const char *mesh_name;          /* how the run made its mesh, for messages (NULL: "") */
+  /* written when not NULL (both or neither; format version 4), not read:
+   * see dg_checkpoint_read_inputs */
+  const char *config_text;        /* the run's resolved cfg (dg_problem_resolved_text) */
+  const char *flux_text;          /* the text of its flux file */
 } dg_checkpoint_info;
+
+/* What a checkpoint stores of the run's inputs (malloc'd; NULL when the
+ * file holds none: written before format version 4, or without them). */
+typedef struct dg_checkpoint_inputs {
+  int64_t version; /* the file's format version */
+  char *config_text, *flux_text;
+} dg_checkpoint_inputs;
+
+/* Read the stored inputs of the checkpoint at path, after verifying its
+ * seal (over comm, when not NULL: rank 0 hashes the file, every rank then
+ * reads the texts; errors on every rank alike).  Errors: DG_ERR_INPUT for
+ * a missing, damaged or foreign file, DG_ERR_UNSUPPORTED without HDF5. */
+dg_error dg_checkpoint_read_inputs(const char *path, dg_comm *comm, dg_checkpoint_inputs *out);
+void dg_checkpoint_inputs_free(dg_checkpoint_inputs *in);
 
 /* Write the state fields[0..nfields) (each K*Np values of real_size bytes)
  * to path atomically.  Errors: DG_ERR_ARG (bad info), DG_ERR_IO (naming the

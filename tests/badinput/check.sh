@@ -15,6 +15,8 @@
 #   .flux dgrun base2d.cfg problem.flux=CASE   (a flux file on a good problem)
 #   .msh .h5  dgrun mesh2d.cfg mesh.file=CASE  (a mesh file)
 #   .ckpt dgrun base2d.cfg --restart CASE      (a checkpoint)
+#   .args dgrun base2d.cfg ARGS                (command-line overrides: ARGS is the
+#                                               case's second line, as a shell reads it)
 # With MPIEXEC and NP, dgrun runs on NP ranks (bad input must be refused
 # alike, before any kernel, under mpirun too).
 # usage: check.sh DGRUN CASES_DIR WORK_DIR CASE_FILE_NAME [MPIEXEC NP]
@@ -32,6 +34,7 @@ case $case in
   *.flux) set -- base2d.cfg "problem.flux=$case" ;;
   *.msh|*.h5) set -- mesh2d.cfg "mesh.file=$case" ;;
   *.ckpt) set -- base2d.cfg --restart "$case" ;;
+  *.args) eval "set -- base2d.cfg $(sed -n 2p "$case")" ;;
   *) echo "unknown kind of case: $case"; exit 1 ;;
 esac
 state() { (cd "$work" && find . -path ./cache -prune -o -print | sort && find . -path ./cache -prune -o -type f -exec cksum {} + | sort); }

@@ -259,6 +259,60 @@ static void test_print(void) {
   dg_config_destroy(&again);
 }
 
+/* dg_config_write_text: what the file and the overrides set, defaults left
+ * out, pins in place of (or added to) the values; the exact text is written
+ * by hand from the input.  dg_config_where names each value's origin. */
+static void test_canonical(void) {
+  const char *text = "; comment\n"
+                     "[a]\n"
+                     "x = 1   ; trailing\n"
+                     "path = rel/dir\n"
+                     "[b]\n"
+                     "s = \"semi;colon\"\n";
+  static const dg_config_key schema[] = {
+      {"a", "x", DG_CONFIG_INT, NULL, "0", "x"},
+      {"a", "path", DG_CONFIG_PATH, NULL, "p", "path"},
+      {"a", "d", DG_CONFIG_DOUBLE, NULL, "2.5", "a default"},
+      {"b", "s", DG_CONFIG_STRING, NULL, "", "s"},
+      {"b", "n", DG_CONFIG_STRING, NULL, "", "a derived value"},
+      {"c", "k", DG_CONFIG_INT, NULL, "3", "a section of pins only"},
+  };
+  dg_config *cfg = NULL, *again = NULL;
+  EXPECT_OK(dg_config_read_string(text, "dir/t.cfg", &cfg));
+  if (!cfg)
+    return;
+  EXPECT_OK(dg_config_apply_override(cfg, "a.x=7"));
+  EXPECT_OK(dg_config_validate(cfg, schema, sizeof schema / sizeof *schema));
+  char loc[128];
+  EXPECT_STR(dg_config_where(cfg, "a", "path", loc, sizeof loc), "dir/t.cfg:4:8");
+  EXPECT_STR(dg_config_where(cfg, "a", "x", loc, sizeof loc), "<command line>");
+  EXPECT_STR(dg_config_where(cfg, "a", "d", loc, sizeof loc), "dir/t.cfg");
+  dg_config_pin pins[] = {{"a", "path", "/abs/dir/rel/dir"}, {"b", "n", "derived"},
+                          {"c", "k", "4"}};
+  char *out = NULL;
+  EXPECT_OK(dg_config_write_text(cfg, pins, 3, &out));
+  EXPECT_STR(out, "[a]\n"
+                  "x = 7\n"
+                  "path = /abs/dir/rel/dir\n"
+                  "\n"
+                  "[b]\n"
+                  "s = \"semi;colon\"\n"
+                  "n = derived\n"
+                  "\n"
+                  "[c]\n"
+                  "k = 4\n");
+  if (out) {
+    EXPECT_OK(dg_config_read_string(out, "again.cfg", &again));
+    const char *s = NULL;
+    if (again)
+      EXPECT_OK(dg_config_get_string(again, "b", "s", &s));
+    EXPECT_STR(s, "semi;colon");
+  }
+  free(out);
+  dg_config_destroy(&cfg);
+  dg_config_destroy(&again);
+}
+
 int main(int argc, char **argv) {
   const char *which = argc > 1 ? argv[1] : "";
   if (strcmp(which, "syntax") == 0)
@@ -269,6 +323,8 @@ int main(int argc, char **argv) {
     test_override();
   else if (strcmp(which, "print") == 0)
     test_print();
+  else if (strcmp(which, "canonical") == 0)
+    test_canonical();
   else {
     printf("unknown case '%s'\n", which);
     return 2;

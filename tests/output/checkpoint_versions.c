@@ -69,7 +69,7 @@ int main(void) {
   for (int i = 0; i < NF; i++)
     for (int n = 0; n < K * NP; n++)
       in[i][n] = (double)(tu_rand() >> 11) / 9007199254740992.0 - 0.5;
-  dg_checkpoint_info info = {3, 2, NP, K, 8, NF, names, "lserk4", "p", "input", 0.5, 0.01, 50, 7, "m"};
+  dg_checkpoint_info info = {3, 2, NP, K, 8, NF, names, "lserk4", "p", "input", 0.5, 0.01, 50, 7, "m", NULL, NULL};
   const void *fin[NF] = {in[0], in[1]};
   void *fout[NF] = {out[0], out[1]};
   EXPECT(dg_checkpoint_write(path, &info, fin) == DG_OK, "write: %s", dg_error_message());
@@ -78,7 +78,7 @@ int main(void) {
   hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
   EXPECT(f >= 0, "open %s", path);
   hid_t root = H5Oopen(f, "/", H5P_DEFAULT);
-  EXPECT(get_u64(root, "format_version") == 3, "format_version is not 3");
+  EXPECT(get_u64(root, "format_version") == DG_CHECKPOINT_FORMAT_VERSION, "format_version is not %d", DG_CHECKPOINT_FORMAT_VERSION);
   for (int i = 0; i < NF; i++) {
     uint64_t sum = 0;
     for (uint64_t k = 0; k < K; k++) {
