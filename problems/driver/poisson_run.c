@@ -200,6 +200,8 @@ static dg_error output_paths(dg_comm *comm, const dg_problem *p, const char **ma
   if (p->output_enabled && dg_comm_rank(comm) == 0) {
     DG_CALL(dg_fsutil_check_outputs(p->output_dir, p->name, ".h5"));
     DG_CALL(dg_fsutil_check_outputs(p->output_dir, p->name, ".xdmf"));
+    DG_CALL(dg_fsutil_check_outputs(p->output_dir, p->name, ".hdf"));
+    DG_CALL(dg_fsutil_check_outputs(p->output_dir, p->name, ".hdf.series"));
   }
   DG_CALL(dg_config_get_string(cfg, "poisson", "matrix_file", &path));
   if (!path[0])

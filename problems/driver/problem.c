@@ -96,10 +96,11 @@ static const dg_config_key schema_base[] = {
      "a history row at every multiple of this time, landed on exactly as the [output] "
      "interval (and at t = 0 and the final time); 0 with history_steps = 0: at the [output] "
      "interval times; set at most one of the two"},
-    {"output", "format", DG_CONFIG_ENUM, "both|vtkhdf|xdmf", "both",
+    {"output", "format", DG_CONFIG_ENUM, "both|vtkhdf|xdmf", "vtkhdf",
      "snapshot files: vtkhdf (VTK Lagrange cells of the element's order, the error "
      "against the exact solution, element id and rank; open <name>.hdf.series in "
-     "ParaView >= 5.11), xdmf (HDF5 + XDMF of linear sub-cells, <name>.xdmf), or both"},
+     "ParaView >= 5.11), xdmf (HDF5 + XDMF of linear sub-cells, <name>.xdmf, for "
+     "readers without Lagrange cells), or both"},
     {"output", "parallel_io", DG_CONFIG_ENUM, "auto|collective|gather", "auto",
      "under mpirun: collective writes each snapshot and checkpoint as one file from every "
      "rank (parallel HDF5), gather has rank 0 collect and write it; auto is collective when "

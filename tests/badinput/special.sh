@@ -64,12 +64,18 @@ refused matrix_dir "is a directory, not a regular file" poisson.cfg "$small" \
 refused matrix_link_dir "is a symbolic link to a directory" poisson.cfg "$small" \
   poisson.matrix_file=matrix.link
 [ -L matrix.link ] || fail "matrix_file: the symbolic link was replaced"
-mkdir out && mkfifo out/base2d_000000.h5
+mkdir out && mkfifo out/base2d_000000.hdf
 refused snapshot_fifo "is a FIFO, not a regular file" base2d.cfg output.directory=out
+[ -p out/base2d_000000.hdf ] || fail "snapshot: the FIFO was replaced"
+rm -rf out
+mkdir out && mkfifo out/base2d_000000.h5
+refused snapshot_h5_fifo "is a FIFO, not a regular file" base2d.cfg output.directory=out \
+  output.format=xdmf
 [ -p out/base2d_000000.h5 ] || fail "snapshot: the FIFO was replaced"
 rm -rf out
 mkdir out && mkdir out/base2d.xdmf
-refused xdmf_dir "is a directory, not a regular file" base2d.cfg output.directory=out
+refused xdmf_dir "is a directory, not a regular file" base2d.cfg output.directory=out \
+  output.format=xdmf
 rm -rf out
 
 # the kernel cache: fill it, make one entry a FIFO, run again

@@ -18,6 +18,7 @@ order = 1
 final = 0.01
 [output]
 interval = 0.01
+format = xdmf
 CFG
 "$dgrun" vector4.cfg > log 2>&1 || { cat log; echo "FAIL: dgrun exited non-zero"; exit 1; }
 for s in 000000 000001; do

@@ -12,7 +12,9 @@
 # usage: collective_atomic.sh mpiexec dgrun problem.cfg workdir [overrides]
 mpiexec=$1; dgrun=$2; cfg=$3; work=$4; shift 4
 rm -rf "$work"; mkdir -p "$work"
-set -- "$cfg" backend.device=cpu output.interval=0.025 output.parallel_io=collective "$@"
+# (the XDMF format: its step files and collection are checked below)
+set -- "$cfg" backend.device=cpu output.interval=0.025 output.parallel_io=collective \
+  output.format=both "$@"
 # the run writes snapshots at steps 0, 7, 14 and a checkpoint at step 7
 for what in maxwell3d_000007.h5 maxwell3d_checkpoint_000007.h5; do
   out="$work/$what.d"

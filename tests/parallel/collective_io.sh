@@ -8,7 +8,9 @@
 # usage: collective_io.sh mpiexec dgrun h5same problem.cfg workdir N [overrides]
 mpiexec=$1; dgrun=$2; same=$3; cfg=$4; work=$5; n=$6; shift 6
 rm -rf "$work"; mkdir -p "$work"
-set -- "$cfg" backend.device=cpu output.interval=0.025 output.checkpoint_interval=0.025 "$@"
+# (the XDMF format's .h5 files and the XDMF text beside the VTKHDF ones)
+set -- "$cfg" backend.device=cpu output.interval=0.025 output.checkpoint_interval=0.025 \
+  output.format=both "$@"
 "$dgrun" "$@" output.directory="$work/serial" > "$work/serial.log" 2>&1 ||
   { cat "$work/serial.log"; exit 1; }
 for mode in gather collective; do

@@ -71,18 +71,24 @@ int main(int argc, char **argv) {
     dg_error_print(stderr);
     return 1;
   }
+  /* the snapshots compared below are the XDMF format's .h5 files (not the
+   * default): asked for first, so that an override given here still wins */
+  char *over[64] = {"output.format=both"};
+  int nover = 1;
+  for (int i = first; i < argc && nover < 64; i++)
+    over[nover++] = argv[i];
   dg_run_result par, ser;
   memset(&ser, 0, sizeof ser);
   /* always through the communicator: on one rank that is the partitioned
    * path with no neighbours, compared with the serial one below */
-  dg_error err = run_state(cfg, dir, restart, world, argc - first, argv + first, &par);
+  dg_error err = run_state(cfg, dir, restart, world, nover, over, &par);
   if (err != DG_OK)
     dg_error_print(stderr);
   err = dg_comm_agree(world, err);
   int bad = err != DG_OK;
   if (!bad && rank == 0) {
     snprintf(dir, sizeof dir, "%s/serial_for%d", work, size);
-    if (run_state(cfg, dir, NULL, NULL, argc - first, argv + first, &ser) != DG_OK) {
+    if (run_state(cfg, dir, NULL, NULL, nover, over, &ser) != DG_OK) {
       dg_error_print(stderr);
       bad = 1;
     }

@@ -8,7 +8,7 @@ mpiexec=$1; dgrun=$2; cfg=$3; out=$4; shift 4
 here=$(dirname "$0")
 rm -rf "$out"
 set -- "$cfg" backend.device=cpu output.directory="$out" output.parallel_io=gather \
-  output.interval=0.1 output.checkpoint_interval=0.2 time.final=0.4 --quiet "$@"
+  output.format=xdmf output.interval=0.1 output.checkpoint_interval=0.2 time.final=0.4 --quiet "$@"
 "$mpiexec" -n 2 --oversubscribe "$dgrun" "$@" || { echo "FAIL: the first run failed"; exit 1; }
 ckpt=$(ls "$out"/*_checkpoint_*.h5 | head -n 1)
 name=$(basename "$ckpt" | sed 's/_checkpoint_.*//')

@@ -42,12 +42,14 @@ int main(int argc, char **argv) {
   snprintf(outp, sizeof outp, "%s/ranks", work ? work : ".");
   snprintf(od1, sizeof od1, "output.directory=%s", out1);
   snprintf(odp, sizeof odp, "output.directory=%s", outp);
-  const char *ov1[] = {"output.enabled=true", od1};
+  /* (compare_snapshots reads the XDMF format's .h5 files) */
+  const char *ov1[] = {"output.enabled=true", "output.format=both", od1};
   /* the ranks may share one GPU here (one rank per GPU is the rule) */
-  const char *ovp[] = {"parallel.gpu_oversubscribe=true", "output.enabled=true", odp};
-  if (pt_solve(self, cfg, dim, N, cells, backend, ov1, work && rank == 0 ? 2 : 0, &r1, &u1) !=
+  const char *ovp[] = {"parallel.gpu_oversubscribe=true", "output.enabled=true",
+                       "output.format=both", odp};
+  if (pt_solve(self, cfg, dim, N, cells, backend, ov1, work && rank == 0 ? 3 : 0, &r1, &u1) !=
           DG_OK ||
-      pt_solve(world, cfg, dim, N, cells, backend, ovp, work ? 3 : 1, &rp, &up) != DG_OK) {
+      pt_solve(world, cfg, dim, N, cells, backend, ovp, work ? 4 : 1, &rp, &up) != DG_OK) {
     dg_error_print(stderr);
     dg_comm_abort(world, 1);
   }

@@ -1,7 +1,8 @@
 #!/bin/sh
 # poisson.dgrun_*: `dgrun CFG` end to end: exit 0, the CG iteration count
-# and an L2 error below MAXERR printed, one HDF5 snapshot and its XDMF files
-# written (and readable by h5dump when it is installed).
+# and an L2 error below MAXERR printed, one snapshot in the default format
+# written (VTKHDF: the step file, the mesh file and the series; readable by
+# h5dump when it is installed).
 # usage: [LAUNCH="mpiexec -n 2"] run_check.sh DGRUN OUTDIR MAXERR CFG [overrides...]
 dgrun=$1; out=$2; maxerr=$3; cfg=$4; shift 4
 rm -rf "$out"
@@ -13,10 +14,10 @@ l2=$(echo "$log" | sed -n 's/.*L2 error \([0-9.e+-]*\).*/\1/p' | tail -1)
 [ -n "$l2" ] || { echo "FAIL: no L2 error printed"; exit 1; }
 awk -v e="$l2" -v m="$maxerr" 'BEGIN { exit !(e + 0 < m + 0) }' || { echo "FAIL: L2 error $l2 >= $maxerr"; exit 1; }
 name=$(basename "$cfg" .cfg)
-for f in "${name}_000000.h5" "${name}_000000.xdmf" "${name}.xdmf"; do
+for f in "${name}_000000.hdf" "${name}_mesh.hdf" "${name}.hdf.series"; do
   [ -s "$out/$f" ] || { echo "FAIL: $out/$f missing"; exit 1; }
 done
 if command -v h5dump > /dev/null; then
-  h5dump -H "$out/${name}_000000.h5" | grep -q '"u"' || { echo "FAIL: no dataset u"; exit 1; }
+  h5dump -H "$out/${name}_000000.hdf" | grep -q '"u"' || { echo "FAIL: no dataset u"; exit 1; }
 fi
 echo "ok: L2 error $l2 < $maxerr"
