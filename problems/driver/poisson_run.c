@@ -23,6 +23,10 @@
 #include "problems/driver/problem.h"
 #include "problems/io/snapshot.h"
 
+/* Where the value of [sec] key was written: "file:line:col", or
+ * "<command line>" for an override (core/config.h); needs a char loc[600]. */
+#define AT(cfg, sec, key) dg_config_where((cfg), (sec), (key), loc, sizeof loc)
+
 static double now_seconds(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -89,6 +93,7 @@ static dg_error boundary_kinds(const dg_problem *p, dg_sipg_bc **out) {
   int nb = dg_flux_boundary_count(p->program);
   int *neumann = calloc((size_t)nb + 1, sizeof(int));
   DG_CHECK(neumann, DG_ERR_MEMORY, "out of memory");
+  char loc[600];
   const char *c = list;
   while (*c) {
     c += strspn(c, " \t,");
@@ -98,15 +103,16 @@ static dg_error boundary_kinds(const dg_problem *p, dg_sipg_bc **out) {
     char name[128];
     if (len >= sizeof name) {
       free(neumann);
-      DG_RAISE(DG_ERR_INPUT, "%s: [poisson] neumann: a name is too long", dg_config_name(p->cfg));
+      DG_RAISE(DG_ERR_INPUT, "%s: [poisson] neumann: a name is too long",
+               AT(p->cfg, "poisson", "neumann"));
     }
     memcpy(name, c, len);
     name[len] = '\0';
     int bc;
     if (dg_flux_boundary_find(p->program, name, &bc) != DG_OK) {
       free(neumann);
-      DG_RAISE(DG_ERR_INPUT, "%s: [poisson] neumann = '%s': %s", dg_config_name(p->cfg), list,
-               dg_error_message());
+      DG_RAISE(DG_ERR_INPUT, "%s: [poisson] neumann = '%s': %s",
+               AT(p->cfg, "poisson", "neumann"), list, dg_error_message());
     }
     neumann[bc] = 1;
     c += len;
@@ -196,6 +202,7 @@ static dg_error gather(dg_comm *comm, const pstate *s, int nf, int Np, const dou
 static dg_error output_paths(dg_comm *comm, const dg_problem *p, const char **matrix) {
   const dg_config *cfg = p->cfg;
   const char *path = NULL;
+  char loc[600];
   *matrix = NULL;
   if (p->output_enabled && dg_comm_rank(comm) == 0) {
     DG_CALL(dg_fsutil_check_outputs(p->output_dir, p->name, ".h5"));
@@ -208,7 +215,7 @@ static dg_error output_paths(dg_comm *comm, const dg_problem *p, const char **ma
     return DG_OK;
   DG_CHECK(dg_comm_size(comm) == 1, DG_ERR_INPUT,
            "%s: [poisson] matrix_file needs a run on one rank (this one has %d)",
-           dg_config_name(cfg), dg_comm_size(comm));
+           AT(cfg, "poisson", "matrix_file"), dg_comm_size(comm));
   DG_CALL(dg_config_get_path(cfg, "poisson", "matrix_file", &path));
   DG_CALL(dg_fsutil_check_output(path, "[poisson] matrix_file"));
   *matrix = path;
@@ -270,8 +277,9 @@ static dg_error setup(dg_comm *comm, const dg_run_options *opt, pstate *s) {
   int rank = dg_comm_rank(comm), size = dg_comm_size(comm);
   DG_CALL(dg_problem_load(opt->cfg_path, opt->overrides, opt->noverrides, &s->prob));
   dg_problem *p = s->prob;
+  char loc[600];
   DG_CHECK(p->kind == 1, DG_ERR_INPUT, "%s: not a Poisson problem ([problem] kind = poisson)",
-           dg_config_name(p->cfg));
+           AT(p->cfg, "problem", "kind"));
   const dg_flux_field_info *fi = dg_flux_field(p->program, 0);
   DG_CHECK(dg_flux_field_count(p->program) == 1 && fi->ncomp == 1, DG_ERR_INPUT,
            "%s: a Poisson problem has one scalar field (the flux file declares %d fields, "
@@ -310,8 +318,9 @@ static dg_error sipg_options(const dg_config *cfg, const pstate *s, dg_sipg_opti
   *so = dg_sipg_defaults();
   so->tag_kind = s->tag_kind;
   DG_CALL(dg_config_get_double(cfg, "poisson", "penalty", &so->penalty));
+  char loc[600];
   DG_CHECK(so->penalty > 0, DG_ERR_INPUT, "%s: [poisson] penalty = %g must be positive",
-           dg_config_name(cfg), so->penalty);
+           AT(cfg, "poisson", "penalty"), so->penalty);
   return DG_OK;
 }
 
@@ -328,12 +337,15 @@ static dg_error krylov_options(const dg_config *cfg, int Np, dg_krylov_options *
   DG_CALL(dg_config_get_double(cfg, "poisson", "atol", &ko->atol));
   DG_CALL(dg_config_get_int(cfg, "poisson", "max_iterations", &maxit));
   DG_CALL(dg_config_get_int(cfg, "poisson", "log_every", &logev));
+  char loc[600];
+  /* (named where the negative one, else rtol, was written: atol defaults to 0) */
   DG_CHECK(ko->rtol >= 0 && ko->atol >= 0 && ko->rtol + ko->atol > 0, DG_ERR_INPUT,
            "%s: [poisson] rtol = %g, atol = %g: not negative, and not both zero",
-           dg_config_name(cfg), ko->rtol, ko->atol);
+           AT(cfg, "poisson", ko->rtol >= 0 && ko->atol < 0 ? "atol" : "rtol"), ko->rtol,
+           ko->atol);
   DG_CHECK(maxit >= 1 && maxit <= 1000000000, DG_ERR_INPUT,
-           "%s: [poisson] max_iterations = %lld must be in 1..1e9", dg_config_name(cfg),
-           (long long)maxit);
+           "%s: [poisson] max_iterations = %lld must be in 1..1e9",
+           AT(cfg, "poisson", "max_iterations"), (long long)maxit);
   ko->max_iterations = (int)maxit;
   ko->log_every = (int)(logev > 0 && logev < 1000000000 ? logev : 0);
   ko->pc = (dg_krylov_pc)pc;
