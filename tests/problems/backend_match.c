@@ -1,5 +1,6 @@
 /* problems.backend_match: a shipped problem run on the cuda backend gives the
- * CPU backend's error norms to 1e-10 relative in double (1e-4 in float), for
+ * CPU backend's error norms to 1e-10 relative in double (1e-4 relative or 2e-7
+ * absolute in float), for
  * several kernel configurations (the generated variants must all compute the
  * same operator).  Exit 77 (skipped) without a CUDA device.
  *
@@ -207,8 +208,12 @@ static int check_variant(size_t v, const char *cfg, char **extra, int nextra,
     return -1;
   int failures = 0;
   for (int f = 0; f < cpu.nfields; f++) {
-    double rel = fabs(gpu.l2[f] - cpu.l2[f]) / fmax(cpu.l2[f], 1e-300);
-    int ok = rel <= tol;
+    double diff = fabs(gpu.l2[f] - cpu.l2[f]), rel = diff / fmax(cpu.l2[f], 1e-300);
+    /* |L2(e_cuda) - L2(e_cpu)| <= ||u_cuda - u_cpu||_L2: in float the states
+     * differ by the rounding of O(1) fields over some hundred steps, a few
+     * 1e-8 (measured: at most 7e-8), which is 1e-4 of an error norm of 3e-4;
+     * a wrong operator differs by far more than both bounds */
+    int ok = rel <= tol || (tol > 1e-10 && diff <= 2e-7);
     printf("%s variant %zu field %d: cpu L2 %.12e cuda %.12e rel %.2e %s\n", cfg, v, f,
            cpu.l2[f], gpu.l2[f], rel, ok ? "ok" : "FAIL");
     failures += !ok;
