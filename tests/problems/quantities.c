@@ -144,6 +144,7 @@ int main(int argc, char **argv) {
     if (dg_device_count("cuda", &ndev) != DG_OK || ndev == 0) {
       dg_error_clear();
       printf("skipped: no CUDA device\n");
+      dg_device_destroy(&cpu);
       return 77;
     }
     MUST(dg_device_create("cuda", 0, &cuda));
