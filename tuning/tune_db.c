@@ -25,7 +25,7 @@ void dg_tune_key_make(const dg_device_info *info, const char *op_digest, int dim
            is_float ? "float" : "double", dg_codegen_version());
 }
 
-static char *entry_path(const char *dir, const dg_tune_key *k) {
+char *dg_tune_db_entry_path(const char *dir, const dg_tune_key *k) {
   dg_hash h;
   dg_hash_init(&h);
   dg_hash_update_field(&h, k->device_model);
@@ -179,7 +179,7 @@ dg_error dg_tune_db_kin(const char *dir, const dg_tune_key *k, dg_tune_space *s)
 dg_error dg_tune_db_get(const char *dir, const dg_tune_key *k, int model_only,
                         dg_kernel_config *cfg, double *rhs_ms, int *found) {
   *found = 0;
-  char *path = entry_path(dir, k);
+  char *path = dg_tune_db_entry_path(dir, k);
   DG_CHECK(path, DG_ERR_MEMORY, "out of memory");
   entry_id id;
   dg_kernel_config c;
@@ -215,7 +215,7 @@ dg_error dg_tune_db_put(const char *dir, const dg_tune_key *k, const dg_kernel_c
   if (n > 0 && (size_t)n < sizeof buf)
     n += snprintf(buf + n, sizeof buf - (size_t)n, "rhs_ms %.6f\nend\n", rhs_ms);
   DG_CHECK(n > 0 && (size_t)n < sizeof buf, DG_ERR_INTERNAL, "tuning entry too long");
-  char *path = entry_path(dir, k);
+  char *path = dg_tune_db_entry_path(dir, k);
   DG_CHECK(path, DG_ERR_MEMORY, "out of memory");
   dg_error err = dg_fsutil_write_atomic(path, buf, (size_t)n, 0644);
   free(path);

@@ -28,6 +28,9 @@ void dg_tune_key_make(const dg_device_info *info, const char *op_digest, int dim
  * inside the entry unless match_model_only.  A missing
  * or unreadable/corrupt entry is "not found" (*found = 0) and will be
  * rewritten by the next put; a corrupt one is reported with dg_warn. */
+/* That file's path for key (malloc'd; NULL when out of memory): its name
+ * reads only key->device_model and key->op. */
+char *dg_tune_db_entry_path(const char *dir, const dg_tune_key *key);
 dg_error dg_tune_db_get(const char *dir, const dg_tune_key *key, int match_model_only,
                         dg_kernel_config *cfg, double *rhs_ms, int *found);
 dg_error dg_tune_db_put(const char *dir, const dg_tune_key *key, const dg_kernel_config *cfg,
