@@ -9,7 +9,8 @@
  * search over i, j in -3..3 (not by the file's floor formula); at random
  * points of the box [0, 10] x [-5, 5] and times up to 25 (two and a half
  * crossings); also exact(x, t) = exact(x, t + Lx/u0) (one crossing) and
- * initial = exact(., 0). */
+ * initial = exact(., 0) (the initial state wraps too: it is continuous across
+ * the periodic boundary). */
 #include <math.h>
 #include <stdio.h>
 #include <time.h>
