@@ -242,3 +242,10 @@ tu_xdmf tu_xdmf_check(const char *path) {
   free(text);
   return x;
 }
+
+dg_error tu_snapshot_steps(dg_snapshot_writer *w, double *u, const long long *steps, int n) {
+  dg_snapshot_field f = {"u", 1, 8, {u, NULL, NULL}};
+  for (int i = 0; i < n; ++i)
+    DG_CALL(dg_snapshot_writer_write(w, 0.1 * (double)steps[i], steps[i], &f, 1, NULL, 0));
+  return DG_OK;
+}

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "problems/io/snapshot.h"
 #include "tests/expect.h"
 
 /* A fresh scratch directory (under $TMPDIR or /tmp) in buf. */
@@ -38,5 +39,9 @@ typedef struct tu_xdmf {
  * the XDMF file's directory) whose dimensions and number type match the
  * declared ones.  Failures are counted through EXPECT.  Returns facts. */
 tu_xdmf tu_xdmf_check(const char *path);
+
+/* Snapshots of the one field "u" (values u) at the given steps, time
+ * 0.1 * step each; the first failure's code (its message in dg_error). */
+dg_error tu_snapshot_steps(dg_snapshot_writer *w, double *u, const long long *steps, int n);
 
 #endif

@@ -24,11 +24,7 @@ enum { K = 2, N = 2, NP = 3 };
 static double x[K * NP] = {0, 0.5, 1, 1, 2, 3}, u[K * NP];
 
 static void write_steps(dg_snapshot_writer *w, const long long *steps, int n) {
-  dg_snapshot_field f = {"u", 1, 8, {u, NULL, NULL}};
-  for (int i = 0; i < n; ++i)
-    EXPECT(dg_snapshot_writer_write(w, 0.1 * (double)steps[i], steps[i], &f, 1, NULL, 0) ==
-               DG_OK,
-           "write %lld: %s", steps[i], dg_error_message());
+  EXPECT(tu_snapshot_steps(w, u, steps, n) == DG_OK, "write: %s", dg_error_message());
 }
 
 /* The series lists exactly these steps, in order, with time 0.1 * step. */
