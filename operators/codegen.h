@@ -27,6 +27,11 @@
  *   fbc      int32 per face k*NFACES+f: -1 (neighbour) or boundary index
  *   fx       fx[(k*NFNFP + m)*DIM + d] face-node coordinates (if used)
  *   vx       vx[(d*K + k)*NP_PAD + i] volume-node coordinates (if used)
+ *   cf       cf[(c*K + k)*NP_PAD + i] coefficient c at volume node (k, i)
+ *            (physics with coefficients; owned elements, ghost slots zero)
+ *   fcf      fcf[((k*NFNFP + m)*NCF + c)*2 + s] coefficient c's trace at face
+ *            node m: s = 0 interior, 1 exterior (the neighbour's value, across
+ *            ranks too; on a boundary face the interior value again)
  *
  * Kernel arguments (args[i] points at the value, both backends):
  *   dg_surface (q, fl, mapM, mapP, fbc, fgeo, fx, t, K)
@@ -38,6 +43,9 @@
  *                   elements [0, K_owned) (cuda: one thread per node, K_owned*NP
  *                   threads; padding entries and ghost slots left alone)
  * with pointers to real, t/rk_a/rk_b/dt/alpha/beta real, K and n long long.
+ * A physics with coefficients (ncoef > 0) appends fcf to dg_surface's
+ * arguments and cf, fcf to dg_volume's (range launches offset cf like vx,
+ * fcf like fx); without them the arguments and kernels are as above.
  * A fused dg_volume (config.fuse_update) skips rhs and applies the LSERK
  * update to q and res itself. */
 #ifndef DG_OPERATORS_CODEGEN_H
@@ -209,6 +217,8 @@ typedef struct dg_physics {
   int nlets;
   const double *params;
   int nparams;
+  int ncoef;                /* coefficients (DG_FLUX_COEF refs < ncoef); 0: none, and the
+                               kernels are those of a program without the statement */
 } dg_physics;
 
 /* The element: sizes and the operator matrices (row-major, see dg/refelem.h). */

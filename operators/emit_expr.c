@@ -306,6 +306,13 @@ static void emit_node(dg_emit_ctx *ctx, dg_strbuf *b, const dg_flux_node *n, int
   case DG_FLUX_X:
     ctx->position(ctx, b, n->comp >= 0 ? n->comp : comp);
     return;
+  case DG_FLUX_COEF:
+    if (!ctx->coef) {
+      fail(ctx, b, n, "a coefficient where none can be read");
+      return;
+    }
+    ctx->coef(ctx, b, n->ref, n->side != DG_FLUX_SIDE_NONE ? n->side : ctx->let_side);
+    return;
   case DG_FLUX_NORMAL:
     if (!ctx->normal) {
       fail(ctx, b, n, "the normal outside a face");

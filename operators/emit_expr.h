@@ -40,6 +40,9 @@ struct dg_emit_ctx {
   /* Write the variable holding state component `comp` (flattened over all
    * fields) read at `side` (NONE: the volume node). */
   void (*field)(const dg_emit_ctx *ctx, dg_strbuf *b, int comp, dg_flux_side side);
+  /* Coefficient `coef` read at `side` (NONE: the volume node; INT / EXT:
+   * the face traces).  NULL where no coefficient can appear. */
+  void (*coef)(const dg_emit_ctx *ctx, dg_strbuf *b, int coef, dg_flux_side side);
   /* x[d], n[d], t. */
   void (*position)(const dg_emit_ctx *ctx, dg_strbuf *b, int d);
   void (*normal)(const dg_emit_ctx *ctx, dg_strbuf *b, int d);

@@ -44,6 +44,19 @@ typedef struct dg_flux_param_info {
   dg_flux_loc loc;
 } dg_flux_param_info;
 
+/* coefficients eps > 0, mu > 0: material data, a scalar per node whose
+ * values problem.cfg gives per mesh region or as an expression of x
+ * (FLUX_LANGUAGE.md); the optional bounds are checked on every value
+ * before a run starts. */
+typedef struct dg_flux_coef_info {
+  const char *name;
+  dg_flux_loc loc;
+  int has_min, min_strict; /* coefficient > min (strict) or >= min */
+  double min;
+  int has_max, max_strict; /* coefficient < max (strict) or <= max */
+  double max;
+} dg_flux_coef_info;
+
 /* let NAME = body.  A LET node (ref = index, side s) stands for the body
  * with its side-NONE fields read from side s; the generator emits each
  * (let, side) pair it meets once, as a local, in index order (a let only
@@ -107,6 +120,12 @@ dg_error dg_flux_param_find(const dg_flux_program *prog, const char *name, int *
 /* Override a param (e.g. from problem.cfg); DG_ERR_INPUT with a suggestion
  * for an unknown name, or for a value that is not finite. */
 dg_error dg_flux_set_param(dg_flux_program *prog, const char *name, double value);
+
+/* The coefficients, in declaration order (DG_FLUX_COEF's ref). */
+int dg_flux_coef_count(const dg_flux_program *prog);
+const dg_flux_coef_info *dg_flux_coef(const dg_flux_program *prog, int index);
+/* DG_ERR_INPUT naming the closest coefficient when `name` is not one. */
+dg_error dg_flux_coef_find(const dg_flux_program *prog, const char *name, int *index);
 
 int dg_flux_let_count(const dg_flux_program *prog);
 const dg_flux_let_info *dg_flux_let(const dg_flux_program *prog, int index);

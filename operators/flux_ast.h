@@ -54,6 +54,10 @@ typedef enum dg_flux_op {
   DG_FLUX_NORMAL, /* outward unit normal of the face; comp or -1 (whole dim-vector) */
   DG_FLUX_LET,    /* ref = let index, comp or -1, side: the let's body with every
                      side-NONE field read from `side` */
+  DG_FLUX_COEF,   /* ref = coefficient index (`coefficients eps mu`), a scalar, side:
+                     NONE the value at the volume node (or, inside a let, the let
+                     node's side), INT / EXT the face traces (on a boundary face the
+                     exterior trace is the interior one) */
   /* unary: args[0] */
   DG_FLUX_NEG, DG_FLUX_NOT,
   /* binary: args[0], args[1] */
@@ -94,7 +98,7 @@ typedef struct dg_flux_node {
   dg_flux_loc loc;
   int ref;           /* see dg_flux_op */
   int comp;          /* FIELD, X, NORMAL, LET: component, -1 = whole value */
-  dg_flux_side side; /* FIELD, LET */
+  dg_flux_side side; /* FIELD, LET, COEF */
   double value;      /* NUM */
   int nargs;
   struct dg_flux_node **args;
