@@ -50,6 +50,13 @@ typedef struct dg_mesh {
   /* Explicit periodic face pairs (room for Gmsh's periodic entities). */
   int64_t nface_pairs;
   dg_mesh_face_pair *face_pairs;
+
+  /* Element regions (material data, issue 38): the highest-dimension Gmsh
+   * physical groups.  region[k] is an index into region_names, or -1 for an
+   * element in none; region may be NULL when nregions is 0. */
+  int *region;
+  int nregions;
+  char **region_names; /* nregions names, owned */
 } dg_mesh;
 
 /* Allocate a mesh of K elements and Nv vertices with zeroed coordinates and
@@ -73,6 +80,12 @@ dg_error dg_mesh_tag_add(dg_mesh *mesh, const char *name, int *id);
 /* Id of tag `name`; DG_ERR_INPUT naming the known tags (and the closest
  * one, if the name looks misspelt) when there is none. */
 dg_error dg_mesh_tag_find(const dg_mesh *mesh, const char *name, int *id);
+
+/* Add a region name (must be new and non-empty) and return its id. */
+dg_error dg_mesh_region_add(dg_mesh *mesh, const char *name, int *id);
+/* Id of region `name`; DG_ERR_INPUT naming the known regions (and the
+ * closest one) when there is none. */
+dg_error dg_mesh_region_find(const dg_mesh *mesh, const char *name, int *id);
 
 /* Signed volume of element k (length, area, volume; negative when its
  * vertices are ordered clockwise / left-handed). */
