@@ -38,12 +38,21 @@ static const int simplex_type[4] = {15, 1, 2, 4};
 /* Relative tolerance for "planar" and "a translation": see mesh_validate.c. */
 #define GEOM_RTOL 1e-8
 
+/* A Gmsh element tag and the mesh element it became. */
+typedef struct {
+  size_t tag;
+  int64_t k;
+} element_of_tag;
+
 typedef struct {
   const char *path;
   /* Node tags used by the top-dimensional elements, sorted; vertex i of the
    * mesh is node tag tags[i]. */
   size_t *tags;
   int64_t ntags;
+  /* The top-dimensional elements' Gmsh tags, sorted (nelems = K). */
+  element_of_tag *elems;
+  int64_t nelems;
 } reader;
 
 /* Turn a failed Gmsh call (ierr != 0) into a dg_error naming the file and
@@ -82,6 +91,19 @@ static int compare_size_t(const void *a, const void *b) {
 static int64_t vertex_of(const reader *r, size_t tag) {
   const size_t *p = bsearch(&tag, r->tags, (size_t)r->ntags, sizeof tag, compare_size_t);
   return p ? (int64_t)(p - r->tags) : -1;
+}
+
+static int compare_element_of_tag(const void *a, const void *b) {
+  size_t x = ((const element_of_tag *)a)->tag, y = ((const element_of_tag *)b)->tag;
+  return (x > y) - (x < y);
+}
+
+/* Mesh element of a Gmsh element tag, or -1. */
+static int64_t element_of(const reader *r, size_t tag) {
+  element_of_tag key = {tag, -1};
+  const element_of_tag *p =
+      bsearch(&key, r->elems, (size_t)r->nelems, sizeof key, compare_element_of_tag);
+  return p ? p->k : -1;
 }
 
 /* "Triangle 6" for a Gmsh element type. */
@@ -155,6 +177,13 @@ static dg_error read_elements(reader *r, int dim, dg_mesh **out) {
   DG_CALL_GOTO(err, done, dg_mesh_create(dim, Nv, K, &m));
   for (int64_t i = 0; i < K * nv; i++)
     m->EToV[i] = vertex_of(r, en[i]);
+  /* Element tags, for the regions (read_regions). */
+  r->elems = malloc((size_t)K * sizeof *r->elems);
+  DG_CHECK_GOTO(err, done, r->elems != NULL, DG_ERR_MEMORY, "mesh '%s': out of memory", r->path);
+  for (int64_t k = 0; k < K; k++)
+    r->elems[k] = (element_of_tag){etags[it][k], k};
+  qsort(r->elems, (size_t)K, sizeof *r->elems, compare_element_of_tag);
+  r->nelems = K;
 
   gmshModelMeshGetNodes(&node_tags, &nnode, &coord, &ncoord, &par, &npar, -1, -1, 0, 0, &ierr);
   GMSH_CHECK("read the nodes");
@@ -223,56 +252,47 @@ static int facet_key(const reader *r, int dim, const size_t *nodes, int64_t key[
   return 1;
 }
 
-/* Tag the faces of the boundary elements of one named physical group. */
-static dg_error tag_group(reader *r, dg_mesh *m, const dg_mesh_face_key *faces, int64_t nfaces,
-                          int group, int *ninterior) {
+static const char *physical_kind(int gdim) {
+  return gdim == 3 ? "Physical Volume"
+         : gdim == 2 ? "Physical Surface"
+         : gdim == 1 ? "Physical Curve"
+                     : "Physical Point";
+}
+
+/* The n elements of one entity of a physical group: Gmsh element tags and
+ * their nodes (those of a linear simplex each). */
+typedef dg_error (*group_visit)(reader *r, void *ctx, const char *name, const size_t *etags,
+                                size_t n, const size_t *nodes);
+
+/* Name physical group `group` of dimension gdim (named(); an unnamed group
+ * is an error saying that dgrun uses the names of `kind` groups as `use`),
+ * and visit the linear simplices of each of its entities. */
+static dg_error visit_group(reader *r, int gdim, int group, const char *kind, const char *use,
+                            const char *example, dg_error (*named)(reader *, void *, const char *),
+                            group_visit visit, void *ctx) {
   dg_error err = DG_OK;
-  int ierr = 0, *ents = NULL, id = -1;
+  int ierr = 0, *ents = NULL;
   size_t nents = 0, *etags = NULL, netags = 0, *nodes = NULL, nnodes = 0;
   char *name = NULL;
-  const int fdim = m->dim - 1, nf = m->dim + 1;
 
-  gmshModelGetPhysicalName(fdim, group, &name, &ierr);
+  gmshModelGetPhysicalName(gdim, group, &name, &ierr);
   GMSH_CHECK("read a physical group name");
   DG_CHECK_GOTO(err, done, name && name[0], DG_ERR_INPUT,
                 "mesh file '%s': physical group %d (dimension %d) has no name; dgrun uses "
-                "the names of boundary groups as boundary tags: name it (%s(\"inflow\") = "
-                "{...}; in the .geo, or a $PhysicalNames entry)",
-                r->path, group, fdim,
-                fdim == 2 ? "Physical Surface" : fdim == 1 ? "Physical Curve" : "Physical Point");
-  if (dg_mesh_tag_find(m, name, &id) != DG_OK) {
-    dg_error_clear();
-    DG_CALL_GOTO(err, done, dg_mesh_tag_add(m, name, &id));
-  }
-  gmshModelGetEntitiesForPhysicalGroup(fdim, group, &ents, &nents, &ierr);
+                "the names of %s groups as %s: name it (%s(\"%s\") = {...}; in the .geo, or "
+                "a $PhysicalNames entry)",
+                r->path, group, gdim, kind, use, physical_kind(gdim), example);
+  DG_CALL_GOTO(err, done, named(r, ctx, name));
+  gmshModelGetEntitiesForPhysicalGroup(gdim, group, &ents, &nents, &ierr);
   GMSH_CHECK("read a physical group");
   for (size_t e = 0; e < nents; e++) {
     gfree(etags);
     gfree(nodes);
     etags = nodes = NULL;
-    gmshModelMeshGetElementsByType(simplex_type[fdim], &etags, &netags, &nodes, &nnodes, ents[e],
+    gmshModelMeshGetElementsByType(simplex_type[gdim], &etags, &netags, &nodes, &nnodes, ents[e],
                                    0, 1, &ierr);
-    GMSH_CHECK("read boundary elements");
-    for (size_t i = 0; i < netags; i++) {
-      int64_t key[3];
-      int64_t at = facet_key(r, m->dim, nodes + i * (size_t)m->dim, key)
-                       ? dg_mesh_validate_face_find(faces, nfaces, key)
-                       : -1;
-      DG_CHECK_GOTO(err, done, at >= 0, DG_ERR_INPUT,
-                    "mesh file '%s': element %zu of physical group '%s' is not a face of any "
-                    "%dD element",
-                    r->path, etags[i], name, m->dim);
-      if (at + 1 < nfaces && memcmp(faces[at + 1].v, key, sizeof key) == 0) {
-        (*ninterior)++; /* an interior face: not a boundary, no tag */
-        continue;
-      }
-      int *tag = &m->face_tag[faces[at].k * nf + faces[at].f];
-      DG_CHECK_GOTO(err, done, *tag < 0 || *tag == id, DG_ERR_INPUT,
-                    "mesh file '%s': a face of element %" PRId64 " is in both physical groups "
-                    "'%s' and '%s'; a boundary face has one tag",
-                    r->path, faces[at].k, m->tag_names[*tag], name);
-      *tag = id;
-    }
+    GMSH_CHECK("read the elements of a physical group");
+    DG_CALL_GOTO(err, done, visit(r, ctx, name, etags, netags, nodes));
   }
 done:
   gfree(name);
@@ -282,19 +302,124 @@ done:
   return err;
 }
 
+/* Tagging the faces of one boundary group. */
+typedef struct {
+  dg_mesh *m;
+  const dg_mesh_face_key *faces;
+  int64_t nfaces;
+  int id, ninterior;
+} tag_ctx;
+
+static dg_error tag_named(reader *r, void *ctx, const char *name) {
+  (void)r;
+  tag_ctx *c = ctx;
+  if (dg_mesh_tag_find(c->m, name, &c->id) != DG_OK) {
+    dg_error_clear();
+    DG_CALL(dg_mesh_tag_add(c->m, name, &c->id));
+  }
+  return DG_OK;
+}
+
+static dg_error tag_faces(reader *r, void *ctx, const char *name, const size_t *etags, size_t n,
+                          const size_t *nodes) {
+  tag_ctx *c = ctx;
+  dg_mesh *m = c->m;
+  const int nf = m->dim + 1;
+  for (size_t i = 0; i < n; i++) {
+    int64_t key[3];
+    int64_t at = facet_key(r, m->dim, nodes + i * (size_t)m->dim, key)
+                     ? dg_mesh_validate_face_find(c->faces, c->nfaces, key)
+                     : -1;
+    DG_CHECK(at >= 0, DG_ERR_INPUT,
+             "mesh file '%s': element %zu of physical group '%s' is not a face of any %dD "
+             "element",
+             r->path, etags[i], name, m->dim);
+    if (at + 1 < c->nfaces && memcmp(c->faces[at + 1].v, key, sizeof key) == 0) {
+      c->ninterior++; /* an interior face: not a boundary, no tag */
+      continue;
+    }
+    int *tag = &m->face_tag[c->faces[at].k * nf + c->faces[at].f];
+    DG_CHECK(*tag < 0 || *tag == c->id, DG_ERR_INPUT,
+             "mesh file '%s': a face of element %" PRId64 " is in both physical groups '%s' "
+             "and '%s'; a boundary face has one tag",
+             r->path, c->faces[at].k, m->tag_names[*tag], name);
+    *tag = c->id;
+  }
+  return DG_OK;
+}
+
 static dg_error read_tags(reader *r, dg_mesh *m, const dg_mesh_face_key *faces,
                           int64_t nfaces) {
   dg_error err = DG_OK;
-  int ierr = 0, *groups = NULL, ninterior = 0;
+  int ierr = 0, *groups = NULL;
   size_t ngroups = 0;
+  tag_ctx c = {m, faces, nfaces, -1, 0};
   gmshModelGetPhysicalGroups(&groups, &ngroups, m->dim - 1, &ierr);
   GMSH_CHECK("list the physical groups");
   for (size_t g = 0; g < ngroups / 2; g++)
-    DG_CALL_GOTO(err, done, tag_group(r, m, faces, nfaces, groups[2 * g + 1], &ninterior));
-  if (ninterior)
+    DG_CALL_GOTO(err, done, visit_group(r, m->dim - 1, groups[2 * g + 1], "boundary",
+                                        "boundary tags", "inflow", tag_named, tag_faces, &c));
+  if (c.ninterior)
     dg_warn("mesh file '%s': %d faces of boundary physical groups are interior faces and "
             "get no tag",
-            r->path, ninterior);
+            r->path, c.ninterior);
+done:
+  gfree(groups);
+  return err;
+}
+
+/* The elements of one named physical group of the mesh's dimension become
+ * region `name` (groups of one name are one region). */
+typedef struct {
+  dg_mesh *m;
+  int id;
+} region_ctx;
+
+static dg_error region_named(reader *r, void *ctx, const char *name) {
+  (void)r;
+  region_ctx *c = ctx;
+  if (dg_mesh_region_find(c->m, name, &c->id) != DG_OK) {
+    dg_error_clear();
+    DG_CALL(dg_mesh_region_add(c->m, name, &c->id));
+  }
+  return DG_OK;
+}
+
+static dg_error region_elements(reader *r, void *ctx, const char *name, const size_t *etags,
+                                size_t n, const size_t *nodes) {
+  (void)nodes;
+  region_ctx *c = ctx;
+  dg_mesh *m = c->m;
+  for (size_t i = 0; i < n; i++) {
+    int64_t k = element_of(r, etags[i]);
+    DG_CHECK(k >= 0, DG_ERR_INPUT,
+             "mesh file '%s': element %zu of physical group '%s' is not one of the mesh's %dD "
+             "elements",
+             r->path, etags[i], name, m->dim);
+    DG_CHECK(m->region[k] < 0 || m->region[k] == c->id, DG_ERR_INPUT,
+             "mesh file '%s': element %zu (Gmsh tag; dgrun element %" PRId64
+             ") is in both physical groups '%s' and '%s'; an element belongs to one region: "
+             "remove it from one of them",
+             r->path, etags[i], k, m->region_names[m->region[k]], name);
+    m->region[k] = c->id;
+  }
+  return DG_OK;
+}
+
+/* Regions from the physical groups of the mesh's dimension; elements in
+ * none get -1, and a mesh without such groups has no regions. */
+static dg_error read_regions(reader *r, dg_mesh *m) {
+  dg_error err = DG_OK;
+  int ierr = 0, *groups = NULL;
+  size_t ngroups = 0;
+  region_ctx c = {m, -1};
+  char kind[8];
+  snprintf(kind, sizeof kind, "%dD", m->dim);
+  gmshModelGetPhysicalGroups(&groups, &ngroups, m->dim, &ierr);
+  GMSH_CHECK("list the physical groups");
+  for (size_t g = 0; g < ngroups / 2; g++)
+    DG_CALL_GOTO(err, done, visit_group(r, m->dim, groups[2 * g + 1], kind, "element regions",
+                                        "glass", region_named, region_elements, &c));
 done:
   gfree(groups);
   return err;
@@ -468,7 +593,7 @@ dg_error dg_mesh_read_gmsh(const char *path, double geo_size, dg_mesh **out) {
   fclose(f);
   DG_CALL(cerr);
 
-  reader rd = {path, NULL, 0}, *r = &rd;
+  reader rd = {path, NULL, 0, NULL, 0}, *r = &rd;
   dg_error err = DG_OK;
   int ierr = 0;
   dg_mesh *m = NULL;
@@ -500,17 +625,19 @@ dg_error dg_mesh_read_gmsh(const char *path, double geo_size, dg_mesh **out) {
     GMSH_CHECK("mesh the geometry");
   }
   DG_CALL_GOTO(err, done, read_elements(r, dim, &m));
+  DG_CALL_GOTO(err, done, read_regions(r, m));
   DG_CALL_GOTO(err, done, dg_mesh_validate_face_table(m, &faces, &nfaces));
   DG_CALL_GOTO(err, done, read_tags(r, m, faces, nfaces));
   DG_CALL_GOTO(err, done, read_periodic(r, m, faces, nfaces));
   dg_info("mesh '%s': %dD, %" PRId64 " elements, %" PRId64 " vertices, %d boundary tags, %" PRId64
-          " periodic face pairs",
-          path, dim, m->K, m->Nv, m->ntags, m->nface_pairs);
+          " periodic face pairs, %d regions",
+          path, dim, m->K, m->Nv, m->ntags, m->nface_pairs, m->nregions);
   *out = m;
   m = NULL;
 done:
   free(faces);
   free(r->tags);
+  free(r->elems);
   dg_mesh_destroy(&m);
   gmshFinalize(&ierr);
   return err;

@@ -10,7 +10,15 @@
  *    A 2D mesh must lie in the plane z = 0, a 1D mesh on the x axis.
  *  - Physical groups of dimension dim-1 are boundary tags, by NAME (a group
  *    without a name is an error); their elements are matched to element faces
- *    by vertex sets.  Groups of other dimensions are ignored.
+ *    by vertex sets.
+ *  - Physical groups of dimension dim (Physical Curve / Surface / Volume in
+ *    1D / 2D / 3D) are element regions (mesh->region, region_names), by NAME
+ *    (a group without a name is an error; groups of one name are one
+ *    region); an element in two regions is an error naming it, an element in
+ *    none has region -1; no such groups: no regions.  Every element of the
+ *    dimension is read, in a group or not (a .msh file written by Gmsh holds
+ *    only the elements of physical groups when there are any).  Groups of
+ *    lower dimensions are ignored.
  *  - Gmsh periodic entities (Periodic Curve/Surface, $Periodic) become
  *    explicit periodic face pairs (mesh->face_pairs), slave face first, with
  *    the translation from slave to master; rotations are not supported.

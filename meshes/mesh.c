@@ -45,6 +45,10 @@ void dg_mesh_destroy(dg_mesh **mesh) {
     free(m->tag_names[i]);
   free(m->tag_names);
   free(m->face_pairs);
+  free(m->region);
+  for (int i = 0; i < m->nregions; i++)
+    free(m->region_names[i]);
+  free(m->region_names);
   free(m);
   *mesh = NULL;
 }
@@ -67,6 +71,10 @@ dg_error dg_mesh_copy(const dg_mesh *mesh, dg_mesh **out) {
     memcpy(m->face_pairs, mesh->face_pairs, (size_t)mesh->nface_pairs * sizeof *m->face_pairs);
     m->nface_pairs = mesh->nface_pairs;
   }
+  for (int i = 0; i < mesh->nregions; i++)
+    DG_CALL_GOTO(err, fail, dg_mesh_region_add(m, mesh->region_names[i], NULL));
+  if (mesh->nregions > 0)
+    memcpy(m->region, mesh->region, (size_t)mesh->K * sizeof *m->region);
   *out = m;
   return DG_OK;
 fail:
@@ -104,39 +112,108 @@ void dg_mesh_face_vertices(int dim, int f, int v[DG_MESH_MAX_VERTS]) {
     v[i] = dim == 1 ? f1[f][i] : dim == 2 ? f2[f][i] : f3[f][i];
 }
 
-dg_error dg_mesh_tag_add(dg_mesh *mesh, const char *name, int *id) {
-  DG_CHECK(name && name[0], DG_ERR_ARG, "mesh tag name is empty");
-  for (int i = 0; i < mesh->ntags; i++)
-    DG_CHECK(strcmp(mesh->tag_names[i], name) != 0, DG_ERR_INPUT,
-             "mesh tag '%s' is defined twice", name);
-  char **names = realloc(mesh->tag_names, (size_t)(mesh->ntags + 1) * sizeof *names);
-  DG_CHECK(names != NULL, DG_ERR_MEMORY, "mesh tag '%s': out of memory", name);
-  mesh->tag_names = names;
-  names[mesh->ntags] = strdup(name);
-  DG_CHECK(names[mesh->ntags] != NULL, DG_ERR_MEMORY, "mesh tag '%s': out of memory", name);
+/* Append a new, non-empty name to a list of names (tags or regions; `what`
+ * names the kind in messages). */
+static dg_error name_add(char ***names, int *n, const char *name, const char *what, int *id) {
+  DG_CHECK(name && name[0], DG_ERR_ARG, "mesh %s name is empty", what);
+  for (int i = 0; i < *n; i++)
+    DG_CHECK(strcmp((*names)[i], name) != 0, DG_ERR_INPUT, "mesh %s '%s' is defined twice",
+             what, name);
+  char **grown = realloc(*names, (size_t)(*n + 1) * sizeof *grown);
+  DG_CHECK(grown != NULL, DG_ERR_MEMORY, "mesh %s '%s': out of memory", what, name);
+  *names = grown;
+  grown[*n] = strdup(name);
+  DG_CHECK(grown[*n] != NULL, DG_ERR_MEMORY, "mesh %s '%s': out of memory", what, name);
   if (id)
-    *id = mesh->ntags;
-  mesh->ntags++;
+    *id = *n;
+  (*n)++;
   return DG_OK;
 }
 
-dg_error dg_mesh_tag_find(const dg_mesh *mesh, const char *name, int *id) {
-  for (int i = 0; i < mesh->ntags; i++) {
-    if (strcmp(mesh->tag_names[i], name) == 0) {
+/* Index of `name` in names; else DG_ERR_INPUT listing them and suggesting
+ * the closest ("boundary tag" / "tags", "region" / "regions"). */
+static dg_error name_find(char *const *names, int n, const char *name, const char *what,
+                          const char *plural, int *id) {
+  for (int i = 0; i < n; i++) {
+    if (strcmp(names[i], name) == 0) {
       *id = i;
       return DG_OK;
     }
   }
   char known[512] = "";
   size_t len = 0;
-  for (int i = 0; i < mesh->ntags && len < sizeof known; i++)
-    len += (size_t)snprintf(known + len, sizeof known - len, "%s%s", i ? ", " : "",
-                            mesh->tag_names[i]);
-  const char *close =
-      dg_suggest_closest(name, (const char *const *)mesh->tag_names, (size_t)mesh->ntags);
-  DG_RAISE(DG_ERR_INPUT, "mesh has no boundary tag '%s'%s%s%s (tags: %s)", name,
-           close ? " (did you mean '" : "", close ? close : "", close ? "'?)" : "",
-           mesh->ntags ? known : "none");
+  for (int i = 0; i < n && len < sizeof known; i++)
+    len += (size_t)snprintf(known + len, sizeof known - len, "%s%s", i ? ", " : "", names[i]);
+  const char *close = dg_suggest_closest(name, (const char *const *)names, (size_t)n);
+  DG_RAISE(DG_ERR_INPUT, "mesh has no %s '%s'%s%s%s (%s: %s)", what, name,
+           close ? " (did you mean '" : "", close ? close : "", close ? "'?)" : "", plural,
+           n ? known : "none");
+}
+
+dg_error dg_mesh_tag_add(dg_mesh *mesh, const char *name, int *id) {
+  DG_CALL(name_add(&mesh->tag_names, &mesh->ntags, name, "tag", id));
+  return DG_OK;
+}
+
+dg_error dg_mesh_tag_find(const dg_mesh *mesh, const char *name, int *id) {
+  DG_CALL(name_find(mesh->tag_names, mesh->ntags, name, "boundary tag", "tags", id));
+  return DG_OK;
+}
+
+dg_error dg_mesh_region_add(dg_mesh *mesh, const char *name, int *id) {
+  /* region exists exactly while there are regions: allocated (every element
+   * in none) with the first one. */
+  if (!mesh->region && name && name[0]) {
+    mesh->region = malloc((size_t)mesh->K * sizeof *mesh->region);
+    DG_CHECK(mesh->region != NULL, DG_ERR_MEMORY, "mesh region '%s': out of memory", name);
+    for (int64_t k = 0; k < mesh->K; k++)
+      mesh->region[k] = -1;
+  }
+  dg_error err = name_add(&mesh->region_names, &mesh->nregions, name, "region", id);
+  if (err != DG_OK && mesh->nregions == 0) {
+    free(mesh->region);
+    mesh->region = NULL;
+  }
+  if (err != DG_OK)
+    return dg_error_push(err, __FILE__, __LINE__, __func__);
+  return DG_OK;
+}
+
+dg_error dg_mesh_region_find(const dg_mesh *mesh, const char *name, int *id) {
+  DG_CALL(name_find(mesh->region_names, mesh->nregions, name, "region", "regions", id));
+  return DG_OK;
+}
+
+dg_error dg_mesh_permute(dg_mesh *m, const int64_t *new_of_old) {
+  const int nv = m->dim + 1;
+  const size_t n = m->K > 0 ? (size_t)m->K : 1;
+  int64_t *EToV = malloc(n * nv * sizeof *EToV);
+  int *tags = malloc(n * nv * sizeof *tags);
+  int *region = m->region ? malloc(n * sizeof *region) : NULL;
+  if (!EToV || !tags || (m->region && !region)) {
+    free(EToV);
+    free(tags);
+    free(region);
+    DG_RAISE(DG_ERR_MEMORY, "element order: out of memory for %lld elements", (long long)m->K);
+  }
+  for (int64_t k = 0; k < m->K; k++) {
+    int64_t j = new_of_old[k];
+    memcpy(&EToV[j * nv], &m->EToV[k * nv], (size_t)nv * sizeof *EToV);
+    memcpy(&tags[j * nv], &m->face_tag[k * nv], (size_t)nv * sizeof *tags);
+    if (region)
+      region[j] = m->region[k];
+  }
+  free(m->EToV);
+  free(m->face_tag);
+  free(m->region);
+  m->EToV = EToV;
+  m->face_tag = tags;
+  m->region = region;
+  for (int64_t p = 0; p < m->nface_pairs; p++) {
+    m->face_pairs[p].k1 = new_of_old[m->face_pairs[p].k1];
+    m->face_pairs[p].k2 = new_of_old[m->face_pairs[p].k2];
+  }
+  return DG_OK;
 }
 
 /* Edge vectors e_i = v_i - v_0 of element k (dim x dim, row i = edge i). */

@@ -53,17 +53,22 @@ typedef struct dg_mesh {
 
   /* Element regions (material data, issue 38): the highest-dimension Gmsh
    * physical groups.  region[k] is an index into region_names, or -1 for an
-   * element in none; region may be NULL when nregions is 0. */
+   * element in none.  region is NULL exactly when nregions is 0:
+   * dg_mesh_create leaves it NULL, the first dg_mesh_region_add allocates it
+   * with every element in none.  Whatever makes a mesh from a mesh (copy,
+   * sub-meshes, partition parts, reordering) carries both. */
   int *region;
   int nregions;
   char **region_names; /* nregions names, owned */
 } dg_mesh;
 
 /* Allocate a mesh of K elements and Nv vertices with zeroed coordinates and
- * vertex ids, every face tag -1, no tags, no periodicity. */
+ * vertex ids, every face tag -1, no tags, no periodicity, no regions
+ * (region NULL). */
 dg_error dg_mesh_create(int dim, int64_t Nv, int64_t K, dg_mesh **out);
 void dg_mesh_destroy(dg_mesh **mesh);
-/* A deep copy (coordinates, elements, tags, periodicity, face pairs). */
+/* A deep copy (coordinates, elements, tags, periodicity, face pairs,
+ * regions). */
 dg_error dg_mesh_copy(const dg_mesh *mesh, dg_mesh **out);
 
 /* Append an explicit periodic face pair (see dg_mesh_face_pair). */
@@ -81,11 +86,17 @@ dg_error dg_mesh_tag_add(dg_mesh *mesh, const char *name, int *id);
  * one, if the name looks misspelt) when there is none. */
 dg_error dg_mesh_tag_find(const dg_mesh *mesh, const char *name, int *id);
 
-/* Add a region name (must be new and non-empty) and return its id. */
+/* Add a region name (must be new and non-empty) and return its id (id may
+ * be NULL); the first one allocates region, every element in none. */
 dg_error dg_mesh_region_add(dg_mesh *mesh, const char *name, int *id);
 /* Id of region `name`; DG_ERR_INPUT naming the known regions (and the
  * closest one) when there is none. */
 dg_error dg_mesh_region_find(const dg_mesh *mesh, const char *name, int *id);
+
+/* Renumber the elements: element k becomes element new_of_old[k] (a
+ * permutation of 0..K-1).  Vertices, face tags and regions move with their
+ * element; explicit face pairs are renumbered. */
+dg_error dg_mesh_permute(dg_mesh *mesh, const int64_t *new_of_old);
 
 /* Signed volume of element k (length, area, volume; negative when its
  * vertices are ordered clockwise / left-handed). */

@@ -84,7 +84,7 @@ static dg_error check_seal(const char *path) {
 typedef struct {
   const char *path;
   hid_t f;
-  int dim, nf, ntags, nparts;
+  int dim, nf, ntags, nparts, nregions;
   int64_t Nv, K, npairs;
 } h5in;
 
@@ -257,6 +257,13 @@ static dg_error open_file(const char *path, h5in *r) {
   r->dim = (int)dim;
   r->nf = r->dim + 1;
   r->ntags = (int)ntags;
+  if (H5Aexists(r->f, "nregions") > 0) { /* absent: a file without regions */
+    int64_t nregions;
+    DG_CALL(get_i64_attr(r, r->f, "nregions", &nregions));
+    DG_CHECK(nregions > 0 && nregions < 1 << 20, DG_ERR_INPUT,
+             "mesh file '%s': bad region count %" PRId64 " (corrupt file)", path, nregions);
+    r->nregions = (int)nregions;
+  }
   if (H5Lexists(r->f, "partition", H5P_DEFAULT) > 0) {
     hid_t g = H5Gopen2(r->f, "partition", H5P_DEFAULT);
     int64_t np = 0;
@@ -278,39 +285,70 @@ static void close_file(h5in *r) {
   r->f = -1;
 }
 
-/* Tag names, axis periodicity and face pairs: small, every rank reads all. */
-static dg_error read_common(const h5in *r, char ***names_out, int periodic[3], double lo[3],
-                            double hi[3], dg_mesh_face_pair **pairs_out) {
+static void free_names(char **names, int n) {
+  for (int i = 0; names && i < n; i++)
+    free(names[i]);
+  free(names);
+}
+
+/* The n names of dataset `ds_name` ("tag" / "region" names in messages). */
+static dg_error read_names(const h5in *r, const char *ds_name, int n, const char *what,
+                           char ***out) {
   char **names = NULL, *buf = NULL;
+  hid_t ds = -1, t = -1, mt = -1;
+  dg_error err = DG_OK;
+  *out = NULL;
+  DG_CALL(open_ds(r, r->f, ds_name, H5T_STRING, (hsize_t)n, 0, &ds));
+  t = H5Dget_type(ds);
+  size_t len = t < 0 ? 0 : H5Tget_size(t);
+  DG_CHECK_GOTO(err, done, len > 0 && len < 4096, DG_ERR_INPUT,
+                "mesh file '%s': %s names of %zu bytes", r->path, what, len);
+  buf = calloc((size_t)n, len + 1);
+  names = calloc((size_t)n, sizeof *names);
+  mt = dg_mesh_h5_string_type(len);
+  DG_CHECK_GOTO(err, done, buf && names && mt >= 0, DG_ERR_MEMORY, "%s names: out of memory",
+                what);
+  DG_CHECK_GOTO(err, done, H5Dread(ds, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) >= 0,
+                DG_ERR_INPUT, "mesh file '%s': %s names cannot be read", r->path, what);
+  for (int i = 0; i < n; i++) {
+    char *nm = buf + (size_t)i * len;
+    DG_CHECK_GOTO(err, done, memchr(nm, 0, len) && nm[0], DG_ERR_INPUT,
+                  "mesh file '%s': %s name %d is empty or unterminated", r->path, what, i);
+    names[i] = strdup(nm);
+    DG_CHECK_GOTO(err, done, names[i] != NULL, DG_ERR_MEMORY, "%s names: out of memory", what);
+  }
+  *out = names;
+  names = NULL;
+done:
+  free_names(names, n);
+  free(buf);
+  if (mt >= 0)
+    H5Tclose(mt);
+  if (t >= 0)
+    H5Tclose(t);
+  H5Dclose(ds);
+  return err;
+}
+
+/* Tag and region names, axis periodicity and face pairs: small, every rank
+ * reads all. */
+static dg_error read_common(const h5in *r, char ***names_out, char ***rnames_out,
+                            int periodic[3], double lo[3], double hi[3],
+                            dg_mesh_face_pair **pairs_out) {
+  char **names = NULL, **rnames = NULL;
   dg_mesh_face_pair *pairs = NULL;
   int64_t *k = NULL;
   int *fc = NULL;
   double *s = NULL;
-  hid_t ds = -1, t = -1, mt = -1, g = -1;
+  hid_t g = -1;
   dg_error err = DG_OK;
   DG_CALL(get_attr(r, "periodic", H5T_NATIVE_INT, 3, periodic));
   DG_CALL(get_attr(r, "lo", H5T_NATIVE_DOUBLE, 3, lo));
   DG_CALL(get_attr(r, "hi", H5T_NATIVE_DOUBLE, 3, hi));
-  if (r->ntags) {
-    DG_CALL(open_ds(r, r->f, "tag_names", H5T_STRING, (hsize_t)r->ntags, 0, &ds));
-    t = H5Dget_type(ds);
-    size_t len = t < 0 ? 0 : H5Tget_size(t);
-    DG_CHECK_GOTO(err, done, len > 0 && len < 4096, DG_ERR_INPUT,
-                  "mesh file '%s': tag names of %zu bytes", r->path, len);
-    buf = calloc((size_t)r->ntags, len + 1);
-    names = calloc((size_t)r->ntags, sizeof *names);
-    mt = dg_mesh_h5_string_type(len);
-    DG_CHECK_GOTO(err, done, buf && names && mt >= 0, DG_ERR_MEMORY, "tag names: out of memory");
-    DG_CHECK_GOTO(err, done, H5Dread(ds, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) >= 0,
-                  DG_ERR_INPUT, "mesh file '%s': tag names cannot be read", r->path);
-    for (int i = 0; i < r->ntags; i++) {
-      char *nm = buf + (size_t)i * len;
-      DG_CHECK_GOTO(err, done, memchr(nm, 0, len) && nm[0], DG_ERR_INPUT,
-                    "mesh file '%s': tag name %d is empty or unterminated", r->path, i);
-      names[i] = strdup(nm);
-      DG_CHECK_GOTO(err, done, names[i] != NULL, DG_ERR_MEMORY, "tag names: out of memory");
-    }
-  }
+  if (r->ntags)
+    DG_CALL_GOTO(err, done, read_names(r, "tag_names", r->ntags, "tag", &names));
+  if (r->nregions)
+    DG_CALL_GOTO(err, done, read_names(r, "region_names", r->nregions, "region", &rnames));
   if (r->npairs) {
     int64_t n = r->npairs;
     g = H5Gopen2(r->f, "face_pairs", H5P_DEFAULT);
@@ -347,25 +385,18 @@ static dg_error read_common(const h5in *r, char ***names_out, int periodic[3], d
                                                   r->npairs, names, r->ntags));
 done:
   if (err != DG_OK) {
-    for (int i = 0; names && i < r->ntags; i++)
-      free(names[i]);
-    free(names);
+    free_names(names, r->ntags);
+    free_names(rnames, r->nregions);
     free(pairs);
-    names = NULL;
+    names = rnames = NULL;
     pairs = NULL;
   }
   *names_out = names;
+  *rnames_out = rnames;
   *pairs_out = pairs;
-  free(buf);
   free(k);
   free(fc);
   free(s);
-  if (mt >= 0)
-    H5Tclose(mt);
-  if (t >= 0)
-    H5Tclose(t);
-  if (ds >= 0)
-    H5Dclose(ds);
   if (g >= 0)
     H5Gclose(g);
   return err;
@@ -477,7 +508,7 @@ dg_error dg_mesh_h5_read(const char *path, dg_mesh **out, dg_partition **part_ou
   h5in r;
   dg_mesh *m = NULL;
   dg_partition *p = NULL;
-  char **names = NULL;
+  char **names = NULL, **rnames = NULL;
   dg_mesh_face_pair *pairs = NULL;
   dg_error err = DG_OK;
   DG_CALL_GOTO(err, done, open_file(path, &r));
@@ -495,7 +526,8 @@ dg_error dg_mesh_h5_read(const char *path, dg_mesh **out, dg_partition **part_ou
                               (hsize_t)r.nf, m->EToV));
   DG_CALL_GOTO(err, done, get(&r, r.f, "face_tags", H5T_INTEGER, H5T_NATIVE_INT, (hsize_t)r.K,
                               (hsize_t)r.nf, m->face_tag));
-  DG_CALL_GOTO(err, done, read_common(&r, &names, m->periodic, m->lo, m->hi, &pairs));
+  DG_CALL_GOTO(err, done,
+               read_common(&r, &names, &rnames, m->periodic, m->lo, m->hi, &pairs));
   m->tag_names = names;
   m->ntags = r.ntags;
   names = NULL;
@@ -503,6 +535,14 @@ dg_error dg_mesh_h5_read(const char *path, dg_mesh **out, dg_partition **part_ou
   m->nface_pairs = r.npairs;
   pairs = NULL;
   DG_CALL_GOTO(err, done, check_ranges(&r, r.K, m->EToV, m->face_tag));
+  for (int i = 0; i < r.nregions; i++)
+    DG_CALL_GOTO(err, done, dg_mesh_region_add(m, rnames[i], NULL));
+  if (r.nregions) {
+    DG_CALL_GOTO(err, done, get(&r, r.f, "regions", H5T_INTEGER, H5T_NATIVE_INT, (hsize_t)r.K,
+                                0, m->region));
+    DG_CALL_GOTO(err, done, dg_mesh_h5_check_regions(path, m->region, r.K, NULL,
+                                                     m->region_names, m->nregions));
+  }
   char want[2 * DG_HASH_HEX_SIZE], got[DG_HASH_HEX_SIZE];
   DG_CALL_GOTO(err, done, get_string_attr(&r, "sha256", want, sizeof want));
   if (r.nparts)
@@ -518,6 +558,7 @@ dg_error dg_mesh_h5_read(const char *path, dg_mesh **out, dg_partition **part_ou
     p = NULL;
   }
 done:
+  free_names(rnames, r.nregions);
   close_file(&r);
   dg_mesh_h5_quiet_off(&q);
   dg_mesh_destroy(&m);
@@ -641,6 +682,9 @@ static dg_error part_elements(part_reader *p) {
   DG_CALL(get_rows(r, p->g, "EToF", H5T_INTEGER, H5T_NATIVE_INT, (hsize_t)r->K, (hsize_t)nf, n,
                    R->gk, R->nbr_f));
   DG_CALL(check_connectivity(r, n, R->gk, R->nbr_k, R->nbr_f));
+  if (r->nregions)
+    DG_CALL(get_rows(r, r->f, "regions", H5T_INTEGER, H5T_NATIVE_INT, (hsize_t)r->K, 0, n,
+                     R->gk, R->region));
   return DG_OK;
 }
 
@@ -739,7 +783,7 @@ dg_error dg_mesh_h5_read_part(const char *path, int rank, dg_partition_local **o
   p.g = -1;
   h5in *r = &p.r;
   dg_error err = DG_OK;
-  char **names = NULL;
+  char **names = NULL, **rnames = NULL;
   dg_mesh_face_pair *pairs = NULL;
   int periodic[3];
   double lo[3], hi[3];
@@ -754,8 +798,12 @@ dg_error dg_mesh_h5_read_part(const char *path, int rank, dg_partition_local **o
   DG_CALL_GOTO(err, done, part_elements(&p));
   DG_CALL_GOTO(err, done, part_neighbours(&p));
   DG_CALL_GOTO(err, done, part_shifts(&p));
-  DG_CALL_GOTO(err, done, read_common(r, &names, periodic, lo, hi, &pairs));
+  DG_CALL_GOTO(err, done, read_common(r, &names, &rnames, periodic, lo, hi, &pairs));
   dg_partition_rows *R = &p.R;
+  DG_CALL_GOTO(err, done,
+               dg_mesh_h5_check_regions(path, R->region, p.n, R->gk, rnames, r->nregions));
+  R->nregions = r->nregions;
+  R->region_names = rnames;
   R->rank = rank;
   R->nparts = r->nparts;
   R->ntags = r->ntags;
@@ -772,9 +820,8 @@ done:
   part_free(&p);
   close_file(r);
   dg_mesh_h5_quiet_off(&q);
-  for (int i = 0; names && i < r->ntags; i++)
-    free(names[i]);
-  free(names);
+  free_names(names, r->ntags);
+  free_names(rnames, r->nregions);
   free(pairs);
   return err;
 }

@@ -4,6 +4,16 @@
 #include <math.h>
 #include <string.h>
 
+/* Names of one kind ("tags", "regions") are unique (counts are small: a
+ * pairwise test). */
+static dg_error check_unique(const char *path, const char *what, char *const *names, int n) {
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < i; j++)
+      DG_CHECK(strcmp(names[i], names[j]) != 0, DG_ERR_INPUT,
+               "mesh file '%s': %s %d and %d are both named '%s'", path, what, j, i, names[i]);
+  return DG_OK;
+}
+
 dg_error dg_mesh_h5_check_fields(const char *path, int dim, const int periodic[3],
                                  const double lo[3], const double hi[3],
                                  const dg_mesh_face_pair *pairs, int64_t npairs,
@@ -31,11 +41,18 @@ dg_error dg_mesh_h5_check_fields(const char *path, int dim, const int periodic[3
                "the %d axes)",
                path, i, a, p->shift[a], dim);
   }
-  /* (tag counts are small: a pairwise test) */
-  for (int i = 0; i < ntags; i++)
-    for (int j = 0; j < i; j++)
-      DG_CHECK(strcmp(names[i], names[j]) != 0, DG_ERR_INPUT,
-               "mesh file '%s': tags %d and %d are both named '%s'", path, j, i, names[i]);
+  DG_CALL(check_unique(path, "tags", names, ntags));
+  return DG_OK;
+}
+
+dg_error dg_mesh_h5_check_regions(const char *path, const int *region, int64_t n,
+                                  const int64_t *gk, char *const *names, int nregions) {
+  DG_CALL(check_unique(path, "regions", names, nregions));
+  for (int64_t i = 0; i < n; i++)
+    DG_CHECK(region[i] >= -1 && region[i] < nregions, DG_ERR_INPUT,
+             "mesh file '%s': element %" PRId64 " has region %d (the file names %d regions: "
+             "0 .. %d, or -1 for none); the file is corrupt, import the mesh again",
+             path, gk ? gk[i] : i, region[i], nregions, nregions - 1);
   return DG_OK;
 }
 

@@ -17,6 +17,11 @@ dg_error dg_mesh_h5_check_fields(const char *path, int dim, const int periodic[3
                                  const dg_mesh_face_pair *pairs, int64_t npairs,
                                  char *const *names, int ntags);
 
+/* Region names unique; region ids of n elements (global ids gk, NULL:
+ * 0..n-1, for messages) in -1 .. nregions-1. */
+dg_error dg_mesh_h5_check_regions(const char *path, const int *region, int64_t n,
+                                  const int64_t *gk, char *const *names, int nregions);
+
 /* n vertices of dim finite coordinates. */
 dg_error dg_mesh_h5_check_coords(const char *path, const double *X, int64_t n, int dim);
 

@@ -96,6 +96,11 @@ void dg_mesh_h5_checksum(const dg_mesh *m, const dg_partition *p, const int64_t 
     dg_hash_update(&h, f, sizeof f);
     dg_hash_update(&h, fp->shift, sizeof fp->shift);
   }
+  if (m->nregions > 0) { /* (files without regions keep their hash) */
+    for (int r = 0; r < m->nregions; r++)
+      dg_hash_update_field(&h, m->region_names[r]);
+    dg_hash_update(&h, m->region, (size_t)m->K * sizeof *m->region);
+  }
   if (p) {
     dg_hash_update(&h, &p->nparts, sizeof p->nparts);
     dg_hash_update(&h, p->part, (size_t)p->K * sizeof *p->part);
@@ -128,6 +133,10 @@ static int write_contents(hid_t f, const dg_mesh *m, const dg_partition *p, cons
                m->face_tag);
   if (ok && m->ntags)
     ok = put_names(f, "tag_names", m->ntags, m->tag_names);
+  if (ok && m->nregions)
+    ok = put_i64(f, "nregions", m->nregions) &&
+         put_names(f, "region_names", m->nregions, m->region_names) &&
+         put(f, "regions", H5T_STD_I32LE, H5T_NATIVE_INT, 1, (hsize_t)m->K, 0, m->region);
   if (ok && m->nface_pairs) {
     int64_t n = m->nface_pairs, *k = malloc((size_t)n * 2 * sizeof *k);
     int *fc = malloc((size_t)n * 2 * sizeof *fc);

@@ -57,14 +57,10 @@ dg_error dg_mesh_order_hilbert(dg_mesh *m, int64_t *new_of_old) {
   const size_t n = K > 0 ? (size_t)K : 1; /* malloc(0) may return NULL */
   keyed_element *order = malloc(n * sizeof *order);
   int64_t *rank = malloc(n * sizeof *rank);
-  int64_t *EToV = malloc(n * nv * sizeof *EToV);
-  int *tags = malloc(n * nv * sizeof *tags);
   double *c = malloc(n * dim * sizeof *c);
-  if (!order || !rank || !EToV || !tags || !c) {
+  if (!order || !rank || !c) {
     free(order);
     free(rank);
-    free(EToV);
-    free(tags);
     free(c);
     DG_RAISE(DG_ERR_MEMORY, "element order: out of memory for %lld elements", (long long)K);
   }
@@ -96,23 +92,14 @@ dg_error dg_mesh_order_hilbert(dg_mesh *m, int64_t *new_of_old) {
   }
   free(c);
   qsort(order, (size_t)K, sizeof *order, compare_keyed_element);
-  for (int64_t j = 0; j < K; j++) {
-    int64_t k = order[j].k;
-    rank[k] = j;
-    memcpy(&EToV[j * nv], &m->EToV[k * nv], (size_t)nv * sizeof *EToV);
-    memcpy(&tags[j * nv], &m->face_tag[k * nv], (size_t)nv * sizeof *tags);
-  }
+  for (int64_t j = 0; j < K; j++)
+    rank[order[j].k] = j;
   free(order);
-  free(m->EToV);
-  free(m->face_tag);
-  m->EToV = EToV;
-  m->face_tag = tags;
-  for (int64_t p = 0; p < m->nface_pairs; p++) {
-    m->face_pairs[p].k1 = rank[m->face_pairs[p].k1];
-    m->face_pairs[p].k2 = rank[m->face_pairs[p].k2];
-  }
-  if (new_of_old)
+  dg_error err = dg_mesh_permute(m, rank);
+  if (err == DG_OK && new_of_old)
     memcpy(new_of_old, rank, (size_t)K * sizeof *rank);
   free(rank);
+  if (err != DG_OK)
+    return dg_error_push(err, __FILE__, __LINE__, __func__);
   return DG_OK;
 }

@@ -20,7 +20,7 @@
  * largest extent (one scale for all axes: a long thin domain stays
  * geometric), cut into 2^21 (3D) or 2^31 (1D, 2D) steps a side;
  * ties (centroids in one cell of that grid) keep their input order, so the
- * result is deterministic.  Element rows (EToV, face_tag) move together
+ * result is deterministic.  Element rows (EToV, face_tag, region) move together
  * and the explicit periodic pairs are renumbered; vertices are untouched. */
 #ifndef DG_MESHES_MESH_ORDER_H
 #define DG_MESHES_MESH_ORDER_H

@@ -372,6 +372,10 @@ dg_error dg_partition_build_local(const dg_partition_rows *R, dg_partition_local
   memcpy(m->face_tag, R->face_tag, (size_t)(R->K * nf) * sizeof *m->face_tag);
   for (int t = 0; t < R->ntags; t++)
     DG_CALL_GOTO(err, fail, dg_mesh_tag_add(m, R->tag_names[t], NULL));
+  for (int r = 0; r < R->nregions; r++)
+    DG_CALL_GOTO(err, fail, dg_mesh_region_add(m, R->region_names[r], NULL));
+  if (R->nregions > 0)
+    memcpy(m->region, R->region, (size_t)R->K * sizeof *m->region);
   for (int a = 0; a < DG_MESH_MAX_DIM; a++) {
     m->periodic[a] = R->periodic ? R->periodic[a] : 0;
     m->lo[a] = R->lo ? R->lo[a] : 0;
@@ -463,8 +467,11 @@ dg_error dg_partition_rows_alloc(dg_partition_rows *R, int dim, int64_t K) {
   R->nbr_rank = malloc(n * sizeof *R->nbr_rank);
   R->nbr_local = malloc(n * sizeof *R->nbr_local);
   R->shift = calloc(n * 3, sizeof *R->shift);
+  R->region = malloc((size_t)(K > 0 ? K : 1) * sizeof *R->region);
+  for (int64_t k = 0; R->region && k < K; k++)
+    R->region[k] = -1;
   if (R->gk && R->EToV && R->face_tag && R->nbr_k && R->nbr_f && R->nbr_rank && R->nbr_local &&
-      R->shift)
+      R->shift && R->region)
     return DG_OK;
   dg_partition_rows_free(R);
   DG_RAISE(DG_ERR_MEMORY, "local mesh of %" PRId64 " elements: out of memory", K);
@@ -479,8 +486,9 @@ void dg_partition_rows_free(dg_partition_rows *R) {
   free(R->nbr_rank);
   free(R->nbr_local);
   free(R->shift);
+  free(R->region);
   R->gk = R->EToV = R->nbr_k = R->nbr_local = NULL;
-  R->face_tag = R->nbr_f = R->nbr_rank = NULL;
+  R->face_tag = R->nbr_f = R->nbr_rank = R->region = NULL;
   R->shift = NULL;
 }
 
@@ -508,6 +516,8 @@ dg_error dg_partition_extract(const dg_mesh *m, const int64_t *EToE, const int *
     EToF = ownf;
   }
   memcpy(R.gk, P->elements + P->offsets[rank], (size_t)Kl * sizeof *R.gk);
+  for (int64_t i = 0; i < Kl && m->region; i++)
+    R.region[i] = m->region[R.gk[i]];
   for (int64_t i = 0; i < Kl; i++)
     for (int f = 0; f < nf; f++) {
       int64_t g = R.gk[i] * nf + f, l = i * nf + f, e = neighbour(EToE, R.gk[i], g);
@@ -534,6 +544,8 @@ dg_error dg_partition_extract(const dg_mesh *m, const int64_t *EToE, const int *
   R.hi = m->hi;
   R.nface_pairs = m->nface_pairs;
   R.face_pairs = m->face_pairs;
+  R.nregions = m->nregions;
+  R.region_names = m->region_names;
   R.coords = mesh_coords;
   R.ctx = (void *)m;
   DG_CALL_GOTO(err, done, dg_partition_build_local(&R, out));

@@ -82,8 +82,9 @@ typedef struct dg_partition_halo_face {
 typedef struct dg_partition_local {
   int rank, nparts;
   /* The part's elements (global order), its vertices (increasing global id),
-   * all tag names, the periodic pairs with both sides local, the axis
-   * periodicity.  Halo faces keep tag -1 and have no partner here. */
+   * all tag names, all region names and each element's region, the
+   * periodic pairs with both sides local, the axis periodicity.  Halo
+   * faces keep tag -1 and have no partner here. */
   dg_mesh *mesh;
   int64_t *global_element; /* mesh->K global element ids */
   int64_t *global_vertex;  /* mesh->Nv global vertex ids */
@@ -115,6 +116,7 @@ typedef struct dg_partition_rows {
   int *nbr_rank;      /* K x (dim+1) neighbour's part */
   int64_t *nbr_local; /* K x (dim+1) neighbour's index in its part */
   double *shift;      /* K x (dim+1) x 3: x there = x here + shift (zeroed) */
+  int *region;        /* K: region id, -1 = none (all -1; read when nregions > 0) */
   /* Global tags, axis periodicity, explicit face pairs (global ids). */
   int ntags;
   char *const *tag_names;
@@ -122,13 +124,17 @@ typedef struct dg_partition_rows {
   const double *lo, *hi;
   int64_t nface_pairs;
   const dg_mesh_face_pair *face_pairs;
+  /* Global region names (region above indexes them). */
+  int nregions;
+  char *const *region_names;
   /* Coordinates (n x dim) of the n global vertices gids (increasing). */
   dg_error (*coords)(void *ctx, int64_t n, const int64_t *gids, double *out);
   void *ctx;
 } dg_partition_rows;
 
-/* Allocate the per-element arrays above for K elements (shift zeroed; the
- * other fields are left for the caller); free them (and only them). */
+/* Allocate the per-element arrays above for K elements (shift zeroed,
+ * region -1; the other fields are left for the caller); free them (and only
+ * them). */
 dg_error dg_partition_rows_alloc(dg_partition_rows *rows, int dim, int64_t K);
 void dg_partition_rows_free(dg_partition_rows *rows);
 

@@ -50,6 +50,10 @@ static dg_error build(const dg_mesh *m, const int64_t *EToE, const int *EToF,
   }
   int cut;
   DG_CALL(dg_mesh_tag_add(s, cut_tag, &cut));
+  for (int r = 0; r < m->nregions; r++)
+    DG_CALL(dg_mesh_region_add(s, m->region_names[r], NULL));
+  for (int64_t i = 0; i < n && m->region; i++)
+    s->region[i] = m->region[sel[i]];
   for (int a = 0; a < m->dim; a++) {
     s->lo[a] = m->lo[a];
     s->hi[a] = m->hi[a];

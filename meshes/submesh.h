@@ -7,7 +7,8 @@
  * periodically in the mesh, through explicit face pairs with the mesh's
  * shift (the sub-mesh has no axis periodicity).  A selected element's face
  * whose neighbour is not selected is tagged `cut_tag`, a tag added after
- * the mesh's own, whose ids are kept.  Vertices are those used, in
+ * the mesh's own, whose ids are kept; regions are the mesh's, each
+ * element keeping its own.  Vertices are those used, in
  * increasing order of their mesh id. */
 #ifndef DG_MESHES_SUBMESH_H
 #define DG_MESHES_SUBMESH_H

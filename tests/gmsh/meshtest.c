@@ -175,6 +175,11 @@ int mt_mesh_equal(const dg_mesh *a, const dg_mesh *b, char *why, size_t n) {
              shift_differs,
          "face pair %ld differs", (long)p);
   }
+  DIFF(a->nregions != b->nregions || !a->region != !b->region, "region counts differ");
+  for (int r = 0; r < a->nregions; r++)
+    DIFF(strcmp(a->region_names[r], b->region_names[r]), "region %d differs", r);
+  DIFF(a->region && memcmp(a->region, b->region, (size_t)a->K * sizeof *a->region),
+       "element regions differ");
   return 1;
 #undef DIFF
 }

@@ -38,7 +38,7 @@ void mt_write(const char *path, const char *text);
  * and check every element is positive afterwards; exits on failure. */
 dg_mesh *mt_load(const char *dir, const char *name, double size);
 
-/* Bitwise equality of two meshes (all arrays, tags, pairs). */
+/* Bitwise equality of two meshes (all arrays, tags, pairs, regions). */
 int mt_mesh_equal(const dg_mesh *a, const dg_mesh *b, char *why, size_t n);
 
 #endif
