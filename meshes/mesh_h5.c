@@ -535,9 +535,13 @@ dg_error dg_mesh_h5_read(const char *path, dg_mesh **out, dg_partition **part_ou
   m->nface_pairs = r.npairs;
   pairs = NULL;
   DG_CALL_GOTO(err, done, check_ranges(&r, r.K, m->EToV, m->face_tag));
-  for (int i = 0; i < r.nregions; i++)
-    DG_CALL_GOTO(err, done, dg_mesh_region_add(m, rnames[i], NULL));
-  if (r.nregions) {
+  if (r.nregions) { /* (names checked below, with the ids, naming the file) */
+    m->region = malloc((size_t)r.K * sizeof *m->region);
+    DG_CHECK_GOTO(err, done, m->region != NULL, DG_ERR_MEMORY,
+                  "mesh file '%s': regions: out of memory", path);
+    m->region_names = rnames;
+    m->nregions = r.nregions;
+    rnames = NULL;
     DG_CALL_GOTO(err, done, get(&r, r.f, "regions", H5T_INTEGER, H5T_NATIVE_INT, (hsize_t)r.K,
                                 0, m->region));
     DG_CALL_GOTO(err, done, dg_mesh_h5_check_regions(path, m->region, r.K, NULL,

@@ -190,7 +190,14 @@ static void h5_cases(const char *dir, const char *here, const dg_mesh *m) {
   dg_partition_local *L = NULL;
   EXPECT_ERROR(dg_mesh_h5_read_part(path, owner, &L), DG_ERR_INPUT, path,
                "element 1 has region 2");
-  printf("h5: region id out of range refused (whole and per part): ok\n");
+  bad->region[1] = 0;
+  free(bad->region_names[1]);
+  bad->region_names[1] = strdup("left");
+  MUST(dg_mesh_h5_write(path, bad, p, NULL, NULL));
+  EXPECT_ERROR(dg_mesh_h5_read(path, &back, &q), DG_ERR_INPUT, path,
+               "regions 0 and 1 are both named 'left'");
+  EXPECT_ERROR(dg_mesh_h5_read_part(path, owner, &L), DG_ERR_INPUT, path, "both named 'left'");
+  printf("h5: region id out of range, region names twice: refused (whole and per part): ok\n");
   dg_mesh_destroy(&bad);
   dg_partition_destroy(&p);
   /* `dgrun import` carries them. */
