@@ -43,6 +43,11 @@ static void touch(const dg_mesh *m) {
       for (int a = 0; a < m->dim; a++)
         s += m->VX[i * m->dim + a];
     }
+  for (int64_t k = 0; m->region && k < m->K; k++) {
+    int r = m->region[k];
+    must(r >= -1 && r < m->nregions);
+    s += r >= 0 ? (double)strlen(m->region_names[r]) : 0;
+  }
   (void)s;
 }
 

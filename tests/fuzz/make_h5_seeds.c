@@ -1,6 +1,6 @@
 /* Writes the seed corpus of fuzz_mesh_h5 (tests/fuzz/corpus_h5/): small
  * meshes of each dimension, periodic and not, with and without a stored
- * partition.  usage: make_h5_seeds DIR */
+ * partition, with and without element regions.  usage: make_h5_seeds DIR */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -33,5 +33,13 @@ int main(int argc, char **argv) {
   if (dg_builtin_rectangle(0, 1, 0, 1, 2, 2, per2, &m) == DG_OK)
     put(argv[1], "rect_parts.h5", m, 2);
   if (dg_builtin_box(lo, hi, n, per3, &m) == DG_OK) put(argv[1], "box_parts.h5", m, 2);
+  if (dg_builtin_rectangle(0, 1, 0, 1, 2, 2, NULL, &m) == DG_OK) {
+    /* two regions and an element in none */
+    if (dg_mesh_region_add(m, "glass", NULL) != DG_OK || dg_mesh_region_add(m, "air", NULL))
+      return 1;
+    for (int64_t k = 0; k + 1 < m->K; k++)
+      m->region[k] = (int)(k % 2);
+    put(argv[1], "rect_regions_parts.h5", m, 2);
+  }
   return 0;
 }
