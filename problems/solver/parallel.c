@@ -13,14 +13,11 @@
 static dg_error interior_first(dg_partition_local *L, int64_t *K_interior) {
   dg_mesh *m = L->mesh;
   int64_t K = m->K;
-  int nf = m->dim + 1;
   char *bnd = calloc((size_t)K + 1, 1);
   int64_t *newk = malloc(sizeof(int64_t) * (size_t)(K + 1));
-  int64_t *EToV = malloc(sizeof(int64_t) * (size_t)(K * nf + 1));
-  int *tag = malloc(sizeof(int) * (size_t)(K * nf + 1));
   int64_t *gk = malloc(sizeof(int64_t) * (size_t)(K + 1));
   dg_error err = DG_OK;
-  DG_CHECK_GOTO(err, done, bnd && newk && EToV && tag && gk, DG_ERR_MEMORY, "out of memory");
+  DG_CHECK_GOTO(err, done, bnd && newk && gk, DG_ERR_MEMORY, "out of memory");
   for (int64_t h = 0; h < L->nhalo; h++)
     bnd[L->halo[h].k] = 1;
   int64_t n = 0;
@@ -31,26 +28,16 @@ static dg_error interior_first(dg_partition_local *L, int64_t *K_interior) {
   *K_interior = 0;
   for (int64_t k = 0; k < K; k++)
     *K_interior += !bnd[k];
-  for (int64_t k = 0; k < K; k++) {
-    int64_t t = newk[k];
-    memcpy(EToV + t * nf, m->EToV + k * nf, sizeof(int64_t) * (size_t)nf);
-    memcpy(tag + t * nf, m->face_tag + k * nf, sizeof(int) * (size_t)nf);
-    gk[t] = L->global_element[k];
-  }
-  memcpy(m->EToV, EToV, sizeof(int64_t) * (size_t)(K * nf));
-  memcpy(m->face_tag, tag, sizeof(int) * (size_t)(K * nf));
+  /* vertices, face tags, regions and face pairs move with their element */
+  DG_CALL_GOTO(err, done, dg_mesh_permute(m, newk));
+  for (int64_t k = 0; k < K; k++)
+    gk[newk[k]] = L->global_element[k];
   memcpy(L->global_element, gk, sizeof(int64_t) * (size_t)K);
-  for (int64_t i = 0; i < m->nface_pairs; i++) {
-    m->face_pairs[i].k1 = newk[m->face_pairs[i].k1];
-    m->face_pairs[i].k2 = newk[m->face_pairs[i].k2];
-  }
   for (int64_t h = 0; h < L->nhalo; h++)
     L->halo[h].k = newk[L->halo[h].k];
 done:
   free(bnd);
   free(newk);
-  free(EToV);
-  free(tag);
   free(gk);
   return err;
 }
