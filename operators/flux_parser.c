@@ -518,55 +518,73 @@ static int parse_params(parser *p, dg_flux_stmt *s) {
   return list_done(p, s, "'name = value'");
 }
 
-/* coefficients NAME [bounds] { [","] NAME [bounds] }, bounds = optional
- * lower ('>' or '>=' expression) then optional upper ('<' or '<='
- * expression).  A bound is an expression without comparisons (a sum, as
- * `eps > 1 + 1e-3`), so the next '<' starts the upper bound. */
+/* The bounds after a coefficient's name: optional lower ('>' or '>='
+ * expression) then optional upper ('<' or '<=' expression).  A bound is an
+ * expression without comparisons (a sum, as `eps > 1 + 1e-3`), so the next
+ * '<' starts the upper bound.  0 after reporting a mistake. */
+static int coef_bounds(parser *p, const dg_flux_token *name, dg_flux_item *it) {
+  char buf[96];
+  for (;;) {
+    const dg_flux_token *op = peek(p);
+    int lower = op->kind == DG_FLUX_TK_GT || op->kind == DG_FLUX_TK_GE;
+    int upper = op->kind == DG_FLUX_TK_LT || op->kind == DG_FLUX_TK_LE;
+    if (!lower && !upper)
+      break;
+    if (lower && (it->lo || it->hi)) {
+      fail(p, op->loc, "coefficient '%.*s' has %s; write the lower bound first and each "
+           "bound once, e.g. '%.*s > 0 < 10'", name->len, name->text,
+           it->hi ? "a lower bound after its upper bound" : "two lower bounds", name->len,
+           name->text);
+      return 0;
+    }
+    if (upper && it->hi) {
+      fail(p, op->loc, "coefficient '%.*s' has two upper bounds", name->len, name->text);
+      return 0;
+    }
+    next(p);
+    if (!operand_follows(p, op))
+      return 0;
+    dg_flux_syn *e = binary_level(p, LEVEL_CMP + 1);
+    if (!e)
+      return 0;
+    if (lower)
+      it->lo_op = op->kind, it->lo = e;
+    else
+      it->hi_op = op->kind, it->hi = e;
+  }
+  const dg_flux_token *t = peek(p);
+  if (!at_statement_end(p) && t->kind != DG_FLUX_TK_COMMA && t->kind != DG_FLUX_TK_NAME) {
+    fail(p, t->loc, "expected '>', '>=', '<', '<=', ',' or the end of the line after "
+         "coefficient '%.*s', found %s (coefficient values are given in problem.cfg, "
+         "[coefficients])", name->len, name->text, found(t, buf, sizeof buf));
+    return 0;
+  }
+  return 1;
+}
+
+/* coefficients NAME [bounds] { [","] NAME [bounds] }.  After a mistake in
+ * one entry the others are still read (and the entry's name kept, without
+ * its bounds): their uses in the file would otherwise each be reported as
+ * unknown names, burying the one mistake. */
 static int parse_coefficients(parser *p, dg_flux_stmt *s) {
   int cap = 0;
-  char buf[96];
   while (!at_statement_end(p)) {
-    const dg_flux_token *name;
-    if (!expect_name(p, "a coefficient name", &name))
-      return 0;
-    dg_flux_item it = {.name = name->text, .len = name->len, .loc = name->loc, .ncomp = -1};
-    for (;;) {
-      const dg_flux_token *op = peek(p);
-      int lower = op->kind == DG_FLUX_TK_GT || op->kind == DG_FLUX_TK_GE;
-      int upper = op->kind == DG_FLUX_TK_LT || op->kind == DG_FLUX_TK_LE;
-      if (!lower && !upper)
-        break;
-      if (lower && (it.lo || it.hi)) {
-        fail(p, op->loc, "coefficient '%.*s' has %s; write the lower bound first and each "
-             "bound once, e.g. '%.*s > 0 < 10'", name->len, name->text,
-             it.hi ? "a lower bound after its upper bound" : "two lower bounds", name->len,
-             name->text);
-        return 0;
-      }
-      if (upper && it.hi) {
-        fail(p, op->loc, "coefficient '%.*s' has two upper bounds", name->len, name->text);
-        return 0;
-      }
-      next(p);
-      if (!operand_follows(p, op))
-        return 0;
-      dg_flux_syn *e = binary_level(p, LEVEL_CMP + 1);
-      if (!e)
-        return 0;
-      if (lower)
-        it.lo_op = op->kind, it.lo = e;
-      else
-        it.hi_op = op->kind, it.hi = e;
+    const dg_flux_token *name = NULL;
+    dg_flux_item it = {.ncomp = -1};
+    int ok = expect_name(p, "a coefficient name", &name);
+    if (ok) {
+      it.name = name->text, it.len = name->len, it.loc = name->loc;
+      ok = coef_bounds(p, name, &it);
     }
-    const dg_flux_token *t = peek(p);
-    if (t->kind == DG_FLUX_TK_EQ || t->kind == DG_FLUX_TK_NE || t->kind == DG_FLUX_TK_ASSIGN) {
-      fail(p, t->loc, "expected '>', '>=', '<', '<=', ',' or the end of the line after "
-           "coefficient '%.*s', found %s (coefficient values are given in problem.cfg, "
-           "[coefficients])", name->len, name->text, found(t, buf, sizeof buf));
-      return 0;
+    if (!ok) {
+      it.lo = it.hi = NULL;
+      while (!at_statement_end(p) && !at(p, DG_FLUX_TK_COMMA))
+        next(p);
     }
-    if (!list_item(p, s, &cap, it))
+    if (p->oom || (name && !list_item(p, s, &cap, it)))
       return 0;
+    if (!name)
+      accept(p, DG_FLUX_TK_COMMA);
   }
   return list_done(p, s, "name, e.g. 'coefficients eps > 0'");
 }
