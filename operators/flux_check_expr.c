@@ -363,7 +363,9 @@ static dg_flux_node *check_let_name(dg_flux_checker *ck, dg_flux_scope *sc, cons
 static dg_flux_node *check_coef_name(dg_flux_checker *ck, dg_flux_scope *sc, const dg_flux_syn *s,
                                      int c, const char *word, const char *hint) {
   const dg_flux_coef_info *ci = &ck->prog->coefs[c];
-  if (ci->loc.line > s->loc.line || (ci->loc.line == s->loc.line && ci->loc.col > s->loc.col)) {
+  int later = ci->loc.line > s->loc.line ||
+              (ci->loc.line == s->loc.line && ci->loc.col > s->loc.col);
+  if (later && sc->ctx != DG_FLUX_CTX_VALUE) { /* a cfg value is another file */
     dg_flux_check_error(ck, s->loc,
                         "coefficient '%s' is declared below (at %d:%d); declare coefficients "
                         "before using them",
