@@ -31,15 +31,6 @@
 
 static int failures;
 
-#define CHECK(cond, ...)                                                                   \
-  do {                                                                                     \
-    if (!(cond)) {                                                                         \
-      printf("FAIL %s:%d: ", __FILE__, __LINE__);                                          \
-      printf(__VA_ARGS__);                                                                 \
-      printf("\n");                                                                        \
-      failures++;                                                                          \
-    }                                                                                      \
-  } while (0)
 
 /* Every line correct; error cases replace one line. */
 static const char *const base[] = {

@@ -10,18 +10,10 @@
 
 #include "operators/flux.h"
 #include "operators/flux_expr.h"
+#include "flux_test.h"
 
 static int failures;
 
-#define CHECK(cond, ...)                                                                   \
-  do {                                                                                     \
-    if (!(cond)) {                                                                         \
-      printf("FAIL %s:%d: ", __FILE__, __LINE__);                                          \
-      printf(__VA_ARGS__);                                                                 \
-      printf("\n");                                                                        \
-      failures++;                                                                          \
-    }                                                                                      \
-  } while (0)
 
 /* text's value at x (NAN when it does not parse) and whether it uses x. */
 static double value(const char *text, int dim, const dg_flux_program *prog, const double *x,

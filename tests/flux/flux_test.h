@@ -9,6 +9,18 @@
 
 #include "operators/flux.h"
 
+/* CHECK(cond, fmt, ...): print the failure and count it in the test's own
+ * `static int failures`. */
+#define CHECK(cond, ...)                                                                   \
+  do {                                                                                     \
+    if (!(cond)) {                                                                         \
+      printf("FAIL %s:%d: ", __FILE__, __LINE__);                                          \
+      printf(__VA_ARGS__);                                                                 \
+      printf("\n");                                                                        \
+      failures++;                                                                          \
+    }                                                                                      \
+  } while (0)
+
 /* Uniform random number in [a, b] (tests seed rand() and print the seed). */
 static inline double uniform(double a, double b) {
   return a + (b - a) * rand() / (double)RAND_MAX;
