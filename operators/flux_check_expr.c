@@ -1009,7 +1009,8 @@ int dg_flux_check_linear_in_derivs(dg_flux_checker *ck, const dg_flux_node *n) {
       if (reads_fields(ck, coef) && !derivs_field_free(ck, dx ? x : y)) {
         dg_flux_check_error(ck, coef->loc,
                             "a derivative may be multiplied only by an expression of "
-                            "constants, params, x and t; this factor depends on fields");
+                            "constants, params, coefficients, x and t; this factor depends "
+                            "on fields");
         return 0;
       }
       return dg_flux_check_linear_in_derivs(ck, dx ? x : y);
