@@ -14,7 +14,8 @@
  *    same on both sides; the impedance-weighted upwind fluxes of Maxwell TM
  *    and acoustics across a material interface (tests/flux/inputs/
  *    *_interface.flux) pass, and each with one wrong factor fails naming
- *    its field.
+ *    its field; their face states satisfy the Riemann invariants of both
+ *    media (they are the upwind fluxes, not just consistent ones).
  * 4. Each mistake is one error at its line and column with its message. */
 #include <math.h>
 #include <stdio.h>
@@ -271,6 +272,61 @@ static void check_consistency(const char *dir) {
               1, NULL);
 }
 
+/* The interface fluxes are the upwind (Godunov) fluxes of the two media:
+ * the states they imply on the face satisfy the Riemann invariants of
+ * both sides, w* - Z.int u* = w.int - Z.int u.int carried out of the
+ * interior and w* + Z.ext u* = w.ext + Z.ext u.ext out of the exterior
+ * (Maxwell: w = Ez, u = q = cross(n, H), Z = sqrt(mu/eps); acoustics:
+ * w = p, u = -vn, Z = rho*c).  The face states are recovered from the
+ * fluxes: q* = eps.int*flux Ez, Ez* = -mu.int*flux H . [n1, -n0];
+ * vn* = -flux p/(rho.int c.int^2), p* = -rho.int*dot(flux v, n).  Random
+ * states, normals and media (seed 38). */
+static void check_riemann(const char *dir) {
+  char *mx = replaced(dir, "maxwell2d_interface.flux", NULL, "");
+  char *ac = replaced(dir, "acoustics2d_interface.flux", NULL, "");
+  dg_flux_program *pm = mx ? parse(mx, "maxwell2d_interface.flux", 2) : NULL;
+  dg_flux_program *pa = ac ? parse(ac, "acoustics2d_interface.flux", 2) : NULL;
+  free(mx);
+  free(ac);
+  CHECK(pm && pa, "the interface files");
+  srand(38);
+  for (int trial = 0; pm && pa && trial < 20; trial++) {
+    double th = uniform(0, 6.283185307179586), n[2] = {cos(th), sin(th)}, x[2] = {0.3, 0.1};
+    double ui[3], ue[3], ci[2], ce[2], f0[2], f1[2];
+    for (int i = 0; i < 3; i++)
+      ui[i] = uniform(-1, 1), ue[i] = uniform(-1, 1);
+    for (int i = 0; i < 2; i++)
+      ci[i] = uniform(0.5, 4), ce[i] = uniform(0.5, 4);
+    dg_flux_point pt = {.x = x, .n = n, .u_int = ui, .u_ext = ue, .c_int = ci, .c_ext = ce};
+    /* Maxwell: state (Ez, Hx, Hy), coefficients (eps, mu) */
+    if (dg_flux_eval(pm, dg_flux_field(pm, 0)->flux, &pt, f0, 2) != DG_OK ||
+        dg_flux_eval(pm, dg_flux_field(pm, 1)->flux, &pt, f1, 2) != DG_OK) {
+      CHECK(0, "evaluating the Maxwell fluxes");
+      break;
+    }
+    double Zi = sqrt(ci[1] / ci[0]), Ze = sqrt(ce[1] / ce[0]);
+    double qi = n[0] * ui[2] - n[1] * ui[1], qe = n[0] * ue[2] - n[1] * ue[1];
+    double qs = ci[0] * f0[0], Es = -ci[1] * (f1[0] * n[1] - f1[1] * n[0]);
+    close_to("Maxwell, interior invariant", Es - Zi * qs, ui[0] - Zi * qi);
+    close_to("Maxwell, exterior invariant", Es + Ze * qs, ue[0] + Ze * qe);
+    /* acoustics: state (p, vx, vy), coefficients (rho, c) */
+    if (dg_flux_eval(pa, dg_flux_field(pa, 0)->flux, &pt, f0, 2) != DG_OK ||
+        dg_flux_eval(pa, dg_flux_field(pa, 1)->flux, &pt, f1, 2) != DG_OK) {
+      CHECK(0, "evaluating the acoustics fluxes");
+      break;
+    }
+    Zi = ci[0] * ci[1], Ze = ce[0] * ce[1];
+    double vi = n[0] * ui[1] + n[1] * ui[2], ve = n[0] * ue[1] + n[1] * ue[2];
+    double vs = -f0[0] / (ci[0] * ci[1] * ci[1]), ps = -ci[0] * (f1[0] * n[0] + f1[1] * n[1]);
+    close_to("acoustics, interior invariant", ps + Zi * vs, ui[0] + Zi * vi);
+    close_to("acoustics, exterior invariant", ps - Ze * vs, ue[0] - Ze * ve);
+    /* the flux of v is normal: its tangential part vanishes */
+    close_to("acoustics, tangential flux of v", f1[0] * n[1] - f1[1] * n[0], 0.0);
+  }
+  dg_flux_program_destroy(&pm);
+  dg_flux_program_destroy(&pa);
+}
+
 static void expect_text_error(const char *label, const char *text, int wl, int wc,
                               const char *message) {
   if (!expect_one_error(label, text, 2, wl, wc, message))
@@ -375,6 +431,7 @@ int main(int argc, char **argv) {
     dg_flux_program_destroy(&prog);
   }
   check_consistency(argv[1]);
+  check_riemann(argv[1]);
   check_errors();
   if (failures) {
     printf("%d failure%s\n", failures, failures == 1 ? "" : "s");
