@@ -256,8 +256,8 @@ int main(void) {
   expect1(maxwell, 3, 6, "flux E = curl(H.int)", 6, 10,
           "derivatives ('curl') exist only in volume terms (rhs), not in a numerical flux");
   expect1(maxwell, 3, 4, "rhs E = H[0]*curl(H)/eps", 4, 9,
-          "a derivative may be multiplied only by an expression of constants, params, x and t; "
-          "this factor depends on fields");
+          "a derivative may be multiplied only by an expression of constants, params, "
+          "coefficients, x and t; this factor depends on fields");
   expect1(maxwell, 3, 4, "rhs E = curl(H)/eps + [0, 0, sin(div(H))]", 4, 30,
           "a derivative may appear only in sums, differences, products with field-free factors, "
           "vectors and components; not inside this operation");
