@@ -1,13 +1,5 @@
-/* Material coefficients on the device (FLUX_LANGUAGE.md, `coefficients`):
- * the values at the volume nodes (cf) and, per face node, the interior and
- * exterior traces (fcf), both laid out as operators/codegen.h says.
- *
- * Why traces per face node rather than a gather through mapP in the
- * kernels: they never change, so one table serves every kernel variant
- * (dg_surface, the fused surfaces of the volume kernels, range launches)
- * with one coalesced load and no index arithmetic, and the exterior value
- * of a partition-boundary face, which lives on another rank, is fetched
- * once here through the state's own halo exchange. */
+/* Material coefficients on the device: dg_solver_set_coefficients (the
+ * tables themselves are built by dg/opdata_coef.c). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,17 +11,6 @@ static void put(void *buf, size_t rs, int64_t o, double v) {
     ((float *)buf)[o] = (float)v;
   else
     ((double *)buf)[o] = v;
-}
-
-static double get(const void *buf, size_t rs, int64_t o) {
-  return rs == 4 ? (double)((const float *)buf)[o] : ((const double *)buf)[o];
-}
-
-/* The element slot and node of state offset o (component 0). */
-static void node_of(const dg_opdata *od, int64_t o, int64_t *k, int *i) {
-  int64_t ek = od->element_major ? (int64_t)od->ncomp * od->np_pad : od->np_pad;
-  *k = o / ek;
-  *i = (int)(o - *k * ek);
 }
 
 /* Partitioned runs: ghost[b] = the raw device state after the halo exchange
@@ -66,34 +47,6 @@ done:
   return err;
 }
 
-/* fcf on the host: the interior trace from the element's own node, the
- * exterior from the neighbour's (mapP), a ghost slot's from the exchange,
- * and on a boundary face the interior value again. */
-static void build_traces(const dg_solver *s, const double *values, void *const *ghost,
-                         void *fcf) {
-  const dg_opdata *od = s->od;
-  int ncf = s->physics->ncoef, nfn = od->nfnfp;
-  int64_t cstride = od->element_major ? od->np_pad : od->K * od->np_pad;
-#pragma omp parallel for schedule(static)
-  for (int64_t k = 0; k < od->K_owned; k++)
-    for (int m = 0; m < nfn; m++) {
-      int64_t idx = k * nfn + m, kM, kP;
-      int iM, iP;
-      node_of(od, od->mapM[idx], &kM, &iM);
-      node_of(od, od->mapP[idx], &kP, &iP);
-      int boundary = od->fbc[k * od->Nfaces + m / od->Nfp] >= 0;
-      for (int c = 0; c < ncf; c++) {
-        double vM = values[((int64_t)c * od->K_owned + kM) * od->Np + iM], vP = vM;
-        if (!boundary && kP < od->K_owned)
-          vP = values[((int64_t)c * od->K_owned + kP) * od->Np + iP];
-        else if (!boundary)
-          vP = get(ghost[c / s->ncomp], s->rs, od->mapP[idx] + (int64_t)(c % s->ncomp) * cstride);
-        put(fcf, s->rs, (idx * ncf + c) * 2, vM);
-        put(fcf, s->rs, (idx * ncf + c) * 2 + 1, vP);
-      }
-    }
-}
-
 static dg_error upload_table(dg_solver *s, void **dev, const void *host, size_t bytes) {
   if (!*dev && bytes)
     DG_CALL(dg_device_malloc(s->dev, bytes, dev));
@@ -117,14 +70,10 @@ dg_error dg_solver_set_coefficients(dg_solver *s, const double *values) {
   void **ghost = calloc((size_t)nbatch + 1, sizeof *ghost);
   dg_error err = DG_OK;
   DG_CHECK_GOTO(err, done, cf && fcf && ghost, DG_ERR_MEMORY, "out of host memory");
-  for (int c = 0; c < ncf; c++)
-    for (int64_t k = 0; k < od->K_owned; k++)
-      for (int i = 0; i < od->Np; i++)
-        put(cf, s->rs, ((int64_t)c * od->K + k) * od->np_pad + i,
-            values[((int64_t)c * od->K_owned + k) * od->Np + i]);
+  dg_opdata_coef_nodes(od, ncf, values, cf);
   if (nbatch)
     DG_CALL_GOTO(err, done, exchange_ghosts(s, values, nbatch, ghost));
-  build_traces(s, values, ghost, fcf);
+  dg_opdata_coef_traces(od, ncf, values, nbatch ? (const void *const *)ghost : NULL, fcf);
   DG_CALL_GOTO(err, done, upload_table(s, &s->cf, cf, ncf_n * s->rs));
   DG_CALL_GOTO(err, done, upload_table(s, &s->fcf, fcf, nfc * s->rs));
   s->coef_set = 1;
