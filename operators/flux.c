@@ -159,6 +159,11 @@ const dg_flux_param_info *dg_flux_param(const dg_flux_program *prog, int index) 
   return index >= 0 && index < prog->nparams ? &prog->params[index] : NULL;
 }
 
+int dg_flux_coef_count(const dg_flux_program *prog) { return prog->ncoefs; }
+const dg_flux_coef_info *dg_flux_coef(const dg_flux_program *prog, int index) {
+  return index >= 0 && index < prog->ncoefs ? &prog->coefs[index] : NULL;
+}
+
 int dg_flux_let_count(const dg_flux_program *prog) { return prog->nlets; }
 const dg_flux_let_info *dg_flux_let(const dg_flux_program *prog, int index) {
   return index >= 0 && index < prog->nlets ? &prog->lets[index] : NULL;
@@ -211,6 +216,13 @@ dg_error dg_flux_field_find(const dg_flux_program *prog, const char *name, int *
 dg_error dg_flux_param_find(const dg_flux_program *prog, const char *name, int *index) {
   DG_CHECK(prog, DG_ERR_ARG, "prog is NULL");
   DG_CALL(find_named(prog, "param", name, prog->params, sizeof *prog->params, prog->nparams,
+                     index));
+  return DG_OK;
+}
+
+dg_error dg_flux_coef_find(const dg_flux_program *prog, const char *name, int *index) {
+  DG_CHECK(prog, DG_ERR_ARG, "prog is NULL");
+  DG_CALL(find_named(prog, "coefficient", name, prog->coefs, sizeof *prog->coefs, prog->ncoefs,
                      index));
   return DG_OK;
 }
@@ -281,6 +293,10 @@ static void print(printer *p, const dg_flux_node *n) {
   case DG_FLUX_NUM: outf(p, "%.17g", n->value); return;
   case DG_FLUX_PARAM: out(p, p->prog->params[n->ref].name); return;
   case DG_FLUX_T: out(p, "t"); return;
+  case DG_FLUX_COEF:
+    out(p, p->prog->coefs[n->ref].name);
+    out(p, side_suffix(n->side));
+    return;
   case DG_FLUX_X:
   case DG_FLUX_NORMAL:
   case DG_FLUX_FIELD:

@@ -57,6 +57,9 @@ typedef struct dg_flux_coef_info {
   double max;
 } dg_flux_coef_info;
 
+/* Most coefficients a file may declare (each is an array on the device). */
+enum { DG_FLUX_MAX_COEFS = 64 };
+
 /* let NAME = body.  A LET node (ref = index, side s) stands for the body
  * with its side-NONE fields read from side s; the generator emits each
  * (let, side) pair it meets once, as a local, in index order (a let only
@@ -68,6 +71,7 @@ typedef struct dg_flux_let_info {
   int reads_fields; /* the body reads side-NONE fields (so a LET node's side matters) */
   int reads_traces; /* the body reads .int/.ext traces itself (faces only) */
   int reads_normal; /* the body uses n (faces only) */
+  int reads_coefs;  /* the body reads coefficients (at the node, or as traces) */
 } dg_flux_let_info;
 
 /* boundary NAME { field = exterior value; ... }: exterior[f] for every
@@ -130,8 +134,9 @@ dg_error dg_flux_coef_find(const dg_flux_program *prog, const char *name, int *i
 int dg_flux_let_count(const dg_flux_program *prog);
 const dg_flux_let_info *dg_flux_let(const dg_flux_program *prog, int index);
 
-/* lets_bare[let] = the let reads fields: the `lets_bare` argument of
- * dg_flux_ast_trace and dg_flux_ast_surface for this program's trees. */
+/* lets_bare[let] = the let reads side-NONE fields or coefficients (the side
+ * of a LET node matters): the `lets_bare` argument of dg_flux_ast_trace and
+ * dg_flux_ast_surface for this program's trees. */
 const unsigned char *dg_flux_program_lets_bare(const dg_flux_program *prog);
 
 int dg_flux_boundary_count(const dg_flux_program *prog);

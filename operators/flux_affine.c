@@ -10,6 +10,9 @@
 enum { STATE_FREE = 1, AFFINE = 2 };
 
 static const char *const WHY_X = "a Bernstein basis needs coefficients constant on each element";
+static const char *const WHY_COEF =
+    "a coefficient may vary inside an element (problem.cfg may give it as an expression of x), "
+    "which a Bernstein basis cannot take";
 static const char *const WHY_T = "the Bernstein path takes time-independent coefficients only";
 static const char *const WHY_NONLINEAR =
     "only a function affine in the state maps Bernstein coefficients to those of its "
@@ -219,6 +222,8 @@ static int classify(walker *w, const dg_flux_node *n) {
     return AFFINE;
   case DG_FLUX_X:
     return offence(w, n, WHY_X, "uses x");
+  case DG_FLUX_COEF: /* as x: its values are per node */
+    return offence(w, n, WHY_COEF, "uses a coefficient");
   case DG_FLUX_T:
     return offence(w, n, WHY_T, "uses t");
   case DG_FLUX_LET:

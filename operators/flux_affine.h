@@ -30,7 +30,11 @@
  *                 a and b may depend on the state);
  *   comparisons, && || !, min max abs sqrt and the other functions: only
  *                 of state-independent arguments.
- * x is refused everywhere (its coefficients vary inside an element).  t is
+ * x is refused everywhere (its coefficients vary inside an element), and so
+ * is every coefficient (`coefficients eps`): problem.cfg may give one as an
+ * expression of x, per node, and the choice is made after the kernels'
+ * physics is fixed; a per-region coefficient would be element-constant and
+ * qualify, but the physics cannot tell the two apart.  t is
  * refused everywhere too, although a function of t alone is constant on an
  * element: the Bernstein path is defined for time-independent coefficients
  * only (a conservative choice: relax DG_FLUX_T in flux_affine.c if a

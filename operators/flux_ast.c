@@ -220,7 +220,7 @@ int dg_flux_node_has_deriv(const dg_flux_node *n) {
 
 int dg_flux_node_reads_side(const dg_flux_node *n, dg_flux_side side,
                             const unsigned char *lets_bare) {
-  if (n->op == DG_FLUX_FIELD)
+  if (n->op == DG_FLUX_FIELD || n->op == DG_FLUX_COEF)
     return n->side == side;
   if (n->op == DG_FLUX_LET)
     return lets_bare && lets_bare[n->ref] && n->side == side;
@@ -263,7 +263,8 @@ static dg_flux_node *trace(dg_flux_arena *a, const dg_flux_node *n, dg_flux_side
   if (!c)
     return NULL;
   if (n->side == DG_FLUX_SIDE_NONE &&
-      (n->op == DG_FLUX_FIELD || (n->op == DG_FLUX_LET && (!lets_bare || lets_bare[n->ref]))))
+      (n->op == DG_FLUX_FIELD || n->op == DG_FLUX_COEF ||
+       (n->op == DG_FLUX_LET && (!lets_bare || lets_bare[n->ref]))))
     c->side = side;
   for (int i = 0; i < n->nargs; i++)
     if (!(c->args[i] = trace(a, n->args[i], side, lets_bare)))
@@ -372,7 +373,8 @@ static dg_flux_node *surface(dg_flux_arena *a, const dg_flux_node *n, int dim,
       return NULL;
     for (int i = 0; i < n->nargs; i++) {
       /* a factor that reads fields (the non-conservative h*dx(b), b a
-       * function of x) is taken on the interior trace, as the derivative */
+       * function of x) or coefficients (curl(H)/eps) is taken on the
+       * interior trace, as the derivative */
       c->args[i] = dg_flux_node_has_deriv(n->args[i]) ? surface(a, n->args[i], dim, lb)
                    : dg_flux_node_reads_side(n->args[i], DG_FLUX_SIDE_NONE, lb)
                        ? trace(a, n->args[i], DG_FLUX_SIDE_INT, lb)

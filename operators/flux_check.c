@@ -105,11 +105,11 @@ static void check_let(dg_flux_checker *ck, const dg_flux_stmt *s, int index) {
   ck->nlets_visible = index;
   dg_flux_node *body = dg_flux_check_expr(ck, &sc, s->expr);
   ck->nlets_visible = index + 1;
-  if (body && sc.uses_bare && sc.uses_trace) {
+  if (body && (sc.uses_bare || sc.uses_coef_bare) && sc.uses_trace) {
     dg_flux_check_error(ck, s->name_loc,
-                        "let '%s' mixes fields with and without traces; bind the pointwise "
+                        "let '%s' mixes %s with and without traces; bind the pointwise "
                         "part and apply .int/.ext/avg/jump where it is used",
-                        li->name);
+                        li->name, sc.uses_bare ? "fields" : "coefficients");
     body = NULL;
   }
   if (body && dg_flux_check_height(ck, body) > MAX_HEIGHT) {
@@ -139,8 +139,11 @@ static void check_let(dg_flux_checker *ck, const dg_flux_stmt *s, int index) {
   li->reads_fields = sc.uses_bare;
   li->reads_traces = sc.uses_trace;
   li->reads_normal = sc.uses_normal;
+  li->reads_coefs = sc.uses_coef;
   ck->let_ext[index] = (unsigned char)sc.uses_ext;
-  ck->let_bare[index] = (unsigned char)sc.uses_bare;
+  /* a bare coefficient, like a bare field, takes the side of the LET node */
+  ck->let_bare[index] = (unsigned char)(sc.uses_bare || sc.uses_coef_bare);
+  ck->let_coef[index] = (unsigned char)sc.uses_coef;
   ck->let_height[index] = dg_flux_check_height(ck, body);
   ck->let_cost[index] = dg_flux_check_cost(ck, body);
 }
@@ -241,7 +244,7 @@ static void check_boundary(dg_flux_checker *ck, const dg_flux_stmt *s, dg_flux_b
 /* Pass 1: count what the statements declare (the arrays are sized by it)
  * and find the 'dim' statement. */
 typedef struct counts {
-  int nfields, nparams, nlets, nbounds, nintegrals;
+  int nfields, nparams, ncoefs, nlets, nbounds, nintegrals;
   const dg_flux_stmt *dim_stmt;
 } counts;
 
@@ -252,6 +255,8 @@ static counts count_statements(dg_flux_checker *ck, const dg_flux_stmt *stmts) {
       c.nfields += s->nitems;
     else if (s->kind == DG_FLUX_KW_PARAMS)
       c.nparams += s->nitems;
+    else if (s->kind == DG_FLUX_KW_COEFFICIENTS)
+      c.ncoefs += s->nitems;
     else if (s->kind == DG_FLUX_KW_LET)
       c.nlets++;
     else if (s->kind == DG_FLUX_KW_BOUNDARY)
@@ -275,12 +280,14 @@ static void allocate_tables(dg_flux_checker *ck, const counts *c) {
   int nlets = c->nlets;
   prog->fields = arena_array(ck, c->nfields, sizeof *prog->fields);
   prog->params = arena_array(ck, c->nparams, sizeof *prog->params);
+  prog->coefs = arena_array(ck, c->ncoefs, sizeof *prog->coefs);
   prog->lets = arena_array(ck, nlets, sizeof *prog->lets);
   prog->boundaries = arena_array(ck, c->nbounds, sizeof *prog->boundaries);
   prog->integrals = arena_array(ck, c->nintegrals, sizeof *prog->integrals);
   ck->let_ext = arena_array(ck, nlets, sizeof *ck->let_ext);
   ck->let_bare = arena_array(ck, nlets, sizeof *ck->let_bare);
   ck->let_broken = arena_array(ck, nlets, sizeof *ck->let_broken);
+  ck->let_coef = arena_array(ck, nlets, sizeof *ck->let_coef);
   prog->lets_bare = ck->let_bare;
   ck->let_height = arena_array(ck, nlets, sizeof *ck->let_height);
   ck->let_cost = arena_array(ck, nlets, sizeof *ck->let_cost);
@@ -335,6 +342,70 @@ static dg_error declare_params(dg_flux_checker *ck, const dg_flux_stmt *stmts) {
     }
   }
   return DG_OK;
+}
+
+/* One bound of a coefficient: a constant (numbers, pi, functions), finite.
+ * Returns 0 after reporting. */
+static int coef_bound(dg_flux_checker *ck, const dg_flux_item *it, const dg_flux_syn *e,
+                      const char *which, double *value) {
+  dg_flux_scope sc = {.ctx = DG_FLUX_CTX_CONST, .what = "a coefficient bound"};
+  dg_flux_node *v = dg_flux_check_expr(ck, &sc, e);
+  if (!v)
+    return 0;
+  char b1[48];
+  if (v->shape.rank != 0) {
+    dg_flux_check_error(ck, e->loc, "the %s bound of coefficient '%.*s' must be a scalar, got %s",
+                        which, it->len, it->name, dg_flux_check_a_shape(v->shape, b1));
+    return 0;
+  }
+  dg_flux_point pt = {0};
+  if (dg_flux_eval(ck->prog, v, &pt, value, 1) != DG_OK) {
+    dg_error_clear();
+    return 0;
+  }
+  if (!isfinite(*value)) {
+    dg_flux_check_error(ck, e->loc, "the %s bound of coefficient '%.*s' evaluates to %g", which,
+                        it->len, it->name, *value);
+    return 0;
+  }
+  return 1;
+}
+
+/* coefficients eps > 0, mu >= 1 < 10: new scalar names with their bounds. */
+static void declare_coefs(dg_flux_checker *ck, const dg_flux_stmt *stmts) {
+  dg_flux_program *prog = ck->prog;
+  for (const dg_flux_stmt *s = stmts; s && !ck->oom; s = s->next) {
+    for (int i = 0; i < s->nitems && s->kind == DG_FLUX_KW_COEFFICIENTS; i++) {
+      const dg_flux_item *it = &s->items[i];
+      if (!dg_flux_check_new_name(ck, it->name, it->len, it->loc))
+        continue;
+      if (prog->ncoefs == DG_FLUX_MAX_COEFS) {
+        dg_flux_check_error(ck, it->loc, "too many coefficients: at most %d may be declared",
+                            DG_FLUX_MAX_COEFS);
+        return;
+      }
+      dg_flux_coef_info ci = {.loc = it->loc};
+      int ok = 1;
+      if (it->lo) {
+        ci.has_min = coef_bound(ck, it, it->lo, "lower", &ci.min);
+        ci.min_strict = it->lo_op == DG_FLUX_TK_GT;
+        ok &= ci.has_min;
+      }
+      if (it->hi) {
+        ci.has_max = coef_bound(ck, it, it->hi, "upper", &ci.max);
+        ci.max_strict = it->hi_op == DG_FLUX_TK_LT;
+        ok &= ci.has_max;
+      }
+      if (ok && ci.has_min && ci.has_max &&
+          (ci.min > ci.max || (ci.min == ci.max && (ci.min_strict || ci.max_strict))))
+        dg_flux_check_error(ck, it->lo->loc,
+                            "coefficient '%.*s' has no allowed value: its lower bound %g is "
+                            "not below its upper bound %g",
+                            it->len, it->name, ci.min, ci.max);
+      ci.name = dup_name(ck, it->name, it->len);
+      prog->coefs[prog->ncoefs++] = ci;
+    }
+  }
 }
 
 /* Pass 2: let bindings.  All names first (so a use above the definition
@@ -479,6 +550,7 @@ dg_error dg_flux_check(dg_flux_source *src, const dg_flux_stmt *stmts, int dim,
     DG_RAISE(DG_ERR_MEMORY, "out of memory checking %s", src->name);
   declare_fields(&ck, stmts);
   DG_CALL(declare_params(&ck, stmts));
+  declare_coefs(&ck, stmts);
   if (prog->nfields == 0 && !syntax_errors)
     dg_flux_check_error(&ck, stmts->loc,
                         "no fields declared: add e.g. 'fields E[3] H[3]' or 'fields u'");

@@ -21,9 +21,12 @@ struct dg_flux_program {
   dg_flux_field_info *fields;
   int nparams;
   dg_flux_param_info *params;
+  int ncoefs;
+  dg_flux_coef_info *coefs;
   int nlets;
   dg_flux_let_info *lets;
-  unsigned char *lets_bare; /* [let]: reads_fields, as the transforms take it */
+  unsigned char *lets_bare; /* [let]: reads side-NONE fields or coefficients (the side of
+                               a LET node matters), as the transforms take it */
   int nboundaries;
   dg_flux_boundary_info *boundaries;
   int nintegrals;

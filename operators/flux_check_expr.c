@@ -101,6 +101,12 @@ static int find_param(const dg_flux_checker *ck, const char *name, int len) {
       return i;
   return -1;
 }
+int dg_flux_check_find_coef(const dg_flux_checker *ck, const char *name, int len) {
+  for (int i = 0; i < ck->prog->ncoefs; i++)
+    if (dg_flux_check_name_is(name, len, ck->prog->coefs[i].name))
+      return i;
+  return -1;
+}
 static int find_let(const dg_flux_checker *ck, const char *name, int len) {
   for (int i = 0; i < ck->prog->nlets; i++)
     if (dg_flux_check_name_is(name, len, ck->prog->lets[i].name))
@@ -129,6 +135,8 @@ static const char *suggest(const dg_flux_checker *ck, const char *word, int want
       cand[n++] = ck->prog->fields[i].name;
     for (int i = 0; i < ck->prog->nparams && n < 450; i++)
       cand[n++] = ck->prog->params[i].name;
+    for (int i = 0; i < ck->prog->ncoefs && n < 475; i++)
+      cand[n++] = ck->prog->coefs[i].name;
     for (int i = 0; i < ck->nlets_visible && n < 500; i++)
       cand[n++] = ck->prog->lets[i].name;
     const char *consts[] = {"pi", "x", "t", "n"};
@@ -222,6 +230,12 @@ static const char *trace_hint(const dg_flux_scope *sc) {
   return sc->ctx == DG_FLUX_CTX_BC ? "write %s.int" : "write %s.int, %s.ext, avg(%s) or jump(%s)";
 }
 
+/* What a constant (param default, bound) or a problem.cfg value may use. */
+static const char *only_what(const dg_flux_scope *sc) {
+  return sc->ctx == DG_FLUX_CTX_CONST ? "numbers, pi and functions of them"
+                                      : "x, pi, params and functions of them";
+}
+
 /* A field named in an expression: where it needs a trace, or cannot stand. */
 static dg_flux_node *check_field_name(dg_flux_checker *ck, dg_flux_scope *sc,
                                       const dg_flux_syn *s, int f, const char *word,
@@ -237,6 +251,10 @@ static dg_flux_node *check_field_name(dg_flux_checker *ck, dg_flux_scope *sc,
     dg_flux_check_error(ck, s->loc,
                         "field '%s' cannot be used in %s, which depends only on x, t and params",
                         word, sc->what);
+    return NULL;
+  case DG_FLUX_CTX_VALUE:
+    dg_flux_check_error(ck, s->loc, "'%s' is a field; %s can use only %s", word, sc->what,
+                        only_what(sc));
     return NULL;
   case DG_FLUX_CTX_FLUX:
   case DG_FLUX_CTX_BC:
@@ -267,6 +285,13 @@ static dg_flux_node *check_let_name(dg_flux_checker *ck, dg_flux_scope *sc, cons
   switch (sc->ctx) {
   case DG_FLUX_CTX_CONST:
   case DG_FLUX_CTX_POINT:
+  case DG_FLUX_CTX_VALUE:
+    if (ck->let_coef[l]) {
+      dg_flux_check_error(ck, s->loc, "'%s' depends on coefficients, which %s cannot use%s",
+                          word, sc->what,
+                          sc->ctx == DG_FLUX_CTX_POINT ? " (it is a function of x and t)" : "");
+      return NULL;
+    }
     if (li->reads_fields || li->reads_traces) {
       dg_flux_check_error(ck, s->loc, "'%s' depends on fields, which %s cannot use", word,
                           sc->what);
@@ -279,11 +304,9 @@ static dg_flux_node *check_let_name(dg_flux_checker *ck, dg_flux_scope *sc, cons
                           word);
       return NULL;
     }
-    if (sc->ctx == DG_FLUX_CTX_CONST) {
-      dg_flux_check_error(ck, s->loc,
-                          "'%s' is a let binding; %s can use only numbers, pi and functions "
-                          "of them",
-                          word, sc->what);
+    if (sc->ctx != DG_FLUX_CTX_POINT) {
+      dg_flux_check_error(ck, s->loc, "'%s' is a let binding; %s can use only %s", word,
+                          sc->what, only_what(sc));
       return NULL;
     }
     break;
@@ -301,8 +324,9 @@ static dg_flux_node *check_let_name(dg_flux_checker *ck, dg_flux_scope *sc, cons
   case DG_FLUX_CTX_FLUX:
   case DG_FLUX_CTX_BC:
   case DG_FLUX_CTX_LET:
-    if (li->reads_fields && !sc->in_trace && sc->ctx != DG_FLUX_CTX_LET) {
-      dg_flux_check_error(ck, s->loc, "'%s' depends on fields; in %s %s", word, sc->what, hint);
+    if ((li->reads_fields || ck->let_bare[l]) && !sc->in_trace && sc->ctx != DG_FLUX_CTX_LET) {
+      dg_flux_check_error(ck, s->loc, "'%s' depends on %s; in %s %s", word,
+                          li->reads_fields ? "fields" : "coefficients", sc->what, hint);
       return NULL;
     }
     if (li->reads_traces && sc->in_trace) {
@@ -319,6 +343,8 @@ static dg_flux_node *check_let_name(dg_flux_checker *ck, dg_flux_scope *sc, cons
     }
     if (sc->ctx == DG_FLUX_CTX_LET) {
       sc->uses_bare |= li->reads_fields && !sc->in_trace;
+      sc->uses_coef_bare |= ck->let_bare[l] && !li->reads_fields && !sc->in_trace;
+      sc->uses_coef |= ck->let_coef[l];
       sc->uses_trace |= li->reads_traces;
       sc->uses_normal |= li->reads_normal;
       sc->uses_ext |= ck->let_ext[l];
@@ -328,6 +354,53 @@ static dg_flux_node *check_let_name(dg_flux_checker *ck, dg_flux_scope *sc, cons
   dg_flux_node *n = leaf(ck, DG_FLUX_LET, li->body->shape, s->loc);
   if (n)
     n->ref = l;
+  return n;
+}
+
+/* A coefficient named in an expression: material data at the volume node
+ * (rhs, integrals, lets), or its traces on a face, under the rules of a
+ * field; never in what is a function of x and t alone. */
+static dg_flux_node *check_coef_name(dg_flux_checker *ck, dg_flux_scope *sc, const dg_flux_syn *s,
+                                     int c, const char *word, const char *hint) {
+  const dg_flux_coef_info *ci = &ck->prog->coefs[c];
+  if (ci->loc.line > s->loc.line || (ci->loc.line == s->loc.line && ci->loc.col > s->loc.col)) {
+    dg_flux_check_error(ck, s->loc,
+                        "coefficient '%s' is declared below (at %d:%d); declare coefficients "
+                        "before using them",
+                        word, ci->loc.line, ci->loc.col);
+    return NULL;
+  }
+  switch (sc->ctx) {
+  case DG_FLUX_CTX_CONST:
+  case DG_FLUX_CTX_VALUE:
+    dg_flux_check_error(ck, s->loc, "'%s' is a coefficient; %s can use only %s", word,
+                        sc->what, only_what(sc));
+    return NULL;
+  case DG_FLUX_CTX_POINT:
+    dg_flux_check_error(ck, s->loc,
+                        "coefficient '%s' cannot be used in %s, which is a function of x and t "
+                        "(and params) only; write the material's value as an expression of x",
+                        word, sc->what);
+    return NULL;
+  case DG_FLUX_CTX_FLUX:
+  case DG_FLUX_CTX_BC:
+    if (!sc->in_trace) {
+      dg_flux_check_error(ck, s->loc, "coefficient '%s' needs a trace in %s: %s", word, sc->what,
+                          hint);
+      return NULL;
+    }
+    break;
+  case DG_FLUX_CTX_LET:
+    sc->uses_coef = 1;
+    if (!sc->in_trace)
+      sc->uses_coef_bare = 1;
+    break;
+  case DG_FLUX_CTX_RHS:
+  case DG_FLUX_CTX_INTEGRAL: break;
+  }
+  dg_flux_node *n = leaf(ck, DG_FLUX_COEF, dg_flux_shape_scalar(), s->loc);
+  if (n)
+    n->ref = c;
   return n;
 }
 
@@ -345,6 +418,13 @@ static dg_flux_node *check_builtin_name(dg_flux_checker *ck, dg_flux_scope *sc,
                           "'%s' is not a constant; %s can use only numbers, pi and functions of "
                           "them",
                           word, sc->what);
+      return NULL;
+    }
+    if (sc->ctx == DG_FLUX_CTX_VALUE && word[0] == 't') {
+      dg_flux_check_error(ck, s->loc,
+                          "'t' cannot be used in %s: coefficients and regions do not change in "
+                          "time (use x, pi, params and functions of them)",
+                          sc->what);
       return NULL;
     }
     return word[0] == 'x' ? leaf(ck, DG_FLUX_X, dg_flux_shape_vector(dim), s->loc)
@@ -391,6 +471,9 @@ static dg_flux_node *check_name(dg_flux_checker *ck, dg_flux_scope *sc, const dg
       n->ref = p;
     return n;
   }
+  int c = dg_flux_check_find_coef(ck, s->name, s->len);
+  if (c >= 0)
+    return check_coef_name(ck, sc, s, c, word, hint);
   int l = find_let(ck, s->name, s->len);
   if (l >= 0 && l < ck->nlets_visible)
     return check_let_name(ck, sc, s, l, word, hint);
@@ -413,6 +496,14 @@ static dg_flux_node *check_trace_body(dg_flux_checker *ck, dg_flux_scope *sc,
     dg_flux_check_error(ck, loc,
                         "'%s' exists only on faces (flux and boundary expressions), not in %s", op,
                         sc->what);
+    return NULL;
+  }
+  if (sc->ctx == DG_FLUX_CTX_BC && uses_ext && body->kind == DG_FLUX_SYN_NAME &&
+      dg_flux_check_find_coef(ck, body->name, body->len) >= 0) {
+    dg_flux_check_error(ck, loc,
+                        "'%s' of coefficient '%.*s' in a boundary condition: a boundary face's "
+                        "exterior coefficient is its interior one; write %.*s.int",
+                        op, body->len, body->name, body->len, body->name);
     return NULL;
   }
   if (sc->ctx == DG_FLUX_CTX_BC && uses_ext) {
@@ -524,7 +615,8 @@ static dg_flux_node *check_call(dg_flux_checker *ck, dg_flux_scope *sc, const dg
   const fn_info *fi = find_function(s->name, s->len);
   if (!fi) {
     if (dg_flux_check_find_field(ck, s->name, s->len) >= 0 ||
-        find_param(ck, s->name, s->len) >= 0 || find_let(ck, s->name, s->len) >= 0) {
+        find_param(ck, s->name, s->len) >= 0 || find_let(ck, s->name, s->len) >= 0 ||
+        dg_flux_check_find_coef(ck, s->name, s->len) >= 0) {
       dg_flux_check_error(ck, s->loc, "'%s' is not a function; write '*' for a product", word);
       return NULL;
     }
@@ -938,7 +1030,8 @@ static int is_builtin(const char *name, int len) {
   return 0;
 }
 
-/* A new name for a field, param or let: not built in, not taken. */
+/* A new name for a field, param, coefficient, let or integral: not built
+ * in, not taken. */
 int dg_flux_check_new_name(dg_flux_checker *ck, const char *name, int len, dg_flux_loc loc) {
   if (is_builtin(name, len)) {
     dg_flux_check_error(ck, loc, "'%.*s' is a built-in name and cannot be redefined", len, name);
@@ -951,6 +1044,8 @@ int dg_flux_check_new_name(dg_flux_checker *ck, const char *name, int len, dg_fl
     kind = "field", first = ck->prog->fields[i].loc;
   else if ((i = find_param(ck, name, len)) >= 0)
     kind = "param", first = ck->prog->params[i].loc;
+  else if ((i = dg_flux_check_find_coef(ck, name, len)) >= 0)
+    kind = "coefficient", first = ck->prog->coefs[i].loc;
   else if ((i = find_let(ck, name, len)) >= 0)
     kind = "let binding", first = ck->prog->lets[i].loc;
   if (kind) {

@@ -17,7 +17,8 @@ typedef enum dg_flux_ctx {
   DG_FLUX_CTX_FLUX,  /* numerical flux: traces, n, x, t, params */
   DG_FLUX_CTX_BC,    /* boundary condition: .int traces, n, x, t, params */
   DG_FLUX_CTX_POINT, /* initial, exact, source: x, t, params */
-  DG_FLUX_CTX_INTEGRAL /* integrand: fields, x, t, params; no derivatives, traces or n */
+  DG_FLUX_CTX_INTEGRAL, /* integrand: fields, x, t, params; no derivatives, traces or n */
+  DG_FLUX_CTX_VALUE    /* a problem.cfg value (flux_expr.h): x, params, numbers, functions */
 } dg_flux_ctx;
 
 typedef struct dg_flux_scope {
@@ -25,8 +26,9 @@ typedef struct dg_flux_scope {
   const char *what; /* "a numerical flux", for messages */
   int in_trace;     /* inside .int, .ext, avg(), jump() */
   int in_deriv;     /* inside a derivative's argument */
-  /* DG_FLUX_CTX_LET: what the body uses */
-  int uses_bare, uses_trace, uses_ext, uses_normal;
+  /* DG_FLUX_CTX_LET: what the body uses (uses_coef_bare: a coefficient
+   * outside a trace; uses_coef: one anywhere) */
+  int uses_bare, uses_trace, uses_ext, uses_normal, uses_coef_bare, uses_coef;
 } dg_flux_scope;
 
 typedef struct dg_flux_checker {
@@ -41,7 +43,8 @@ typedef struct dg_flux_checker {
   int64_t file_cost; /* cost times components, summed over the sections */
   int file_cost_told; /* the file's total was reported */
   unsigned char *let_ext;  /* the let reads exterior traces */
-  unsigned char *let_bare; /* the let reads side-NONE fields */
+  unsigned char *let_bare; /* the let reads side-NONE fields or coefficients */
+  unsigned char *let_coef; /* the let reads coefficients (at the node or as traces) */
   unsigned char *let_broken; /* the let's body had an error (already reported) */
 } dg_flux_checker;
 
@@ -83,7 +86,10 @@ int64_t dg_flux_check_cost(const dg_flux_checker *ck, const dg_flux_node *n);
  * MAX_FILE_COST), naming it by what; else count it in the file. */
 int dg_flux_check_too_costly(dg_flux_checker *ck, const dg_flux_node *n, dg_flux_loc loc,
                              const char *what);
-/* A new name for a field, param or let: not built in, not taken. */
+/* Index of the coefficient named (name, len), or -1. */
+int dg_flux_check_find_coef(const dg_flux_checker *ck, const char *name, int len);
+/* A new name for a field, param, coefficient, let or integral: not built
+ * in, not taken. */
 int dg_flux_check_new_name(dg_flux_checker *ck, const char *name, int len, dg_flux_loc loc);
 /* A volume term is linear in its derivatives with field-free factors (or
  * field factors of derivatives of field-free arguments); 0 after reporting

@@ -86,6 +86,38 @@ static int sample_state(const dg_flux_program *prog, const double *x, int s, rng
   return all_finite(u, dg_flux_state_size(prog));
 }
 
+/* Each coefficient drawn inside its bounds: lower + 0.5..2 when bounded
+ * below only, upper - 0.5..2 above only, the middle 80 % of the interval
+ * when bounded on both sides, else 0.5..2 (a positive material value, as
+ * eps, mu, rho, c are).  The same values serve as interior and exterior
+ * traces: consistency is the flux at equal states, material included. */
+static void sample_coefs(const dg_flux_program *prog, rng *r, double *c) {
+  for (int i = 0; i < dg_flux_coef_count(prog); i++) {
+    const dg_flux_coef_info *ci = dg_flux_coef(prog, i);
+    double u01 = 0.5 * (uniform(r) + 1.0), span = 0.5 + 1.5 * u01;
+    c[i] = ci->has_min && ci->has_max ? ci->min + (ci->max - ci->min) * (0.1 + 0.8 * u01)
+           : ci->has_min              ? ci->min + span
+           : ci->has_max              ? ci->max - span
+                                      : span;
+  }
+}
+
+/* " and coefficients eps = 1.2, mu = 0.8 on both sides", or "". */
+static const char *coef_text(const dg_flux_program *prog, const double *c, char *buf,
+                             size_t size) {
+  int nc = dg_flux_coef_count(prog);
+  size_t len = 0;
+  buf[0] = 0;
+  for (int i = 0; i < nc && len + 1 < size; i++) {
+    int w = snprintf(buf + len, size - len, "%s%s = %.6g", i ? ", " : " and coefficients ",
+                     dg_flux_coef(prog, i)->name, c[i]);
+    len += w > 0 ? (size_t)w : 0;
+  }
+  if (nc > 0 && len + 1 < size)
+    snprintf(buf + len, size - len, " on both sides");
+  return buf;
+}
+
 dg_error dg_flux_consistency_field(const dg_flux_program *prog, int f, const double *points,
                                    int npoints, dg_flux_consistency_result *result, char *why,
                                    size_t why_size) {
@@ -99,6 +131,10 @@ dg_error dg_flux_consistency_field(const dg_flux_program *prog, int f, const dou
   DG_CHECK(fi->flux && fi->surface, DG_ERR_ARG, "field '%s' has no flux or surface form",
            fi->name);
   rng r = {0x9e3779b97f4a7c15ull + (uint64_t)f};
+  int ncoef = dg_flux_coef_count(prog);
+  double coefs[DG_FLUX_MAX_COEFS];
+  DG_CHECK(ncoef <= DG_FLUX_MAX_COEFS, DG_ERR_ARG, "%d coefficients; at most %d are checked",
+           ncoef, DG_FLUX_MAX_COEFS);
   int compared = 0;
   for (int p = 0; p < npoints; p++) {
     const double *x = points + (size_t)p * dim;
@@ -107,10 +143,13 @@ dg_error dg_flux_consistency_field(const dg_flux_program *prog, int f, const dou
       int is_exact;
       if (nstate > (int)(sizeof u / sizeof *u) || !sample_state(prog, x, s, &r, u, &is_exact))
         continue;
+      if (ncoef > 0)
+        sample_coefs(prog, &r, coefs);
       for (int k = 0; k < NORMALS; k++) {
         double n[3] = {0, 0, 0};
         random_normal(&r, dim, n);
-        dg_flux_point pt = {.x = x, .t = 0.0, .n = n, .u_int = u, .u_ext = u};
+        dg_flux_point pt = {.x = x, .t = 0.0, .n = n, .u_int = u, .u_ext = u,
+                            .c = coefs, .c_int = coefs, .c_ext = coefs};
         if (dg_flux_eval(prog, fi->flux, &pt, fl, DG_FLUX_MAX_COMPONENTS) != DG_OK ||
             dg_flux_eval(prog, fi->surface, &pt, sf, DG_FLUX_MAX_COMPONENTS) != DG_OK) {
           dg_error_clear();
@@ -125,20 +164,21 @@ dg_error dg_flux_consistency_field(const dg_flux_program *prog, int f, const dou
         for (int c = 0; c < fi->ncomp; c++) {
           if (fabs(fl[c] - sf[c]) <= TOL * scale)
             continue;
-          char bx[160], bn[96], bu[400];
+          char bx[160], bn[96], bu[400], bc[300];
           char comp[24] = "";
           if (fi->ncomp > 1)
             snprintf(comp, sizeof comp, "[%d]", c);
           snprintf(why, why_size,
                    "the numerical flux of field '%s' is not consistent with its volume term: "
-                   "with u.int = u.ext = %s (the %s at x = %s, t = 0%s) and n = %s, "
+                   "with u.int = u.ext = %s (the %s at x = %s, t = 0%s)%s and n = %s, "
                    "flux %s%s = %.17g but the surface form of the volume term gives %.17g "
                    "(a consistent flux equals it when both traces agree: check its factors "
                    "and signs, or set [problem] check_flux_consistency = warn if it is "
                    "consistent only on states it never meets)",
                    fi->name, tuple(u, nstate, bu, sizeof bu),
                    is_exact ? "exact solution" : "initial condition", tuple(x, dim, bx, sizeof bx),
-                   s >= 2 ? ", scaled by up to 5 %" : "", tuple(n, dim, bn, sizeof bn), fi->name,
+                   s >= 2 ? ", scaled by up to 5 %" : "", coef_text(prog, coefs, bc, sizeof bc),
+                   tuple(n, dim, bn, sizeof bn), fi->name,
                    comp, fl[c], sf[c]);
           *result = DG_FLUX_INCONSISTENT;
           return DG_OK;

@@ -14,7 +14,9 @@
  * States: the flux file's initial condition (and exact solution, where the
  * file gives one) at the sample points, each also scaled component-wise by
  * 1 +- 5 % (physical by construction where the physics needs it: Euler's
- * density and pressure stay positive); normals: random unit vectors. */
+ * density and pressure stay positive); normals: random unit vectors;
+ * coefficients (`coefficients eps > 0`): drawn inside their declared
+ * bounds per state, the same on both sides (flux_consistency.c). */
 #ifndef DG_OPERATORS_FLUX_CONSISTENCY_H
 #define DG_OPERATORS_FLUX_CONSISTENCY_H
 

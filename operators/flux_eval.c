@@ -136,6 +136,18 @@ static dg_error ev(evaluator *e, const dg_flux_node *n, double *out) {
       memcpy(out, u + f->offset, (size_t)size * sizeof *out);
     return DG_OK;
   }
+  case DG_FLUX_COEF: {
+    dg_flux_side side = n->side != DG_FLUX_SIDE_NONE ? n->side : e->side;
+    const double *c = side == DG_FLUX_SIDE_INT ? pt->c_int
+                      : side == DG_FLUX_SIDE_EXT ? pt->c_ext
+                                                 : pt->c;
+    DG_CHECK(c, DG_ERR_ARG, "the expression at %d:%d reads coefficient '%s' %s, which was not "
+             "given", n->loc.line, n->loc.col, prog->coefs[n->ref].name,
+             side == DG_FLUX_SIDE_INT ? "on the interior trace"
+             : side == DG_FLUX_SIDE_EXT ? "on the exterior trace" : "at the volume node");
+    out[0] = c[n->ref];
+    return DG_OK;
+  }
   case DG_FLUX_LET: {
     dg_flux_side side = n->side != DG_FLUX_SIDE_NONE ? n->side : e->side;
     memo *m = &e->lets[n->ref * 3 + (int)side];

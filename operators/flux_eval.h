@@ -17,6 +17,10 @@ typedef struct dg_flux_point {
   const double *u;     /* state at a volume node: dg_flux_state_size values */
   const double *u_int; /* interior trace state */
   const double *u_ext; /* exterior trace state */
+  const double *c;     /* coefficients at the volume node: dg_flux_coef_count values */
+  const double *c_int; /* their interior traces (the element's own values at the face node) */
+  const double *c_ext; /* their exterior traces (the neighbour's; on a boundary face the
+                          interior values again, as the kernels' fcf) */
 } dg_flux_point;
 
 /* Evaluate node at pt into out[0..size) (the node's components, flattened

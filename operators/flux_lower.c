@@ -123,6 +123,7 @@ static dg_flux_node *comp(lowerer *lw, const dg_flux_node *n, int i) {
   switch (n->op) {
   case DG_FLUX_NUM:
   case DG_FLUX_PARAM:
+  case DG_FLUX_COEF: /* a scalar leaf */
   case DG_FLUX_T: return (dg_flux_node *)n;
   case DG_FLUX_FIELD:
   case DG_FLUX_X:

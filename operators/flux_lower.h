@@ -12,7 +12,8 @@
  *   V = pointwise + sum_k coef_k * d/dx[dir_k] (arg_k)
  * where arg_k are pointwise scalar expressions of fields (evaluate them at
  * the volume nodes, differentiate with D_r, D_s, D_t and the geometric
- * factors) and coef_k are field-free (constants, params, x, t).  This is
+ * factors) and coef_k are field-free (constants, params, x, t,
+ * coefficients).  This is
  * the strong-form volume operator of Hesthaven & Warburton (2008),
  * Sec. 6.1, written per Cartesian direction. */
 #ifndef DG_OPERATORS_FLUX_LOWER_H

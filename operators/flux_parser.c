@@ -457,6 +457,24 @@ static int add_item(parser *p, dg_flux_stmt *s, int *cap, dg_flux_item item) {
   return 1;
 }
 
+/* Append a list statement's item and take the ',' after it (a new line may
+ * follow a comma). */
+static int list_item(parser *p, dg_flux_stmt *s, int *cap, dg_flux_item it) {
+  if (!add_item(p, s, cap, it))
+    return 0;
+  if (accept(p, DG_FLUX_TK_COMMA))
+    skip_newlines(p);
+  return 1;
+}
+
+/* A list statement needs an item; `example` says what one looks like. */
+static int list_done(parser *p, const dg_flux_stmt *s, const char *example) {
+  if (s->nitems > 0)
+    return 1;
+  fail(p, s->loc, "'%s' needs at least one %s", dg_flux_keyword_name(s->kind), example);
+  return 0;
+}
+
 static int parse_fields(parser *p, dg_flux_stmt *s) {
   int cap = 0;
   char buf[96];
@@ -464,7 +482,7 @@ static int parse_fields(parser *p, dg_flux_stmt *s) {
     const dg_flux_token *name;
     if (!expect_name(p, "a field name", &name))
       return 0;
-    dg_flux_item it = {name->text, name->len, name->loc, -1, NULL};
+    dg_flux_item it = {.name = name->text, .len = name->len, .loc = name->loc, .ncomp = -1};
     const dg_flux_token *open = peek(p);
     if (accept(p, DG_FLUX_TK_LBRACKET)) {
       const dg_flux_token *k = peek(p);
@@ -480,16 +498,10 @@ static int parse_fields(parser *p, dg_flux_stmt *s) {
       if (!expect_close(p, open, DG_FLUX_TK_RBRACKET))
         return 0;
     }
-    if (!add_item(p, s, &cap, it))
+    if (!list_item(p, s, &cap, it))
       return 0;
-    if (accept(p, DG_FLUX_TK_COMMA))
-      skip_newlines(p);
   }
-  if (s->nitems == 0) {
-    fail(p, s->loc, "'fields' needs at least one field name, e.g. 'fields E[3] H[3]'");
-    return 0;
-  }
-  return 1;
+  return list_done(p, s, "field name, e.g. 'fields E[3] H[3]'");
 }
 
 static int parse_params(parser *p, dg_flux_stmt *s) {
@@ -498,17 +510,83 @@ static int parse_params(parser *p, dg_flux_stmt *s) {
     const dg_flux_token *name;
     if (!expect_name(p, "a param name", &name))
       return 0;
-    dg_flux_item it = {name->text, name->len, name->loc, 0, assignment(p, name)};
-    if (!it.expr || !add_item(p, s, &cap, it))
+    dg_flux_item it = {.name = name->text, .len = name->len, .loc = name->loc,
+                       .expr = assignment(p, name)};
+    if (!it.expr || !list_item(p, s, &cap, it))
       return 0;
-    if (accept(p, DG_FLUX_TK_COMMA))
-      skip_newlines(p);
   }
-  if (s->nitems == 0) {
-    fail(p, s->loc, "'params' needs at least one 'name = value'");
+  return list_done(p, s, "'name = value'");
+}
+
+/* The bounds after a coefficient's name: optional lower ('>' or '>='
+ * expression) then optional upper ('<' or '<=' expression).  A bound is an
+ * expression without comparisons (a sum, as `eps > 1 + 1e-3`), so the next
+ * '<' starts the upper bound.  0 after reporting a mistake. */
+static int coef_bounds(parser *p, const dg_flux_token *name, dg_flux_item *it) {
+  char buf[96];
+  for (;;) {
+    const dg_flux_token *op = peek(p);
+    int lower = op->kind == DG_FLUX_TK_GT || op->kind == DG_FLUX_TK_GE;
+    int upper = op->kind == DG_FLUX_TK_LT || op->kind == DG_FLUX_TK_LE;
+    if (!lower && !upper)
+      break;
+    if (lower && (it->lo || it->hi)) {
+      fail(p, op->loc, "coefficient '%.*s' has %s; write the lower bound first and each "
+           "bound once, e.g. '%.*s > 0 < 10'", name->len, name->text,
+           it->hi ? "a lower bound after its upper bound" : "two lower bounds", name->len,
+           name->text);
+      return 0;
+    }
+    if (upper && it->hi) {
+      fail(p, op->loc, "coefficient '%.*s' has two upper bounds", name->len, name->text);
+      return 0;
+    }
+    next(p);
+    if (!operand_follows(p, op))
+      return 0;
+    dg_flux_syn *e = binary_level(p, LEVEL_CMP + 1);
+    if (!e)
+      return 0;
+    if (lower)
+      it->lo_op = op->kind, it->lo = e;
+    else
+      it->hi_op = op->kind, it->hi = e;
+  }
+  const dg_flux_token *t = peek(p);
+  if (!at_statement_end(p) && t->kind != DG_FLUX_TK_COMMA && t->kind != DG_FLUX_TK_NAME) {
+    fail(p, t->loc, "expected '>', '>=', '<', '<=', ',' or the end of the line after "
+         "coefficient '%.*s', found %s (coefficient values are given in problem.cfg, "
+         "[coefficients])", name->len, name->text, found(t, buf, sizeof buf));
     return 0;
   }
   return 1;
+}
+
+/* coefficients NAME [bounds] { [","] NAME [bounds] }.  After a mistake in
+ * one entry the others are still read (and the entry's name kept, without
+ * its bounds): their uses in the file would otherwise each be reported as
+ * unknown names, burying the one mistake. */
+static int parse_coefficients(parser *p, dg_flux_stmt *s) {
+  int cap = 0;
+  while (!at_statement_end(p)) {
+    const dg_flux_token *name = NULL;
+    dg_flux_item it = {.ncomp = -1};
+    int ok = expect_name(p, "a coefficient name", &name);
+    if (ok) {
+      it.name = name->text, it.len = name->len, it.loc = name->loc;
+      ok = coef_bounds(p, name, &it);
+    }
+    if (!ok) {
+      it.lo = it.hi = NULL;
+      while (!at_statement_end(p) && !at(p, DG_FLUX_TK_COMMA))
+        next(p);
+    }
+    if (p->oom || (name && !list_item(p, s, &cap, it)))
+      return 0;
+    if (!name)
+      accept(p, DG_FLUX_TK_COMMA);
+  }
+  return list_done(p, s, "name, e.g. 'coefficients eps > 0'");
 }
 
 static int parse_boundary(parser *p, dg_flux_stmt *s) {
@@ -536,7 +614,8 @@ static int parse_boundary(parser *p, dg_flux_stmt *s) {
     const dg_flux_token *name;
     if (!expect_name(p, "a field name or '}'", &name))
       return 0;
-    dg_flux_item it = {name->text, name->len, name->loc, 0, assignment(p, name)};
+    dg_flux_item it = {.name = name->text, .len = name->len, .loc = name->loc,
+                       .expr = assignment(p, name)};
     if (!it.expr || !add_item(p, s, &cap, it))
       return 0;
     t = peek(p);
@@ -551,7 +630,7 @@ static int parse_boundary(parser *p, dg_flux_stmt *s) {
 
 static const char *const statement_words[] = {"dim", "fields", "params", "let", "rhs",
                                               "flux", "boundary", "initial", "exact", "source",
-                                              "integral"};
+                                              "integral", "coefficients"};
 
 static dg_flux_stmt *statement(parser *p) {
   const dg_flux_token *kw = peek(p);
@@ -568,8 +647,8 @@ static dg_flux_stmt *statement(parser *p) {
         kw->kind == DG_FLUX_TK_RBRACE)
       return fail(p, kw->loc, "unmatched %s", dg_flux_token_describe(kw->kind));
     return fail(p, kw->loc,
-                "expected a statement (fields, params, let, rhs, flux, boundary, initial, "
-                "exact, source, integral, dim), found %s", found(kw, buf, sizeof buf));
+                "expected a statement (fields, params, coefficients, let, rhs, flux, "
+                "boundary, initial, exact, source, integral, dim), found %s", found(kw, buf, sizeof buf));
   }
   next(p);
   dg_flux_stmt *s = dg_flux_arena_alloc(p->arena, sizeof *s);
@@ -593,6 +672,7 @@ static dg_flux_stmt *statement(parser *p) {
   }
   case DG_FLUX_KW_FIELDS: ok = parse_fields(p, s); break;
   case DG_FLUX_KW_PARAMS: ok = parse_params(p, s); break;
+  case DG_FLUX_KW_COEFFICIENTS: ok = parse_coefficients(p, s); break;
   default: {
     const char *what = s->kind == DG_FLUX_KW_LET        ? "a name to bind"
                        : s->kind == DG_FLUX_KW_BOUNDARY ? "a boundary name"
@@ -654,5 +734,35 @@ dg_error dg_flux_parse_tokens(dg_flux_source *src, const dg_flux_token *tokens, 
     }
   }
   *out = head;
+  return DG_OK;
+}
+
+dg_error dg_flux_parse_expression(dg_flux_source *src, const dg_flux_token *tokens, int count,
+                                  dg_flux_arena *arena, dg_flux_syn **out) {
+  DG_CHECK(src && tokens && count > 0 && arena && out, DG_ERR_ARG, "bad arguments");
+  DG_CHECK(tokens[count - 1].kind == DG_FLUX_TK_EOF, DG_ERR_ARG, "tokens must end with EOF");
+  parser p = {.src = src, .arena = arena, .t = tokens, .n = count};
+  *out = NULL;
+  skip_newlines(&p);
+  const dg_flux_token *first = peek(&p);
+  char buf[96];
+  dg_flux_syn *e = NULL;
+  if (first->kind == DG_FLUX_TK_EOF)
+    fail(&p, first->loc, "expected an expression, found nothing");
+  else
+    e = expr(&p);
+  DG_CHECK(!p.oom, DG_ERR_MEMORY, "out of memory parsing %s", src->name);
+  skip_newlines(&p);
+  const dg_flux_token *t = peek(&p);
+  if (e && t->kind != DG_FLUX_TK_EOF) {
+    if (t->kind == DG_FLUX_TK_RPAREN || t->kind == DG_FLUX_TK_RBRACKET ||
+        t->kind == DG_FLUX_TK_RBRACE)
+      fail(&p, t->loc, "unmatched %s", dg_flux_token_describe(t->kind));
+    else
+      fail(&p, t->loc, "unexpected %s after the end of the expression",
+           found(t, buf, sizeof buf));
+    e = NULL;
+  }
+  *out = e;
   return DG_OK;
 }

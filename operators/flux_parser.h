@@ -33,13 +33,17 @@ typedef struct dg_flux_syn {
 } dg_flux_syn;
 
 /* One entry of a list statement: a field (ncomp = -1 scalar, k for E[k]),
- * a param (expr = default), a boundary assignment (name = expr). */
+ * a param (expr = default), a boundary assignment (name = expr), a
+ * coefficient (lo / hi: its bounds or NULL, lo_op '>' or '>=' and hi_op
+ * '<' or '<=' tokens). */
 typedef struct dg_flux_item {
   const char *name;
   int len;
   dg_flux_loc loc;
   int ncomp;
   dg_flux_syn *expr;
+  int lo_op, hi_op;
+  dg_flux_syn *lo, *hi;
 } dg_flux_item;
 
 typedef struct dg_flux_stmt {
@@ -51,7 +55,7 @@ typedef struct dg_flux_stmt {
   dg_flux_syn *expr;    /* rhs, flux, initial, exact, source, let */
   int value;            /* dim */
   dg_flux_loc value_loc;
-  int nitems;           /* fields, params, boundary */
+  int nitems;           /* fields, params, coefficients, boundary */
   dg_flux_item *items;
   dg_flux_loc end_loc;  /* boundary: the closing brace */
   struct dg_flux_stmt *next;
@@ -63,5 +67,11 @@ typedef struct dg_flux_stmt {
  * of memory. */
 dg_error dg_flux_parse_tokens(dg_flux_source *src, const dg_flux_token *tokens, int count,
                               dg_flux_arena *arena, dg_flux_stmt **out);
+
+/* Parse tokens[0..count) (ending with EOF) as one expression and nothing
+ * else (a problem.cfg value, operators/flux_expr.h): *out is NULL after a
+ * syntax error, which goes to src->diags.  Fails only when out of memory. */
+dg_error dg_flux_parse_expression(dg_flux_source *src, const dg_flux_token *tokens, int count,
+                                  dg_flux_arena *arena, dg_flux_syn **out);
 
 #endif

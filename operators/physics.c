@@ -85,6 +85,7 @@ dg_error dg_physics_from_program(const dg_flux_program *prog, dg_physics *ph,
   ph->nlets = nl;
   ph->params = t->params;
   ph->nparams = np;
+  ph->ncoef = dg_flux_coef_count(prog);
   *out = t;
   return DG_OK;
 }

@@ -9,6 +9,7 @@
 
 #include "operators/flux.h"
 #include "operators/flux_eval.h"
+#include "flux_test.h"
 
 static int failures;
 
@@ -40,21 +41,8 @@ static void build(int line, const char *repl, char *buf, size_t size) {
 static void expect_error(int line, const char *repl, int wl, int wc, const char *message) {
   char text[4096];
   build(line, repl, text, sizeof text);
-  dg_flux_diags diags;
-  dg_flux_program *prog = NULL;
-  dg_error err = dg_flux_parse_buffer(text, strlen(text), "t.flux", 2, &prog, &diags);
-  dg_error_clear();
-  int ok = err == DG_ERR_INPUT && !prog && diags.count == 1 && diags.items[0].loc.line == wl &&
-           diags.items[0].loc.col == wc && strcmp(diags.items[0].message, message) == 0;
-  if (!ok) {
-    printf("FAIL [%s]\n  want %d:%d: %s\n  got (%d errors):\n", repl, wl, wc, message,
-           diags.count);
-    for (int i = 0; i < diags.count; i++)
-      printf("    %d:%d: %s\n", diags.items[i].loc.line, diags.items[i].loc.col,
-             diags.items[i].message);
+  if (!expect_one_error(repl, text, 2, wl, wc, message))
     failures++;
-  }
-  dg_flux_program_destroy(&prog);
 }
 
 static void check_valid(void) {

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "operators/flux.h"
 
@@ -23,6 +24,27 @@ static inline dg_flux_program *load_flux(const char *dir, const char *file, int 
     dg_error_clear();
   }
   return prog;
+}
+
+/* text (for dimension dim) has exactly one mistake: one error at (wl, wc)
+ * with this message; else print what came, labelled, and return 0. */
+static inline int expect_one_error(const char *label, const char *text, int dim, int wl, int wc,
+                                   const char *message) {
+  dg_flux_diags diags;
+  dg_flux_program *prog = NULL;
+  dg_error err = dg_flux_parse_buffer(text, strlen(text), "t.flux", dim, &prog, &diags);
+  dg_error_clear();
+  int ok = err == DG_ERR_INPUT && !prog && diags.count == 1 && diags.items[0].loc.line == wl &&
+           diags.items[0].loc.col == wc && strcmp(diags.items[0].message, message) == 0;
+  if (!ok) {
+    printf("FAIL [%s]\n  want %d:%d: %s\n  got (%d errors):\n", label, wl, wc, message,
+           diags.count);
+    for (int i = 0; i < diags.count; i++)
+      printf("    %d:%d: %s\n", diags.items[i].loc.line, diags.items[i].loc.col,
+             diags.items[i].message);
+  }
+  dg_flux_program_destroy(&prog);
+  return ok;
 }
 
 /* The isentropic vortex of Shu (1998), written independently of the flux

@@ -12,6 +12,7 @@
 
 #include "operators/flux.h"
 #include "operators/flux_eval.h"
+#include "operators/flux_expr.h"
 #include "operators/flux_lower.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -26,7 +27,11 @@ static void exercise(dg_flux_program *prog) {
     goto done;
   for (int i = 0; i < ns; i++)
     u[i] = 1.0 + 0.1 * i, w[i] = 1.5 - 0.05 * i;
-  dg_flux_point pt = {.x = x, .t = 0.5, .n = n, .u = u, .u_int = u, .u_ext = w};
+  double c[DG_FLUX_MAX_COEFS], ci[DG_FLUX_MAX_COEFS], ce[DG_FLUX_MAX_COEFS];
+  for (int i = 0; i < DG_FLUX_MAX_COEFS; i++)
+    c[i] = 1.0 + 0.01 * i, ci[i] = 1.25 + 0.02 * i, ce[i] = 2.0 - 0.01 * i;
+  dg_flux_point pt = {.x = x, .t = 0.5, .n = n, .u = u, .u_int = u, .u_ext = w,
+                      .c = c, .c_int = ci, .c_ext = ce};
   for (int f = 0; f < dg_flux_field_count(prog); f++) {
     const dg_flux_field_info *fi = dg_flux_field(prog, f);
     const dg_flux_node *nodes[] = {fi->surface, fi->flux, fi->initial, fi->exact, fi->source};
@@ -71,8 +76,29 @@ done:
   free(w);
 }
 
+/* The bytes as a problem.cfg value (up to the first NUL), checked against
+ * prog (may be NULL): a value or DG_ERR_INPUT, and a value evaluates. */
+static void exercise_value(const uint8_t *data, size_t size, const dg_flux_program *prog) {
+  char *text = malloc(size + 1);
+  if (!text)
+    return;
+  memcpy(text, data, size);
+  text[size] = '\0';
+  dg_flux_expr *e = NULL;
+  double x[3] = {0.25, -0.5, 0.75}, v;
+  dg_error err = dg_flux_expr_parse(text, "fuzz.cfg", 3, 7, 3, prog, &e);
+  if (err == DG_OK && (!e || dg_flux_expr_eval(e, x, &v) != DG_OK))
+    abort();
+  if (err != DG_OK && (err != DG_ERR_INPUT || e))
+    abort();
+  dg_flux_expr_destroy(&e);
+  dg_error_clear();
+  free(text);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static dg_flux_diags diags;
+  exercise_value(data, size, NULL);
   for (int dim = 0; dim <= 3; dim++) {
     dg_flux_program *prog = NULL;
     dg_error err = dg_flux_parse_buffer((const char *)data, size, "fuzz.flux", dim, &prog,
