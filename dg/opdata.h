@@ -42,6 +42,19 @@ void dg_opdata_destroy(dg_opdata **od);
  * and every offset of an owned node stay the same. */
 dg_error dg_opdata_extend(dg_opdata *od, int64_t K_new);
 
+/* Coefficient tables (dg/opdata_coef.c; layouts in operators/codegen.h)
+ * from values[(c*K_owned + k)*Np + i], ncf coefficients at the nodes of the
+ * owned elements, in the real size of od.  cf: ncf*K*np_pad reals, the
+ * ghost and padding entries left as they are.  fcf: K*nfnfp*ncf*2 reals,
+ * per face node of an owned element its interior and exterior trace (on a
+ * boundary face the interior again); a neighbour in a ghost slot is read
+ * from ghost[c / ncomp], a raw state array (the device layout) whose
+ * component c % ncomp held coefficient c on the neighbour rank and went
+ * through the halo exchange; ghost may be NULL without ghost slots. */
+void dg_opdata_coef_nodes(const dg_opdata *od, int ncf, const double *values, void *cf);
+void dg_opdata_coef_traces(const dg_opdata *od, int ncf, const double *values,
+                           const void *const *ghost, void *fcf);
+
 /* Offset of state component c at node (k, i) in the generated layout. */
 int64_t dg_opdata_offset(const dg_opdata *od, int64_t k, int i, int c);
 /* Length of a state array in reals (ncomp * K * np_pad). */

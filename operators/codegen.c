@@ -85,6 +85,11 @@ static void emit_prelude(dg_strbuf *b, dg_codegen_target tg, const dg_element_op
     dg_strbuf_append(b, "/* element-major state: components of one element adjacent */\n"
                         "#define CSTRIDE(K) ((long long)NP_PAD)\n"
                         "#define BASE(k, i) ((long long)(k) * NC * NP_PAD + (i))\n\n");
+  if (ph->ncoef > 0) /* a guarded load: gemm blocks run past the last element */
+    dg_strbuf_appendf(b, "/* coefficients: cf[(c*K + k)*NP_PAD + i], fcf[((k*NFNFP + m)*NCF + c)*2 + s] */\n"
+                         "#define NCF %d\n"
+                         "#define CFV(c) (k < K ? cf[((long long)(c) * K + k) * NP_PAD + i] : (real)1)\n\n",
+                      ph->ncoef);
   if (tg == DG_CODEGEN_CUDA && cfg->fuse_surface) {
     dg_strbuf_appendf(b, "/* the volume node of face node m = f*NFP + j */\n"
                          "__device__ const int c_Fmask[%d] = {", el->Nfaces * el->Nfp);
@@ -110,6 +115,8 @@ static dg_error emit_volume(dg_strbuf *b, dg_codegen_target tg, const dg_element
   dg_gen_init_ctx(&ctx, ph, el->dim, is_float);
   ctx.field = dg_gen_volume_field;
   ctx.derivative = dg_gen_volume_derivative;
+  if (ph->ncoef > 0)
+    ctx.coef = dg_gen_volume_coef;
   ctx.user = &st;
   dg_strbuf_append(b, "/* dg_volume: volume terms, sources and lifting, one node per thread\n"
                       " * (cuda: NP x EPB threads per block, EPB elements per block). */\n");

@@ -80,6 +80,18 @@ void dg_gen_face_field(const dg_emit_ctx *c, dg_strbuf *b, int comp, dg_flux_sid
   (void)c;
   dg_strbuf_appendf(b, side == DG_FLUX_SIDE_EXT ? "uP[%d]" : "uM[%d]", comp);
 }
+/* Coefficients (ncoef > 0): at a volume node CFV(c), the prelude's macro
+ * reading cf at node (k, i); on a face the traces cM[c] / cP[c] the surface
+ * body loads from fcf (codegen.h has both layouts). */
+void dg_gen_volume_coef(const dg_emit_ctx *c, dg_strbuf *b, int coef, dg_flux_side side) {
+  (void)c;
+  (void)side; /* volume terms read the node's own value */
+  dg_strbuf_appendf(b, "CFV(%d)", coef);
+}
+void dg_gen_face_coef(const dg_emit_ctx *c, dg_strbuf *b, int coef, dg_flux_side side) {
+  (void)c;
+  dg_strbuf_appendf(b, side == DG_FLUX_SIDE_EXT ? "cP[%d]" : "cM[%d]", coef);
+}
 static void any_position(const dg_emit_ctx *c, dg_strbuf *b, int d) {
   (void)c;
   dg_strbuf_appendf(b, "X[%d]", d);
@@ -303,7 +315,8 @@ void dg_gen_emit_gvalues(dg_strbuf *b, const deriv_table *dt, dg_emit_ctx *ctx,
   }
 }
 
-void dg_gen_emit_volume_signature_cuda(dg_strbuf *b, const char *nthreads, int min_blocks) {
+void dg_gen_emit_volume_signature_cuda(dg_strbuf *b, const char *nthreads, int min_blocks,
+                                       int ncoef) {
   if (min_blocks > 1)
     dg_strbuf_appendf(b, "KERNEL void __launch_bounds__(%s, %d) ", nthreads, min_blocks);
   else
@@ -315,7 +328,10 @@ void dg_gen_emit_volume_signature_cuda(dg_strbuf *b, const char *nthreads, int m
     "    real rk_a, real rk_b, real dt, real *__restrict__ q_out,\n"
     "    const int *__restrict__ mapM, const int *__restrict__ mapP,\n"
     "    const int *__restrict__ fbc, const real *__restrict__ fgeo,\n"
-    "    const real *__restrict__ fx) {\n");
+    "    const real *__restrict__ fx");
+  dg_strbuf_append(b, ncoef > 0 ? ",\n    const real *__restrict__ cf, const real *__restrict__ fcf) {\n"
+                                  "  (void)cf; (void)fcf;\n"
+                                : ") {\n");
 }
 
 /* The lattice of Bernstein-Bezier coefficients and nodes (the listing

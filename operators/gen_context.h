@@ -69,6 +69,10 @@ void dg_gen_volume_derivative(const dg_emit_ctx *c, dg_strbuf *b, const dg_flux_
 /* Face leaves: uM[c] / uP[c] and nrm[d]. */
 void dg_gen_face_field(const dg_emit_ctx *c, dg_strbuf *b, int comp, dg_flux_side side);
 void dg_gen_face_normal(const dg_emit_ctx *c, dg_strbuf *b, int d);
+/* Coefficient leaves (physics with ncoef > 0): CFV(c) at a volume node,
+ * cM[c] / cP[c] on a face. */
+void dg_gen_volume_coef(const dg_emit_ctx *c, dg_strbuf *b, int coef, dg_flux_side side);
+void dg_gen_face_coef(const dg_emit_ctx *c, dg_strbuf *b, int coef, dg_flux_side side);
 
 /* The text of a global load: q[index] (or res[index]), or with stream_update
  * through the read-only path, DG_LD_NC(&q[index]), or evict-first,
@@ -129,7 +133,8 @@ void dg_gen_emit_rhs_store(dg_strbuf *b, const dg_physics *ph, const dg_kernel_c
 /* The cuda dg_volume signature (all work modes), through the opening
  * brace; nthreads: the block's threads (an expression); min_blocks > 1
  * adds that minimum of resident blocks per multiprocessor to its
- * __launch_bounds__. */
-void dg_gen_emit_volume_signature_cuda(dg_strbuf *b, const char *nthreads, int min_blocks);
+ * __launch_bounds__; ncoef > 0 appends the coefficient arrays cf, fcf. */
+void dg_gen_emit_volume_signature_cuda(dg_strbuf *b, const char *nthreads, int min_blocks,
+                                       int ncoef);
 
 #endif

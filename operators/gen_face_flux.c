@@ -33,6 +33,11 @@ void dg_gen_emit_surface_body(dg_strbuf *b, const dg_element_ops *el, const dg_p
                   "real nrm[DIM];\n"
                   "for (int d = 0; d < DIM; ++d) nrm[d] = fg[d];\n"
                   "const real fscale = fg[DIM];\n");
+  if (ph->ncoef > 0) { /* the coefficients' traces (boundary faces: exterior = interior) */
+    dg_strbuf_line(b, "real cM[NCF], cP[NCF];");
+    dg_strbuf_line(b, "for (int c = 0; c < NCF; ++c) { cM[c] = fcf[(idx * NCF + c) * 2]; cP[c] = fcf[(idx * NCF + c) * 2 + 1]; }");
+    dg_strbuf_line(b, "(void)cM; (void)cP;");
+  }
   if (uses_x > 1) {
     dg_strbuf_line(b, "real X[DIM];");
     dg_strbuf_line(b, "for (int d = 0; d < DIM; ++d) X[d] = fx[idx * DIM + d];");
@@ -110,6 +115,8 @@ void dg_gen_emit_block_faces(dg_strbuf *b, const dg_element_ops *el, const dg_ph
   dg_gen_init_ctx(&fctx, ph, el->dim, is_float);
   fctx.field = dg_gen_face_field;
   fctx.normal = dg_gen_face_normal;
+  if (ph->ncoef > 0)
+    fctx.coef = dg_gen_face_coef;
   dg_strbuf_line(b, "/* fused surface: scaled face fluxes of the block's elements */");
   if (gather_ahead) {
     /* every trace the thread needs is requested before the first flux is

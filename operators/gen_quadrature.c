@@ -37,6 +37,8 @@ static void emit_prelude(dg_strbuf *b, dg_codegen_target tg, const dg_quadrature
                     "#define NCUB %d\n#define NPT (NCUB + NP)\n#define NOUT %d\n\n",
                     sp->dim, sp->Np, sp->np_pad, sp->ph->ncomp, sp->ncub,
                     dg_gen_quadrature_outputs(sp) > 0 ? dg_gen_quadrature_outputs(sp) : 1);
+  if (sp->ph->ncoef > 0) /* the coefficients interpolated to the point like the state */
+    dg_strbuf_appendf(b, "#define NCF %d\n#define CFV(c) cv[c]\n\n", sp->ph->ncoef);
   if (sp->layout == DG_LAYOUT_FIELD_MAJOR)
     dg_strbuf_append(b, "#define CSTRIDE(K) ((long long)(K) * NP_PAD)\n"
                         "#define BASE(k, i) ((long long)(k) * NP_PAD + (i))\n\n");
@@ -70,12 +72,27 @@ static void emit_element(dg_strbuf *b, dg_emit_ctx *ctx, const dg_quadrature_spe
                   "    qe[c * NP + j] = (double)q[BASE(k, j) + (long long)c * CSTRIDE(K)];\n"
                   "  for (int a = 0; a < DIM; ++a)\n"
                   "    xe[a * NP + j] = (double)vx[((long long)a * K + k) * NP_PAD + j];\n"
-                  "}\n"
+                  "}\n");
+  if (ph->ncoef > 0)
+    dg_strbuf_lines(b,
+                    "double ce[NCF * NP];\n"
+                    "for (int j = 0; j < NP; ++j)\n"
+                    "  for (int c = 0; c < NCF; ++c)\n"
+                    "    ce[c * NP + j] = (double)cf[((long long)c * K + k) * NP_PAD + j];\n");
+  dg_strbuf_lines(b,
                   "for (int p = 0; p < NPT; ++p) {\n"
                   "  /* the state and x at point p: cubature points, then the nodes */\n"
                   "  real u[NC], X[DIM];\n"
                   "  for (int c = 0; c < NC; ++c) u[c] = 0;\n"
-                  "  for (int a = 0; a < DIM; ++a) X[a] = 0;\n"
+                  "  for (int a = 0; a < DIM; ++a) X[a] = 0;\n");
+  if (ph->ncoef > 0)
+    dg_strbuf_lines(b,
+                    "  real cv[NCF];\n"
+                    "  for (int c = 0; c < NCF; ++c) cv[c] = 0;\n"
+                    "  for (int j = 0; j < NP; ++j)\n"
+                    "    for (int c = 0; c < NCF; ++c) cv[c] += IQ[p * NP + j] * ce[c * NP + j];\n"
+                    "  (void)cv;\n");
+  dg_strbuf_lines(b,
                   "  for (int j = 0; j < NP; ++j) {\n"
                   "    const double iq = IQ[p * NP + j], ix = IX[p * NP + j];\n"
                   "    for (int c = 0; c < NC; ++c) u[c] += iq * qe[c * NP + j];\n"
@@ -143,6 +160,8 @@ dg_error dg_gen_quadrature(dg_codegen_target tg, const dg_quadrature_spec *sp, c
   dg_emit_ctx ctx;
   dg_gen_init_ctx(&ctx, sp->ph, sp->dim, 0); /* double arithmetic whatever the state */
   ctx.field = dg_gen_volume_field;           /* u[c]: the state at the point */
+  if (sp->ph->ncoef > 0)
+    ctx.coef = dg_gen_volume_coef; /* CFV(c): cv[c], the coefficients at the point */
   dg_strbuf b;
   dg_strbuf_init(&b);
   emit_prelude(&b, tg, sp);
@@ -154,7 +173,8 @@ dg_error dg_gen_quadrature(dg_codegen_target tg, const dg_quadrature_spec *sp, c
                          "    const sreal *__restrict__ vx, const double *__restrict__ Jk,\n"
                          "    const double *__restrict__ IQ, const double *__restrict__ IX,\n"
                          "    const double *__restrict__ W, double t, long long K,\n"
-                         "    long long K_owned, double *__restrict__ out) {\n");
+                         "    long long K_owned, double *__restrict__ out");
+    dg_strbuf_append(&b, sp->ph->ncoef > 0 ? ", const sreal *__restrict__ cf) {\n" : ") {\n");
     b.indent = 2;
     dg_strbuf_lines(&b, "const long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
                         "if (k >= K_owned) return;\n"
@@ -171,8 +191,10 @@ dg_error dg_gen_quadrature(dg_codegen_target tg, const dg_quadrature_spec *sp, c
                          "  const long long K = *(const long long *)args[7];\n"
                          "  const long long K_owned = *(const long long *)args[8];\n"
                          "  double *restrict out = *(double **)args[9];\n"
-                         "  (void)t;\n"
-                         "  for (long long k = first; k < first + count; ++k) {\n");
+                         "  (void)t;\n");
+    if (sp->ph->ncoef > 0)
+      dg_strbuf_append(&b, "  const sreal *restrict cf = *(const sreal **)args[10];\n");
+    dg_strbuf_append(&b, "  for (long long k = first; k < first + count; ++k) {\n");
     b.indent = 4;
   }
   emit_element(&b, &ctx, sp);

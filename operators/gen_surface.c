@@ -11,13 +11,15 @@ dg_error dg_gen_emit_surface(dg_strbuf *b, dg_codegen_target tg, const dg_elemen
   dg_gen_init_ctx(&ctx, ph, el->dim, is_float);
   ctx.field = dg_gen_face_field;
   ctx.normal = dg_gen_face_normal;
+  if (ph->ncoef > 0)
+    ctx.coef = dg_gen_face_coef;
   dg_strbuf_append(b, "/* dg_surface: one face node per iteration (thread). */\n");
   dg_strbuf_append(b,
                    tg == DG_CODEGEN_CUDA
                        ? "KERNEL void dg_surface(const real *__restrict__ q, real *__restrict__ fl,\n"
                          "    const int *__restrict__ mapM, const int *__restrict__ mapP,\n"
                          "    const int *__restrict__ fbc, const real *__restrict__ fgeo,\n"
-                         "    const real *__restrict__ fx, real t, long long K) {\n"
+                         "    const real *__restrict__ fx, real t, long long K"
                        : "KERNEL void dg_surface(void **args, int64_t first, int64_t count) {\n"
                          "  const real *restrict q = *(const real **)args[0];\n"
                          "  real *restrict fl = *(real **)args[1];\n"
@@ -29,6 +31,10 @@ dg_error dg_gen_emit_surface(dg_strbuf *b, dg_codegen_target tg, const dg_elemen
                          "  const real t = *(const real *)args[7];\n"
                          "  const long long K = *(const long long *)args[8];\n"
                          "  (void)fx; (void)t;\n");
+  if (tg == DG_CODEGEN_CUDA)
+    dg_strbuf_append(b, ph->ncoef > 0 ? ",\n    const real *__restrict__ fcf) {\n" : ") {\n");
+  else if (ph->ncoef > 0)
+    dg_strbuf_append(b, "  const real *restrict fcf = *(const real **)args[9];\n");
   b->indent = 2;
   if (tg == DG_CODEGEN_CUDA) {
     dg_strbuf_lines(b,

@@ -158,7 +158,7 @@ static dg_error bench_one(const char *cfg, const bench_opts *o, bench_row *row, 
   dg_kernel_config kc = p->kernels;
   if (o->tune != DG_TUNE_OFF) {
     dg_autotune_request tq = {dev, disc, &ph, p->tag_to_bc, NULL, (dg_tune_mode)o->tune,
-                              p->kernels, NULL, NULL, 0, DG_AUTOTUNE_SEARCH_MISSING};
+                              p->kernels, NULL, NULL, 0, DG_AUTOTUNE_SEARCH_MISSING, NULL};
     dg_autotune_outcome to;
     DG_CALL_GOTO(err, done, dg_autotune(&tq, &to));
     kc = to.cfg;

@@ -314,7 +314,8 @@ static dg_error setup(const dg_run_options *opt, dg_run_state *r) {
     dg_autotune_request tq = {r->dev, r->disc, &r->phys, r->par->tag_to_bc, NULL, mode,
                               p->kernels, opt->tune_only ? stdout : NULL, NULL, 0,
                               opt->tune_only || p->tuning_given ? DG_AUTOTUNE_SEARCH_MISSING
-                                                                : DG_AUTOTUNE_BY_BACKEND};
+                                                                : DG_AUTOTUNE_BY_BACKEND,
+                              NULL};
     dg_autotune_outcome to;
     ph = dg_timing_begin("tuning (database lookup or search)");
     DG_CALL(dg_parallel_agree(opt->comm, dg_autotune(&tq, &to)));

@@ -96,6 +96,10 @@ static dg_error measure(void *vctx, const dg_kernel_config *cfg, int phase, doub
     dg_solver_destroy(&c->s);
     dg_solver_options so = {*cfg, NULL};
     e = dg_solver_create(q->dev, q->disc, q->physics, q->tag_to_bc, &so, &c->s);
+    if (e == DG_OK && q->physics->ncoef > 0)
+      e = q->coef ? dg_solver_set_coefficients(c->s, q->coef)
+                  : dg_error_raise(DG_ERR_ARG, __FILE__, __LINE__, __func__,
+                                 "tuning a physics with coefficients needs their values");
     if (e == DG_OK && q->u)
       e = dg_solver_set_state(c->s, q->u);
   } else {

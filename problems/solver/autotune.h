@@ -37,6 +37,7 @@ typedef struct dg_autotune_request {
   const char *db_dir;    /* NULL: dg_tune_db_default_dir */
   int repeats;           /* timed repeats per candidate (<= 0: 7) */
   dg_autotune_search search; /* auto, no entry: search or not (above) */
+  const double *coef; /* physics with coefficients: their values (dg_solver_set_coefficients) */
 } dg_autotune_request;
 
 typedef struct dg_autotune_outcome {

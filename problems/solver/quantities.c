@@ -298,7 +298,8 @@ dg_error dg_quantities_eval(dg_quantities *q, double t, double *values) {
            "the solver's basis changed since its quantities were set up");
   void *state = dg_solver_device_state(q->s), *vx = dg_solver_device_coordinates(q->s);
   long long K = q->K, K_owned = q->K_owned;
-  void *args[] = {&state, &vx, &q->Jk, &q->IQ, &q->IX, &q->W, &t, &K, &K_owned, &q->out};
+  void *cf = dg_solver_device_coefficients(q->s); /* read only with ncoef > 0 */
+  void *args[] = {&state, &vx, &q->Jk, &q->IQ, &q->IX, &q->W, &t, &K, &K_owned, &q->out, &cf};
   dg_launch l;
   memset(&l, 0, sizeof l);
   unsigned threads = 128;

@@ -1,4 +1,5 @@
 #include "problems/solver/solver.h"
+#include "problems/solver/solver_private.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,30 +13,6 @@
 #include "dg/linalg.h"
 #include "dg/face_geometry.h"
 
-struct dg_solver {
-  dg_device *dev;
-  const dg_discretization *disc;
-  dg_opdata *od;
-  dg_generated gen;
-  dg_kernel_config cfg;
-  dg_module *mod;
-  dg_kernel *k_surface, *k_volume, *k_lserk, *k_ssp;
-  int ncomp;
-  int64_t n_state; /* reals in one state array */
-  size_t rs;       /* real size */
-  /* device arrays */
-  void *q, *res, *rhs, *q0, *fl;
-  void *q_alt; /* fused surface + update: the volume kernel writes here, then swap */
-  void *egeo, *fgeo, *fx, *vx, *mapM, *mapP, *fbc;
-  dg_halo *halo; /* partitioned runs */
-  dg_solver_timings timings;
-  dg_reduction *finite; /* created on first use */
-  dg_element_ops el;
-  dg_bernstein *bb; /* basis bernstein: the state holds BB coefficients (created on first use) */
-  const dg_physics *physics;
-  dg_codegen_target target;
-  const char *dump_dir;
-};
 
 static dg_error upload_new(dg_device *dev, const void *host, size_t bytes, void **out) {
   *out = NULL;
@@ -225,8 +202,8 @@ void dg_solver_destroy(dg_solver **sp) {
   if (!sp || !*sp)
     return;
   dg_solver *s = *sp;
-  void **bufs[] = {&s->q, &s->q_alt, &s->res, &s->rhs, &s->q0, &s->fl, &s->egeo, &s->fgeo,
-                   &s->fx, &s->vx, &s->mapM, &s->mapP, &s->fbc};
+  void **bufs[] = {&s->q,  &s->q_alt, &s->res,  &s->rhs,  &s->q0,  &s->fl, &s->egeo,
+                   &s->fgeo, &s->fx,  &s->vx, &s->mapM, &s->mapP, &s->fbc, &s->cf, &s->fcf};
   for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
     if (*bufs[i])
       dg_device_free(s->dev, *bufs[i]);
@@ -426,7 +403,8 @@ static dg_error launch_surface(dg_solver *s, double t, int64_t first, int64_t n)
   void *fbc = dg_device_offset(s->fbc, (size_t)first * od->Nfaces * sizeof(int32_t));
   void *fgeo = dg_device_offset(s->fgeo, (size_t)first * od->Nfaces * (od->dim + 1) * s->rs);
   void *fx = dg_device_offset(s->fx, nf * od->dim * s->rs);
-  void *args[] = {&s->q, &fl, &mapM, &mapP, &fbc, &fgeo, &fx, &rt, &K};
+  void *fcf = dg_device_offset(s->fcf, nf * (size_t)s->physics->ncoef * 2 * s->rs);
+  void *args[] = {&s->q, &fl, &mapM, &mapP, &fbc, &fgeo, &fx, &rt, &K, &fcf};
   dg_launch l;
   memset(&l, 0, sizeof l);
   long long total = (long long)n * od->nfnfp;
@@ -462,9 +440,10 @@ static dg_error launch_volume_range(dg_solver *s, double t, double a, double b, 
   DG_CHECK(!fused_surface(s) || (first == 0 && n == od->K_owned), DG_ERR_ARG,
            "the fused-surface volume kernel runs over all elements at once");
   void *q_out = swap ? s->q_alt : q;
+  void *cf = dg_device_offset(s->cf, (size_t)first * od->np_pad * s->rs);
   void *args[] = {&q,       &rhs,     &fl,      &egeo,    &vx,      &rt,
                   &K,       &res,     &ra,      &rb,      &rdt,     &q_out,
-                  &s->mapM, &s->mapP, &s->fbc,  &s->fgeo, &s->fx};
+                  &s->mapM, &s->mapP, &s->fbc,  &s->fgeo, &s->fx,   &cf, &s->fcf};
   dg_launch l;
   memset(&l, 0, sizeof l);
   unsigned epb = (unsigned)s->cfg.elements_per_block;
@@ -494,6 +473,8 @@ static dg_error launch_volume_range(dg_solver *s, double t, double a, double b, 
  * changes q (fused LSERK update), which the remaining surface kernel reads. */
 static dg_error eval_rhs(dg_solver *s, double t, double a, double b, double dt) {
   int64_t K = s->od->K_owned;
+  DG_CHECK(s->physics->ncoef == 0 || s->coef_set, DG_ERR_ARG,
+           "the physics has coefficients: dg_solver_set_coefficients before the first step");
   if (!s->halo) {
     DG_CALL(launch_surface(s, t, 0, K));
     DG_CALL(launch_volume_range(s, t, a, b, dt, 0, K));

@@ -83,6 +83,14 @@ dg_device *dg_solver_device(const dg_solver *s);
  * kernels of other modules that read them (problems/solver/quantities.c). */
 void *dg_solver_device_state(const dg_solver *s);
 void *dg_solver_device_coordinates(const dg_solver *s);
+/* Physics with coefficients (ncoef > 0): their values at the volume nodes
+ * of this rank's owned elements, values[(c*K_owned + k)*Np + i] (finite;
+ * problems/solver/coefficients.h builds them from problem.cfg).  Required
+ * before the first right-hand side; builds the face traces, across ranks
+ * through the halo (collective in partitioned runs; the state is kept).
+ * dg_solver_device_coefficients: the device array cf (codegen.h), or NULL. */
+dg_error dg_solver_set_coefficients(dg_solver *s, const double *values);
+void *dg_solver_device_coefficients(const dg_solver *s);
 /* Where the generated sources are dumped (dg_solver_options.dump_dir), or NULL. */
 const char *dg_solver_dump_dir(const dg_solver *s);
 /* *finite = whether every state value of the owned elements is finite,

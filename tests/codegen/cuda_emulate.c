@@ -138,7 +138,11 @@ static const char *WRAPPERS =
     "    for (int t = 0; t < nt; ++t) { /* no barriers in dg_surface */\n"
     "      threadIdx.x = t; threadIdx.y = threadIdx.z = 0;\n"
     "      dg_surface(*(real **)a[0], *(real **)a[1], *(int **)a[2], *(int **)a[3],\n"
-    "                 *(int **)a[4], *(real **)a[5], *(real **)a[6], *(real *)a[7], K);\n"
+    "                 *(int **)a[4], *(real **)a[5], *(real **)a[6], *(real *)a[7], K\n"
+    "#ifdef NCF\n" /* coefficients: the face traces */
+    "                 , *(real **)a[10]\n"
+    "#endif\n"
+    "                 );\n"
     "    }\n"
     "  }\n"
     "}\n"
@@ -149,7 +153,11 @@ static const char *WRAPPERS =
     "            *(real **)a[4], *(real *)a[5], *(const long long *)a[6], *(real **)a[7],\n"
     "            *(real *)a[8], *(real *)a[9], *(real *)a[10], *(real **)a[14],\n"
     "            *(int **)a[15], *(int **)a[16], *(int **)a[17], *(real **)a[18],\n"
-    "            *(real **)a[19]);\n"
+    "            *(real **)a[19]\n"
+    "#ifdef NCF\n" /* coefficients: node values and face traces */
+    "            , *(real **)a[20], *(real **)a[21]\n"
+    "#endif\n"
+    "            );\n"
     "  emu_done[emu_cur] = 1;\n"
     "  if (--emu_running > 0 && emu_count[32] == emu_running) {\n"
     "    emu_count[32] = 0;\n"
@@ -233,7 +241,7 @@ static double residual0(int64_t z) { return 0.3 * sin(0.7 * (double)z); }
  * logical order [(c*K + k)*Np + i]. */
 static void run_module(dg_device *dev, const dg_discretization *d, const dg_opdata *od,
                        int nc, const dg_kernel_config *cfg, const char *src, int emulated,
-                       const double *u, double *out) {
+                       const double *u, int ncf, const double *coef, double *out) {
   dg_module *mod = NULL;
   /* the emulated module at -O1 (after the backend's -O3): what it checks
    * is the indexing, and -O1 compiles the N = 7 modules (1.6 MB of
@@ -284,10 +292,28 @@ static void run_module(dg_device *dev, const dg_discretization *d, const dg_opda
   size_t fgeo_bytes = 0;
   MUST(dg_face_geometry_per_face(od, &fgeo, &fgeo_bytes));
   void *egeo = od->egeo, *fx = od->fx, *vx = od->vx;
+  void *cf = NULL, *fcf = NULL; /* coefficients: as the solver lays them out */
+  if (ncf > 0) {
+    cf = calloc((size_t)ncf * od->K * od->np_pad, rs);
+    fcf = calloc((size_t)od->K * od->nfnfp * ncf * 2, rs);
+    if (!cf || !fcf) {
+      printf("out of memory\n");
+      exit(1);
+    }
+    dg_opdata_coef_nodes(od, ncf, coef, cf);
+    dg_opdata_coef_traces(od, ncf, coef, NULL, fcf);
+  }
   void *mapM = od->mapM, *mapP = od->mapP, *fbc = od->fbc;
-  void *sa[] = {&q, &fl, &mapM, &mapP, &fbc, &fgeo, &fx, t, &K, &nt};
-  void *va[] = {&q,    &rhs,  &fl,  &egeo, &vx,   t,  &K,        &res,  a,    b,
-                dt,    &blkp, &per_block, &badp, &qo, &mapM, &mapP, &fbc, &fgeo, &fx};
+  /* the native module takes the solver's arguments, the emulator's
+   * wrappers theirs (block shape, flags), both the coefficient tables last */
+  void *sa_n[] = {&q, &fl, &mapM, &mapP, &fbc, &fgeo, &fx, t, &K, &fcf};
+  void *sa_e[] = {&q, &fl, &mapM, &mapP, &fbc, &fgeo, &fx, t, &K, &nt, &fcf};
+  void *va_n[] = {&q,   &rhs,  &fl,   &egeo, &vx,   t,    &K,  &res, a,   b,
+                  dt,   &qo,   &mapM, &mapP, &fbc,  &fgeo, &fx, &cf,  &fcf};
+  void *va_e[] = {&q,    &rhs,  &fl,  &egeo, &vx,   t,  &K,        &res,  a,    b,
+                  dt,    &blkp, &per_block, &badp, &qo, &mapM, &mapP, &fbc, &fgeo, &fx,
+                  &cf,   &fcf};
+  void **sa = emulated ? sa_e : sa_n, **va = emulated ? va_e : va_n;
   dg_launch l;
   memset(&l, 0, sizeof l);
   l.items = emulated ? 1 : K;
@@ -317,6 +343,8 @@ static void run_module(dg_device *dev, const dg_discretization *d, const dg_opda
   free(qo);
   free(fl);
   free(fgeo);
+  free(cf);
+  free(fcf);
   dg_module_destroy(&mod);
 }
 
@@ -465,6 +493,7 @@ typedef struct {
   dg_discretization *d;
   dg_element_ops el_nodal, el_bb;
   const double *u;
+  double *coef; /* the coefficients at the nodes (physics with ncoef > 0) */
   double *ref, *got;
   int64_t nlog;
 } emu_order;
@@ -495,8 +524,8 @@ static int check_variant(emu_run *R, const emu_order *E, dg_kernel_config c) {
     printf("cannot build the emulated source\n");
     return 1;
   }
-  run_module(R->dev, d, od, R->nc, &cc, gc.source, 0, E->u, E->ref);
-  run_module(R->dev, d, od, R->nc, &c, emu, 1, E->u, E->got);
+  run_module(R->dev, d, od, R->nc, &cc, gc.source, 0, E->u, R->ph.ncoef, E->coef, E->ref);
+  run_module(R->dev, d, od, R->nc, &c, emu, 1, E->u, R->ph.ncoef, E->coef, E->got);
   double num = 0, den = 0;
   for (int64_t z = 0; z < E->nlog; z++) {
     num = fmax(num, fabs(E->got[z] - E->ref[z]));

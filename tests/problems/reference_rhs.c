@@ -7,8 +7,11 @@
  * with the reference, so a wrong index in any knob setting shows here.
  *
  * Cases: Maxwell 3D with PEC walls on a box with jiggled interior vertices,
- * and Euler 2D with the Rusanov flux on a jiggled periodic rectangle; random
- * states (physical for Euler); N = 1..4; several kernel configurations.
+ * Euler 2D with the Rusanov flux on a jiggled periodic rectangle, and
+ * Maxwell 2D TM in a medium whose eps and mu are coefficients (random at
+ * every node, so they vary inside elements and jump between them) with the
+ * impedance-weighted upwind flux and PEC walls; random states (physical for
+ * Euler); N = 1..4; several kernel configurations.
  * The semi-discrete operator (Hesthaven & Warburton 2008, strong form):
  *   du/dt = V(u) + LIFT * (Fscale .* (flux - surface form of V at u-)). */
 #include <math.h>
@@ -75,9 +78,13 @@ static void dphys(const dg_discretization *d, int64_t k, const double *g, int b,
  * the numerical flux minus the surface form, given interior and exterior
  * states and the outward normal. */
 typedef struct physics_ref {
-  int ncomp;
-  void (*volume)(const dg_discretization *d, const double *u, int64_t k, double *vol);
-  void (*face)(const double *um, const double *up, const double *n, double *out);
+  int ncomp, ncoef;
+  /* coef: the coefficients in logical order, like u (NULL without them);
+   * cm, cp: a face node's interior and exterior coefficients */
+  void (*volume)(const dg_discretization *d, const double *u, const double *coef, int64_t k,
+                 double *vol);
+  void (*face)(const double *um, const double *up, const double *cm, const double *cp,
+               const double *n, double *out);
   void (*boundary)(const double *um, const double *n, double *up); /* NULL: no boundary */
 } physics_ref;
 
@@ -89,8 +96,9 @@ static void cross3(const double *a, const double *b, double *c) {
   c[2] = a[0] * b[1] - a[1] * b[0];
 }
 
-static void maxwell_volume(const dg_discretization *d, const double *u, int64_t k,
-                           double *vol) {
+static void maxwell_volume(const dg_discretization *d, const double *u, const double *coef,
+                           int64_t k, double *vol) {
+  (void)coef;
   int Np = d->Np;
   int64_t K = d->K;
   double *g = malloc(sizeof(double) * (size_t)Np);
@@ -121,7 +129,10 @@ static void maxwell_volume(const dg_discretization *d, const double *u, int64_t 
   free(dd);
 }
 
-static void maxwell_face(const double *um, const double *up, const double *n, double *out) {
+static void maxwell_face(const double *um, const double *up, const double *cm, const double *cp,
+                         const double *n, double *out) {
+  (void)cm;
+  (void)cp;
   double avgE[3], avgH[3], jE[3], jH[3], t[3], t2[3], c[3];
   for (int a = 0; a < 3; a++) {
     avgE[a] = 0.5 * (um[a] + up[a]);
@@ -170,8 +181,9 @@ static void euler_flux(const double *q, double F[4][2]) {
   F[3][0] = (E + p) * ux, F[3][1] = (E + p) * uy;
 }
 
-static void euler_volume(const dg_discretization *d, const double *u, int64_t k,
-                         double *vol) {
+static void euler_volume(const dg_discretization *d, const double *u, const double *coef,
+                         int64_t k, double *vol) {
+  (void)coef;
   int Np = d->Np;
   int64_t K = d->K;
   double *g = malloc(sizeof(double) * (size_t)Np * 9);
@@ -201,7 +213,10 @@ static double euler_speed(const double *q, const double *n) {
   return fabs(un) + sqrt(gam * p / q[0]);
 }
 
-static void euler_face(const double *um, const double *up, const double *n, double *out) {
+static void euler_face(const double *um, const double *up, const double *cm, const double *cp,
+                       const double *n, double *out) {
+  (void)cm;
+  (void)cp;
   double Fm[4][2], Fp[4][2];
   euler_flux(um, Fm);
   euler_flux(up, Fp);
@@ -214,30 +229,82 @@ static void euler_face(const double *um, const double *up, const double *n, doub
   }
 }
 
+/* --- Maxwell 2D TM (fields Ez, H[2]) with coefficients eps, mu at the nodes:
+ * eps dEz/dt = dx Hy - dy Hx, mu dH/dt = [-dy Ez, dx Ez]; the upwind flux
+ * for heterogeneous media of tests/flux/inputs/maxwell2d_interface.flux,
+ * with Z = sqrt(mu/eps) and q = n0 Hy - n1 Hx on each side:
+ *   flux Ez = (Z- q- + Z+ q+ + Ez+ - Ez-)/((Z- + Z+) eps-)
+ *   flux H  = -[n1, -n0] (Ez-/Z- + Ez+/Z+ + q+ - q-)/((1/Z- + 1/Z+) mu-)
+ * surface forms q-/eps- and -[n1, -n0] Ez-/mu-; PEC walls Ez+ = -Ez-. */
+#define C(c, k, i) coef[((int64_t)(c) * K + (k)) * Np + (i)]
+static void tm_volume(const dg_discretization *d, const double *u, const double *coef, int64_t k,
+                      double *vol) {
+  int Np = d->Np;
+  int64_t K = d->K;
+  double *g = malloc(sizeof(double) * (size_t)Np * 7), *dd = g + Np; /* dd[(c*2 + b)*Np] */
+  for (int c = 0; c < 3; c++) {
+    for (int i = 0; i < Np; i++)
+      g[i] = U(c, k, i);
+    for (int b = 0; b < 2; b++)
+      dphys(d, k, g, b, dd + (size_t)(c * 2 + b) * Np);
+  }
+  /* dd: dEz/dx, dEz/dy, dHx/dx, dHx/dy, dHy/dx, dHy/dy */
+  for (int i = 0; i < Np; i++) {
+    double eps = C(0, k, i), mu = C(1, k, i);
+    vol[0 * Np + i] = (dd[4 * Np + i] - dd[3 * Np + i]) / eps;
+    vol[1 * Np + i] = -dd[1 * Np + i] / mu;
+    vol[2 * Np + i] = dd[0 * Np + i] / mu;
+  }
+  free(g);
+}
+#undef C
+
+static void tm_face(const double *um, const double *up, const double *cm, const double *cp,
+                    const double *n, double *out) {
+  double Zm = sqrt(cm[1] / cm[0]), Zp = sqrt(cp[1] / cp[0]);
+  double qm = n[0] * um[2] - n[1] * um[1], qp = n[0] * up[2] - n[1] * up[1];
+  double qs = (Zm * qm + Zp * qp + up[0] - um[0]) / (Zm + Zp);
+  double es = (um[0] / Zm + up[0] / Zp + qp - qm) / (1 / Zm + 1 / Zp);
+  out[0] = qs / cm[0] - qm / cm[0];
+  out[1] = -n[1] * es / cm[1] + n[1] * um[0] / cm[1];
+  out[2] = n[0] * es / cm[1] - n[0] * um[0] / cm[1];
+}
+
+static void tm_pec(const double *um, const double *n, double *up) {
+  (void)n;
+  up[0] = -um[0];
+  up[1] = um[1];
+  up[2] = um[2];
+}
+
 /* The reference right-hand side, logical order. */
 static void reference_rhs(const dg_discretization *d, const physics_ref *ph, const double *u,
-                          double *rhs) {
+                          const double *coef, double *rhs) {
   int Np = d->Np, Nfp = d->Nfp, Nf = d->Nfaces, nc = ph->ncomp;
   int64_t K = d->K;
   double *vol = malloc(sizeof(double) * (size_t)(nc * Np));
   double *fl = malloc(sizeof(double) * (size_t)(nc * Nf * Nfp));
   for (int64_t k = 0; k < K; k++) {
-    ph->volume(d, u, k, vol);
+    ph->volume(d, u, coef, k, vol);
     for (int f = 0; f < Nf; f++) {
       int boundary = d->EToE[k * Nf + f] == k && d->EToF[k * Nf + f] == f;
       for (int j = 0; j < Nfp; j++) {
         int64_t m = (k * Nf + f) * Nfp + j;
         int64_t vm = d->vmapM[m], vp = d->vmapP[m];
-        double um[8], up[8], n[3] = {0, 0, 0}, out[8];
+        double um[8], up[8], n[3] = {0, 0, 0}, out[8], cm[4], cp[4];
         for (int c = 0; c < nc; c++) {
           um[c] = u[c * K * Np + vm];
           up[c] = u[c * K * Np + vp];
+        }
+        for (int c = 0; c < ph->ncoef; c++) { /* boundary: vp = vm */
+          cm[c] = coef[c * K * Np + vm];
+          cp[c] = coef[c * K * Np + vp];
         }
         for (int a = 0; a < d->dim; a++)
           n[a] = d->n[a][m];
         if (boundary)
           ph->boundary(um, n, up);
-        ph->face(um, up, n, out);
+        ph->face(um, up, cm, cp, n, out);
         for (int c = 0; c < nc; c++)
           fl[(c * Nf + f) * Nfp + j] = d->Fscale[m] * out[c];
       }
@@ -300,7 +367,15 @@ static int run_case(dg_device *dev, const char *flux_path, const physics_ref *ph
         u[c * KNp + i] = 2 * urand() - 1;
     }
   }
-  reference_rhs(disc, ph, u, want);
+  double *coef = NULL; /* eps in [1, 3], mu in [0.5, 2] at every node */
+  if (ph->ncoef > 0) {
+    coef = malloc(sizeof(double) * (size_t)(ph->ncoef * KNp));
+    for (int64_t i = 0; i < KNp; i++) {
+      coef[i] = 1 + 2 * urand();
+      coef[KNp + i] = 0.5 + 1.5 * urand();
+    }
+  }
+  reference_rhs(disc, ph, u, coef, want);
   double scale = 0;
   for (int64_t i = 0; i < n; i++)
     scale = fmax(scale, fabs(want[i]));
@@ -313,10 +388,11 @@ static int run_case(dg_device *dev, const char *flux_path, const physics_ref *ph
     so.kernels.np_align = variants[v].np_align > 0 ? variants[v].np_align : so.kernels.np_align;
     so.kernels.cpu_chunk = variants[v].cpu_chunk;
     so.kernels.basis = variants[v].basis;
-    if (variants[v].basis && ph->ncomp == 4)
-      continue; /* Euler is not affine: the generator refuses (operators.flux_affine) */
+    if (variants[v].basis && (ph->ncomp == 4 || ph->ncoef > 0))
+      continue; /* Euler, coefficients: not affine, the generator refuses (operators.flux_affine) */
     dg_solver *s = NULL;
     if (dg_solver_create(dev, disc, &phys, tag_to_bc, &so, &s) != DG_OK ||
+        (coef && dg_solver_set_coefficients(s, coef) != DG_OK) ||
         dg_solver_set_state(s, u) != DG_OK || dg_solver_rhs(s, 0.0, got) != DG_OK) {
       dg_error_print(stderr);
       dg_solver_destroy(&s);
@@ -338,6 +414,7 @@ static int run_case(dg_device *dev, const char *flux_path, const physics_ref *ph
       bad = 1;
   }
   free(u);
+  free(coef);
   free(want);
   free(got);
   dg_physics_tables_destroy(&tables);
@@ -347,8 +424,8 @@ static int run_case(dg_device *dev, const char *flux_path, const physics_ref *ph
 }
 
 int main(int argc, char **argv) {
-  if (argc != 3) {
-    fprintf(stderr, "usage: %s maxwell3d.flux euler2d.flux\n", argv[0]);
+  if (argc != 4) {
+    fprintf(stderr, "usage: %s maxwell3d.flux euler2d.flux maxwell2d_interface.flux\n", argv[0]);
     return 2;
   }
   dg_device *dev = NULL;
@@ -356,26 +433,31 @@ int main(int argc, char **argv) {
     dg_error_print(stderr);
     return 1;
   }
-  const physics_ref maxwell = {6, maxwell_volume, maxwell_face, maxwell_pec};
-  const physics_ref euler = {4, euler_volume, euler_face, NULL};
+  const physics_ref maxwell = {6, 0, maxwell_volume, maxwell_face, maxwell_pec};
+  const physics_ref euler = {4, 0, euler_volume, euler_face, NULL};
+  const physics_ref tm = {3, 2, tm_volume, tm_face, tm_pec};
   for (int N = 1; N <= 4; N++) {
-    dg_mesh *box = NULL, *rect = NULL;
+    dg_mesh *box = NULL, *rect = NULL, *walls = NULL;
     const double lo[3] = {0, 0, 0}, hi[3] = {1, 1.5, 0.75};
     const int64_t nb[3] = {3, 2, 2};
     const double cb[3] = {1.0 / 3, 0.75, 0.375};
     const int per2[2] = {1, 1};
     const double cr[2] = {2.0 / 4, 1.0 / 3};
     if (dg_builtin_box(lo, hi, nb, NULL, &box) != DG_OK ||
-        dg_builtin_rectangle(0, 2, 0, 1, 4, 3, per2, &rect) != DG_OK) {
+        dg_builtin_rectangle(0, 2, 0, 1, 4, 3, per2, &rect) != DG_OK ||
+        dg_builtin_rectangle(-1, 1, 0, 1, 4, 3, NULL, &walls) != DG_OK) {
       dg_error_print(stderr);
       return 1;
     }
     jiggle(box, 0.15, cb);
     jiggle(rect, 0.15, cr);
+    jiggle(walls, 0.15, cr);
     failures += run_case(dev, argv[1], &maxwell, box, N);
     failures += run_case(dev, argv[2], &euler, rect, N);
+    failures += run_case(dev, argv[3], &tm, walls, N);
     dg_mesh_destroy(&box);
     dg_mesh_destroy(&rect);
+    dg_mesh_destroy(&walls);
   }
   dg_device_destroy(&dev);
   if (failures)

@@ -99,7 +99,7 @@ int main(int argc, char **argv) {
   dg_kernel_config base = p->kernels;
   base.cpu_chunk = 3; /* tells the base knobs from a search's choice */
   dg_autotune_request q = {dev, disc, &ph, p->tag_to_bc, NULL, DG_TUNE_AUTO, base, NULL, db, 2,
-                           DG_AUTOTUNE_BY_BACKEND};
+                           DG_AUTOTUNE_BY_BACKEND, NULL};
   dg_autotune_outcome o;
   /* the default on cpu, nothing stored: the base knobs and one notice */
   capture();

@@ -33,7 +33,7 @@ int main(int argc, char **argv) {
   }
   int failures = 0;
   dg_autotune_request q = {dev, disc, &ph, p->tag_to_bc, NULL, DG_TUNE_AUTO, p->kernels,
-                           NULL, dir, 2, DG_AUTOTUNE_SEARCH_MISSING};
+                           NULL, dir, 2, DG_AUTOTUNE_SEARCH_MISSING, NULL};
   dg_autotune_outcome o1, o2;
   if (dg_autotune(&q, &o1) != DG_OK) {
     dg_error_print(stderr);

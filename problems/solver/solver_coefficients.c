@@ -1,0 +1,89 @@
+/* Material coefficients on the device: dg_solver_set_coefficients (the
+ * tables themselves are built by dg/opdata_coef.c). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "problems/solver/solver_private.h"
+
+static void put(void *buf, size_t rs, int64_t o, double v) {
+  if (rs == 4)
+    ((float *)buf)[o] = (float)v;
+  else
+    ((double *)buf)[o] = v;
+}
+
+/* Partitioned runs: ghost[b] = the raw device state after the halo exchange
+ * of a state whose components carry coefficients b*NC .. b*NC + NC - 1 (the
+ * ghost slots then hold the neighbours' traces of them).  The state is
+ * saved and restored around it. */
+static dg_error exchange_ghosts(dg_solver *s, const double *values, int nbatch, void **ghost) {
+  const dg_opdata *od = s->od;
+  size_t bytes = (size_t)s->n_state * s->rs;
+  void *saved = malloc(bytes ? bytes : 1), *buf = malloc(bytes ? bytes : 1);
+  dg_error err = DG_OK;
+  DG_CHECK_GOTO(err, done, saved && buf, DG_ERR_MEMORY, "out of host memory (%zu bytes)", bytes);
+  DG_CALL_GOTO(err, done, dg_device_download(s->dev, saved, s->q, bytes));
+  for (int b = 0; b < nbatch; b++) {
+    memset(buf, 0, bytes);
+    for (int cc = 0; cc < s->ncomp && b * s->ncomp + cc < s->physics->ncoef; cc++) {
+      int c = b * s->ncomp + cc;
+      for (int64_t k = 0; k < od->K_owned; k++)
+        for (int i = 0; i < od->Np; i++)
+          put(buf, s->rs, dg_opdata_offset(od, k, i, cc),
+              values[((int64_t)c * od->K_owned + k) * od->Np + i]);
+    }
+    DG_CALL_GOTO(err, done, dg_device_upload(s->dev, s->q, buf, bytes));
+    DG_CALL_GOTO(err, done, dg_halo_start(s->halo, s->q));
+    DG_CALL_GOTO(err, done, dg_halo_finish(s->halo, s->q));
+    ghost[b] = malloc(bytes ? bytes : 1);
+    DG_CHECK_GOTO(err, done, ghost[b], DG_ERR_MEMORY, "out of host memory (%zu bytes)", bytes);
+    DG_CALL_GOTO(err, done, dg_device_download(s->dev, ghost[b], s->q, bytes));
+  }
+  DG_CALL_GOTO(err, done, dg_device_upload(s->dev, s->q, saved, bytes));
+done:
+  free(saved);
+  free(buf);
+  return err;
+}
+
+static dg_error upload_table(dg_solver *s, void **dev, const void *host, size_t bytes) {
+  if (!*dev && bytes)
+    DG_CALL(dg_device_malloc(s->dev, bytes, dev));
+  if (bytes)
+    DG_CALL(dg_device_upload(s->dev, *dev, host, bytes));
+  return DG_OK;
+}
+
+dg_error dg_solver_set_coefficients(dg_solver *s, const double *values) {
+  const dg_opdata *od = s->od;
+  int ncf = s->physics->ncoef;
+  DG_CHECK(ncf > 0, DG_ERR_ARG, "the physics has no coefficients");
+  int64_t nval = (int64_t)ncf * od->K_owned * od->Np;
+  for (int64_t v = 0; v < nval; v++)
+    DG_CHECK(isfinite(values[v]), DG_ERR_ARG, "coefficient %lld of element %lld is not finite",
+             (long long)(v / ((int64_t)od->K_owned * od->Np)),
+             (long long)(v / od->Np % (od->K_owned > 0 ? od->K_owned : 1)));
+  size_t ncf_n = (size_t)ncf * od->K * od->np_pad, nfc = (size_t)od->K * od->nfnfp * ncf * 2;
+  void *cf = calloc(ncf_n ? ncf_n : 1, s->rs), *fcf = calloc(nfc ? nfc : 1, s->rs);
+  int nbatch = s->halo ? (ncf + s->ncomp - 1) / s->ncomp : 0;
+  void **ghost = calloc((size_t)nbatch + 1, sizeof *ghost);
+  dg_error err = DG_OK;
+  DG_CHECK_GOTO(err, done, cf && fcf && ghost, DG_ERR_MEMORY, "out of host memory");
+  dg_opdata_coef_nodes(od, ncf, values, cf);
+  if (nbatch)
+    DG_CALL_GOTO(err, done, exchange_ghosts(s, values, nbatch, ghost));
+  dg_opdata_coef_traces(od, ncf, values, nbatch ? (const void *const *)ghost : NULL, fcf);
+  DG_CALL_GOTO(err, done, upload_table(s, &s->cf, cf, ncf_n * s->rs));
+  DG_CALL_GOTO(err, done, upload_table(s, &s->fcf, fcf, nfc * s->rs));
+  s->coef_set = 1;
+done:
+  for (int b = 0; b < nbatch; b++)
+    free(ghost[b]);
+  free(ghost);
+  free(cf);
+  free(fcf);
+  return err;
+}
+
+void *dg_solver_device_coefficients(const dg_solver *s) { return s->cf; }

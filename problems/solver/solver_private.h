@@ -1,0 +1,38 @@
+/* The solver's state, shared by its files (solver.c: set-up, kernels, the
+ * stepping loop; solver_coefficients.c: material data).  Not a public API. */
+#ifndef DG_PROBLEMS_SOLVER_PRIVATE_H
+#define DG_PROBLEMS_SOLVER_PRIVATE_H
+
+#include "core/reduction.h"
+#include "dg/bernstein.h"
+#include "problems/solver/solver.h"
+
+struct dg_solver {
+  dg_device *dev;
+  const dg_discretization *disc;
+  dg_opdata *od;
+  dg_generated gen;
+  dg_kernel_config cfg;
+  dg_module *mod;
+  dg_kernel *k_surface, *k_volume, *k_lserk, *k_ssp;
+  int ncomp;
+  int64_t n_state; /* reals in one state array */
+  size_t rs;       /* real size */
+  /* device arrays */
+  void *q, *res, *rhs, *q0, *fl;
+  void *q_alt; /* fused surface + update: the volume kernel writes here, then swap */
+  void *egeo, *fgeo, *fx, *vx, *mapM, *mapP, *fbc;
+  void *cf, *fcf;  /* coefficients at the volume nodes and their face traces (codegen.h);
+                      physics with ncoef > 0, set by dg_solver_set_coefficients */
+  int coef_set;
+  dg_halo *halo; /* partitioned runs */
+  dg_solver_timings timings;
+  dg_reduction *finite; /* created on first use */
+  dg_element_ops el;
+  dg_bernstein *bb; /* basis bernstein: the state holds BB coefficients (created on first use) */
+  const dg_physics *physics;
+  dg_codegen_target target;
+  const char *dump_dir;
+};
+
+#endif
