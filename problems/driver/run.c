@@ -49,6 +49,9 @@ static void run_state_free(dg_run_state *r) {
   free(r->created_dir);
   free(r->u);
   free(r->u_global);
+  free(r->coef_global);
+  free(r->region_global);
+  dg_coefficients_destroy(&r->coef);
   dg_snapshot_writer_destroy(&r->writer);
   dg_h5part_destroy(&r->part);
   dg_quantities_destroy(&r->quantities);
@@ -161,6 +164,64 @@ done:
   return DG_OK;
 }
 
+/* This rank's elements' mesh regions: the partitioned mesh's own, or
+ * looked up in the whole mesh by global id (*tmp malloc'd then). */
+static dg_error rank_regions(const dg_run_state *r, const int **reg, int **tmp) {
+  const dg_mesh *whole = r->prob->mesh, *m = r->par->mesh;
+  *reg = m->region;
+  *tmp = NULL;
+  if (m->region || !whole->region || !r->par->gk || r->prob->part)
+    return DG_OK;
+  *tmp = malloc(sizeof(int) * ((size_t)m->K + 1));
+  DG_CHECK(*tmp, DG_ERR_MEMORY, "out of memory");
+  for (int64_t k = 0; k < m->K; k++)
+    (*tmp)[k] = r->par->gk[k] < whole->K ? whole->region[r->par->gk[k]] : -1;
+  *reg = *tmp;
+  return DG_OK;
+}
+
+/* The coefficient values at this rank's nodes ([regions], [coefficients];
+ * problems/solver/coefficients.h), before any file or kernel is written;
+ * rank 0 of a gathering run also gathers everyone's for output. */
+static dg_error build_coefficients(dg_run_state *r) {
+  const dg_problem *p = r->prob;
+  const int *reg;
+  int *tmp;
+  DG_CALL(rank_regions(r, &reg, &tmp));
+  dg_coefficients_input in = {p->program, p->flux_name, p->cfg, r->par->mesh, reg,
+                              p->mesh->nregions, p->mesh->region_names,
+                              (const double *const *)r->disc->X, r->disc->Np, r->par->gk};
+  dg_error err = dg_coefficients_build(&in, &r->coef);
+  free(tmp);
+  DG_CALL(dg_parallel_agree(r->par->comm, err));
+  if (r->par->size == 1 || r->collective)
+    return DG_OK;
+  const dg_coefficients *c = r->coef;
+  int64_t Kg = r->par->K_global, K = c->K;
+  double *rl = malloc(sizeof(double) * ((size_t)K + 1));
+  double *rg = r->par->rank == 0 ? malloc(sizeof(double) * ((size_t)Kg + 1)) : NULL;
+  if (r->par->rank == 0) {
+    r->coef_global = malloc(sizeof(double) * ((size_t)(c->ncoef * Kg * c->Np) + 1));
+    r->region_global = malloc(sizeof(int) * ((size_t)Kg + 1));
+  }
+  err = rl && (r->par->rank != 0 || (rg && r->coef_global && r->region_global))
+            ? DG_OK
+            : dg_error_raise(DG_ERR_MEMORY, __FILE__, __LINE__, __func__, "out of memory");
+  err = dg_parallel_agree(r->par->comm, err);
+  if (err == DG_OK && c->ncoef > 0)
+    err = dg_parallel_gather(r->par, c->ncoef, c->Np, c->values, r->coef_global);
+  for (int64_t k = 0; err == DG_OK && k < K; k++)
+    rl[k] = c->region ? c->region[k] : -1;
+  if (err == DG_OK && c->nregions > 0)
+    err = dg_parallel_gather(r->par, 1, 1, rl, rg);
+  for (int64_t k = 0; err == DG_OK && rg && c->nregions > 0 && k < Kg; k++)
+    r->region_global[k] = (int)rg[k];
+  free(rl);
+  free(rg);
+  DG_CALL(err);
+  return DG_OK;
+}
+
 /* [backend] basis = bernstein needs an affine physics: the error names the
  * flux file's line and column. */
 static dg_error check_affine(const dg_problem *p, const dg_physics *ph) {
@@ -249,6 +310,7 @@ static dg_error setup(const dg_run_options *opt, dg_run_state *r) {
   DG_CALL(dg_parallel_agree(opt->comm, dg_mesh_identity_hash(r->par, r->disc, &r->mesh_hash)));
   mesh_description(p->cfg, r->mesh_name, sizeof r->mesh_name);
   dg_timing_end(ph);
+  DG_CALL(build_coefficients(r));
   DG_CALL(dg_physics_from_program(p->program, &r->phys, &r->tables));
   /* the affine check (basis bernstein) skips conditions no face uses */
   DG_CALL(dg_problem_boundaries_used(r->par->mesh, r->par->tag_to_bc, r->phys.nboundaries,
@@ -327,6 +389,8 @@ static dg_error setup(const dg_run_options *opt, dg_run_state *r) {
       opt->comm, dg_solver_create_partitioned(r->dev, r->disc, &r->phys, r->par->tag_to_bc, &so,
                                               r->par->size > 1 ? &r->par->halo : NULL,
                                               &r->solver)));
+  if (r->coef->ncoef > 0)
+    DG_CALL(dg_parallel_agree(opt->comm, dg_solver_set_coefficients(r->solver, r->coef->values)));
   /* the error norms' and integrals' module, compiled before the first step */
   if (!opt->tune_only)
     DG_CALL(dg_parallel_agree(opt->comm, dg_quantities_create(r->solver, r->disc, p->program,

@@ -36,6 +36,11 @@ dg_error dg_solver_create_partitioned(dg_device *dev, const dg_discretization *d
                                       const dg_solver_options *opt, const dg_halo_spec *halo,
                                       dg_solver **out);
 void dg_solver_destroy(dg_solver **s);
+/* The coefficient values of a physics with coefficients (ncoef > 0):
+ * values[(c*K + k)*Np + i] coefficient c at node i of owned element k
+ * (problems/solver/coefficients.h), copied to the device (and their face
+ * traces, exchanged with the neighbours in a partitioned run). */
+dg_error dg_solver_set_coefficients(dg_solver *s, const double *values);
 
 int dg_solver_ncomp(const dg_solver *s);
 const dg_opdata *dg_solver_opdata(const dg_solver *s);
