@@ -194,9 +194,16 @@ static dg_error build_coefficients(dg_run_state *r) {
   dg_error err = dg_coefficients_build(&in, &r->coef);
   free(tmp);
   DG_CALL(dg_parallel_agree(r->par->comm, err));
+  const dg_coefficients *c = r->coef;
+  DG_CHECK(c->ncoef <= DG_CHECKPOINT_MAX_FIELDS, DG_ERR_INPUT,
+           "%s declares %d coefficients, at most %d are supported", p->flux_name, c->ncoef,
+           DG_CHECKPOINT_MAX_FIELDS);
+  for (int i = 0; i < c->ncoef; i++) {
+    r->coef_names[i] = dg_flux_coef(p->program, i)->name;
+    r->coef_local[i] = c->values + (int64_t)i * c->K * c->Np;
+  }
   if (r->par->size == 1 || r->collective)
     return DG_OK;
-  const dg_coefficients *c = r->coef;
   int64_t Kg = r->par->K_global, K = c->K;
   double *rl = malloc(sizeof(double) * ((size_t)K + 1));
   double *rg = r->par->rank == 0 ? malloc(sizeof(double) * ((size_t)Kg + 1)) : NULL;
@@ -216,6 +223,8 @@ static dg_error build_coefficients(dg_run_state *r) {
     err = dg_parallel_gather(r->par, 1, 1, rl, rg);
   for (int64_t k = 0; err == DG_OK && rg && c->nregions > 0 && k < Kg; k++)
     r->region_global[k] = (int)rg[k];
+  for (int i = 0; r->coef_global && i < c->ncoef; i++)
+    r->coef_gathered[i] = r->coef_global + (int64_t)i * Kg * c->Np;
   free(rl);
   free(rg);
   DG_CALL(err);

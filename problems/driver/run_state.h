@@ -41,6 +41,10 @@ struct dg_run_state {
   dg_coefficients *coef;
   double *coef_global;
   int *region_global;
+  /* for checkpoints: the coefficients' names, and their values here (this
+   * rank's) and, on rank 0 of a gathering run, in coef_global */
+  const char *coef_names[DG_CHECKPOINT_MAX_FIELDS];
+  const double *coef_local[DG_CHECKPOINT_MAX_FIELDS], *coef_gathered[DG_CHECKPOINT_MAX_FIELDS];
   int collective;   /* a partitioned run writing with parallel HDF5 */
   dg_h5part *part;  /* with collective: this rank's elements in the files */
   uint64_t mesh_hash;  /* problems/solver/mesh_identity.h, for checkpoints */
