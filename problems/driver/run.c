@@ -370,6 +370,9 @@ static dg_error setup(const dg_run_options *opt, dg_run_state *r) {
     DG_CALL(dg_parallel_agree(opt->comm, r->par->rank == 0 ? probe_output_dir(r) : DG_OK));
   if (p->output_enabled)
     DG_CALL(create_writer(r));
+  if (r->writer && r->coef->nregions > 0) /* (rank 0 alone holds a gathering run's) */
+    DG_CALL(dg_snapshot_writer_set_regions(
+        r->writer, r->par->size > 1 && !r->collective ? r->region_global : r->coef->region));
   /* A bad checkpoint or step count is refused before any kernel exists. */
   if (!opt->tune_only)
     DG_CALL(dg_run_plan_create(opt, r));

@@ -43,6 +43,7 @@ struct dg_snapshot_writer {
    * element (NULL: rank), whether the mesh file exists, the series */
   double *I;
   int *erank;
+  int *eregion; /* Kloc, for the VTKHDF CellData/region (NULL: none) */
   int mesh_done;
   int64_t *vsteps; /* sorted */
   double *vtimes;
@@ -67,6 +68,7 @@ void dg_snapshot_writer_destroy(dg_snapshot_writer **wp) {
   free(w->last_path);
   free(w->I);
   free(w->erank);
+  free(w->eregion);
   free(w->vsteps);
   free(w->vtimes);
   free(w);
@@ -559,9 +561,21 @@ dg_error dg_snapshot_writer_set_formats(dg_snapshot_writer *w, int formats,
   return DG_OK;
 }
 
+dg_error dg_snapshot_writer_set_regions(dg_snapshot_writer *w, const int *region) {
+  DG_CHECK(w && region && w->nv == 0 && !w->mesh_done, DG_ERR_ARG,
+           "snapshot: regions set after the first snapshot");
+  free(w->eregion);
+  w->eregion = malloc(sizeof(int) * (size_t)(w->Kloc + 1));
+  DG_CHECK(w->eregion, DG_ERR_MEMORY, "out of memory");
+  for (int64_t j = 0; j < w->Kloc; ++j)
+    w->eregion[j] = region[local_elem(w, j)];
+  return DG_OK;
+}
+
 static dg_vtkhdf_layout vtk_layout(const dg_snapshot_writer *w) {
   dg_vtkhdf_layout l = {w->dim, w->N, w->Np, w->K, w->Kloc, w->part, w->comm, w->rank,
-                        w->part ? w->part->order : NULL, w->part ? w->part->gid : NULL, w->I};
+                        w->part ? w->part->order : NULL, w->part ? w->part->gid : NULL, w->I,
+                        w->eregion};
   return l;
 }
 

@@ -105,6 +105,12 @@ enum { DG_SNAPSHOT_XDMF = 1, DG_SNAPSHOT_VTKHDF = 2 };
 dg_error dg_snapshot_writer_set_formats(dg_snapshot_writer *w, int formats,
                                         const int *elem_rank);
 
+/* Before the first write, in a run with regions (problems/solver/
+ * coefficients.h): each of the writer's elements' region id (its mesh's K,
+ * in the mesh's element order; copied), written as the VTKHDF CellData
+ * "region".  Errors: DG_ERR_ARG. */
+dg_error dg_snapshot_writer_set_regions(dg_snapshot_writer *w, const int *region);
+
 /* dg_snapshot_writer_write with pf[0..npf) besides: fields whose values are
  * at the VTKHDF points already (K*Np per component, each element's in VTK
  * point order; e.g. the error against the exact solution there), written
