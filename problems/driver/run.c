@@ -67,8 +67,9 @@ static void run_state_free(dg_run_state *r) {
 
 /* Fail before the time loop, not after hours of it, when the output
  * directory cannot be written or its file system cannot hold what the run
- * will write: every snapshot (output fields + node coordinates) and every
- * checkpoint (the whole state) counted from t = 0, plus 64 KiB of metadata
+ * will write: every snapshot (output fields, coefficients + node
+ * coordinates) and every checkpoint (the whole state and the coefficients)
+ * counted from t = 0, plus 64 KiB of metadata
  * each.  The directories it creates are noted so that a run failing before
  * it wrote anything removes them again (dg_run). */
 static dg_error probe_output_dir(dg_run_state *r) {
@@ -86,7 +87,8 @@ static dg_error probe_output_dir(dg_run_state *r) {
   unlink(probe);
   free(probe);
   DG_CALL(err);
-  double values = (double)r->disc->K * r->disc->Np, nout = r->disc->dim;
+  double values = (double)r->disc->K * r->disc->Np, ncoef = r->coef ? r->coef->ncoef : 0,
+         nout = r->disc->dim + ncoef;
   for (int f = 0; f < dg_flux_field_count(p->program); f++)
     if (p->output_field[f])
       nout += dg_flux_field(p->program, f)->ncomp;
@@ -97,7 +99,7 @@ static dg_error probe_output_dir(dg_run_state *r) {
    * once instead of coordinates per snapshot, about the same) */
   double nfmt = p->output_formats == 3 ? 2 : 1;
   double need =
-      nsnap * (nfmt * nout * values * 8 + 65536) + nckpt * (r->ncomp * values * 8 + 65536);
+      nsnap * (nfmt * nout * values * 8 + 65536) + nckpt * ((r->ncomp + ncoef) * values * 8 + 65536);
   unsigned long long avail;
   DG_CALL(dg_fsutil_free_space(dir, &avail));
   DG_CHECK(need <= (double)avail, DG_ERR_IO,

@@ -3,7 +3,8 @@
  * predicate region right (centroid x > 0.5): the VTKHDF mesh file holds
  * CellData/region (0 right of x = 0.5 by the centroid of each cell's
  * points, -1 left), the snapshot PointData/coef_eps with those values at
- * the VTK points, the XDMF snapshot /fields/coef_eps at the nodes, the
+ * the VTK points, the XDMF snapshot /fields/coef_eps at the nodes and
+ * /mesh/region per sub-cell, the
  * checkpoint /coefficients/eps; a restart whose cfg gives eps.right = 6 is
  * refused naming eps.right, one with the same cfg runs.
  * usage: test_problems_run_coefficients maxwell2d_tm.cfg
@@ -107,6 +108,20 @@ static void check_xdmf_and_checkpoint(void) {
     EXPECT(a[j] == b[j] && (a[j] == 5.0 || fabs(a[j] - (1 + x)) < 1e-15),
            "node %zu: %.17g / %.17g at x = %g", j, a[j], b[j], x);
   }
+  /* the XDMF cell data: each of an element's 4 sub-cells has its region
+   * (the mean of the symmetric node set is the centroid) */
+  size_t nr;
+  int *reg = read_set(h5, "/mesh/region", H5T_NATIVE_INT, sizeof(int), &nr);
+  CHECK(nr == 8 * 4, "%zu sub-cell regions", nr);
+  for (int k = 0; k < 8; k++) {
+    double xc = 0;
+    for (int i = 0; i < 6; i++)
+      xc += xyz[3 * (k * 6 + i)] / 6;
+    for (int c = 0; c < 4; c++)
+      EXPECT(reg[k * 4 + c] == (xc > 0.5 ? 0 : -1), "element %d sub-cell %d: region %d", k, c,
+             reg[k * 4 + c]);
+  }
+  free(reg);
   free(a);
   free(b);
   free(xyz);

@@ -85,8 +85,9 @@ static dg_error check(dg_comm *comm, char **args, int nargs) {
         {"maxwell2d_tm_mesh.hdf", "/VTKHDF/CellData/region"},
         {"maxwell2d_tm_000002.hdf", "/VTKHDF/PointData/coef_eps"},
         {"maxwell2d_tm_000002.h5", "/fields/coef_eps"},
+        {"maxwell2d_tm_000002.h5", "/mesh/region"},
         {"maxwell2d_tm_checkpoint_000002.h5", "/coefficients/eps"}};
-    for (int f = 0; f < 4; f++) {
+    for (int f = 0; f < 5; f++) {
       char a[4200], b[4200];
       snprintf(a, sizeof a, "%s/%s", ref, files[f][0]);
       snprintf(b, sizeof b, "%s/%s", dir[m], files[f][0]);
