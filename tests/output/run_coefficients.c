@@ -6,7 +6,8 @@
  * the VTK points, the XDMF snapshot /fields/coef_eps at the nodes and
  * /mesh/region per sub-cell, the
  * checkpoint /coefficients/eps; a restart whose cfg gives eps.right = 6 is
- * refused naming eps.right, one with the same cfg runs.
+ * refused naming eps.right, one with the same cfg runs; eps.right = -1 is
+ * refused before the output directory exists.
  * usage: test_problems_run_coefficients maxwell2d_tm.cfg
  * TEMPORARY: the flux file declares no coefficients until branch coeflang
  * is merged; the test declares eps through the shim (coef_testonly_shim.c),
@@ -28,9 +29,9 @@ void dg_coef_testonly_declare(int n, const dg_flux_coef_info *infos);
 static const char *cfg_path;
 static char dir[4096];
 
-static dg_error run(const char *restart, const char *right) {
+static dg_error run_in(const char *out, const char *restart, const char *right) {
   char od[4200], rv[64];
-  snprintf(od, sizeof od, "output.directory=%s", dir);
+  snprintf(od, sizeof od, "output.directory=%s", out);
   snprintf(rv, sizeof rv, "coefficients.eps.right=%s", right);
   const char *ov[] = {od, "backend.device=cpu", "time.final=0.02", "output.interval=0.01",
                       "output.checkpoint_interval=0.01", "output.format=both",
@@ -40,6 +41,8 @@ static dg_error run(const char *restart, const char *right) {
                         .restart = restart};
   return dg_run(&opt, NULL);
 }
+
+static dg_error run(const char *restart, const char *right) { return run_in(dir, restart, right); }
 
 static void *read_set(const char *path, const char *set, hid_t mt, size_t elem, size_t *n) {
   hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
@@ -150,6 +153,15 @@ int main(int argc, char **argv) {
   dg_error_clear();
   err = run(ck, "5");
   EXPECT(err == DG_OK, "restart with the same eps: %s", dg_error_message());
+  /* a value outside the bound: refused in set-up, before the output
+   * directory is made */
+  char bad[4200];
+  snprintf(bad, sizeof bad, "%s/bad", dir);
+  err = run_in(bad, NULL, "-1");
+  EXPECT(err == DG_ERR_INPUT && strstr(dg_error_message(), "outside the bound eps > 0") &&
+             !tu_exists(bad),
+         "eps.right = -1: %d %s", (int)err, err ? dg_error_message() : "");
+  dg_error_clear();
   dg_coef_testonly_declare(0, &eps);
   return tu_finish(dir, failures);
 }
