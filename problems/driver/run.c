@@ -172,8 +172,14 @@ static dg_error rank_regions(const dg_run_state *r, const int **reg, int **tmp) 
   const dg_mesh *whole = r->prob->mesh, *m = r->par->mesh;
   *reg = m->region;
   *tmp = NULL;
-  if (m->region || !whole->region || !r->par->gk || r->prob->part)
+  if (m->region || !whole->region || !r->par->gk || r->prob->part) {
+    /* (a region value must not silently turn into the default) */
+    DG_CHECK(m->region || whole->nregions == 0, DG_ERR_UNSUPPORTED,
+             "the mesh has %d regions, but this rank's part of it carries none: the "
+             "partitioned mesh lost its regions (a bug; report it)",
+             whole->nregions);
     return DG_OK;
+  }
   *tmp = malloc(sizeof(int) * ((size_t)m->K + 1));
   DG_CHECK(*tmp, DG_ERR_MEMORY, "out of memory");
   for (int64_t k = 0; k < m->K; k++)

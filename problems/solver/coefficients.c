@@ -325,8 +325,11 @@ static dg_error element_regions(const dg_coefficients_input *in, const plan *p, 
     for (int a = 0; a < m->dim; a++)
       e->xc[a] += m->VX[m->EToV[k * nv + v] * m->dim + a] / nv;
   e->nin = 0;
-  if (in->mesh_region && in->mesh_region[k] >= 0)
+  if (in->mesh_region && in->mesh_region[k] >= 0) {
+    DG_CHECK(in->mesh_region[k] < p->nmesh, DG_ERR_INTERNAL,
+             "element %lld: mesh region %d of %d", e->id, in->mesh_region[k], p->nmesh);
     e->in[e->nin++] = in->mesh_region[k];
+  }
   for (int r = p->nmesh; r < p->nreg && e->nin < 256; r++) {
     double t;
     DG_CALL(dg_flux_expr_eval(p->pred[r - p->nmesh], e->xc, &t));
