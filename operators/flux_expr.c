@@ -39,8 +39,12 @@ static dg_error report(const dg_flux_source *src, int line, int col) {
     char one[3 * DG_FLUX_MESSAGE_MAX], head[DG_FLUX_MESSAGE_MAX + 128];
     dg_flux_diag_format(src, d, one, sizeof one);
     const char *rest = strchr(one, '\n');
-    int n = snprintf(head, sizeof head, "%s:%d:%d: error: %s\n", src->name, line + d->loc.line - 1,
-                     d->loc.line == 1 ? col + d->loc.col - 1 : d->loc.col, d->message);
+    int n = line < 1 /* a command-line value: no place in a file */
+                ? snprintf(head, sizeof head, "%s: error: %s (column %d of the value)\n",
+                           src->name, d->message, d->loc.col)
+                : snprintf(head, sizeof head, "%s:%d:%d: error: %s\n", src->name,
+                           line + d->loc.line - 1,
+                           d->loc.line == 1 ? col + d->loc.col - 1 : d->loc.col, d->message);
     if (n < 0 || at + (size_t)n + strlen(rest ? rest + 1 : "") + 1 > sizeof msg)
       break;
     at += (size_t)snprintf(msg + at, sizeof msg - at, "%s%s", head, rest ? rest + 1 : "");
@@ -110,7 +114,8 @@ dg_error dg_flux_expr_parse(const char *text, const char *file, int line, int co
   *out = NULL;
   DG_CHECK(text && file, DG_ERR_ARG, "NULL argument");
   DG_CHECK(dim >= 1 && dim <= 3, DG_ERR_ARG, "dimension %d is not 1, 2 or 3", dim);
-  DG_CHECK(line >= 1 && col >= 1, DG_ERR_ARG, "location %d:%d is not 1-based", line, col);
+  DG_CHECK((line >= 1 && col >= 1) || (line == 0 && col == 0), DG_ERR_ARG,
+           "location %d:%d is neither 1-based nor 0:0 (a command-line value)", line, col);
   dg_flux_diags *d = calloc(1, sizeof *d);
   dg_flux_expr *e = calloc(1, sizeof *e);
   dg_flux_source src = {file, text, strlen(text), d};

@@ -21,7 +21,8 @@
 typedef struct dg_flux_expr dg_flux_expr;
 
 /* Parse text, written at (line, col) of file (col: the column of the
- * value's first character), for a mesh of dimension dim (1..3); prog may
+ * value's first character; 0, 0 for a value from the command line, where
+ * file names it, e.g. "<command line>"), for a mesh of dimension dim (1..3); prog may
  * be NULL (no params).  Mistakes: DG_ERR_INPUT whose message is the
  * compiler-style reports "file:line:COL: error: ...", COL counted in the
  * cfg line, each followed by the value and a caret under the mistake. */

@@ -46,6 +46,7 @@
 #include "operators/kernel_knobs.h"
 #include "operators/physics.h"
 #include "problems/solver/autotune.h"
+#include "problems/solver/coefficients.h"
 #include "problems/driver/problem.h"
 #include "problems/solver/solver.h"
 
@@ -97,8 +98,8 @@ done:
   return err;
 }
 
-static void counts(const dg_discretization *d, const dg_generated *g, int nc, int fused,
-                   int fused_surface, bench_row *row) {
+static void counts(const dg_discretization *d, const dg_generated *g, int nc, int ncf,
+                   int fused, int fused_surface, bench_row *row) {
   double r = d->precision == DG_FLOAT ? 4 : 8;
   double K = (double)d->K, F = (double)d->Nfaces * d->Nfp, Np = d->Np, dim = d->dim;
   double n = K * Np * nc;
@@ -113,6 +114,9 @@ static void counts(const dg_discretization *d, const dg_generated *g, int nc, in
   row->flops[1] = K * (2 * Np * Np * np + 2 * dim * np * Np + 2 * Np * F * nc + g->sparse_flops) +
                   (fused ? 5 * n : 0);
   row->flops[2] = fused ? 0 : 5 * n;
+  /* coefficients: both face traces per face node, one value per volume node */
+  row->bytes[0] += K * F * 2.0 * ncf * r;
+  row->bytes[1] += K * Np * ncf * r;
   if (fused_surface) { /* one kernel: the fl round trip (write + read) is gone */
     row->bytes[1] += row->bytes[0] - 2 * K * F * nc * r;
     row->bytes[0] = 0;
@@ -129,6 +133,7 @@ static dg_error bench_one(const char *cfg, const bench_opts *o, bench_row *row, 
   dg_physics_tables *tab = NULL;
   unsigned char *used = NULL; /* ph.bc_used */
   dg_solver *s = NULL;
+  dg_coefficients *co = NULL;
   dg_error err = DG_OK;
   DG_CALL_GOTO(err, done, dg_problem_load(cfg, o->ov, o->nov, &p));
   DG_CALL_GOTO(err, done, dg_device_create(p->device, -1, &dev));
@@ -138,6 +143,12 @@ static dg_error bench_one(const char *cfg, const bench_opts *o, bench_row *row, 
   DG_CALL_GOTO(err, done,
                dg_problem_boundaries_used(p->mesh, p->tag_to_bc, ph.nboundaries, NULL, &used));
   ph.bc_used = used;
+  if (ph.ncoef > 0) { /* their values as dgrun builds them ([regions], [coefficients]) */
+    dg_coefficients_input in = {p->program, p->flux_name, p->cfg, p->mesh, p->mesh->region,
+                                p->mesh->nregions, p->mesh->region_names,
+                                (const double *const *)disc->X, disc->Np, NULL};
+    DG_CALL_GOTO(err, done, dg_coefficients_build(&in, &co));
+  }
   row->dim = disc->dim;
   row->N = disc->N;
   row->is_float = p->precision == DG_FLOAT;
@@ -150,6 +161,8 @@ static dg_error bench_one(const char *cfg, const bench_opts *o, bench_row *row, 
   /* the untuned default variant: the [backend] knobs as given */
   dg_solver_options so = {p->kernels, NULL};
   DG_CALL_GOTO(err, done, dg_solver_create(dev, disc, &ph, p->tag_to_bc, &so, &s));
+  if (co)
+    DG_CALL_GOTO(err, done, dg_solver_set_coefficients(s, co->values));
   double ms[3];
   int stopped;
   DG_CALL_GOTO(err, done, dg_autotune_time_kernels(s, o->repeats, 0, 7, ms, &stopped));
@@ -158,16 +171,19 @@ static dg_error bench_one(const char *cfg, const bench_opts *o, bench_row *row, 
   dg_kernel_config kc = p->kernels;
   if (o->tune != DG_TUNE_OFF) {
     dg_autotune_request tq = {dev, disc, &ph, p->tag_to_bc, NULL, (dg_tune_mode)o->tune,
-                              p->kernels, NULL, NULL, 0, DG_AUTOTUNE_SEARCH_MISSING, NULL};
+                              p->kernels, NULL, NULL, 0, DG_AUTOTUNE_SEARCH_MISSING,
+                              co ? co->values : NULL};
     dg_autotune_outcome to;
     DG_CALL_GOTO(err, done, dg_autotune(&tq, &to));
     kc = to.cfg;
   }
   so.kernels = kc;
   DG_CALL_GOTO(err, done, dg_solver_create(dev, disc, &ph, p->tag_to_bc, &so, &s));
+  if (co)
+    DG_CALL_GOTO(err, done, dg_solver_set_coefficients(s, co->values));
   DG_CALL_GOTO(err, done, dg_autotune_time_kernels(s, o->repeats, 0, 7, row->ms, &stopped));
   row->rhs_ms = row->ms[0] + row->ms[1] + row->ms[2];
-  counts(disc, dg_solver_generated(s), ph.ncomp, kc.fuse_update,
+  counts(disc, dg_solver_generated(s), ph.ncomp, ph.ncoef, kc.fuse_update,
          kc.fuse_surface && dg_device_get_info(dev)->backend == DG_BACKEND_CUDA, row);
   dg_kernel_config_describe(&kc, row->variant, sizeof row->variant);
   if (out) {
@@ -198,6 +214,7 @@ static dg_error bench_one(const char *cfg, const bench_opts *o, bench_row *row, 
   }
 done:
   dg_solver_destroy(&s);
+  dg_coefficients_destroy(&co);
   if (tab)
     dg_physics_tables_destroy(&tab);
   free(used);

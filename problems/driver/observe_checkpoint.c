@@ -70,6 +70,7 @@ dg_error dg_observe_write_checkpoint(dg_run_state *r, double t, double dt, int64
   if (r->par->size > 1) {
     DG_CALL(dg_parallel_gather(r->par, r->ncomp, r->disc->Np, r->u, r->u_global));
     u = r->u_global;
+    info.coef_values = r->coef_gathered; /* (gathered in set-up) */
   }
   dg_error err = DG_OK;
   if (r->par->rank == 0)

@@ -122,7 +122,8 @@ static dg_error write_fields(dg_run_state *r, double t, int64_t step, dg_run_res
     norms[nnorms].l2 = res->l2[f];
     norms[nnorms++].max = res->maxerr[f];
   }
-  size_t n = (size_t)r->ncomp + 1;
+  int ncoef = r->coef ? r->coef->ncoef : 0;
+  size_t n = (size_t)(r->ncomp + ncoef) + 1;
   dg_snapshot_field *fields = calloc(2 * n, sizeof *fields);
   char(*names)[80] = calloc(2 * n, sizeof *names);
   dg_error err = fields && names ? DG_OK
@@ -130,6 +131,12 @@ static dg_error write_fields(dg_run_state *r, double t, int64_t step, dg_run_res
                                                   "out of memory");
   if (err == DG_OK) {
     int nout = list_fields(r, u, K, 0, fields, names);
+    /* the coefficients as point data coef_<name> (gathered with the state) */
+    const double *cv = r->par->size > 1 && !r->collective ? r->coef_global : r->coef->values;
+    for (int c = 0; c < ncoef; c++, nout++) {
+      snprintf(names[nout], sizeof names[nout], "coef_%s", r->coef_names[c]);
+      fields[nout] = (dg_snapshot_field){names[nout], 1, 8, {cv + (int64_t)c * K * r->disc->Np}};
+    }
     int nerr = e ? list_fields(r, e, K, 1, fields + n, names + n) : 0;
     err = dg_snapshot_writer_write_with(r->writer, t, step, fields, nout, fields + n, nerr,
                                         norms, res->have_norms ? nnorms : 0);

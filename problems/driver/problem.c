@@ -18,6 +18,7 @@
 #include "meshes/mesh_validate.h"
 #include "operators/flux_consistency.h"
 #include "operators/kernel_knobs.h"
+#include "problems/solver/coefficients.h"
 
 /* The schema without the kernel knobs, which dg_problem_schema() inserts
  * from operators/kernel_knobs.h after [backend] tuning. */
@@ -62,6 +63,13 @@ static const dg_config_key schema_base[] = {
     {"boundaries", NULL, DG_CONFIG_STRING, NULL, NULL,
      "open section: mesh tag = boundary condition name of the flux file "
      "(tags left right bottom top front back)"},
+    {"regions", NULL, DG_CONFIG_STRING, NULL, NULL,
+     "open section: name = predicate on the element centroid x (e.g. x[0] > 0); the "
+     "elements where it is true are in region name (beside the mesh's own regions)"},
+    {"coefficients", NULL, DG_CONFIG_STRING, NULL, NULL,
+     "open section: coefficient = value (the default; an expression of x is evaluated per "
+     "node) and coefficient.region = value (in that region) for the flux file's "
+     "coefficients"},
     {"discretization", "order", DG_CONFIG_INT, NULL, NULL, "polynomial order N (1..15)"},
     {"discretization", "precision", DG_CONFIG_ENUM, "float|double", "double",
      "floating-point precision of the device computation"},
@@ -474,6 +482,10 @@ static dg_error load_flux(dg_problem *p, const char *text, size_t len, const cha
     DG_CALL(dg_flux_set_param(p->program, pname, v));
   }
   DG_CALL(map_boundaries(p));
+  /* names and expressions of [regions] / [coefficients] now; their values
+   * per node once the discretization exists (problems/driver/run.c) */
+  DG_CALL(dg_coefficients_check(p->program, p->flux_name, cfg, p->dim, p->mesh->nregions,
+                                p->mesh->region_names));
   DG_CALL(check_flux_consistency(p, p->flux_name));
   return DG_OK;
 }

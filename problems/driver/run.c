@@ -49,6 +49,9 @@ static void run_state_free(dg_run_state *r) {
   free(r->created_dir);
   free(r->u);
   free(r->u_global);
+  free(r->coef_global);
+  free(r->region_global);
+  dg_coefficients_destroy(&r->coef);
   dg_snapshot_writer_destroy(&r->writer);
   dg_h5part_destroy(&r->part);
   dg_quantities_destroy(&r->quantities);
@@ -64,8 +67,9 @@ static void run_state_free(dg_run_state *r) {
 
 /* Fail before the time loop, not after hours of it, when the output
  * directory cannot be written or its file system cannot hold what the run
- * will write: every snapshot (output fields + node coordinates) and every
- * checkpoint (the whole state) counted from t = 0, plus 64 KiB of metadata
+ * will write: every snapshot (output fields, coefficients + node
+ * coordinates) and every checkpoint (the whole state and the coefficients)
+ * counted from t = 0, plus 64 KiB of metadata
  * each.  The directories it creates are noted so that a run failing before
  * it wrote anything removes them again (dg_run). */
 static dg_error probe_output_dir(dg_run_state *r) {
@@ -83,7 +87,8 @@ static dg_error probe_output_dir(dg_run_state *r) {
   unlink(probe);
   free(probe);
   DG_CALL(err);
-  double values = (double)r->disc->K * r->disc->Np, nout = r->disc->dim;
+  double values = (double)r->disc->K * r->disc->Np, ncoef = r->coef ? r->coef->ncoef : 0,
+         nout = r->disc->dim + ncoef;
   for (int f = 0; f < dg_flux_field_count(p->program); f++)
     if (p->output_field[f])
       nout += dg_flux_field(p->program, f)->ncomp;
@@ -94,7 +99,7 @@ static dg_error probe_output_dir(dg_run_state *r) {
    * once instead of coordinates per snapshot, about the same) */
   double nfmt = p->output_formats == 3 ? 2 : 1;
   double need =
-      nsnap * (nfmt * nout * values * 8 + 65536) + nckpt * (r->ncomp * values * 8 + 65536);
+      nsnap * (nfmt * nout * values * 8 + 65536) + nckpt * ((r->ncomp + ncoef) * values * 8 + 65536);
   unsigned long long avail;
   DG_CALL(dg_fsutil_free_space(dir, &avail));
   DG_CHECK(need <= (double)avail, DG_ERR_IO,
@@ -157,6 +162,79 @@ static dg_error create_writer(dg_run_state *r) {
 done:
   free(xl);
   free(xg);
+  DG_CALL(err);
+  return DG_OK;
+}
+
+/* This rank's elements' mesh regions: the partitioned mesh's own, or
+ * looked up in the whole mesh by global id (*tmp malloc'd then). */
+static dg_error rank_regions(const dg_run_state *r, const int **reg, int **tmp) {
+  const dg_mesh *whole = r->prob->mesh, *m = r->par->mesh;
+  *reg = m->region;
+  *tmp = NULL;
+  if (m->region || !whole->region || !r->par->gk || r->prob->part) {
+    /* (a region value must not silently turn into the default) */
+    DG_CHECK(m->region || whole->nregions == 0, DG_ERR_UNSUPPORTED,
+             "the mesh has %d regions, but this rank's part of it carries none: the "
+             "partitioned mesh lost its regions (a bug; report it)",
+             whole->nregions);
+    return DG_OK;
+  }
+  *tmp = malloc(sizeof(int) * ((size_t)m->K + 1));
+  DG_CHECK(*tmp, DG_ERR_MEMORY, "out of memory");
+  for (int64_t k = 0; k < m->K; k++)
+    (*tmp)[k] = r->par->gk[k] < whole->K ? whole->region[r->par->gk[k]] : -1;
+  *reg = *tmp;
+  return DG_OK;
+}
+
+/* The coefficient values at this rank's nodes ([regions], [coefficients];
+ * problems/solver/coefficients.h), before any file or kernel is written;
+ * rank 0 of a gathering run also gathers everyone's for output. */
+static dg_error build_coefficients(dg_run_state *r) {
+  const dg_problem *p = r->prob;
+  const int *reg;
+  int *tmp;
+  DG_CALL(rank_regions(r, &reg, &tmp));
+  dg_coefficients_input in = {p->program, p->flux_name, p->cfg, r->par->mesh, reg,
+                              p->mesh->nregions, p->mesh->region_names,
+                              (const double *const *)r->disc->X, r->disc->Np, r->par->gk};
+  dg_error err = dg_coefficients_build(&in, &r->coef);
+  free(tmp);
+  DG_CALL(dg_parallel_agree(r->par->comm, err));
+  const dg_coefficients *c = r->coef;
+  DG_CHECK(c->ncoef <= DG_CHECKPOINT_MAX_FIELDS, DG_ERR_INPUT,
+           "%s declares %d coefficients, at most %d are supported", p->flux_name, c->ncoef,
+           DG_CHECKPOINT_MAX_FIELDS);
+  for (int i = 0; i < c->ncoef; i++) {
+    r->coef_names[i] = dg_flux_coef(p->program, i)->name;
+    r->coef_local[i] = c->values + (int64_t)i * c->K * c->Np;
+  }
+  if (r->par->size == 1 || r->collective)
+    return DG_OK;
+  int64_t Kg = r->par->K_global, K = c->K;
+  double *rl = malloc(sizeof(double) * ((size_t)K + 1));
+  double *rg = r->par->rank == 0 ? malloc(sizeof(double) * ((size_t)Kg + 1)) : NULL;
+  if (r->par->rank == 0) {
+    r->coef_global = malloc(sizeof(double) * ((size_t)(c->ncoef * Kg * c->Np) + 1));
+    r->region_global = malloc(sizeof(int) * ((size_t)Kg + 1));
+  }
+  err = rl && (r->par->rank != 0 || (rg && r->coef_global && r->region_global))
+            ? DG_OK
+            : dg_error_raise(DG_ERR_MEMORY, __FILE__, __LINE__, __func__, "out of memory");
+  err = dg_parallel_agree(r->par->comm, err);
+  if (err == DG_OK && c->ncoef > 0)
+    err = dg_parallel_gather(r->par, c->ncoef, c->Np, c->values, r->coef_global);
+  for (int64_t k = 0; err == DG_OK && k < K; k++)
+    rl[k] = c->region ? c->region[k] : -1;
+  if (err == DG_OK && c->nregions > 0)
+    err = dg_parallel_gather(r->par, 1, 1, rl, rg);
+  for (int64_t k = 0; err == DG_OK && rg && c->nregions > 0 && k < Kg; k++)
+    r->region_global[k] = (int)rg[k];
+  for (int i = 0; r->coef_global && i < c->ncoef; i++)
+    r->coef_gathered[i] = r->coef_global + (int64_t)i * Kg * c->Np;
+  free(rl);
+  free(rg);
   DG_CALL(err);
   return DG_OK;
 }
@@ -249,6 +327,7 @@ static dg_error setup(const dg_run_options *opt, dg_run_state *r) {
   DG_CALL(dg_parallel_agree(opt->comm, dg_mesh_identity_hash(r->par, r->disc, &r->mesh_hash)));
   mesh_description(p->cfg, r->mesh_name, sizeof r->mesh_name);
   dg_timing_end(ph);
+  DG_CALL(build_coefficients(r));
   DG_CALL(dg_physics_from_program(p->program, &r->phys, &r->tables));
   /* the affine check (basis bernstein) skips conditions no face uses */
   DG_CALL(dg_problem_boundaries_used(r->par->mesh, r->par->tag_to_bc, r->phys.nboundaries,
@@ -299,6 +378,9 @@ static dg_error setup(const dg_run_options *opt, dg_run_state *r) {
     DG_CALL(dg_parallel_agree(opt->comm, r->par->rank == 0 ? probe_output_dir(r) : DG_OK));
   if (p->output_enabled)
     DG_CALL(create_writer(r));
+  if (r->writer && r->coef->nregions > 0) /* (rank 0 alone holds a gathering run's) */
+    DG_CALL(dg_snapshot_writer_set_regions(
+        r->writer, r->par->size > 1 && !r->collective ? r->region_global : r->coef->region));
   /* A bad checkpoint or step count is refused before any kernel exists. */
   if (!opt->tune_only)
     DG_CALL(dg_run_plan_create(opt, r));
@@ -315,7 +397,7 @@ static dg_error setup(const dg_run_options *opt, dg_run_state *r) {
                               p->kernels, opt->tune_only ? stdout : NULL, NULL, 0,
                               opt->tune_only || p->tuning_given ? DG_AUTOTUNE_SEARCH_MISSING
                                                                 : DG_AUTOTUNE_BY_BACKEND,
-                              NULL};
+                              r->coef->ncoef > 0 ? r->coef->values : NULL};
     dg_autotune_outcome to;
     ph = dg_timing_begin("tuning (database lookup or search)");
     DG_CALL(dg_parallel_agree(opt->comm, dg_autotune(&tq, &to)));
@@ -328,6 +410,8 @@ static dg_error setup(const dg_run_options *opt, dg_run_state *r) {
       opt->comm, dg_solver_create_partitioned(r->dev, r->disc, &r->phys, r->par->tag_to_bc, &so,
                                               r->par->size > 1 ? &r->par->halo : NULL,
                                               &r->solver)));
+  if (r->coef->ncoef > 0)
+    DG_CALL(dg_parallel_agree(opt->comm, dg_solver_set_coefficients(r->solver, r->coef->values)));
   /* the error norms' and integrals' module, compiled before the first step */
   if (!opt->tune_only)
     DG_CALL(dg_parallel_agree(opt->comm, dg_quantities_create(r->solver, r->disc, p->program,

@@ -38,6 +38,10 @@ void dg_run_checkpoint_info(const dg_run_state *r, dg_checkpoint_info *info) {
   info->mesh_name = r->mesh_name;
   info->config_text = r->prob->resolved_cfg;
   info->flux_text = r->prob->resolved_cfg ? r->prob->flux_text : NULL;
+  /* this rank's values (a gathering writer points at the gathered ones) */
+  info->ncoef = r->coef ? r->coef->ncoef : 0;
+  info->coef_names = r->coef_names;
+  info->coef_values = r->coef_local;
 }
 
 dg_error dg_run_restart_read(const dg_run_options *opt, dg_run_state *r, dg_run_resume *at) {

@@ -14,6 +14,7 @@
 #include "problems/io/checkpoint.h"
 #include "problems/io/h5part.h"
 #include "problems/io/snapshot.h"
+#include "problems/solver/coefficients.h"
 #include "problems/solver/parallel.h"
 #include "problems/solver/quantities.h"
 #include "problems/solver/solver.h"
@@ -34,6 +35,16 @@ struct dg_run_state {
   dg_parallel *par;
   double *u;        /* host state, logical order (this rank's elements) */
   double *u_global; /* rank 0 of a gathering partitioned run: all elements, for output */
+  /* The flux file's coefficients at this rank's nodes (NULL before set-up);
+   * coef_global: rank 0 of a gathering partitioned run, all elements'
+   * (ncoef*K_global*Np, the same layout), and region_global their regions */
+  dg_coefficients *coef;
+  double *coef_global;
+  int *region_global;
+  /* for checkpoints: the coefficients' names, and their values here (this
+   * rank's) and, on rank 0 of a gathering run, in coef_global */
+  const char *coef_names[DG_CHECKPOINT_MAX_FIELDS];
+  const double *coef_local[DG_CHECKPOINT_MAX_FIELDS], *coef_gathered[DG_CHECKPOINT_MAX_FIELDS];
   int collective;   /* a partitioned run writing with parallel HDF5 */
   dg_h5part *part;  /* with collective: this rank's elements in the files */
   uint64_t mesh_hash;  /* problems/solver/mesh_identity.h, for checkpoints */

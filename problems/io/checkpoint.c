@@ -33,7 +33,22 @@ static dg_error check_info(const char *path, const dg_checkpoint_info *in) {
       DG_CHECK(strcmp(n, in->field_names[j]) != 0, DG_ERR_ARG,
                "checkpoint field '%s' is given twice", n);
   }
+  DG_CHECK(in->ncoef >= 0 && in->ncoef <= DG_CHECKPOINT_MAX_FIELDS &&
+               (in->ncoef == 0 || (in->coef_names && in->coef_values)),
+           DG_ERR_ARG, "checkpoint '%s': %d coefficients", path, in->ncoef);
+  for (int i = 0; i < in->ncoef; ++i)
+    DG_CHECK(dg_h5io_plain_name(in->coef_names[i]) && in->coef_values[i], DG_ERR_ARG,
+             "checkpoint '%s': bad coefficient %d", path, i);
   return DG_OK;
+}
+
+/* The coefficients' checkpoint view: their own names, doubles. */
+static dg_checkpoint_info coef_view(const dg_checkpoint_info *in) {
+  dg_checkpoint_info c = *in;
+  c.real_size = 8;
+  c.nfields = in->ncoef;
+  c.field_names = in->coef_names;
+  return c;
 }
 
 void dg_checkpoint_inputs_free(dg_checkpoint_inputs *in) {
@@ -108,6 +123,10 @@ static dg_error write_inputs(dg_h5io_out *o, const char *path, const dg_checkpoi
   return DG_OK;
 }
 
+static dg_error write_sets(dg_h5io_out *o, const char *path, const char *group,
+                           const dg_checkpoint_info *in, const void *const *fields,
+                           const dg_h5part *part, void *buf, const uint64_t *hash);
+
 /* The file's content: attributes, then each field (all of it, or with part
  * this rank's share, packed into buf) and its checksum hash[i].  With a
  * collective file every step ends in an agreement on errors. */
@@ -139,9 +158,23 @@ attrs:
   DG_CALL(dg_h5io_agree(o, err));
   if (in->config_text)
     DG_CALL(write_inputs(o, path, in));
-  hid_t g = H5Gcreate2(file, "fields", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  DG_CALL(write_sets(o, path, "fields", in, fields, part, buf, hash));
+  if (in->ncoef > 0) {
+    dg_checkpoint_info cv = coef_view(in);
+    DG_CALL(write_sets(o, path, "coefficients", &cv, (const void *const *)in->coef_values, part,
+                       buf, hash + in->nfields));
+  }
+  return DG_OK;
+}
+
+/* The datasets /<group>/<name> of in's fields, with their checksums. */
+static dg_error write_sets(dg_h5io_out *o, const char *path, const char *group,
+                           const dg_checkpoint_info *in, const void *const *fields,
+                           const dg_h5part *part, void *buf, const uint64_t *hash) {
+  dg_error err = DG_OK;
+  hid_t g = H5Gcreate2(o->file, group, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
   if (g < 0)
-    err = DG_H5_RAISE(DG_ERR_IO, "cannot create group /fields in '%s'", path);
+    err = DG_H5_RAISE(DG_ERR_IO, "cannot create group /%s in '%s'", group, path);
   DG_CALL(dg_h5io_agree(o, err));
   hid_t mt = in->real_size == 4 ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE;
   uint64_t n = (uint64_t)(in->K * in->Np);
@@ -172,7 +205,7 @@ dg_error dg_checkpoint_write(const char *path, const dg_checkpoint_info *info,
                              const void *const *fields) {
   DG_CALL(check_info(path, info));
   DG_CHECK(fields != NULL, DG_ERR_ARG, "checkpoint '%s': NULL fields", path);
-  uint64_t hash[64];
+  uint64_t hash[2 * DG_CHECKPOINT_MAX_FIELDS];
   DG_CHECK(info->nfields <= DG_CHECKPOINT_MAX_FIELDS, DG_ERR_ARG,
            "checkpoint '%s': %d fields (at most %d)", path, info->nfields,
            DG_CHECKPOINT_MAX_FIELDS);
@@ -181,6 +214,8 @@ dg_error dg_checkpoint_write(const char *path, const dg_checkpoint_info *info,
              info->field_names[i]);
     hash[i] = elem_hash_sum(fields[i], info->K, (size_t)info->Np * (size_t)info->real_size, NULL);
   }
+  for (int c = 0; c < info->ncoef; ++c)
+    hash[info->nfields + c] = elem_hash_sum((const unsigned char *)info->coef_values[c], info->K, (size_t)info->Np * 8, NULL);
   dg_h5io_out o;
   DG_CALL(dg_h5io_create(path, DG_CHECKPOINT_SEAL, &o));
   dg_error err = write_body(&o, path, info, fields, NULL, NULL, hash);
@@ -199,17 +234,22 @@ dg_error dg_checkpoint_write_part(const char *path, const dg_checkpoint_info *in
   /* Local checks first, agreed on: every rank then enters the collective
    * calls, or none does. */
   dg_error err = check_info(path, info);
-  uint64_t hash[64] = {0};
+  uint64_t hash[2 * DG_CHECKPOINT_MAX_FIELDS] = {0};
   size_t bytes = info ? (size_t)info->Np * (size_t)info->real_size : 0;
+  size_t cbytes = info ? (size_t)info->Np * 8 : 0; /* a coefficient's, doubles */
   void *buf = NULL;
   if (err == DG_OK && (!fields || !part || !comm || info->nfields > DG_CHECKPOINT_MAX_FIELDS || part->K_global != info->K))
     err = dg_error_raise(DG_ERR_ARG, __FILE__, __LINE__, __func__,
                          "checkpoint '%s': bad fields, part or communicator", path);
   if (err == DG_OK) {
-    buf = malloc(bytes * (size_t)part->K + 1);
+    buf = malloc((info->ncoef ? cbytes : bytes) * (size_t)part->K + 1);
     if (!buf)
       err = dg_error_raise(DG_ERR_MEMORY, __FILE__, __LINE__, __func__,
                            "out of memory for checkpoint '%s'", path);
+  }
+  for (int c = 0; err == DG_OK && c < info->ncoef; ++c) {
+    dg_h5part_pack(part, cbytes, info->coef_values[c], buf);
+    hash[info->nfields + c] = elem_hash_sum(buf, part->K, cbytes, part->gid);
   }
   for (int i = 0; err == DG_OK && i < info->nfields; ++i) {
     if (!fields[i]) {
@@ -222,7 +262,7 @@ dg_error dg_checkpoint_write_part(const char *path, const dg_checkpoint_info *in
   }
   err = dg_comm_agree(comm, err);
   if (err == DG_OK)
-    err = dg_comm_allreduce_sum_u64(comm, hash, info->nfields);
+    err = dg_comm_allreduce_sum_u64(comm, hash, info->nfields + info->ncoef);
   dg_h5io_out o;
   if (err == DG_OK)
     err = dg_h5io_create_coll(path, comm, DG_CHECKPOINT_SEAL, &o);
@@ -373,9 +413,13 @@ done:
 /* The checkpoint's identity checks and its fields (part: this rank's
  * elements; shares and wants as in read_field, for a version 2 file); sets
  * *version and, on success, info's progress. */
+static dg_error read_coefs(hid_t file, const char *path, const dg_checkpoint_info *in,
+                           int64_t version, const dg_h5part *part, double *cbuf,
+                           uint64_t *shares, uint64_t *wants);
+
 static dg_error read_body(hid_t file, const char *path, dg_checkpoint_info *in,
                           void *const *fields, const dg_h5part *part, int64_t *version,
-                          uint64_t *shares, uint64_t *wants) {
+                          uint64_t *shares, uint64_t *wants, double *cbuf) {
   char fmt[64];
   dg_error err = dg_h5io_attr_get_str(file, "format", fmt, sizeof fmt, path);
   if (err != DG_OK || strcmp(fmt, format_name) != 0) {
@@ -412,6 +456,9 @@ static dg_error read_body(hid_t file, const char *path, dg_checkpoint_info *in,
     err = read_field(g, path, in, *version, in->field_names[i], part, fields[i], &shares[i],
                      &wants[i]);
   H5Gclose(g);
+  if (err == DG_OK)
+    err = read_coefs(file, path, in, *version, part, cbuf, shares + in->nfields,
+                     wants + in->nfields);
   if (err != DG_OK)
     return dg_error_push(err, __FILE__, __LINE__, __func__);
   /* Last, so that a damaged file is reported as damaged: the numbering of
@@ -431,6 +478,62 @@ static dg_error read_body(hid_t file, const char *path, dg_checkpoint_info *in,
   in->time = time;
   in->dt = dt;
   in->step = step;
+  return DG_OK;
+}
+
+/* The stored coefficients into cbuf (ncoef x the elements read x Np), to
+ * be compared once their checksums hold (compare_coefs). */
+static dg_error read_coefs(hid_t file, const char *path, const dg_checkpoint_info *in,
+                           int64_t version, const dg_h5part *part, double *cbuf,
+                           uint64_t *shares, uint64_t *wants) {
+  htri_t ex = H5Lexists(file, "coefficients", H5P_DEFAULT);
+  if (ex < 0)
+    H5Eclear2(H5E_DEFAULT);
+  DG_CHECK(ex > 0 || in->ncoef == 0, DG_ERR_INPUT,
+           "checkpoint '%s' holds no coefficient values, but this run's flux file declares "
+           "coefficients ('%s', ...): restart it with the flux file it was written with",
+           path, in->coef_names[0]);
+  DG_CHECK(ex <= 0 || in->ncoef > 0, DG_ERR_INPUT,
+           "checkpoint '%s' holds coefficient values, but this run's flux file declares no "
+           "coefficients: restart it with the flux file it was written with",
+           path);
+  if (in->ncoef == 0)
+    return DG_OK;
+  hid_t g = H5Gopen2(file, "coefficients", H5P_DEFAULT);
+  if (g < 0)
+    return DG_H5_RAISE(DG_ERR_INPUT, "cannot open /coefficients in checkpoint '%s'", path);
+  dg_checkpoint_info cv = coef_view(in);
+  int64_t n = (part ? part->K : in->K) * in->Np;
+  dg_error err = DG_OK;
+  for (int c = 0; c < in->ncoef && err == DG_OK; ++c)
+    err = read_field(g, path, &cv, version, in->coef_names[c], part, cbuf + c * n, &shares[c],
+                     &wants[c]);
+  H5Gclose(g);
+  if (err != DG_OK)
+    return dg_error_push(err, __FILE__, __LINE__, __func__);
+  return DG_OK;
+}
+
+/* The stored coefficients against this run's: a restart must not change
+ * the material. */
+static dg_error compare_coefs(const char *path, const dg_checkpoint_info *in,
+                              const dg_h5part *part, const double *cbuf) {
+  int64_t K = part ? part->K : in->K, Np = in->Np;
+  for (int c = 0; c < in->ncoef; ++c)
+    for (int64_t j = 0; j < K * Np; ++j) {
+      double was = cbuf[c * K * Np + j], now = in->coef_values[c][j];
+      if (memcmp(&was, &now, sizeof was) == 0)
+        continue;
+      int64_t k = j / Np, gk = k;
+      for (int64_t q = 0; part && q < part->K; ++q)
+        if (part->order[q] == k)
+          gk = part->gid[q];
+      DG_RAISE(DG_ERR_INPUT,
+               "checkpoint '%s' was written with coefficient '%s' = %.17g at node %lld of "
+               "element %lld, but this run's [coefficients] / [regions] give %.17g there: a "
+               "restart must keep the material (restore the cfg's values, or start anew)",
+               path, in->coef_names[c], was, (long long)(j % Np), (long long)gk, now);
+    }
   return DG_OK;
 }
 
@@ -465,11 +568,11 @@ static dg_error check_buffers(const char *path, const dg_checkpoint_info *info,
 /* Open, read (all of it, or part), close. */
 static dg_error read_file(const char *path, dg_checkpoint_info *info, void *const *fields,
                           const dg_h5part *part, int64_t *version, uint64_t *shares,
-                          uint64_t *wants) {
+                          uint64_t *wants, double *cbuf) {
   hid_t file;
   /* (the seal was verified: the file is the one dgrun wrote) */
   DG_CALL(dg_h5io_open_read(path, "checkpoint", &file));
-  dg_error err = read_body(file, path, info, fields, part, version, shares, wants);
+  dg_error err = read_body(file, path, info, fields, part, version, shares, wants, cbuf);
   H5Fclose(file);
   H5Eclear2(H5E_DEFAULT);
   if (err != DG_OK)
@@ -480,9 +583,15 @@ static dg_error read_file(const char *path, dg_checkpoint_info *info, void *cons
 dg_error dg_checkpoint_read(const char *path, dg_checkpoint_info *info, void *const *fields) {
   DG_CALL(check_buffers(path, info, fields));
   int64_t version;
-  uint64_t shares[DG_CHECKPOINT_MAX_FIELDS], wants[DG_CHECKPOINT_MAX_FIELDS];
+  uint64_t shares[2 * DG_CHECKPOINT_MAX_FIELDS], wants[2 * DG_CHECKPOINT_MAX_FIELDS];
   DG_CALL(check_seal(path, 1));
-  DG_CALL(read_file(path, info, fields, NULL, &version, shares, wants));
+  double *cbuf = malloc(sizeof(double) * (size_t)(info->ncoef * info->K * info->Np) + 1);
+  DG_CHECK(cbuf, DG_ERR_MEMORY, "out of memory reading checkpoint '%s'", path);
+  dg_error err = read_file(path, info, fields, NULL, &version, shares, wants, cbuf);
+  if (err == DG_OK) /* (read_field checked the checksums) */
+    err = compare_coefs(path, info, NULL, cbuf);
+  free(cbuf);
+  DG_CALL(err);
   return DG_OK;
 }
 
@@ -498,8 +607,16 @@ dg_error dg_checkpoint_read_part(const char *path, dg_checkpoint_info *info,
    * below. */
   int64_t version = 0;
   /* (shares: one more slot, for the element count summed alongside) */
-  uint64_t shares[DG_CHECKPOINT_MAX_FIELDS + 1] = {0}, wants[DG_CHECKPOINT_MAX_FIELDS] = {0};
+  uint64_t shares[2 * DG_CHECKPOINT_MAX_FIELDS + 1] = {0},
+           wants[2 * DG_CHECKPOINT_MAX_FIELDS] = {0};
+  double *cbuf = NULL;
   dg_error err = check_buffers(path, info, fields);
+  if (err == DG_OK && part) {
+    cbuf = malloc(sizeof(double) * (size_t)(info->ncoef * part->K * info->Np) + 1);
+    if (!cbuf)
+      err = dg_error_raise(DG_ERR_MEMORY, __FILE__, __LINE__, __func__,
+                           "out of memory reading checkpoint '%s'", path);
+  }
   if (err == DG_OK && (!part || !comm || part->K_global != info->K))
     err = dg_error_raise(DG_ERR_ARG, __FILE__, __LINE__, __func__,
                          "checkpoint '%s': bad part or communicator", path);
@@ -509,14 +626,14 @@ dg_error dg_checkpoint_read_part(const char *path, dg_checkpoint_info *info,
     err = check_seal(path, dg_comm_rank(comm) == 0);
   err = dg_comm_agree(comm, err);
   if (err == DG_OK)
-    err = read_file(path, info, fields, part, &version, shares, wants);
+    err = read_file(path, info, fields, part, &version, shares, wants, cbuf);
   err = dg_comm_agree(comm, err);
   if (err == DG_OK && version >= 2) {
     /* each rank hashed its own elements: the shares add up to the sum the
      * writer stored, so a changed element fails every rank alike; the
      * element count summed alongside says that the parts cover the file
      * (they are distinct by the partition) */
-    int n = info->nfields;
+    int n = info->nfields + info->ncoef;
     shares[n] = (uint64_t)part->K;
     err = dg_comm_allreduce_sum_u64(comm, shares, n + 1);
     if (err == DG_OK && shares[n] != (uint64_t)info->K)
@@ -525,8 +642,14 @@ dg_error dg_checkpoint_read_part(const char *path, dg_checkpoint_info *info,
                            path, (unsigned long long)shares[n], (long long)info->K);
     for (int i = 0; err == DG_OK && i < n; ++i)
       if (shares[i] != wants[i])
-        err = checksum_mismatch(info->field_names[i], path);
+        err = checksum_mismatch(i < info->nfields ? info->field_names[i]
+                                                  : info->coef_names[i - info->nfields],
+                                path);
   }
+  /* (a version 1 file has no coefficients: read_coefs refused it) */
+  if (err == DG_OK)
+    err = dg_comm_agree(comm, compare_coefs(path, info, part, cbuf));
+  free(cbuf);
   if (err != DG_OK)
     return dg_error_push(err, __FILE__, __LINE__, __func__);
   return DG_OK;

@@ -12,6 +12,14 @@
  *                    nodes_per_element, precision ("float"|"double"), problem_id,
  *                    num_fields, mesh_hash and mesh (format version 3: a restart
  *                    on another mesh with as many elements is refused)
+ *   /coefficients/<name>  (when the run has coefficients, issue 38) the flux file's
+ *                    coefficients, K*Np doubles each in global order, with
+ *                    elem_fnv1a_sum as a field; a restart compares them with the
+ *                    values its cfg gives and refuses a difference (a restart
+ *                    must not change the material).  Older readers have no
+ *                    coefficients and cannot parse a flux file that declares
+ *                    them, so the format version stays 4; a file without the
+ *                    group reads as a run without coefficients
  *   /inputs/config   (format version 4, when the writer gives them) the resolved
  *   /inputs/flux     configuration of the run as canonical cfg text, and the text
  *                    of its flux file, as bytes (UTF-8): what `dgrun --restart
@@ -74,6 +82,12 @@ typedef struct dg_checkpoint_info {
    * see dg_checkpoint_read_inputs */
   const char *config_text;        /* the run's resolved cfg (dg_problem_resolved_text) */
   const char *flux_text;          /* the text of its flux file */
+  /* identity, continued: written, and on read compared value by value
+   * (DG_ERR_INPUT naming the coefficient, the element and both values) */
+  int ncoef;                      /* 0..DG_CHECKPOINT_MAX_FIELDS */
+  const char *const *coef_names;  /* ncoef names, [A-Za-z0-9_.-]+ */
+  const double *const *coef_values; /* ncoef arrays of K*Np values (with a part: its
+                                       part->K*Np, in its local order, as fields) */
 } dg_checkpoint_info;
 
 /* What a checkpoint stores of the run's inputs (malloc'd; NULL when the

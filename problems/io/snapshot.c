@@ -43,6 +43,7 @@ struct dg_snapshot_writer {
    * element (NULL: rank), whether the mesh file exists, the series */
   double *I;
   int *erank;
+  int *eregion; /* Kloc, for the VTKHDF CellData/region (NULL: none) */
   int mesh_done;
   int64_t *vsteps; /* sorted */
   double *vtimes;
@@ -67,6 +68,7 @@ void dg_snapshot_writer_destroy(dg_snapshot_writer **wp) {
   free(w->last_path);
   free(w->I);
   free(w->erank);
+  free(w->eregion);
   free(w->vsteps);
   free(w->vtimes);
   free(w);
@@ -315,6 +317,20 @@ static dg_error write_mesh_set(const dg_snapshot_writer *w, const dg_h5io_out *o
   return DG_OK;
 }
 
+/* /mesh/region: each linear sub-cell's element's region id (XDMF cell data). */
+static dg_error write_cell_regions(const dg_snapshot_writer *w, const dg_h5io_out *o, hid_t loc,
+                                   const char *path) {
+  int32_t *r = malloc(sizeof(int32_t) * (size_t)(w->Kloc * w->nsub + 1));
+  DG_CHECK(r, DG_ERR_MEMORY, "out of memory");
+  for (int64_t j = 0; j < w->Kloc; ++j)
+    for (int c = 0; c < w->nsub; ++c)
+      r[j * w->nsub + c] = w->eregion[j];
+  dg_error err = write_mesh_set(w, o, loc, "region", H5T_NATIVE_INT32, w->nsub, 1, r, path);
+  free(r);
+  DG_CALL(err);
+  return DG_OK;
+}
+
 /* The snapshot file; with a partitioned writer every step is collective
  * and ends in an agreement on errors (h5io.h). */
 static dg_error write_h5(dg_snapshot_writer *w, const char *path, double time, int64_t step,
@@ -350,6 +366,8 @@ attrs:
   DG_CALL_GOTO(err, fail,
                dg_h5io_agree(&o, write_mesh_set(w, &o, mesh, "connectivity", H5T_NATIVE_INT64,
                                                 w->nsub, w->dim + 1, w->conn, path)));
+  if (w->eregion)
+    DG_CALL_GOTO(err, fail, dg_h5io_agree(&o, write_cell_regions(w, &o, mesh, path)));
   for (int i = 0; i < nf; ++i)
     DG_CALL_GOTO(err, fail, dg_h5io_agree(&o, write_field(w, &o, fields, &f[i], path)));
   if (nn > 0)
@@ -397,6 +415,14 @@ static dg_error grid_text(const dg_snapshot_writer *w, double time, int64_t step
           "Format=\"HDF\">%s.h5:/mesh/coordinates</DataItem>\n",
           nn, stem);
   fprintf(s, "      </Geometry>\n");
+  if (w->eregion) {
+    fprintf(s, "      <Attribute Name=\"region\" AttributeType=\"Scalar\" Center=\"Cell\">\n");
+    fprintf(s,
+            "        <DataItem Dimensions=\"%lld 1\" NumberType=\"Int\" Precision=\"4\" "
+            "Format=\"HDF\">%s.h5:/mesh/region</DataItem>\n",
+            nc, stem);
+    fprintf(s, "      </Attribute>\n");
+  }
   for (int i = 0; i < nf; ++i) {
     int vec = f[i].ncomp > 1;
     fprintf(s, "      <Attribute Name=\"%s\" AttributeType=\"%s\" Center=\"Node\">\n",
@@ -559,9 +585,21 @@ dg_error dg_snapshot_writer_set_formats(dg_snapshot_writer *w, int formats,
   return DG_OK;
 }
 
+dg_error dg_snapshot_writer_set_regions(dg_snapshot_writer *w, const int *region) {
+  DG_CHECK(w && region && w->nv == 0 && !w->mesh_done, DG_ERR_ARG,
+           "snapshot: regions set after the first snapshot");
+  free(w->eregion);
+  w->eregion = malloc(sizeof(int) * (size_t)(w->Kloc + 1));
+  DG_CHECK(w->eregion, DG_ERR_MEMORY, "out of memory");
+  for (int64_t j = 0; j < w->Kloc; ++j)
+    w->eregion[j] = region[local_elem(w, j)];
+  return DG_OK;
+}
+
 static dg_vtkhdf_layout vtk_layout(const dg_snapshot_writer *w) {
   dg_vtkhdf_layout l = {w->dim, w->N, w->Np, w->K, w->Kloc, w->part, w->comm, w->rank,
-                        w->part ? w->part->order : NULL, w->part ? w->part->gid : NULL, w->I};
+                        w->part ? w->part->order : NULL, w->part ? w->part->gid : NULL, w->I,
+                        w->eregion};
   return l;
 }
 

@@ -6,6 +6,8 @@
  *   <prefix>_<S:06>.h5    /mesh/coordinates   (K*Np x 3, double; z = 0 in 2D, ...)
  *                         /mesh/connectivity  (K*N^dim x (dim+1), int64: linear sub-cells
  *                                              of every element, global node id k*Np + i)
+ *                         /mesh/region        (K*N^dim x 1, int32, runs with regions: each
+ *                                              sub-cell's element's region id)
  *                         /fields/<name>      (K*Np, or K*Np x 3 for a vector; float or
  *                                              double as computed)
  *                         /errors             (group; attributes l2_<name>, max_<name>)
@@ -104,6 +106,13 @@ enum { DG_SNAPSHOT_XDMF = 1, DG_SNAPSHOT_VTKHDF = 2 };
  * file is written with the first snapshot.  Errors: DG_ERR_ARG. */
 dg_error dg_snapshot_writer_set_formats(dg_snapshot_writer *w, int formats,
                                         const int *elem_rank);
+
+/* Before the first write, in a run with regions (problems/solver/
+ * coefficients.h): each of the writer's elements' region id (its mesh's K,
+ * in the mesh's element order; copied), written as the VTKHDF CellData
+ * "region" and, in the XDMF snapshots, as /mesh/region (int32, one per
+ * linear sub-cell: cell data "region").  Errors: DG_ERR_ARG. */
+dg_error dg_snapshot_writer_set_regions(dg_snapshot_writer *w, const int *region);
 
 /* dg_snapshot_writer_write with pf[0..npf) besides: fields whose values are
  * at the VTKHDF points already (K*Np per component, each element's in VTK

@@ -21,7 +21,7 @@
 static const char *const mesh_sets[] = {"NumberOfPoints", "NumberOfCells",
                                         "NumberOfConnectivityIds", "Points", "Connectivity",
                                         "Offsets", "Types"};
-static const char *const cell_sets[] = {"element_id", "rank"};
+static const char *const cell_sets[] = {"element_id", "rank", "region"};
 
 static int64_t elem_of(const dg_vtkhdf_layout *l, int64_t j) { return l->elem ? l->elem[j] : j; }
 static int64_t gid_of(const dg_vtkhdf_layout *l, int64_t j) { return l->gid ? l->gid[j] : j; }
@@ -199,6 +199,10 @@ static dg_error mesh_sets_write(const dg_vtkhdf_layout *l, const dg_h5io_out *o,
   err = dg_h5io_agree(o, put_rows(l, o, cd, cell_sets[0], H5T_NATIVE_INT64, 1, 0, ids, path));
   if (err == DG_OK)
     err = dg_h5io_agree(o, put_rows(l, o, cd, cell_sets[1], H5T_NATIVE_INT32, 1, 0, rk, path));
+  for (int64_t j = 0; l->region && j < l->Kloc; ++j)
+    rk[j] = l->region[j];
+  if (err == DG_OK && l->region)
+    err = dg_h5io_agree(o, put_rows(l, o, cd, cell_sets[2], H5T_NATIVE_INT32, 1, 0, rk, path));
   H5Gclose(cd);
 done:
   free(pts);
@@ -301,7 +305,8 @@ static dg_error snapshot_sets(const dg_vtkhdf_layout *l, const dg_h5io_out *o, h
       fd < 0 ? DG_H5_RAISE(DG_ERR_IO, "cannot create the VTKHDF groups in '%s'", path) : DG_OK;
   DG_CALL_GOTO(err, done, dg_h5io_agree(o, err));
   DG_CALL_GOTO(err, done,
-               dg_h5io_agree(o, links(cd, mesh_name, "/VTKHDF/CellData", cell_sets, 2, path)));
+               dg_h5io_agree(o, links(cd, mesh_name, "/VTKHDF/CellData", cell_sets,
+                                         l->region ? 3 : 2, path)));
   for (int i = 0; i < nf + npf; ++i)
     DG_CALL_GOTO(err, done, dg_h5io_agree(o, point_field(l, o, pd, i < nf ? &f[i] : &pf[i - nf],
                                                          i >= nf, path)));

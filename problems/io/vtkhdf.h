@@ -16,6 +16,10 @@
  *                      Offsets [K+1] int64, Types [K] uint8
  *                      CellData/element_id [K] int64 (the global element id)
  *                      CellData/rank [K] int32 (the MPI rank that owned it)
+ *                      CellData/region [K] int32 (runs with regions: the element's
+ *                        region id, -1 none; the attribute region_names of /VTKHDF
+ *                        is not written: ids index the run's regions, mesh first,
+ *                        then [regions] in cfg order, see problems/PROBLEM_CFG.md)
  *   P_<S:06>.hdf     one per snapshot: the same /VTKHDF layout, whose mesh
  *                    datasets and CellData are HDF5 external links into
  *                    P_mesh.hdf (found next to the snapshot, whatever the
@@ -54,6 +58,8 @@ typedef struct dg_vtkhdf_layout {
   const int64_t *elem;   /* Kloc: the caller's element of the j-th (NULL: j) */
   const int64_t *gid;    /* Kloc: its global id (NULL: j) */
   const double *I;       /* Np x Np: nodal values -> VTK points (vtk_lagrange.h) */
+  const int *region;     /* Kloc: the j-th element's region id, for CellData/region
+                            (NULL: the run has no regions, no such set) */
 } dg_vtkhdf_layout;
 
 /* The mesh file at path: xyz (Kloc*Np x 3 node coordinates, the j-th

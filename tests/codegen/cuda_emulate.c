@@ -32,6 +32,7 @@
 #include "operators/kernel_knobs.h"
 #include "operators/physics.h"
 #include "problems/driver/problem.h"
+#include "problems/solver/coefficients.h"
 #include "tests/expect.h"
 
 static const char *SHIM =
@@ -570,9 +571,19 @@ static int check_order(emu_run *R, int N) {
           c == 0 ? 1 + 0.2 * r : c == nc - 1 ? 2.5 + 0.2 * r : 0.2 * (r - 0.5);
     }
   E.u = u;
+  dg_coefficients *co = NULL; /* as dgrun builds them from the cfg */
+  if (R->ph.ncoef > 0) {
+    const dg_problem *p = R->p;
+    dg_coefficients_input in = {p->program, p->flux_name, p->cfg, p->mesh, p->mesh->region,
+                                p->mesh->nregions, p->mesh->region_names,
+                                (const double *const *)d->X, d->Np, NULL};
+    MUST(dg_coefficients_build(&in, &co));
+    E.coef = co->values;
+  }
   int rc = 0;
   for (int v = 0; v < 60 && rc == 0; v++)
     rc = check_variant(R, &E, variant(v, d->Np));
+  dg_coefficients_destroy(&co);
   free(u);
   free(E.ref);
   free(E.got);
