@@ -631,6 +631,7 @@ def lgl(N):
     return r, V, Vr @ np.linalg.inv(V)
 
 
+# LSERK4 (Carpenter & Kennedy 1994), the table of dg/timestep.c
 RK4A = [0.0, -567301805773.0 / 1357537059087.0, -2404267990393.0 / 2016746695238.0,
         -3550918686646.0 / 2091501179385.0, -1275806237668.0 / 842570457699.0]
 RK4C = [0.0, 1432997174477.0 / 9575080441755.0, 2526269341429.0 / 6820363962896.0,
@@ -678,7 +679,7 @@ def dg1d_error(pb, speed, N, K, tf):
                     ue = pb.vec({f: env.ev(e) for f, e in pb.prog.boundaries["open"].items()})
                     ce = coef[k]
                 corr[face] = pb.flux(ui, ue, coef[k], ce, n) - pb.surface(ui, coef[k], n)
-            out[k] = du + (2 / h) * lift @ corr
+            out[k] = du + (2 / h) * lift @ corr  # LIFT Fscale (flux - surface)
         return out
 
     cmax = max(speed(c) for c in coef)
@@ -689,7 +690,7 @@ def dg1d_error(pb, speed, N, K, tf):
             res = RK4A[s] * res + dt * rhs(U, t + RK4C[s] * dt)
             U = U + RK4B[s] * res
         t += dt
-    # error by Gauss quadrature of degree 2N + 3 on each element
+    # the error by N + 3 point Gauss quadrature (exact to degree 2N + 5)
     g, w = np.polynomial.legendre.leggauss(N + 3)
     P = np.polynomial.legendre
     Vg = np.stack([P.legval(g, [0] * j + [1]) * math.sqrt((2 * j + 1) / 2)
@@ -703,9 +704,9 @@ def dg1d_error(pb, speed, N, K, tf):
     return math.sqrt(err)
 
 
-# the orders and sizes of problems.convergence_*_interface_{odd,even}
-# (tests/problems/CMakeLists.txt): K elements along x = the 2D cells per axis
-DG_RUNS = [(1, (16, 32)), (2, (8, 16)), (3, (16, 32)), (4, (8, 16))]
+# the orders and sizes of problems.convergence_*_interface
+# (tests/problems/CMakeLists.txt): K elements along x = the cells along x
+DG_RUNS = [(N, (16, 32)) for N in (1, 2, 3, 4)]
 
 
 def check_dg(pb, case, quick):
