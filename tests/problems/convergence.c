@@ -1,17 +1,22 @@
-/* problems.convergence_*: run a shipped problem on the CPU backend at two or
- * three mesh sizes for several orders and assert the observed L2 rate
+/* problems.convergence_*: run a shipped problem on the CPU backend (or the
+ * GPU one: flag cuda) at two or three mesh sizes for several orders and
+ * assert the observed L2 rate
  *     log(e_coarse / e_fine) / log(h_coarse / h_fine) >= N + margin
  * (the theoretical rate for smooth solutions is N + 1; Hesthaven &
  * Warburton 2008, Sec. 4.6).  The error is measured against the flux file's
  * exact solution by dg_run itself, summed over fields as sqrt(sum e_f^2).
  *
- * usage: test_convergence problem.cfg margin "N1 N2 ..." "c1 c2 [c3]" [k=v ...]
- *   the cells list gives the cells per axis of each mesh (all axes alike). */
+ * usage: test_convergence problem.cfg margin "N1 N2 ..." "c1 c2 [c3]" [flags] [k=v ...]
+ *   flags, in any order: cellsfmt=FMT, inverse_size, cuda
+ *   the cells list gives the cells per axis of each mesh (all axes alike);
+ *   cuda runs on the GPU backend instead, and exits 77 (skipped) without a
+ *   usable GPU. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/device.h"
 #include "core/error.h"
 #include "core/log.h"
 #include "problems/driver/run.h"
@@ -31,6 +36,7 @@ static int parse_ints(const char *s, int *out, int max) {
 
 static const char *cells_fmt = NULL; /* e.g. "%d %d 2": custom cells per axis */
 static int inverse_size = 0; /* mesh files: the "cells" c mean mesh.size = 1/c */
+static const char *device = "backend.device=cpu"; /* or =cuda (flag cuda) */
 
 static int run_one(const char *cfg, int N, int cells, int dim, char **extra, int nextra,
                    double *err) {
@@ -49,7 +55,7 @@ static int run_one(const char *cfg, int N, int cells, int dim, char **extra, int
     snprintf(mesh, sizeof mesh, "mesh.cells=%d %d", cells, cells);
   else
     snprintf(mesh, sizeof mesh, "mesh.cells=%d %d %d", cells, cells, cells);
-  const char *ov[32] = {order, mesh, "output.enabled=false", "backend.device=cpu"};
+  const char *ov[32] = {order, mesh, "output.enabled=false", device};
   int nov = 4;
   for (int i = 0; i < nextra && nov < 32; i++)
     ov[nov++] = extra[i];
@@ -86,15 +92,20 @@ int main(int argc, char **argv) {
     fprintf(stderr, "need at least one order and two meshes\n");
     return 2;
   }
-  if (argc > 6 && strncmp(argv[6], "cellsfmt=", 9) == 0) {
-    cells_fmt = argv[6] + 9;
-    argv++;
-    argc--;
+  /* the flags, in any order, before the overrides */
+  for (; argc > 6; argv++, argc--) {
+    if (strncmp(argv[6], "cellsfmt=", 9) == 0)
+      cells_fmt = argv[6] + 9;
+    else if (strcmp(argv[6], "inverse_size") == 0)
+      inverse_size = 1;
+    else if (strcmp(argv[6], "cuda") == 0)
+      device = "backend.device=cuda";
+    else
+      break;
   }
-  if (argc > 6 && strcmp(argv[6], "inverse_size") == 0) {
-    inverse_size = 1;
-    argv++;
-    argc--;
+  if (strcmp(device, "backend.device=cuda") == 0 && !dg_device_cuda_available()) {
+    printf("no usable GPU: skipped\n");
+    return 77;
   }
   int failures = 0;
   for (int o = 0; o < no; o++) {
