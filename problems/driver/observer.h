@@ -77,6 +77,8 @@ typedef dg_error (*dg_observer_create_fn)(dg_run_state *r, const dg_run_options 
 dg_error dg_observe_history_create(dg_run_state *r, const dg_run_options *opt, dg_observer *o);
 dg_error dg_observe_signal_create(dg_run_state *r, const dg_run_options *opt, dg_observer *o);
 dg_error dg_observe_nancheck_create(dg_run_state *r, const dg_run_options *opt, dg_observer *o);
+dg_error dg_observe_divergence_create(dg_run_state *r, const dg_run_options *opt,
+                                      dg_observer *o);
 dg_error dg_observe_snapshot_create(dg_run_state *r, const dg_run_options *opt, dg_observer *o);
 dg_error dg_observe_norms_create(dg_run_state *r, const dg_run_options *opt, dg_observer *o);
 dg_error dg_observe_progress_create(dg_run_state *r, const dg_run_options *opt, dg_observer *o);

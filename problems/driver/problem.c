@@ -1,6 +1,7 @@
 #include "problems/driver/problem.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,6 +85,13 @@ static const dg_config_key schema_base[] = {
     {"time", "wave_speed", DG_CONFIG_DOUBLE, NULL, "1",
      "largest signal speed of the problem, for the CFL condition"},
     {"time", "max_steps", DG_CONFIG_INT, NULL, "0", "refuse runs needing more steps (0: no limit)"},
+    {"time", "divergence_factor", DG_CONFIG_STRING, NULL, "1e3",
+     "stop the run (non-zero exit, the last good snapshot kept) when the max norm of the "
+     "state grows by more than this factor within divergence_window steps and exceeds this "
+     "factor times its start; off or 0: no such stop (the NaN check stays)"},
+    {"time", "divergence_window", DG_CONFIG_STRING, NULL, "100",
+     "steps over which divergence_factor is measured (the norm is sampled every "
+     "window/10 steps and at every output time); off or 0: no divergence stop"},
     {"output", "directory", DG_CONFIG_PATH, NULL, "output", "where snapshots and checkpoints go"},
     {"output", "interval", DG_CONFIG_DOUBLE, NULL, "0",
      "time between snapshots (0: only the final state)"},
@@ -490,6 +498,35 @@ static dg_error load_flux(dg_problem *p, const char *text, size_t len, const cha
   return DG_OK;
 }
 
+/* [time] divergence_factor and divergence_window: a number, or off (0). */
+static dg_error divergence_key(const dg_config *cfg, const char *key, double min, double *v) {
+  char loc[WHERE_MAX];
+  const char *text = NULL;
+  DG_CALL(dg_config_get_string(cfg, "time", key, &text));
+  *v = 0;
+  if (strcmp(text, "off") == 0)
+    return DG_OK;
+  char *end = NULL;
+  *v = strtod(text, &end);
+  DG_CHECK(end != text && *end == '\0' && isfinite(*v) && (*v == 0 || *v >= min), DG_ERR_INPUT,
+           "%s: [time] %s = '%s' must be off, 0 or a number >= %g", AT(cfg, "time", key), key,
+           text, min);
+  return DG_OK;
+}
+
+static dg_error divergence_keys(dg_problem *p) {
+  char loc[WHERE_MAX];
+  double f, w;
+  DG_CALL(divergence_key(p->cfg, "divergence_factor", 1, &f));
+  DG_CALL(divergence_key(p->cfg, "divergence_window", 1, &w));
+  DG_CHECK(w == floor(w) && w <= 1e15, DG_ERR_INPUT,
+           "%s: [time] divergence_window = %g must be a whole number of steps",
+           AT(p->cfg, "time", "divergence_window"), w);
+  p->divergence_factor = f > 0 && w > 0 ? f : 0;
+  p->divergence_window = f > 0 && w > 0 ? (int64_t)w : 0;
+  return DG_OK;
+}
+
 /* [discretization], [problem] kind and [time]. */
 static dg_error load_time(dg_problem *p) {
   const dg_config *cfg = p->cfg;
@@ -523,6 +560,7 @@ static dg_error load_time(dg_problem *p) {
   DG_CHECK(p->wave_speed > 0, DG_ERR_INPUT, "%s: [time] wave_speed = %g must be positive",
            AT(cfg, "time", "wave_speed"), p->wave_speed);
   DG_CALL(dg_config_get_int(cfg, "time", "max_steps", &p->max_steps));
+  DG_CALL(divergence_keys(p));
   return DG_OK;
 }
 

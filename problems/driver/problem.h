@@ -50,6 +50,8 @@ typedef struct dg_problem {
   dg_rk_scheme scheme;
   double t_final, cfl, dt_fixed, wave_speed;
   int64_t max_steps;
+  double divergence_factor;   /* [time] divergence_factor (0: off) */
+  int64_t divergence_window;  /* [time] divergence_window in steps (0: off) */
   const char *output_dir;     /* resolved path */
   double output_interval;     /* 0: final time only */
   double checkpoint_interval; /* 0: none */

@@ -20,6 +20,7 @@ static const dg_observer_create_fn registry[] = {
                                    stops at is written before the checkpoint) */
     dg_observe_signal_create,   /* SIGINT/SIGTERM: checkpoint and stop */
     dg_observe_nancheck_create, /* the state is finite */
+    dg_observe_divergence_create, /* the state does not grow without bound */
     dg_observe_snapshot_create, /* HDF5/XDMF snapshots at the output times */
     dg_observe_norms_create,    /* error norms against the exact solution */
     dg_observe_progress_create, /* the progress line */
