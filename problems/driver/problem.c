@@ -91,7 +91,7 @@ static const dg_config_key schema_base[] = {
      "factor times its start; off or 0: no such stop (the NaN check stays)"},
     {"time", "divergence_window", DG_CONFIG_STRING, NULL, "100",
      "steps over which divergence_factor is measured (the norm is sampled every "
-     "window/10 steps and at every output time); off or 0: no divergence stop"},
+     "window/2 steps and at every output time); off or 0: no divergence stop"},
     {"output", "directory", DG_CONFIG_PATH, NULL, "output", "where snapshots and checkpoints go"},
     {"output", "interval", DG_CONFIG_DOUBLE, NULL, "0",
      "time between snapshots (0: only the final state)"},
