@@ -273,6 +273,126 @@ void dg_emit_expr(dg_emit_ctx *ctx, dg_strbuf *b, const dg_flux_node *n, int com
   ctx->depth = 0;
 }
 
+/* Leaves (number, param, field, x, coefficient, normal, t): 1 when n is
+ * one and was written. */
+static int emit_leaf(dg_emit_ctx *ctx, dg_strbuf *b, const dg_flux_node *n, int comp) {
+  switch (n->op) {
+  case DG_FLUX_NUM:
+    dg_emit_number(ctx, b, n->value);
+    return 1;
+  case DG_FLUX_PARAM:
+    if (n->ref < 0 || n->ref >= ctx->nparams)
+      fail(ctx, b, n, "an unknown parameter");
+    else
+      dg_emit_number(ctx, b, ctx->params[n->ref]);
+    return 1;
+  case DG_FLUX_FIELD: {
+    if (n->ref < 0 || n->ref >= ctx->nfields) {
+      fail(ctx, b, n, "an unknown field");
+      return 1;
+    }
+    dg_flux_side side = n->side != DG_FLUX_SIDE_NONE ? n->side : ctx->let_side;
+    int c = n->comp >= 0 ? n->comp : comp;
+    ctx->field(ctx, b, ctx->field_offset[n->ref] + c, side);
+    return 1;
+  }
+  case DG_FLUX_X:
+    ctx->position(ctx, b, n->comp >= 0 ? n->comp : comp);
+    return 1;
+  case DG_FLUX_COEF:
+    if (!ctx->coef)
+      fail(ctx, b, n, "a coefficient where none can be read");
+    else
+      ctx->coef(ctx, b, n->ref, n->side != DG_FLUX_SIDE_NONE ? n->side : ctx->let_side);
+    return 1;
+  case DG_FLUX_NORMAL:
+    if (!ctx->normal)
+      fail(ctx, b, n, "the normal outside a face");
+    else
+      ctx->normal(ctx, b, n->comp >= 0 ? n->comp : comp);
+    return 1;
+  case DG_FLUX_T:
+    ctx->time(ctx, b);
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+/* A let node: its body in place, or as a temporary (see emit_temp), with
+ * its side-NONE fields read from the node's side. */
+static void emit_let(dg_emit_ctx *ctx, dg_strbuf *b, const dg_flux_node *n, int comp) {
+  struct dg_emit_temps *tp = ctx->temps;
+  if (n->ref < 0 || n->ref >= ctx->nlets) {
+    fail(ctx, b, n, "an unknown let");
+    return;
+  }
+  dg_flux_side saved = ctx->let_side;
+  if (n->side != DG_FLUX_SIDE_NONE)
+    ctx->let_side = n->side;
+  int c = n->comp >= 0 ? n->comp : comp;
+  if (tp && tp->probing && b == tp->probe && b->len - tp->probe_start > DG_EMIT_INLINE_MAX)
+    tp->over = 1;
+  else if (tp && !tp->probing && !is_small(ctx->lets[n->ref]))
+    emit_temp(ctx, b, ctx->lets[n->ref], (temp_key){n->ref, c, (int)ctx->let_side});
+  else
+    emit_node(ctx, b, ctx->lets[n->ref], c);
+  ctx->let_side = saved;
+}
+
+/* " ? 1 : 0)" closing a truth value. */
+static void emit_truth_tail(dg_emit_ctx *ctx, dg_strbuf *b) {
+  dg_strbuf_append(b, " ? ");
+  dg_emit_number(ctx, b, 1.0);
+  dg_strbuf_append(b, " : ");
+  dg_emit_number(ctx, b, 0.0);
+  dg_strbuf_append(b, ")");
+}
+
+/* ! and the comparisons, && and ||: 1 or 0. */
+static void emit_logic(dg_emit_ctx *ctx, dg_strbuf *b, const dg_flux_node *n) {
+  dg_strbuf_append(b, "(");
+  if (n->op == DG_FLUX_NOT) {
+    dg_emit_expr(ctx, b, n->args[0], 0);
+    dg_strbuf_append(b, " == 0");
+    emit_truth_tail(ctx, b);
+    return;
+  }
+  static const char *ops[] = {"<", "<=", ">", ">=", "==", "!=", "&&", "||"};
+  const char *op = ops[n->op - DG_FLUX_LT];
+  if (n->op == DG_FLUX_AND || n->op == DG_FLUX_OR) {
+    dg_strbuf_append(b, "(");
+    dg_emit_expr(ctx, b, n->args[0], 0);
+    dg_strbuf_appendf(b, " != 0) %s (", op);
+    dg_emit_expr(ctx, b, n->args[1], 0);
+    dg_strbuf_append(b, " != 0)");
+  } else {
+    emit_binary(ctx, b, n->args[0], 0, op, n->args[1], 0);
+  }
+  emit_truth_tail(ctx, b);
+}
+
+/* Component comp of a vector literal or of an indexed value. */
+static void emit_component(dg_emit_ctx *ctx, dg_strbuf *b, const dg_flux_node *n, int comp) {
+  if (n->op == DG_FLUX_INDEX) {
+    const dg_flux_node *x = n->args[0];
+    int per = x->shape.rank == 2 ? x->shape.cols : 1;
+    dg_emit_expr(ctx, b, x, n->ref * per + comp);
+    return;
+  }
+  if (n->nargs == 0) {
+    fail(ctx, b, n, "an empty vector");
+    return;
+  }
+  int per = dg_flux_shape_size(n->args[0]->shape);
+  int row = comp / per, col = comp % per;
+  if (row >= n->nargs) {
+    fail(ctx, b, n, "a vector component");
+    return;
+  }
+  dg_emit_expr(ctx, b, n->args[row], col);
+}
+
 static void emit_node(dg_emit_ctx *ctx, dg_strbuf *b, const dg_flux_node *n, int comp) {
   struct dg_emit_temps *tp = ctx->temps;
   if (tp && tp->probing && tp->over)
@@ -282,78 +402,20 @@ static void emit_node(dg_emit_ctx *ctx, dg_strbuf *b, const dg_flux_node *n, int
     fail(ctx, b, n, "a component out of range");
     return;
   }
+  if (emit_leaf(ctx, b, n, comp))
+    return;
   switch (n->op) {
-  case DG_FLUX_NUM:
-    dg_emit_number(ctx, b, n->value);
+  case DG_FLUX_LET:
+    emit_let(ctx, b, n, comp);
     return;
-  case DG_FLUX_PARAM:
-    if (n->ref < 0 || n->ref >= ctx->nparams) {
-      fail(ctx, b, n, "an unknown parameter");
-      return;
-    }
-    dg_emit_number(ctx, b, ctx->params[n->ref]);
-    return;
-  case DG_FLUX_FIELD: {
-    if (n->ref < 0 || n->ref >= ctx->nfields) {
-      fail(ctx, b, n, "an unknown field");
-      return;
-    }
-    dg_flux_side side = n->side != DG_FLUX_SIDE_NONE ? n->side : ctx->let_side;
-    int c = n->comp >= 0 ? n->comp : comp;
-    ctx->field(ctx, b, ctx->field_offset[n->ref] + c, side);
-    return;
-  }
-  case DG_FLUX_X:
-    ctx->position(ctx, b, n->comp >= 0 ? n->comp : comp);
-    return;
-  case DG_FLUX_COEF:
-    if (!ctx->coef) {
-      fail(ctx, b, n, "a coefficient where none can be read");
-      return;
-    }
-    ctx->coef(ctx, b, n->ref, n->side != DG_FLUX_SIDE_NONE ? n->side : ctx->let_side);
-    return;
-  case DG_FLUX_NORMAL:
-    if (!ctx->normal) {
-      fail(ctx, b, n, "the normal outside a face");
-      return;
-    }
-    ctx->normal(ctx, b, n->comp >= 0 ? n->comp : comp);
-    return;
-  case DG_FLUX_T:
-    ctx->time(ctx, b);
-    return;
-  case DG_FLUX_LET: {
-    if (n->ref < 0 || n->ref >= ctx->nlets) {
-      fail(ctx, b, n, "an unknown let");
-      return;
-    }
-    dg_flux_side saved = ctx->let_side;
-    if (n->side != DG_FLUX_SIDE_NONE)
-      ctx->let_side = n->side;
-    int c = n->comp >= 0 ? n->comp : comp;
-    if (tp && tp->probing && b == tp->probe && b->len - tp->probe_start > DG_EMIT_INLINE_MAX)
-      tp->over = 1;
-    else if (tp && !tp->probing && !is_small(ctx->lets[n->ref]))
-      emit_temp(ctx, b, ctx->lets[n->ref], (temp_key){n->ref, c, (int)ctx->let_side});
-    else
-      emit_node(ctx, b, ctx->lets[n->ref], c);
-    ctx->let_side = saved;
-    return;
-  }
   case DG_FLUX_NEG:
     dg_strbuf_append(b, "(-");
     dg_emit_expr(ctx, b, n->args[0], comp);
     dg_strbuf_append(b, ")");
     return;
-  case DG_FLUX_NOT:
-    dg_strbuf_append(b, "(");
-    dg_emit_expr(ctx, b, n->args[0], 0);
-    dg_strbuf_append(b, " == 0 ? ");
-    dg_emit_number(ctx, b, 1.0);
-    dg_strbuf_append(b, " : ");
-    dg_emit_number(ctx, b, 0.0);
-    dg_strbuf_append(b, ")");
+  case DG_FLUX_NOT: case DG_FLUX_LT: case DG_FLUX_LE: case DG_FLUX_GT: case DG_FLUX_GE:
+  case DG_FLUX_EQ: case DG_FLUX_NE: case DG_FLUX_AND: case DG_FLUX_OR:
+    emit_logic(ctx, b, n);
     return;
   case DG_FLUX_ADD: case DG_FLUX_SUB: case DG_FLUX_MUL: case DG_FLUX_DIV: {
     static const char *ops[] = {"+", "-", "*", "/"};
@@ -364,27 +426,6 @@ static void emit_node(dg_emit_ctx *ctx, dg_strbuf *b, const dg_flux_node *n, int
   case DG_FLUX_POW:
     emit_pow(ctx, b, n);
     return;
-  case DG_FLUX_LT: case DG_FLUX_LE: case DG_FLUX_GT: case DG_FLUX_GE: case DG_FLUX_EQ:
-  case DG_FLUX_NE: case DG_FLUX_AND: case DG_FLUX_OR: {
-    static const char *ops[] = {"<", "<=", ">", ">=", "==", "!=", "&&", "||"};
-    const char *op = ops[n->op - DG_FLUX_LT];
-    dg_strbuf_append(b, "(");
-    if (n->op == DG_FLUX_AND || n->op == DG_FLUX_OR) {
-      dg_strbuf_append(b, "(");
-      dg_emit_expr(ctx, b, n->args[0], 0);
-      dg_strbuf_appendf(b, " != 0) %s (", op);
-      dg_emit_expr(ctx, b, n->args[1], 0);
-      dg_strbuf_append(b, " != 0)");
-    } else {
-      emit_binary(ctx, b, n->args[0], 0, op, n->args[1], 0);
-    }
-    dg_strbuf_append(b, " ? ");
-    dg_emit_number(ctx, b, 1.0);
-    dg_strbuf_append(b, " : ");
-    dg_emit_number(ctx, b, 0.0);
-    dg_strbuf_append(b, ")");
-    return;
-  }
   case DG_FLUX_SELECT:
     dg_strbuf_append(b, "((");
     dg_emit_expr(ctx, b, n->args[0], 0);
@@ -397,26 +438,9 @@ static void emit_node(dg_emit_ctx *ctx, dg_strbuf *b, const dg_flux_node *n, int
   case DG_FLUX_CALL:
     emit_call(ctx, b, n, comp);
     return;
-  case DG_FLUX_VEC: {
-    if (n->nargs == 0) {
-      fail(ctx, b, n, "an empty vector");
-      return;
-    }
-    int per = dg_flux_shape_size(n->args[0]->shape);
-    int row = comp / per, col = comp % per;
-    if (row >= n->nargs) {
-      fail(ctx, b, n, "a vector component");
-      return;
-    }
-    dg_emit_expr(ctx, b, n->args[row], col);
+  case DG_FLUX_VEC: case DG_FLUX_INDEX:
+    emit_component(ctx, b, n, comp);
     return;
-  }
-  case DG_FLUX_INDEX: {
-    const dg_flux_node *x = n->args[0];
-    int per = x->shape.rank == 2 ? x->shape.cols : 1;
-    dg_emit_expr(ctx, b, x, n->ref * per + comp);
-    return;
-  }
   case DG_FLUX_DERIV:
     if (!ctx->derivative) {
       fail(ctx, b, n, "a derivative outside a volume term");
@@ -424,6 +448,8 @@ static void emit_node(dg_emit_ctx *ctx, dg_strbuf *b, const dg_flux_node *n, int
     }
     ctx->derivative(ctx, b, n, comp);
     return;
+  default:
+    break;
   }
   fail(ctx, b, n, "an unknown node");
 }

@@ -95,6 +95,12 @@ int dg_flux_check_new_name(dg_flux_checker *ck, const char *name, int len, dg_fl
  * field factors of derivatives of field-free arguments); 0 after reporting
  * the first violation. */
 int dg_flux_check_linear_in_derivs(dg_flux_checker *ck, const dg_flux_node *n);
+/* The derivative `name` (a dg_flux_deriv id) applied to s->args[0], where
+ * sc says it stands (operators/flux_check_deriv.c); NULL after reporting. */
+dg_flux_node *dg_flux_check_deriv(dg_flux_checker *ck, dg_flux_scope *sc, const dg_flux_syn *s,
+                                  const char *name, int id);
+/* Whether n reads fields (directly or through a let) on any side. */
+int dg_flux_check_reads_fields(const dg_flux_checker *ck, const dg_flux_node *n);
 /* Check expression s where sc says it stands; NULL after reporting. */
 dg_flux_node *dg_flux_check_expr(dg_flux_checker *ck, dg_flux_scope *sc, const dg_flux_syn *s);
 /* Check an expression of a section (ctx, what: "a numerical flux") and its

@@ -51,7 +51,9 @@ static int overlay(const dg_kernel_config *c) {
   return mma(c) && c->stage_state && c->fuse_surface && !c->local_traces;
 }
 static int overlaid(const dg_kernel_config *c) { return c->overlay_state; }
-static int bernstein_mma(const dg_kernel_config *c) { return mma(c) && c->basis; }
+static int bernstein_mma(const dg_kernel_config *c) {
+  return mma(c) && c->basis;
+}
 
 /* ---- the table ------------------------------------------------------------ */
 

@@ -108,9 +108,8 @@ static void check_valid_bases(void) {
   }
 }
 
-int main(void) {
-  check_valid_bases();
-
+/* Unknown names, arity, shapes, fields without equations, dimensions, arithmetic. */
+static void names_and_shapes(void) {
   /* unknown names, with and without a suggestion */
   expect1(maxwell, 3, 4, "rhs E = curl(Hx)/eps", 4, 14, "unknown name 'Hx'; did you mean 'H'?");
   expect1(maxwell, 3, 4, "rhs E = curl(H)/banana", 4, 17, "unknown name 'banana'");
@@ -184,7 +183,10 @@ int main(void) {
   expect1(maxwell, 3, 9, "initial E = [0, 0, 1e999]", 9, 20, "number '1e999' is too large for a double");
   expect1(maxwell, 3, 9, "initial E = [0, 0, 1 < 2 < 3]", 9, 26,
           "comparisons cannot be chained: write (a < b) && (b < c)");
+}
 
+/* Brackets, operators, empty input, encoding, duplicates. */
+static void syntax(void) {
   /* brackets and operators */
   expect1(maxwell, 3, 9, "initial E = [0, 0, sin(pi*x[0])", 9, 13, "'[' is never closed");
   expect1(maxwell, 3, 9, "initial E = [0, 0, sin(pi*x[0]]]", 9, 31,
@@ -248,7 +250,10 @@ int main(void) {
   expect1(maxwell, 3, 3, "params eps = 1, mu = 1, sin = 2", 3, 25,
           "'sin' is a built-in name and cannot be redefined");
   expect1(maxwell, 3, 2, "fields E[3] H[3] n", 2, 18, "'n' is a built-in name and cannot be redefined");
+}
 
+/* Derivatives, where things may appear, let bindings. */
+static void placement(void) {
   /* derivatives */
   expect1(maxwell, 3, 4, "rhs E = curl(curl(H))/eps", 4, 14,
           "nested derivative: 'curl' inside another derivative; a derivative's argument must be "
@@ -301,7 +306,10 @@ int main(void) {
           "unknown name 'Hx'; did you mean 'H'?"); /* and no echo where F is used */
   expect1(maxwell, 3, 9, "let F = H/eps\ninitial E = F", 10, 13,
           "'F' depends on fields, which an initial condition cannot use");
+}
 
+/* Several errors at once, the report's form, hostile text. */
+static void reports(void) {
   /* several errors in one go, in source order */
   {
     const char *lines[11];
@@ -379,6 +387,14 @@ int main(void) {
     }
     dg_error_clear();
   }
+}
+
+int main(void) {
+  check_valid_bases();
+  names_and_shapes();
+  syntax();
+  placement();
+  reports();
 
   if (failures == 0)
     printf("ok\n");
