@@ -14,7 +14,7 @@
 #include "dg/face_geometry.h"
 
 
-static dg_error upload_new(dg_device *dev, const void *host, size_t bytes, void **out) {
+dg_error dg_solver_upload_new(dg_device *dev, const void *host, size_t bytes, void **out) {
   *out = NULL;
   if (bytes == 0)
     return DG_OK;
@@ -170,22 +170,23 @@ dg_error dg_solver_create_partitioned(dg_device *dev, const dg_discretization *d
   DG_CALL_GOTO(err, fail, zeros_new(dev, state_bytes, &s->rhs));
   DG_CALL_GOTO(err, fail, zeros_new(dev, state_bytes, &s->q0));
   DG_CALL_GOTO(err, fail, zeros_new(dev, (size_t)s->ncomp * nfn * s->rs, &s->fl));
-  DG_CALL_GOTO(err, fail, upload_new(dev, od->egeo, (size_t)od->K * od->ngeo * s->rs, &s->egeo));
+  DG_CALL_GOTO(err, fail, dg_solver_upload_new(dev, od->egeo, (size_t)od->K * od->ngeo * s->rs,
+                                               &s->egeo));
   {
     void *pf = NULL; /* normals and Fscale once per face (affine elements) */
     size_t pf_bytes = 0;
     DG_CALL_GOTO(err, fail, dg_face_geometry_per_face(od, &pf, &pf_bytes));
-    err = upload_new(dev, pf, pf_bytes, &s->fgeo);
+    err = dg_solver_upload_new(dev, pf, pf_bytes, &s->fgeo);
     free(pf);
     DG_CALL_GOTO(err, fail, err);
   }
   if (s->gen.uses_face_x) /* face coordinates only for x-dependent fluxes / BCs */
-    DG_CALL_GOTO(err, fail, upload_new(dev, od->fx, nfn * od->dim * s->rs, &s->fx));
-  DG_CALL_GOTO(err, fail, upload_new(dev, od->vx,
+    DG_CALL_GOTO(err, fail, dg_solver_upload_new(dev, od->fx, nfn * od->dim * s->rs, &s->fx));
+  DG_CALL_GOTO(err, fail, dg_solver_upload_new(dev, od->vx,
                                      (size_t)od->dim * od->K * od->np_pad * s->rs, &s->vx));
-  DG_CALL_GOTO(err, fail, upload_new(dev, od->mapM, nfn * sizeof(int32_t), &s->mapM));
-  DG_CALL_GOTO(err, fail, upload_new(dev, od->mapP, nfn * sizeof(int32_t), &s->mapP));
-  DG_CALL_GOTO(err, fail, upload_new(dev, od->fbc,
+  DG_CALL_GOTO(err, fail, dg_solver_upload_new(dev, od->mapM, nfn * sizeof(int32_t), &s->mapM));
+  DG_CALL_GOTO(err, fail, dg_solver_upload_new(dev, od->mapP, nfn * sizeof(int32_t), &s->mapP));
+  DG_CALL_GOTO(err, fail, dg_solver_upload_new(dev, od->fbc,
                                      (size_t)od->K * od->Nfaces * sizeof(int32_t), &s->fbc));
   DG_CALL_GOTO(err, fail, ensure_alt_state(s));
   dg_timing_end(ph);
@@ -218,7 +219,7 @@ void dg_solver_destroy(dg_solver **sp) {
 }
 
 /* Convert between the logical host order and the device layout. */
-static dg_error pack_state(const dg_solver *s, const double *u, void *buf) {
+dg_error dg_solver_pack_state(const dg_solver *s, const double *u, void *buf) {
   const dg_opdata *od = s->od;
   memset(buf, 0, (size_t)s->n_state * s->rs);
   for (int c = 0; c < s->ncomp; c++)
@@ -289,7 +290,7 @@ static dg_error transfer_state_as(dg_solver *s, void *dev_buf, double *u, int to
       err = convert_basis(s, c, 1);
     }
     if (err == DG_OK) {
-      pack_state(s, convert ? c : u, buf);
+      dg_solver_pack_state(s, convert ? c : u, buf);
       err = dg_device_upload(s->dev, dev_buf, buf, bytes);
     }
   } else {

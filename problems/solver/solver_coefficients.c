@@ -6,13 +6,6 @@
 
 #include "problems/solver/solver_private.h"
 
-static void put(void *buf, size_t rs, int64_t o, double v) {
-  if (rs == 4)
-    ((float *)buf)[o] = (float)v;
-  else
-    ((double *)buf)[o] = v;
-}
-
 /* Partitioned runs: ghost[b] = the raw device state after the halo exchange
  * of a state whose components carry coefficients b*NC .. b*NC + NC - 1 (the
  * ghost slots then hold the neighbours' traces of them).  The state is
@@ -20,19 +13,19 @@ static void put(void *buf, size_t rs, int64_t o, double v) {
 static dg_error exchange_ghosts(dg_solver *s, const double *values, int nbatch, void **ghost) {
   const dg_opdata *od = s->od;
   size_t bytes = (size_t)s->n_state * s->rs;
+  size_t per = (size_t)od->K_owned * od->Np, nb = (size_t)s->ncomp * per;
   void *saved = malloc(bytes ? bytes : 1), *buf = malloc(bytes ? bytes : 1);
+  double *u = malloc((nb ? nb : 1) * sizeof *u); /* one batch as a state, logical order */
   dg_error err = DG_OK;
-  DG_CHECK_GOTO(err, done, saved && buf, DG_ERR_MEMORY, "out of host memory (%zu bytes)", bytes);
+  DG_CHECK_GOTO(err, done, saved && buf && u, DG_ERR_MEMORY, "out of host memory (%zu bytes)",
+                bytes);
   DG_CALL_GOTO(err, done, dg_device_download(s->dev, saved, s->q, bytes));
   for (int b = 0; b < nbatch; b++) {
-    memset(buf, 0, bytes);
-    for (int cc = 0; cc < s->ncomp && b * s->ncomp + cc < s->physics->ncoef; cc++) {
-      int c = b * s->ncomp + cc;
-      for (int64_t k = 0; k < od->K_owned; k++)
-        for (int i = 0; i < od->Np; i++)
-          put(buf, s->rs, dg_opdata_offset(od, k, i, cc),
-              values[((int64_t)c * od->K_owned + k) * od->Np + i]);
-    }
+    int n = s->physics->ncoef - b * s->ncomp; /* coefficients in this batch */
+    n = n < s->ncomp ? n : s->ncomp;
+    memset(u, 0, nb * sizeof *u);
+    memcpy(u, values + (size_t)b * nb, (size_t)n * per * sizeof *u);
+    DG_CALL_GOTO(err, done, dg_solver_pack_state(s, u, buf));
     DG_CALL_GOTO(err, done, dg_device_upload(s->dev, s->q, buf, bytes));
     DG_CALL_GOTO(err, done, dg_halo_start(s->halo, s->q));
     DG_CALL_GOTO(err, done, dg_halo_finish(s->halo, s->q));
@@ -44,15 +37,8 @@ static dg_error exchange_ghosts(dg_solver *s, const double *values, int nbatch, 
 done:
   free(saved);
   free(buf);
+  free(u);
   return err;
-}
-
-static dg_error upload_table(dg_solver *s, void **dev, const void *host, size_t bytes) {
-  if (!*dev && bytes)
-    DG_CALL(dg_device_malloc(s->dev, bytes, dev));
-  if (bytes)
-    DG_CALL(dg_device_upload(s->dev, *dev, host, bytes));
-  return DG_OK;
 }
 
 dg_error dg_solver_set_coefficients(dg_solver *s, const double *values) {
@@ -74,8 +60,13 @@ dg_error dg_solver_set_coefficients(dg_solver *s, const double *values) {
   if (nbatch)
     DG_CALL_GOTO(err, done, exchange_ghosts(s, values, nbatch, ghost));
   dg_opdata_coef_traces(od, ncf, values, nbatch ? (const void *const *)ghost : NULL, fcf);
-  DG_CALL_GOTO(err, done, upload_table(s, &s->cf, cf, ncf_n * s->rs));
-  DG_CALL_GOTO(err, done, upload_table(s, &s->fcf, fcf, nfc * s->rs));
+  void *bufs[2] = {s->cf, s->fcf}; /* a second call replaces the tables */
+  s->cf = s->fcf = NULL;
+  for (int i = 0; i < 2; i++)
+    if (bufs[i])
+      dg_device_free(s->dev, bufs[i]);
+  DG_CALL_GOTO(err, done, dg_solver_upload_new(s->dev, cf, ncf_n * s->rs, &s->cf));
+  DG_CALL_GOTO(err, done, dg_solver_upload_new(s->dev, fcf, nfc * s->rs, &s->fcf));
   s->coef_set = 1;
 done:
   for (int b = 0; b < nbatch; b++)

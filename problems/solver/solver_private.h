@@ -35,4 +35,10 @@ struct dg_solver {
   const char *dump_dir;
 };
 
+/* bytes of host data to a new device buffer (*out NULL for 0 bytes). */
+dg_error dg_solver_upload_new(dg_device *dev, const void *host, size_t bytes, void **out);
+/* u (ncomp components, logical order, owned elements) into buf in the
+ * device layout (n_state reals of the solver's size, the rest zero). */
+dg_error dg_solver_pack_state(const dg_solver *s, const double *u, void *buf);
+
 #endif
