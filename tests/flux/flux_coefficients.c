@@ -51,12 +51,6 @@ static const char *const base[] = {
     "integral ku = kap*u + wgt",                              /* 14 */
     NULL};
 
-static void build(int line, const char *repl, char *buf, size_t size) {
-  size_t at = 0;
-  for (int i = 0; base[i]; i++)
-    at += (size_t)snprintf(buf + at, size - at, "%s\n", i + 1 == line ? repl : base[i]);
-}
-
 static dg_flux_program *parse(const char *text, const char *name, int dim) {
   dg_flux_program *prog = NULL;
   if (dg_flux_parse_string(text, name, dim, &prog) != DG_OK) {
@@ -232,7 +226,7 @@ static void consistency(const char *label, const char *text, int dim, const char
 
 static void check_consistency(const char *dir) {
   char text[4096];
-  build(0, NULL, text, sizeof text);
+  ft_build_text(base, 0, NULL, text, sizeof text);
   consistency("base.flux", text, 2, NULL);
   char *t;
   consistency("maxwell2d_interface.flux", t = replaced(dir, "maxwell2d_interface.flux", NULL, ""),
@@ -335,7 +329,7 @@ static void expect_text_error(const char *label, const char *text, int wl, int w
 
 static void expect_error(int line, const char *repl, int wl, int wc, const char *message) {
   char text[4096];
-  build(line, repl, text, sizeof text);
+  ft_build_text(base, line, repl, text, sizeof text);
   expect_text_error(repl, text, wl, wc, message);
 }
 
@@ -422,7 +416,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   char text[4096];
-  build(0, NULL, text, sizeof text);
+  ft_build_text(base, 0, NULL, text, sizeof text);
   dg_flux_program *prog = parse(text, "base.flux", 2);
   if (prog) {
     check_table(prog);

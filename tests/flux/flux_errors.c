@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "operators/flux.h"
+#include "tests/flux/flux_test.h"
 
 static int failures;
 
@@ -39,15 +40,6 @@ typedef struct want {
   const char *message;
 } want;
 
-/* Text of `base` with line `line` replaced by `repl` (NULL: base as is). */
-static void build(const char *const *base, int line, const char *repl, char *buf, size_t size) {
-  size_t at = 0;
-  buf[0] = '\0';
-  for (int i = 0; base[i]; i++) {
-    const char *l = (i + 1 == line) ? repl : base[i];
-    at += (size_t)snprintf(buf + at, size - at, "%s\n", l);
-  }
-}
 
 static dg_flux_diags diags;
 
@@ -87,7 +79,7 @@ static void expect_text(const char *label, const char *text, int dim, const want
 static void expect1(const char *const *base, int dim, int line, const char *repl, int wl,
                     int wc, const char *message) {
   char text[4096];
-  build(base, line, repl, text, sizeof text);
+  ft_build_text(base, line, repl, text, sizeof text);
   want w = {wl, wc, message};
   expect_text(repl, text, dim, &w, 1);
 }
@@ -97,7 +89,7 @@ static void check_valid_bases(void) {
   const char *const *bases[] = {maxwell, advection};
   int dims[] = {3, 1};
   for (int b = 0; b < 2; b++) {
-    build(bases[b], 0, NULL, text, sizeof text);
+    ft_build_text(bases[b], 0, NULL, text, sizeof text);
     dg_flux_program *prog = NULL;
     if (dg_flux_parse_string(text, "base.flux", dims[b], &prog) != DG_OK) {
       printf("FAIL base program %d does not check\n", b);
@@ -216,7 +208,7 @@ static void syntax(void) {
     want w = {1, 1, "the dimension is unknown: add 'dim 2' (or 1 or 3) to the file, or give "
                     "the mesh dimension"};
     char text[4096];
-    build(maxwell, 1, "# no dim", text, sizeof text);
+    ft_build_text(maxwell, 1, "# no dim", text, sizeof text);
     expect_text("no dim", text, 0, &w, 1);
   }
 
@@ -228,7 +220,7 @@ static void syntax(void) {
   {
     /* a NUL byte inside the text */
     char text[4096];
-    build(maxwell, 9, "initial E = [0, 0, @]", text, sizeof text);
+    ft_build_text(maxwell, 9, "initial E = [0, 0, @]", text, sizeof text);
     *strchr(text, '@') = '\0';
     want w = {9, 20, "unexpected control character U+0000"};
     expect_buffer("NUL byte", text, strlen(text) + 1 + strlen(text + strlen(text) + 1), 3, &w, 1);
@@ -317,7 +309,7 @@ static void reports(void) {
     lines[3] = "rhs E = curl(Hx)/eps";
     lines[8] = "initial E = [0, 0, sin(1, 2)]";
     char text[4096];
-    build(lines, 0, NULL, text, sizeof text);
+    ft_build_text(lines, 0, NULL, text, sizeof text);
     want w[] = {{4, 14, "unknown name 'Hx'; did you mean 'H'?"},
                 {9, 20, "'sin' takes 1 argument, got 2"}};
     expect_text("two errors", text, 3, w, 2);
@@ -351,7 +343,7 @@ static void reports(void) {
   /* the report: file:line:col, the line, a caret under the token */
   {
     char text[4096];
-    build(maxwell, 4, "rhs E = curl(Hx)/eps", text, sizeof text);
+    ft_build_text(maxwell, 4, "rhs E = curl(Hx)/eps", text, sizeof text);
     dg_flux_program *prog = NULL;
     dg_flux_parse_string(text, "maxwell.flux", 3, &prog);
     const char *want_text = "maxwell.flux:4:14: error: unknown name 'Hx'; did you mean 'H'?\n"
@@ -363,7 +355,7 @@ static void reports(void) {
     }
     dg_error_clear();
     /* tabs are kept in the caret line so it lines up */
-    build(maxwell, 4, "rhs E =\tcurl(Hx)/eps", text, sizeof text);
+    ft_build_text(maxwell, 4, "rhs E =\tcurl(Hx)/eps", text, sizeof text);
     dg_flux_parse_buffer(text, strlen(text), "tab.flux", 3, &prog, &diags);
     if (diags.count != 1 || !strstr(diags.items[0].text, "  rhs E =\tcurl(Hx)/eps\n  "
                                                           "       \t     ^~\n")) {

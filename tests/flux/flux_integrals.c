@@ -32,22 +32,16 @@ static const char *const euler[] = {
     "integral pw = p*x[0] + t",                       /* 15 */
     NULL};
 
-static void build(int line, const char *repl, char *buf, size_t size) {
-  size_t at = 0;
-  for (int i = 0; euler[i]; i++)
-    at += (size_t)snprintf(buf + at, size - at, "%s\n", i + 1 == line ? repl : euler[i]);
-}
-
 static void expect_error(int line, const char *repl, int wl, int wc, const char *message) {
   char text[4096];
-  build(line, repl, text, sizeof text);
+  ft_build_text(euler, line, repl, text, sizeof text);
   if (!expect_one_error(repl, text, 2, wl, wc, message))
     failures++;
 }
 
 static void check_valid(void) {
   char text[4096];
-  build(0, NULL, text, sizeof text);
+  ft_build_text(euler, 0, NULL, text, sizeof text);
   dg_flux_program *prog = NULL;
   if (dg_flux_parse_string(text, "t.flux", 2, &prog) != DG_OK) {
     dg_error_print(stdout);

@@ -22,6 +22,16 @@
   } while (0)
 
 /* Uniform random number in [a, b] (tests seed rand() and print the seed). */
+/* Text of `base` (NULL-ended lines) with line `line` replaced by `repl`
+ * (line 0: base as is), one line each, into buf. */
+static inline void ft_build_text(const char *const *base, int line, const char *repl, char *buf,
+                                 size_t size) {
+  size_t at = 0;
+  buf[0] = '\0';
+  for (int i = 0; base[i]; i++)
+    at += (size_t)snprintf(buf + at, size - at, "%s\n", i + 1 == line ? repl : base[i]);
+}
+
 static inline double uniform(double a, double b) {
   return a + (b - a) * rand() / (double)RAND_MAX;
 }
