@@ -219,6 +219,14 @@ typedef struct dg_physics {
   int nparams;
   int ncoef;                /* coefficients (DG_FLUX_COEF refs < ncoef); 0: none, and the
                                kernels are those of a program without the statement */
+  /* Second-order terms (ngrad > 0): the scalars whose gradients are lifted
+   * first (dg_gradient), grad_arg[j] of side-NONE fields; bc_grad[b*ngrad + j]
+   * the exterior gradient (a DIM-vector) on boundary b; ldg_beta the LDG
+   * switch's magnitude.  0: none, and the kernels are those of before. */
+  int ngrad;
+  const dg_flux_node *const *grad_arg;
+  const dg_flux_node *const *bc_grad;
+  double ldg_beta;
 } dg_physics;
 
 /* The element: sizes and the operator matrices (row-major, see dg/refelem.h). */

@@ -314,6 +314,19 @@ static int emit_leaf(dg_emit_ctx *ctx, dg_strbuf *b, const dg_flux_node *n, int 
   case DG_FLUX_T:
     ctx->time(ctx, b);
     return 1;
+  case DG_FLUX_GRADQ:
+    if (!ctx->gradq)
+      fail(ctx, b, n, "a gradient where none can be read");
+    else
+      ctx->gradq(ctx, b, n->ref, n->comp >= 0 ? n->comp : comp,
+                 n->side != DG_FLUX_SIDE_NONE ? n->side : ctx->let_side);
+    return 1;
+  case DG_FLUX_LDGB:
+    if (!ctx->ldgb)
+      fail(ctx, b, n, "the LDG switch outside a face");
+    else
+      ctx->ldgb(ctx, b);
+    return 1;
   default:
     return 0;
   }

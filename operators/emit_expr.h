@@ -43,6 +43,11 @@ struct dg_emit_ctx {
   /* Coefficient `coef` read at `side` (NONE: the volume node; INT / EXT:
    * the face traces).  NULL where no coefficient can appear. */
   void (*coef)(const dg_emit_ctx *ctx, dg_strbuf *b, int coef, dg_flux_side side);
+  /* Component d of gradient j's lifted gradient (DG_FLUX_GRADQ) read at
+   * `side`; NULL where none can be read. */
+  void (*gradq)(const dg_emit_ctx *ctx, dg_strbuf *b, int grad, int d, dg_flux_side side);
+  /* The face's LDG switch beta_n (DG_FLUX_LDGB); NULL off faces. */
+  void (*ldgb)(const dg_emit_ctx *ctx, dg_strbuf *b);
   /* x[d], n[d], t. */
   void (*position)(const dg_emit_ctx *ctx, dg_strbuf *b, int d);
   void (*normal)(const dg_emit_ctx *ctx, dg_strbuf *b, int d);

@@ -65,6 +65,7 @@ dg_error dg_flux_parse_buffer(const char *data, size_t size, const char *name, i
   DG_CALL_GOTO(err, done, dg_flux_arena_create(&prog->arena));
   prog->name = dg_flux_arena_strndup(prog->arena, src.name, strlen(src.name));
   DG_CHECK_GOTO(err, done, prog->name, DG_ERR_MEMORY, "out of memory");
+  prog->ldg_beta = 0.5; /* PyFR's ldg-beta default; FLUX_LANGUAGE.md */
   DG_CALL_GOTO(err, done, dg_flux_check(&src, stmts, dim, prog));
   /* In source order (syntax errors are found before the checker's). */
   for (int i = 1; i < d->count; i++)
@@ -176,6 +177,22 @@ const unsigned char *dg_flux_program_lets_bare(const dg_flux_program *prog) {
 int dg_flux_boundary_count(const dg_flux_program *prog) { return prog->nboundaries; }
 const dg_flux_boundary_info *dg_flux_boundary(const dg_flux_program *prog, int index) {
   return index >= 0 && index < prog->nboundaries ? &prog->boundaries[index] : NULL;
+}
+
+int dg_flux_gradient_count(const dg_flux_program *prog) { return prog->ngradients; }
+const dg_flux_gradient_info *dg_flux_gradient(const dg_flux_program *prog, int index) {
+  return index >= 0 && index < prog->ngradients ? &prog->gradients[index] : NULL;
+}
+
+double dg_flux_ldg_beta(const dg_flux_program *prog) { return prog->ldg_beta; }
+dg_error dg_flux_set_ldg_beta(dg_flux_program *prog, double beta) {
+  /* |beta_n| = 1/2 is the alternating (one-sided) choice of Cockburn & Shu
+   * 1998; more would weight the far side above one */
+  DG_CHECK(beta >= -0.5 && beta <= 0.5, DG_ERR_INPUT,
+           "ldg_beta = %g for %s: the LDG switch takes values in [-0.5, 0.5] (0.5: one-sided, "
+           "0: central)", beta, prog->name);
+  prog->ldg_beta = beta;
+  return DG_OK;
 }
 
 int dg_flux_integral_count(const dg_flux_program *prog) { return prog->nintegrals; }
@@ -293,6 +310,13 @@ static void print(printer *p, const dg_flux_node *n) {
   case DG_FLUX_NUM: outf(p, "%.17g", n->value); return;
   case DG_FLUX_PARAM: out(p, p->prog->params[n->ref].name); return;
   case DG_FLUX_T: out(p, "t"); return;
+  case DG_FLUX_LDGB: out(p, "beta_n"); return;
+  case DG_FLUX_GRADQ:
+    outf(p, "grad(%s)", p->prog->gradients[n->ref].name);
+    out(p, side_suffix(n->side));
+    if (n->comp >= 0)
+      outf(p, "[%d]", n->comp);
+    return;
   case DG_FLUX_COEF:
     out(p, p->prog->coefs[n->ref].name);
     out(p, side_suffix(n->side));

@@ -75,12 +75,34 @@ typedef struct dg_flux_let_info {
 } dg_flux_let_info;
 
 /* boundary NAME { field = exterior value; ... }: exterior[f] for every
- * field f (expressions of .int traces, n, x, t, params). */
+ * field f (expressions of .int traces, n, x, t, params).  In a program with
+ * second-order terms also grad_exterior[j] for every gradient j: the
+ * exterior trace of its lifted gradient (a dim-vector of .int traces,
+ * gradient traces grad(T).int, n, x, t, params), from the block's
+ * `grad(NAME) = ...` (every boundary gives every gradient's NAME); NULL
+ * when the program has no gradients. */
 typedef struct dg_flux_boundary_info {
   const char *name;
   dg_flux_loc loc;
   const dg_flux_node *const *exterior;
+  const dg_flux_node *const *grad_exterior;
 } dg_flux_boundary_info;
+
+/* A gradient of the second-order terms: derivatives nested inside a
+ * derivative's argument (`div(nu*grad(u))`, `dx(dx(u))`), and derivatives in
+ * lets, numerical fluxes and boundary conditions, are derivatives of a
+ * field or let NAME, lifted in a first pass (LDG, FLUX_LANGUAGE.md).  One
+ * entry per scalar component: grad(u) of a 3-vector field u is gradients
+ * u[0], u[1], u[2]; the GRADQ leaves refer to these indices. */
+typedef struct dg_flux_gradient_info {
+  const char *name;          /* "T", or "u[1]" for a component */
+  int is_let;                /* NAME is a let (else a field) */
+  int ref;                   /* its field or let index */
+  int comp;                  /* component of NAME (0 for a scalar) */
+  const dg_flux_node *arg;   /* the scalar differentiated: of side-NONE fields and params
+                                (a FIELD or LET node with comp set) */
+  dg_flux_loc loc;           /* its first use */
+} dg_flux_gradient_info;
 
 /* integral NAME = expr: a scalar of the state (side-NONE fields), x, t,
  * params and lets, integrated over the domain by quadrature
@@ -142,6 +164,16 @@ const unsigned char *dg_flux_program_lets_bare(const dg_flux_program *prog);
 int dg_flux_boundary_count(const dg_flux_program *prog);
 const dg_flux_boundary_info *dg_flux_boundary(const dg_flux_program *prog, int index);
 dg_error dg_flux_boundary_find(const dg_flux_program *prog, const char *name, int *index);
+
+/* The gradients of the second-order terms, in order of first use (none:
+ * a first-order program, whose kernels are those of before them). */
+int dg_flux_gradient_count(const dg_flux_program *prog);
+const dg_flux_gradient_info *dg_flux_gradient(const dg_flux_program *prog, int index);
+
+/* The LDG switch's magnitude beta (DG_FLUX_LDGB, FLUX_LANGUAGE.md): 0.5 by
+ * default; set_ldg_beta takes values in [-0.5, 0.5] (DG_ERR_INPUT else). */
+double dg_flux_ldg_beta(const dg_flux_program *prog);
+dg_error dg_flux_set_ldg_beta(dg_flux_program *prog, double beta);
 
 /* The integrals, in declaration order. */
 int dg_flux_integral_count(const dg_flux_program *prog);

@@ -68,7 +68,16 @@ typedef enum dg_flux_op {
   DG_FLUX_CALL,   /* ref = dg_flux_fn, args */
   DG_FLUX_VEC,    /* [args...]: scalars -> vector, vectors -> matrix rows */
   DG_FLUX_INDEX,  /* args[0][ref]: component of a vector, row of a matrix */
-  DG_FLUX_DERIV   /* ref = dg_flux_deriv applied to args[0] (pointwise); rhs only */
+  DG_FLUX_DERIV,  /* ref = dg_flux_deriv applied to args[0] (pointwise); rhs only */
+  /* second-order terms (FLUX_LANGUAGE.md, "Second-order terms"): leaves */
+  DG_FLUX_GRADQ,  /* ref = gradient index (dg_flux_gradient: a scalar field component or
+                     let), comp = direction d or -1 (the whole dim-vector), side: NONE the
+                     lifted gradient Q at the volume node (or, inside a let, the let node's
+                     side), INT / EXT its face traces (on a boundary face the exterior is
+                     the boundary's `grad(NAME) = ...`) */
+  DG_FLUX_LDGB    /* a scalar, faces only: the LDG switch beta_n = ldg_beta * sign(w.n) of
+                     the face (w a fixed direction, so beta_n changes sign across an interior
+                     face); 0 on boundary faces (FLUX_LANGUAGE.md) */
 } dg_flux_op;
 
 /* Built-in functions.  min/max are binary here (the checker folds
@@ -97,8 +106,8 @@ typedef struct dg_flux_node {
   dg_flux_shape shape;
   dg_flux_loc loc;
   int ref;           /* see dg_flux_op */
-  int comp;          /* FIELD, X, NORMAL, LET: component, -1 = whole value */
-  dg_flux_side side; /* FIELD, LET, COEF */
+  int comp;          /* FIELD, X, NORMAL, LET, GRADQ: component, -1 = whole value */
+  dg_flux_side side; /* FIELD, LET, COEF, GRADQ */
   double value;      /* NUM */
   int nargs;
   struct dg_flux_node **args;

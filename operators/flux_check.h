@@ -31,6 +31,9 @@ struct dg_flux_program {
   dg_flux_boundary_info *boundaries;
   int nintegrals;
   dg_flux_integral_info *integrals;
+  int ngradients;
+  dg_flux_gradient_info *gradients;
+  double ldg_beta;
 };
 
 /* Check the statements of src for dimension dim (0: from the file) into

@@ -148,6 +148,25 @@ static dg_error ev(evaluator *e, const dg_flux_node *n, double *out) {
     out[0] = c[n->ref];
     return DG_OK;
   }
+  case DG_FLUX_GRADQ: {
+    dg_flux_side side = n->side != DG_FLUX_SIDE_NONE ? n->side : e->side;
+    const double *q = side == DG_FLUX_SIDE_INT ? pt->q_int
+                      : side == DG_FLUX_SIDE_EXT ? pt->q_ext
+                                                 : pt->q;
+    DG_CHECK(q, DG_ERR_ARG, "the expression at %d:%d reads grad(%s) %s, which was not given",
+             n->loc.line, n->loc.col, prog->gradients[n->ref].name,
+             side == DG_FLUX_SIDE_INT ? "on the interior trace"
+             : side == DG_FLUX_SIDE_EXT ? "on the exterior trace" : "at the volume node");
+    const double *g = q + (size_t)n->ref * prog->dim;
+    if (n->comp >= 0)
+      out[0] = g[n->comp];
+    else
+      memcpy(out, g, (size_t)size * sizeof *out);
+    return DG_OK;
+  }
+  case DG_FLUX_LDGB:
+    out[0] = pt->ldgb;
+    return DG_OK;
   case DG_FLUX_LET: {
     dg_flux_side side = n->side != DG_FLUX_SIDE_NONE ? n->side : e->side;
     memo *m = &e->lets[n->ref * 3 + (int)side];

@@ -21,6 +21,11 @@ typedef struct dg_flux_point {
   const double *c_int; /* their interior traces (the element's own values at the face node) */
   const double *c_ext; /* their exterior traces (the neighbour's; on a boundary face the
                           interior values again, as the kernels' fcf) */
+  const double *q;     /* lifted gradients at the volume node: [j*dim + d] for gradient j
+                          (dg_flux_gradient_count * dim values) */
+  const double *q_int; /* their interior traces */
+  const double *q_ext; /* their exterior traces */
+  double ldgb;         /* the face's LDG switch beta_n (DG_FLUX_LDGB) */
 } dg_flux_point;
 
 /* Evaluate node at pt into out[0..size) (the node's components, flattened
