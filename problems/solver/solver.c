@@ -625,7 +625,9 @@ dg_error dg_solver_step(dg_solver *s, const dg_rk_scheme *rk, double t, double d
 
 dg_error dg_solver_launch_kernel(dg_solver *s, dg_solver_kernel_id which, double t) {
   switch (which) {
-  case DG_SOLVER_SURFACE:
+  case DG_SOLVER_SURFACE: /* with second-order terms the gradient pass first */
+    if (s->physics->ngrad > 0)
+      DG_CALL(launch_gradient(s, t));
     DG_CALL(launch_surface(s, t, 0, s->od->K_owned));
     break;
   case DG_SOLVER_VOLUME:
@@ -643,7 +645,7 @@ dg_error dg_solver_launch_kernel(dg_solver *s, dg_solver_kernel_id which, double
 
 int dg_solver_kernel_launches(const dg_solver *s, dg_solver_kernel_id which) {
   if (which == DG_SOLVER_SURFACE)
-    return !fused_surface(s) && s->od->K_owned > 0;
+    return (!fused_surface(s) || s->physics->ngrad > 0) && s->od->K_owned > 0;
   if (which == DG_SOLVER_UPDATE)
     return !s->cfg.fuse_update;
   return 1;
