@@ -264,6 +264,9 @@ typedef struct dg_generated {
   int uses_face_x;        /* dg_surface reads fx */
   int uses_volume_x;      /* dg_volume reads vx */
   unsigned volume_shared_bytes; /* cuda: dynamic shared memory of dg_volume */
+  unsigned gradient_shared_bytes; /* cuda, second-order terms: that of dg_gradient */
+  int gradient_block;     /* cuda, second-order terms: dg_gradient's elements a block (its
+                             block is NP x this many threads) */
   int has_initial;        /* the module has dg_initial */
 } dg_generated;
 

@@ -15,7 +15,8 @@
  *
  * Arguments (both targets): (q, Qg, mapM, mapP, fbc, fgeo, fx, egeo, t, K,
  * fcf), over the elements [0, K_owned) (cuda: GEPB elements a block of
- * NP x GEPB threads), Qg[((j*DIM + d)*K + k)*NP_PAD + i]. */
+ * NP x GEPB threads and gradient_shared_bytes of dynamic shared memory),
+ * Qg[((j*DIM + d)*K + k)*NP_PAD + i]. */
 #include "operators/gen_gradient.h"
 
 #include "operators/gen_context.h"
@@ -109,7 +110,7 @@ static void emit_combine(dg_strbuf *b, dg_codegen_target tg, const dg_physics *p
 
 static void emit_cuda(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
                       dg_emit_ctx *vctx, dg_emit_ctx *fctx, int uses_x) {
-  int gepb = 256 / el->Np > 0 ? 256 / el->Np : 1;
+  int gepb = dg_gen_gradient_elements_per_block(el->Np);
   dg_strbuf_appendf(b, "#define GEPB %d\n", gepb);
   dg_strbuf_append(b,
     "KERNEL void __launch_bounds__(NP * GEPB) dg_gradient(const real *__restrict__ q,\n"
@@ -119,8 +120,8 @@ static void emit_cuda(dg_strbuf *b, const dg_element_ops *el, const dg_physics *
     "    const real *__restrict__ fcf) {\n");
   b->indent = 2;
   dg_strbuf_lines(b,
-                  "__shared__ real sg[NGR * GEPB * NP];\n"
-                  "__shared__ real sd[NGR * GEPB * NFNFP];\n"
+                  "extern __shared__ __align__(16) double smem_raw[]; /* dg_generated's bytes */\n"
+                  "real *sg = (real *)smem_raw, *sd = sg + NGR * GEPB * NP;\n"
                   "const int tid = threadIdx.x;\n"
                   "const int e = tid / NP, i = tid - e * NP;\n"
                   "const long long k0 = (long long)blockIdx.x * GEPB;\n"
@@ -190,6 +191,15 @@ static void emit_c(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
   dg_strbuf_line(b, "}");
   b->indent = 0;
   dg_strbuf_append(b, "}\n\n");
+}
+
+int dg_gen_gradient_elements_per_block(int Np) { return 256 / Np > 0 ? 256 / Np : 1; }
+
+unsigned dg_gen_gradient_shared_bytes(const dg_element_ops *el, const dg_physics *ph,
+                                      int is_float) {
+  size_t n = (size_t)ph->ngrad * dg_gen_gradient_elements_per_block(el->Np) *
+             (el->Np + el->Nfaces * el->Nfp);
+  return (unsigned)(n * (is_float ? 4 : 8));
 }
 
 dg_error dg_gen_emit_gradient(dg_strbuf *b, dg_codegen_target tg, const dg_element_ops *el,

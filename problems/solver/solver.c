@@ -490,11 +490,12 @@ static dg_error launch_gradient(dg_solver *s, double t) {
                   &s->fx,  &s->egeo, &rt,    &K,       &s->fcf};
   dg_launch l;
   memset(&l, 0, sizeof l);
-  unsigned gepb = 256 / (unsigned)od->Np > 0 ? 256 / (unsigned)od->Np : 1; /* gen_gradient.c */
+  unsigned gepb = (unsigned)s->gen.gradient_block;
   l.grid[0] = (unsigned)((n + gepb - 1) / gepb);
   l.grid[1] = l.grid[2] = 1;
   l.block[0] = gepb * (unsigned)od->Np;
   l.block[1] = l.block[2] = 1;
+  l.shared_bytes = s->gen.gradient_shared_bytes;
   l.items = n;
   l.chunk = s->cfg.cpu_chunk;
   if (n == 0)
