@@ -254,10 +254,6 @@ dg_error dg_codegen_generate(dg_codegen_target target, const dg_element_ops *el,
   out->uses_face_x = uses_fx;
   out->uses_volume_x = uses_vx;
   out->volume_shared_bytes = (unsigned)shared;
-  if (ph->ngrad > 0) {
-    out->gradient_shared_bytes = dg_gen_gradient_shared_bytes(el, ph, is_float);
-    out->gradient_block = dg_gen_gradient_elements_per_block(el->Np);
-  }
   out->has_initial = has_initial;
   free(dtab);
   return DG_OK;

@@ -264,9 +264,6 @@ typedef struct dg_generated {
   int uses_face_x;        /* dg_surface reads fx */
   int uses_volume_x;      /* dg_volume reads vx */
   unsigned volume_shared_bytes; /* cuda: dynamic shared memory of dg_volume */
-  unsigned gradient_shared_bytes; /* cuda, second-order terms: that of dg_gradient */
-  int gradient_block;     /* cuda, second-order terms: dg_gradient's elements a block (its
-                             block is NP x this many threads) */
   int has_initial;        /* the module has dg_initial */
 } dg_generated;
 
@@ -275,5 +272,13 @@ dg_error dg_codegen_generate(dg_codegen_target target, const dg_element_ops *el,
                              const dg_physics *ph, int precision_float,
                              const dg_kernel_config *cfg, dg_generated *out);
 void dg_generated_free(dg_generated *g);
+
+/* Second-order terms: dg_gradient's cuda block is NP x this many elements
+ * (GEPB), from the surface kernel's threads a block (at most 1024 threads,
+ * so the tuner's face_threads sizes both), with this much dynamic shared
+ * memory for GEPB elements (operators/gen_gradient.c). */
+int dg_codegen_gradient_elements_per_block(int Np, int face_threads);
+unsigned dg_codegen_gradient_shared_bytes(const dg_element_ops *el, const dg_physics *ph,
+                                          int is_float, int gepb);
 
 #endif

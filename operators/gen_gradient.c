@@ -14,8 +14,10 @@
  * one scalar per gradient instead of DIM.
  *
  * Arguments (both targets): (q, Qg, mapM, mapP, fbc, fgeo, fx, egeo, t, K,
- * fcf), over the elements [0, K_owned) (cuda: GEPB elements a block of
- * NP x GEPB threads and gradient_shared_bytes of dynamic shared memory),
+ * fcf), over the elements [0, K_owned) (cuda: blocks of NP x GEPB threads,
+ * GEPB = dg_codegen_gradient_elements_per_block of the surface kernel's
+ * face_threads, so the tuner's search of face_threads sizes this kernel's
+ * blocks too, with dg_codegen_gradient_shared_bytes of dynamic shared memory),
  * Qg[((j*DIM + d)*K + k)*NP_PAD + i]. */
 #include "operators/gen_gradient.h"
 
@@ -110,17 +112,17 @@ static void emit_combine(dg_strbuf *b, dg_codegen_target tg, const dg_physics *p
 
 static void emit_cuda(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
                       dg_emit_ctx *vctx, dg_emit_ctx *fctx, int uses_x) {
-  int gepb = dg_gen_gradient_elements_per_block(el->Np);
-  dg_strbuf_appendf(b, "#define GEPB %d\n", gepb);
+  (void)el;
   dg_strbuf_append(b,
-    "KERNEL void __launch_bounds__(NP * GEPB) dg_gradient(const real *__restrict__ q,\n"
+    "KERNEL void __launch_bounds__(1024) dg_gradient(const real *__restrict__ q,\n"
     "    real *__restrict__ Qg, const int *__restrict__ mapM, const int *__restrict__ mapP,\n"
     "    const int *__restrict__ fbc, const real *__restrict__ fgeo,\n"
     "    const real *__restrict__ fx, const real *__restrict__ egeo, real t, long long K,\n"
     "    const real *__restrict__ fcf) {\n");
   b->indent = 2;
   dg_strbuf_lines(b,
-                  "extern __shared__ __align__(16) double smem_raw[]; /* dg_generated's bytes */\n"
+                  "const int GEPB = (int)(blockDim.x / NP); /* the launch's elements a block */\n"
+                  "extern __shared__ __align__(16) double smem_raw[];\n"
                   "real *sg = (real *)smem_raw, *sd = sg + NGR * GEPB * NP;\n"
                   "const int tid = threadIdx.x;\n"
                   "const int e = tid / NP, i = tid - e * NP;\n"
@@ -193,12 +195,16 @@ static void emit_c(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
   dg_strbuf_append(b, "}\n\n");
 }
 
-int dg_gen_gradient_elements_per_block(int Np) { return 256 / Np > 0 ? 256 / Np : 1; }
+int dg_codegen_gradient_elements_per_block(int Np, int face_threads) {
+  int e = face_threads / Np;
+  if (e * Np > 1024)
+    e = 1024 / Np;
+  return e > 0 ? e : 1;
+}
 
-unsigned dg_gen_gradient_shared_bytes(const dg_element_ops *el, const dg_physics *ph,
-                                      int is_float) {
-  size_t n = (size_t)ph->ngrad * dg_gen_gradient_elements_per_block(el->Np) *
-             (el->Np + el->Nfaces * el->Nfp);
+unsigned dg_codegen_gradient_shared_bytes(const dg_element_ops *el, const dg_physics *ph,
+                                      int is_float, int gepb) {
+  size_t n = (size_t)ph->ngrad * gepb * (el->Np + el->Nfaces * el->Nfp);
   return (unsigned)(n * (is_float ? 4 : 8));
 }
 

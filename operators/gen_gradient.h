@@ -11,10 +11,4 @@
 dg_error dg_gen_emit_gradient(dg_strbuf *b, dg_codegen_target tg, const dg_element_ops *el,
                               const dg_physics *ph, int is_float, int uses_x);
 
-/* Its cuda block: NP x this many elements (GEPB), and its dynamic shared
- * memory. */
-int dg_gen_gradient_elements_per_block(int Np);
-unsigned dg_gen_gradient_shared_bytes(const dg_element_ops *el, const dg_physics *ph,
-                                      int is_float);
-
 #endif

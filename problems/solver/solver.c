@@ -490,12 +490,12 @@ static dg_error launch_gradient(dg_solver *s, double t) {
                   &s->fx,  &s->egeo, &rt,    &K,       &s->fcf};
   dg_launch l;
   memset(&l, 0, sizeof l);
-  unsigned gepb = (unsigned)s->gen.gradient_block;
+  int gepb = dg_codegen_gradient_elements_per_block(od->Np, s->cfg.face_threads);
   l.grid[0] = (unsigned)((n + gepb - 1) / gepb);
   l.grid[1] = l.grid[2] = 1;
-  l.block[0] = gepb * (unsigned)od->Np;
+  l.block[0] = (unsigned)(gepb * od->Np);
   l.block[1] = l.block[2] = 1;
-  l.shared_bytes = s->gen.gradient_shared_bytes;
+  l.shared_bytes = dg_codegen_gradient_shared_bytes(&s->el, s->physics, s->rs == 4, gepb);
   l.items = n;
   l.chunk = s->cfg.cpu_chunk;
   if (n == 0)

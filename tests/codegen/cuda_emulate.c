@@ -230,9 +230,10 @@ static const char *WRAPPERS =
     "void emu_gradient(void **a, int64_t first, int64_t count) {\n"
     "  (void)first; (void)count;\n"
     "  const long long K = *(const long long *)a[9];\n"
-    "  const unsigned blk[2] = {NP * GEPB, 1};\n"
+    "  const unsigned *blk = *(const unsigned **)a[12];\n" /* NP x GEPB threads */
+    "  const long long gepb = blk[0] / NP;\n"
     "  emu_kind = 1;\n"
-    "  emu_blocks(a, (K + GEPB - 1) / GEPB, blk, *(int **)a[11]);\n"
+    "  emu_blocks(a, (K + gepb - 1) / gepb, blk, *(int **)a[11]);\n"
     "}\n"
     "#endif\n";
 
@@ -336,7 +337,10 @@ static void run_module(dg_device *dev, const dg_discretization *d, const dg_opda
   if (nq > 0) {
     dg_kernel *kg;
     MUST(dg_module_get_kernel(mod, emulated ? "emu_gradient" : "dg_gradient", &kg));
-    void *ga[] = {&q, &Qg, &mapM, &mapP, &fbc, &fgeo, &fx, &egeo, t, &K, &fcf, &badp};
+    unsigned gblk[2] = {(unsigned)(od->Np * dg_codegen_gradient_elements_per_block(
+                            od->Np, cfg->face_threads)), 1};
+    unsigned *gblkp = gblk;
+    void *ga[] = {&q, &Qg, &mapM, &mapP, &fbc, &fgeo, &fx, &egeo, t, &K, &fcf, &badp, &gblkp};
     dg_launch gl;
     memset(&gl, 0, sizeof gl);
     gl.items = emulated ? 1 : K;
@@ -559,9 +563,12 @@ static int check_variant(emu_run *R, const emu_order *E, dg_kernel_config c) {
   dg_opdata *od = NULL;
   MUST(dg_opdata_create(d, gg.np_pad, c.layout == DG_LAYOUT_ELEMENT_MAJOR, R->nc,
                         R->p->tag_to_bc, &od));
-  char *emu = emulated_source(gg.source, gg.volume_shared_bytes > gg.gradient_shared_bytes
-                                             ? gg.volume_shared_bytes
-                                             : gg.gradient_shared_bytes);
+  unsigned gsh = R->ph.ngrad > 0 ? dg_codegen_gradient_shared_bytes(
+                                      el, &R->ph, R->is_float,
+                                      dg_codegen_gradient_elements_per_block(d->Np, c.face_threads))
+                                : 0;
+  char *emu = emulated_source(gg.source, gg.volume_shared_bytes > gsh ? gg.volume_shared_bytes
+                                                                      : gsh);
   if (!emu) {
     printf("cannot build the emulated source\n");
     return 1;
