@@ -104,6 +104,9 @@ typedef struct dg_flux_gradient_info {
   dg_flux_loc loc;           /* its first use */
 } dg_flux_gradient_info;
 
+/* Most gradients (scalars whose gradient is lifted) a file may have. */
+enum { DG_FLUX_MAX_GRADIENTS = 64 };
+
 /* integral NAME = expr: a scalar of the state (side-NONE fields), x, t,
  * params and lets, integrated over the domain by quadrature
  * (problems/solver/quantities.h). */
