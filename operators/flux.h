@@ -159,9 +159,9 @@ dg_error dg_flux_coef_find(const dg_flux_program *prog, const char *name, int *i
 int dg_flux_let_count(const dg_flux_program *prog);
 const dg_flux_let_info *dg_flux_let(const dg_flux_program *prog, int index);
 
-/* lets_bare[let] = the let reads side-NONE fields or coefficients (the side
- * of a LET node matters): the `lets_bare` argument of dg_flux_ast_trace and
- * dg_flux_ast_surface for this program's trees. */
+/* lets_bare[let] = the let reads side-NONE fields, coefficients or lifted
+ * gradients (the side of a LET node matters): the `lets_bare` argument of
+ * dg_flux_ast_trace and dg_flux_ast_surface for this program's trees. */
 const unsigned char *dg_flux_program_lets_bare(const dg_flux_program *prog);
 
 int dg_flux_boundary_count(const dg_flux_program *prog);

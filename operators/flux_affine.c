@@ -297,10 +297,10 @@ dg_error dg_flux_check_affine(const dg_physics *ph, const char *const *field_nam
     const dg_flux_node *g = ph->grad_arg ? ph->grad_arg[0] : NULL;
     int line = g ? g->loc.line : 0, col = g ? g->loc.col : 0;
     if (origin)
-      DG_RAISE(DG_ERR_INPUT, "%s:%d:%d: error: the program has second-order terms (%d lifted "
-               "gradients): %s", origin, line, col, ph->ngrad, WHY_GRADIENTS);
-    DG_RAISE(DG_ERR_INPUT, "the program has second-order terms (%d lifted gradients, the first "
-             "at line %d, column %d): %s", ph->ngrad, line, col, WHY_GRADIENTS);
+      DG_RAISE(DG_ERR_INPUT, "%s:%d:%d: error: a lifted gradient (second-order terms, %d in "
+               "all): %s", origin, line, col, ph->ngrad, WHY_GRADIENTS);
+    DG_RAISE(DG_ERR_INPUT, "a lifted gradient (second-order terms, %d in all; line %d, column "
+             "%d): %s", ph->ngrad, line, col, WHY_GRADIENTS);
   }
   walker w = {.ph = ph};
   w.let_class = calloc((size_t)ph->nlets + 1, 1);

@@ -71,8 +71,7 @@ static const char *describe(const dg_flux_checker *ck, const dg_flux_node *n, ch
     snprintf(buf, size, "coefficient '%s'", ck->prog->coefs[n->ref].name);
     return buf;
   case DG_FLUX_GRADQ:
-    snprintf(buf, size, "grad(%s), and a lifted gradient is not differentiated again",
-             ck->prog->gradients[n->ref].name);
+    snprintf(buf, size, "the gradient grad(%s)", ck->prog->gradients[n->ref].name);
     return buf;
   default: return "traces (.int, .ext, avg, jump)";
   }
@@ -140,11 +139,14 @@ static int resolve_name(dg_flux_checker *ck, const char *op, const char *name, i
     const dg_flux_node *bad = ck->let_impure[l];
     if (bad) {
       char b1[160];
-      dg_flux_check_error(ck, loc,
-                          "cannot take %s(%s): let '%s' reads %s (at %d:%d); a second-order "
-                          "term differentiates fields and lets of fields and params",
-                          op, g->word, g->word, describe(ck, bad, b1, sizeof b1), bad->loc.line,
-                          bad->loc.col);
+      dg_flux_check_error(ck, loc, "cannot take %s(%s): let '%s' reads %s (at %d:%d); %s", op,
+                          g->word, g->word, describe(ck, bad, b1, sizeof b1), bad->loc.line,
+                          bad->loc.col,
+                          bad->op == DG_FLUX_GRADQ
+                              ? "a lifted gradient is not differentiated again (a third "
+                                "derivative)"
+                              : "a second-order term differentiates fields and lets of fields "
+                                "and params");
       return 0;
     }
     g->is_let = 1, g->ref = l, g->shape = ck->prog->lets[l].body->shape;
@@ -547,11 +549,20 @@ void dg_flux_check_bc_gradients(dg_flux_checker *ck, int complete) {
   }
   for (int b = 0; b < nb && nused > 0; b++)
     prog->boundaries[b].grad_exterior = all + (size_t)b * nused;
+  /* a boundary with a NAME in error is not told what it lacks (the NAME may
+   * be the one meant) */
+  unsigned char *bad = dg_flux_arena_alloc(ck->a, (size_t)nb + 1);
+  if (!bad) {
+    ck->oom = 1;
+    return;
+  }
   for (int k = 0; k < ck->nbc_grads && !ck->oom; k++) {
     grad_name g;
     const dg_flux_node *value;
-    if (check_bc_item(ck, k, nused, &g, &value) < 0)
+    if (check_bc_item(ck, k, nused, &g, &value) < 0) {
+      bad[ck->bc_grads[k].boundary] = 1;
       continue;
+    }
     size_t at = (size_t)ck->bc_grads[k].boundary * nused;
     for (int j = 0; j < nused; j++) {
       const dg_flux_gradient_info *gi = &prog->gradients[j];
@@ -564,5 +575,6 @@ void dg_flux_check_bc_gradients(dg_flux_checker *ck, int complete) {
     }
   }
   for (int b = 0; b < nb && complete && nused > 0; b++)
-    report_missing(ck, &prog->boundaries[b], nused, given + (size_t)b * nused);
+    if (!bad[b])
+      report_missing(ck, &prog->boundaries[b], nused, given + (size_t)b * nused);
 }
