@@ -13,7 +13,11 @@
  *               optionally fused with the LSERK stage update
  * and one update kernel per scheme (dg_update_lserk, dg_update_ssp), and
  * dg_initial, the initial condition at every node straight into the device
- * layout (no host evaluation: time to first step).
+ * layout (no host evaluation: time to first step).  A physics with
+ * second-order terms (ngrad > 0) has a first pass before them:
+ *   dg_gradient per volume node: the LDG lifted gradients Q of its
+ *               gradients g_j(u) (operators/gen_gradient.c), which the
+ *               volume terms then read at nodes and the fluxes as traces.
  *
  * Device data layout (built by dg/opdata.h for the same configuration):
  *   state    q[base(k,i) + c*cstride], base/cstride from the field layout:
@@ -32,6 +36,9 @@
  *   fcf      fcf[((k*NFNFP + m)*NCF + c)*2 + s] coefficient c's trace at face
  *            node m: s = 0 interior, 1 exterior (the neighbour's value, across
  *            ranks too; on a boundary face the interior value again)
+ *   Qg       Qg[(c*K + k)*NP_PAD + i], c = j*DIM + d: d/dx_d of gradient j at
+ *            volume node (k, i) (field-major, as the state must then be, so
+ *            mapM / mapP serve its traces; ghost slots by their own exchange)
  *
  * Kernel arguments (args[i] points at the value, both backends):
  *   dg_surface (q, fl, mapM, mapP, fbc, fgeo, fx, t, K)
@@ -45,7 +52,12 @@
  * with pointers to real, t/rk_a/rk_b/dt/alpha/beta real, K and n long long.
  * A physics with coefficients (ncoef > 0) appends fcf to dg_surface's
  * arguments and cf, fcf to dg_volume's (range launches offset cf like vx,
- * fcf like fx); without them the arguments and kernels are as above.
+ * fcf like fx); without them the arguments and kernels are as above.  A
+ * physics with second-order terms appends fcf, Qg to dg_surface's and cf,
+ * fcf, Qg to dg_volume's (Qg offset like cf), and has
+ *   dg_gradient (q, Qg, mapM, mapP, fbc, fgeo, fx, egeo, t, K, fcf)
+ *               over elements [0, K_owned) (cuda: NP x GEPB threads a block,
+ *               dg_codegen_gradient_* below).
  * A fused dg_volume (config.fuse_update) skips rhs and applies the LSERK
  * update to q and res itself. */
 #ifndef DG_OPERATORS_CODEGEN_H
