@@ -167,6 +167,25 @@ static void advection_diffusion(void) {
   expect_print(prog, u->rhs, "((-div((a*u))) + div((nu*grad(u))))", "advection-diffusion");
   expect_print(prog, u->surface, "((-dot(n, (a*u.int))) + dot(n, (nu*grad(u).int)))",
                "advection-diffusion");
+  /* the switch's magnitude: 0.5 by default, [-0.5, 0.5] */
+  CHECK(dg_flux_ldg_beta(prog) == 0.5, "ldg_beta %g", dg_flux_ldg_beta(prog));
+  CHECK(dg_flux_set_ldg_beta(prog, -0.25) == DG_OK && dg_flux_ldg_beta(prog) == -0.25,
+        "ldg_beta -0.25");
+  CHECK(dg_flux_set_ldg_beta(prog, 0.75) == DG_ERR_INPUT && dg_flux_ldg_beta(prog) == -0.25,
+        "ldg_beta 0.75 accepted");
+  dg_error_clear();
+  dg_flux_program_destroy(&prog);
+  /* a factor that reads a gradient multiplies the derivative of a function
+   * of x (a non-conservative product): the surface form takes it on the
+   * interior trace, as a field factor */
+  const char *nc = "dim 1\nfields u\nlet b = x[0]^2\nlet q = dx(u)\n"
+                   "rhs u = q*dx(b) + dx(dx(u))\n"
+                   "flux u = q.int*n[0]*b + ldg(dx(u))*n[0]\n"
+                   "boundary w { u = u.int; grad(u) = grad(u).int }\ninitial u = x[0]\n";
+  if (!(prog = parse("gradient factor", nc, 0)))
+    return;
+  expect_print(prog, dg_flux_field(prog, 0)->surface,
+               "((q.int*(n[0]*b)) + (n[0]*grad(u).int[0]))", "gradient factor");
   dg_flux_program_destroy(&prog);
 }
 
@@ -606,6 +625,10 @@ static void errors(void) {
     if (!expect_one_error(c->repl, text, 0, c->wl, c->wc, c->message))
       failures++;
   }
+}
+
+/* Errors that need more than one line changed. */
+static void errors_more(void) {
   /* a third derivative: the gradient of a let of a gradient */
   char text[4096];
   ft_build_text(heat2, 5, "rhs u = div(nu*grad(u)) + dx(dx(q))", text, sizeof text);
@@ -649,6 +672,7 @@ int main(void) {
   consistency();
   bernstein();
   errors();
+  errors_more();
   if (failures)
     printf("%d failure%s\n", failures, failures == 1 ? "" : "s");
   else
