@@ -423,17 +423,19 @@ static void matrix_helpers(void) {
 /* --- 5. consistency ------------------------------------------------------------------------ */
 
 static void consistency(void) {
-  const double pts[6] = {0.1, 0.2, 0.7, 0.4, 0.35, 0.9};
+  const double pts[9] = {0.1, 0.2, 0.7, 0.4, 0.35, 0.9, 0.6, 0.15, 0.3};
   char text[4096], why[2048];
   dg_flux_consistency_result res;
-  navier_stokes_text(2, text, sizeof text);
-  dg_flux_program *prog = parse("Navier-Stokes consistency", text, 0);
-  for (int f = 0; prog && f < dg_flux_field_count(prog); f++) {
-    CHECK(dg_flux_consistency_field(prog, f, pts, 3, &res, why, sizeof why) == DG_OK &&
-              res == DG_FLUX_CONSISTENT,
-          "Navier-Stokes field %d: %d %s", f, (int)res, why);
+  dg_flux_program *prog;
+  for (int dim = 2; dim <= 3; dim++) {
+    navier_stokes_text(dim, text, sizeof text);
+    prog = parse("Navier-Stokes consistency", text, 0);
+    for (int f = 0; prog && f < dg_flux_field_count(prog); f++)
+      CHECK(dg_flux_consistency_field(prog, f, pts, 9 / dim, &res, why, sizeof why) == DG_OK &&
+                res == DG_FLUX_CONSISTENT,
+            "Navier-Stokes %dD field %d: %d %s", dim, f, (int)res, why);
+    dg_flux_program_destroy(&prog);
   }
-  dg_flux_program_destroy(&prog);
   /* twice the viscous flux: found, and the message gives the gradients */
   const char *bad = "dim 2\nfields u\nparams nu = 1, tau = 1\n"
                     "rhs u = div(nu*grad(u))\n"
@@ -644,6 +646,18 @@ static void errors_more(void) {
   if (!expect_one_error("bare q", with_q, 0, 7, 14,
                         "'q' depends on gradients; in a numerical flux write q.int, q.ext, "
                         "avg(q) or jump(q)"))
+    failures++;
+  /* at most DG_FLUX_MAX_GRADIENTS scalars: the 64 of v, then w's is one too many */
+  size_t at = (size_t)snprintf(text, sizeof text,
+                               "dim 1\nfields v[64] w\nrhs v = dx(dx(v))\nrhs w = dx(dx(w))\n"
+                               "flux v = ldg(dx(v))*n[0]\nflux w = n[0]*avg(w)\n"
+                               "initial w = x[0]\ninitial v = [x[0]");
+  for (int i = 1; i < 64; i++)
+    at += (size_t)snprintf(text + at, sizeof text - at, ", 0");
+  snprintf(text + at, sizeof text - at, "]\n");
+  if (!expect_one_error("65 gradients", text, 0, 4, 12,
+                        "too many gradients: a file may differentiate at most 64 scalars "
+                        "(components of fields and lets)"))
     failures++;
   /* Navier-Stokes: a boundary without the gradients names both NAMEs once */
   navier_stokes_text(2, text, sizeof text);
