@@ -556,6 +556,37 @@ static dg_flux_node *check_trace_body(dg_flux_checker *ck, dg_flux_scope *sc,
 
 static int is_scalar(const dg_flux_node *n) { return n->shape.rank == 0; }
 
+/* avg(e), jump(e), ldg(e): e checked once, then traced to both sides. */
+static dg_flux_node *check_trace_call(dg_flux_checker *ck, dg_flux_scope *sc,
+                                      const dg_flux_syn *s, const fn_info *fi, const char *word) {
+  if (fi->id == 2 && sc->ctx != DG_FLUX_CTX_FLUX) {
+    dg_flux_check_error(ck, s->loc,
+                        "ldg(...) exists only in numerical fluxes (the LDG flux of a "
+                        "second-order term), not in %s",
+                        sc->what);
+    return NULL;
+  }
+  dg_flux_node *e = check_trace_body(ck, sc, s->args[0], s->loc, word, 1);
+  if (!e)
+    return NULL;
+  dg_flux_node *i = traced(ck, e, DG_FLUX_SIDE_INT), *x = traced(ck, e, DG_FLUX_SIDE_EXT);
+  if (!i || !x)
+    return NULL;
+  if (fi->id == 2)
+    return dg_flux_check_ldg(ck, i, x, s->loc);
+  if (fi->id == 1) { /* jump(e) = e.int - e.ext */
+    dg_flux_node *n = dg_flux_node_binary(ck->a, DG_FLUX_SUB, e->shape, s->loc, i, x);
+    return n ? n : oom(ck);
+  }
+  /* avg(e) = 0.5*(e.int + e.ext) */
+  dg_flux_node *half = dg_flux_node_num(ck->a, 0.5, s->loc);
+  dg_flux_node *sum = dg_flux_node_binary(ck->a, DG_FLUX_ADD, e->shape, s->loc, i, x);
+  dg_flux_node *n = half && sum ? dg_flux_node_binary(ck->a, DG_FLUX_MUL, e->shape, s->loc,
+                                                      half, sum)
+                                : NULL;
+  return n ? n : oom(ck);
+}
+
 static dg_flux_node *check_call(dg_flux_checker *ck, dg_flux_scope *sc, const dg_flux_syn *s) {
   char word[80], b1[48], b2[48];
   snprintf(word, sizeof word, "%.*s", s->len, s->name);
@@ -584,34 +615,8 @@ static dg_flux_node *check_call(dg_flux_checker *ck, dg_flux_scope *sc, const dg
   }
   if (fi->kind == F_DERIV)
     return dg_flux_check_deriv(ck, sc, s, fi->name, fi->id);
-  if (fi->kind == F_TRACE) {
-    if (fi->id == 2 && sc->ctx != DG_FLUX_CTX_FLUX) {
-      dg_flux_check_error(ck, s->loc,
-                          "ldg(...) exists only in numerical fluxes (the LDG flux of a "
-                          "second-order term), not in %s",
-                          sc->what);
-      return NULL;
-    }
-    dg_flux_node *e = check_trace_body(ck, sc, s->args[0], s->loc, word, 1);
-    if (!e)
-      return NULL;
-    dg_flux_node *i = traced(ck, e, DG_FLUX_SIDE_INT), *x = traced(ck, e, DG_FLUX_SIDE_EXT);
-    if (!i || !x)
-      return NULL;
-    if (fi->id == 2)
-      return dg_flux_check_ldg(ck, i, x, s->loc);
-    if (fi->id == 1) { /* jump(e) = e.int - e.ext */
-      dg_flux_node *n = dg_flux_node_binary(ck->a, DG_FLUX_SUB, e->shape, s->loc, i, x);
-      return n ? n : oom(ck);
-    }
-    /* avg(e) = 0.5*(e.int + e.ext) */
-    dg_flux_node *half = dg_flux_node_num(ck->a, 0.5, s->loc);
-    dg_flux_node *sum = dg_flux_node_binary(ck->a, DG_FLUX_ADD, e->shape, s->loc, i, x);
-    dg_flux_node *n = half && sum ? dg_flux_node_binary(ck->a, DG_FLUX_MUL, e->shape, s->loc,
-                                                        half, sum)
-                                  : NULL;
-    return n ? n : oom(ck);
-  }
+  if (fi->kind == F_TRACE)
+    return check_trace_call(ck, sc, s, fi, word);
   dg_flux_node *args[DG_FLUX_MAX_COMPONENTS];
   int bad = 0;
   for (int i = 0; i < s->nargs; i++)

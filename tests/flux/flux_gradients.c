@@ -167,6 +167,25 @@ static void advection_diffusion(void) {
   expect_print(prog, u->rhs, "((-div((a*u))) + div((nu*grad(u))))", "advection-diffusion");
   expect_print(prog, u->surface, "((-dot(n, (a*u.int))) + dot(n, (nu*grad(u).int)))",
                "advection-diffusion");
+  /* the switch's magnitude: 0.5 by default, [-0.5, 0.5] */
+  CHECK(dg_flux_ldg_beta(prog) == 0.5, "ldg_beta %g", dg_flux_ldg_beta(prog));
+  CHECK(dg_flux_set_ldg_beta(prog, -0.25) == DG_OK && dg_flux_ldg_beta(prog) == -0.25,
+        "ldg_beta -0.25");
+  CHECK(dg_flux_set_ldg_beta(prog, 0.75) == DG_ERR_INPUT && dg_flux_ldg_beta(prog) == -0.25,
+        "ldg_beta 0.75 accepted");
+  dg_error_clear();
+  dg_flux_program_destroy(&prog);
+  /* a factor that reads a gradient multiplies the derivative of a function
+   * of x (a non-conservative product): the surface form takes it on the
+   * interior trace, as a field factor */
+  const char *nc = "dim 1\nfields u\nlet b = x[0]^2\nlet q = dx(u)\n"
+                   "rhs u = q*dx(b) + dx(dx(u))\n"
+                   "flux u = q.int*n[0]*b + ldg(dx(u))*n[0]\n"
+                   "boundary w { u = u.int; grad(u) = grad(u).int }\ninitial u = x[0]\n";
+  if (!(prog = parse("gradient factor", nc, 0)))
+    return;
+  expect_print(prog, dg_flux_field(prog, 0)->surface,
+               "((q.int*(n[0]*b)) + (n[0]*grad(u).int[0]))", "gradient factor");
   dg_flux_program_destroy(&prog);
 }
 
@@ -404,17 +423,19 @@ static void matrix_helpers(void) {
 /* --- 5. consistency ------------------------------------------------------------------------ */
 
 static void consistency(void) {
-  const double pts[6] = {0.1, 0.2, 0.7, 0.4, 0.35, 0.9};
+  const double pts[9] = {0.1, 0.2, 0.7, 0.4, 0.35, 0.9, 0.6, 0.15, 0.3};
   char text[4096], why[2048];
   dg_flux_consistency_result res;
-  navier_stokes_text(2, text, sizeof text);
-  dg_flux_program *prog = parse("Navier-Stokes consistency", text, 0);
-  for (int f = 0; prog && f < dg_flux_field_count(prog); f++) {
-    CHECK(dg_flux_consistency_field(prog, f, pts, 3, &res, why, sizeof why) == DG_OK &&
-              res == DG_FLUX_CONSISTENT,
-          "Navier-Stokes field %d: %d %s", f, (int)res, why);
+  dg_flux_program *prog;
+  for (int dim = 2; dim <= 3; dim++) {
+    navier_stokes_text(dim, text, sizeof text);
+    prog = parse("Navier-Stokes consistency", text, 0);
+    for (int f = 0; prog && f < dg_flux_field_count(prog); f++)
+      CHECK(dg_flux_consistency_field(prog, f, pts, 9 / dim, &res, why, sizeof why) == DG_OK &&
+                res == DG_FLUX_CONSISTENT,
+            "Navier-Stokes %dD field %d: %d %s", dim, f, (int)res, why);
+    dg_flux_program_destroy(&prog);
   }
-  dg_flux_program_destroy(&prog);
   /* twice the viscous flux: found, and the message gives the gradients */
   const char *bad = "dim 2\nfields u\nparams nu = 1, tau = 1\n"
                     "rhs u = div(nu*grad(u))\n"
@@ -606,6 +627,10 @@ static void errors(void) {
     if (!expect_one_error(c->repl, text, 0, c->wl, c->wc, c->message))
       failures++;
   }
+}
+
+/* Errors that need more than one line changed. */
+static void errors_more(void) {
   /* a third derivative: the gradient of a let of a gradient */
   char text[4096];
   ft_build_text(heat2, 5, "rhs u = div(nu*grad(u)) + dx(dx(q))", text, sizeof text);
@@ -621,6 +646,18 @@ static void errors(void) {
   if (!expect_one_error("bare q", with_q, 0, 7, 14,
                         "'q' depends on gradients; in a numerical flux write q.int, q.ext, "
                         "avg(q) or jump(q)"))
+    failures++;
+  /* at most DG_FLUX_MAX_GRADIENTS scalars: the 64 of v, then w's is one too many */
+  size_t at = (size_t)snprintf(text, sizeof text,
+                               "dim 1\nfields v[64] w\nrhs v = dx(dx(v))\nrhs w = dx(dx(w))\n"
+                               "flux v = ldg(dx(v))*n[0]\nflux w = n[0]*avg(w)\n"
+                               "initial w = x[0]\ninitial v = [x[0]");
+  for (int i = 1; i < 64; i++)
+    at += (size_t)snprintf(text + at, sizeof text - at, ", 0");
+  snprintf(text + at, sizeof text - at, "]\n");
+  if (!expect_one_error("65 gradients", text, 0, 4, 12,
+                        "too many gradients: a file may differentiate at most 64 scalars "
+                        "(components of fields and lets)"))
     failures++;
   /* Navier-Stokes: a boundary without the gradients names both NAMEs once */
   navier_stokes_text(2, text, sizeof text);
@@ -649,6 +686,7 @@ int main(void) {
   consistency();
   bernstein();
   errors();
+  errors_more();
   if (failures)
     printf("%d failure%s\n", failures, failures == 1 ? "" : "s");
   else
