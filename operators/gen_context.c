@@ -225,10 +225,19 @@ void dg_gen_face_ctx(dg_emit_ctx *c, const dg_physics *ph, int dim, int is_float
   c->normal = dg_gen_face_normal;
   if (ph->ncoef > 0)
     c->coef = dg_gen_face_coef;
-  if (ph->ngrad > 0) {
+  if (ph->ngrad > 0)
     c->gradq = dg_gen_face_gradq;
+  if (dg_gen_uses_ldgb(ph))
     c->ldgb = dg_gen_face_ldgb;
-  }
+}
+
+int dg_gen_uses_ldgb(const dg_physics *ph) {
+  if (ph->ngrad > 0)
+    return 1;
+  for (int f = 0; f < ph->nfields; f++) /* ldg() in a first-order program's flux */
+    if (dg_gen_uses_op(ph->flux[f], DG_FLUX_LDGB, ph, 0))
+      return 1;
+  return 0;
 }
 
 const char *dg_gen_load(char *buf, const char *form, const char *array, const char *index) {

@@ -85,6 +85,9 @@ void dg_gen_volume_gradq(const dg_emit_ctx *c, dg_strbuf *b, int grad, int d,
                          dg_flux_side side);
 void dg_gen_face_gradq(const dg_emit_ctx *c, dg_strbuf *b, int grad, int d, dg_flux_side side);
 void dg_gen_face_ldgb(const dg_emit_ctx *c, dg_strbuf *b);
+/* Whether the face kernels declare the LDG switch ldgb: second-order
+ * terms, or ldg() in a numerical flux. */
+int dg_gen_uses_ldgb(const dg_physics *ph);
 /* The face leaves of a physics: fields, normal, coefficients, gradients and
  * the LDG switch where it has them. */
 void dg_gen_face_ctx(dg_emit_ctx *c, const dg_physics *ph, int dim, int is_float);

@@ -131,7 +131,7 @@ void dg_gen_emit_face_traces(dg_strbuf *b, const dg_physics *ph, int uses_x, dg_
   dg_strbuf_line(b, "}");
   b->indent -= 2;
   dg_strbuf_line(b, "}");
-  if (ph->ngrad > 0)
+  if (dg_gen_uses_ldgb(ph))
     emit_ldg_switch(b, ctx, ph);
 }
 
