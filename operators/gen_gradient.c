@@ -62,59 +62,71 @@ static void emit_face_values(dg_strbuf *b, const dg_physics *ph, dg_emit_ctx *fc
 }
 
 /* Q at node (k, i) from the staged values sg(j, m) and face values sd(j, m)
- * (formats with %d for j and the index expression). */
-static void emit_combine(dg_strbuf *b, dg_codegen_target tg, const dg_physics *ph, int dim,
-                         const char *sg_fmt, const char *sd_fmt) {
+ * (formats with %s for j and the index expression).  Why the loop order:
+ * each matrix entry is loaded once and applied to every gradient, and the
+ * accumulators (NGR x DIM partials, NGR face lifts) stay in registers; a
+ * gradient at a time made the compiler hoist all 3 NP + NFNFP entries across
+ * the gradients (NS 3D N = 3: 254 registers and spills). */
+static void emit_combine(dg_strbuf *b, dg_codegen_target tg, int dim, const char *sg_fmt,
+                         const char *sd_fmt) {
   char e[128];
+  int cuda = tg == DG_CODEGEN_CUDA;
+  static const char *const dn[3] = {"gDr", "gDs", "gDt"};
   dg_strbuf_lines(b,
                   "const real *G = egeo + k * NGEO;\n"
-                  "const real *fgk = fgeo + k * NFACES * (DIM + 1);\n");
-  for (int j = 0; j < ph->ngrad; j++) {
-    dg_strbuf_line(b, "{ /* gradient %d */", j);
-    b->indent += 2;
-    dg_strbuf_line(b, "real dr[DIM], Qd[DIM];");
-    dg_strbuf_line(b, "for (int r = 0; r < DIM; ++r) dr[r] = 0;");
-    dg_strbuf_line(b, "for (int m = 0; m < NP; ++m) {");
-    dg_strbuf_indent(b);
-    dg_strbuf_append(b, "  const real v = ");
-    dg_strbuf_appendf(b, sg_fmt, j, "m");
-    dg_strbuf_append(b, ";\n");
-    static const char *const dn[3] = {"gDr", "gDs", "gDt"};
-    for (int r = 0; r < dim; r++) {
-      snprintf(e, sizeof e, entry(tg), dn[r], tg == DG_CODEGEN_CUDA ? "m" : "NP",
-               tg == DG_CODEGEN_CUDA ? "NP" : "m");
-      dg_strbuf_line(b, "  dr[%d] += %s * v;", r, e);
-    }
-    dg_strbuf_line(b, "}");
-    dg_strbuf_line(b, "for (int d = 0; d < DIM; ++d) {");
-    dg_strbuf_line(b, "  Qd[d] = 0;");
-    dg_strbuf_line(b, "  for (int r = 0; r < DIM; ++r) Qd[d] += G[r * DIM + d] * dr[r];");
-    dg_strbuf_line(b, "}");
-    dg_strbuf_line(b, "for (int f = 0; f < NFACES; ++f) {");
-    dg_strbuf_line(b, "  real l = 0;");
-    dg_strbuf_line(b, "  for (int jj = 0; jj < NFP; ++jj) {");
-    dg_strbuf_line(b, "    const int fm = f * NFP + jj;");
-    snprintf(e, sizeof e, entry(tg), "gLIFT", tg == DG_CODEGEN_CUDA ? "fm" : "NFNFP",
-             tg == DG_CODEGEN_CUDA ? "NP" : "fm");
-    dg_strbuf_indent(b);
-    dg_strbuf_appendf(b, "    l += %s * ", e);
-    dg_strbuf_appendf(b, sd_fmt, j, "fm");
-    dg_strbuf_append(b, ";\n");
-    dg_strbuf_line(b, "  }");
-    dg_strbuf_line(b, "  for (int d = 0; d < DIM; ++d) Qd[d] += fgk[f * (DIM + 1) + d] * l;");
-    dg_strbuf_line(b, "}");
-    dg_strbuf_line(b, "for (int d = 0; d < DIM; ++d)");
-    dg_strbuf_line(b, "  Qg[((long long)(%d * DIM + d) * K + k) * NP_PAD + i] = Qd[d];", j);
-    b->indent -= 2;
-    dg_strbuf_line(b, "}");
+                  "const real *fgk = fgeo + k * NFACES * (DIM + 1);\n"
+                  "real dr[NGR][DIM], Qd[NGR][DIM];\n"
+                  "for (int j = 0; j < NGR; ++j)\n"
+                  "  for (int r = 0; r < DIM; ++r) dr[j][r] = 0, Qd[j][r] = 0;\n"
+                  "for (int m = 0; m < NP; ++m) {\n");
+  for (int r = 0; r < dim; r++) {
+    snprintf(e, sizeof e, entry(tg), dn[r], cuda ? "m" : "NP", cuda ? "NP" : "m");
+    dg_strbuf_line(b, "  const real a%d = %s;", r, e);
   }
+  dg_strbuf_line(b, "  for (int j = 0; j < NGR; ++j) {");
+  dg_strbuf_indent(b);
+  dg_strbuf_append(b, "    const real v = ");
+  dg_strbuf_appendf(b, sg_fmt, "j", "m");
+  dg_strbuf_append(b, ";\n");
+  for (int r = 0; r < dim; r++)
+    dg_strbuf_line(b, "    dr[j][%d] += a%d * v;", r, r);
+  dg_strbuf_lines(b,
+                  "  }\n"
+                  "}\n"
+                  "for (int j = 0; j < NGR; ++j)\n"
+                  "  for (int d = 0; d < DIM; ++d)\n"
+                  "    for (int r = 0; r < DIM; ++r) Qd[j][d] += G[r * DIM + d] * dr[j][r];\n");
+  if (cuda)
+    dg_strbuf_line(b, "#pragma unroll");
+  dg_strbuf_lines(b,
+                  "for (int f = 0; f < NFACES; ++f) {\n"
+                  "  real l[NGR];\n"
+                  "  for (int j = 0; j < NGR; ++j) l[j] = 0;\n"
+                  "  for (int jj = 0; jj < NFP; ++jj) {\n"
+                  "    const int fm = f * NFP + jj;\n");
+  snprintf(e, sizeof e, entry(tg), "gLIFT", cuda ? "fm" : "NFNFP", cuda ? "NP" : "fm");
+  dg_strbuf_line(b, "    const real L = %s;", e);
+  dg_strbuf_indent(b);
+  dg_strbuf_append(b, "    for (int j = 0; j < NGR; ++j) l[j] += L * ");
+  dg_strbuf_appendf(b, sd_fmt, "j", "fm");
+  dg_strbuf_append(b, ";\n");
+  dg_strbuf_lines(b,
+                  "  }\n"
+                  "  for (int j = 0; j < NGR; ++j)\n"
+                  "    for (int d = 0; d < DIM; ++d) Qd[j][d] += fgk[f * (DIM + 1) + d] * l[j];\n"
+                  "}\n"
+                  "for (int j = 0; j < NGR; ++j)\n"
+                  "  for (int d = 0; d < DIM; ++d)\n"
+                  "    Qg[((long long)(j * DIM + d) * K + k) * NP_PAD + i] = Qd[j][d];\n");
 }
 
 static void emit_cuda(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
                       dg_emit_ctx *vctx, dg_emit_ctx *fctx, int uses_x) {
-  (void)el;
+  /* the register budget of a block of at most 256 threads (or one element's
+   * nodes), dg_codegen_gradient_elements_per_block */
+  dg_strbuf_appendf(b, "#define GRAD_THREADS %d\n", el->Np > 256 ? el->Np : 256);
   dg_strbuf_append(b,
-    "KERNEL void __launch_bounds__(1024) dg_gradient(const real *__restrict__ q,\n"
+    "KERNEL void __launch_bounds__(GRAD_THREADS) dg_gradient(const real *__restrict__ q,\n"
     "    real *__restrict__ Qg, const int *__restrict__ mapM, const int *__restrict__ mapP,\n"
     "    const int *__restrict__ fbc, const real *__restrict__ fgeo,\n"
     "    const real *__restrict__ fx, const real *__restrict__ egeo, real t, long long K,\n"
@@ -148,8 +160,8 @@ static void emit_cuda(dg_strbuf *b, const dg_element_ops *el, const dg_physics *
                   "__syncthreads();\n"
                   "const long long k = k0 + e;\n"
                   "if (k >= K) return;\n");
-  emit_combine(b, DG_CODEGEN_CUDA, ph, el->dim, "sg[(%d * GEPB + e) * NP + %s]",
-               "sd[(%d * GEPB + e) * NFNFP + %s]");
+  emit_combine(b, DG_CODEGEN_CUDA, el->dim, "sg[(%s * GEPB + e) * NP + %s]",
+               "sd[(%s * GEPB + e) * NFNFP + %s]");
   b->indent = 0;
   dg_strbuf_append(b, "}\n\n");
 }
@@ -186,7 +198,7 @@ static void emit_c(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
   dg_strbuf_line(b, "}");
   dg_strbuf_line(b, "for (int i = 0; i < NP; ++i) {");
   b->indent = 6;
-  emit_combine(b, DG_CODEGEN_C, ph, el->dim, "sg[%d][%s]", "sd[%d][%s]");
+  emit_combine(b, DG_CODEGEN_C, el->dim, "sg[%s][%s]", "sd[%s][%s]");
   b->indent = 4;
   dg_strbuf_line(b, "}");
   b->indent = 2;
@@ -196,9 +208,7 @@ static void emit_c(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
 }
 
 int dg_codegen_gradient_elements_per_block(int Np, int face_threads) {
-  int e = face_threads / Np;
-  if (e * Np > 1024)
-    e = 1024 / Np;
+  int e = (face_threads < 256 ? face_threads : 256) / Np;
   return e > 0 ? e : 1;
 }
 
