@@ -10,6 +10,7 @@
 #include "operators/emit_expr.h"
 #include "operators/flux_affine.h"
 #include "operators/gen_context.h"
+#include "operators/gen_gradient.h"
 #include "operators/gen_initial.h"
 #include "operators/gen_surface.h"
 #include "operators/gen_update.h"
@@ -23,26 +24,6 @@
 int dg_codegen_version(void) { return GENERATOR_VERSION; }
 
 /* ---- pieces of source ------------------------------------------------------ */
-
-/* cuda stores the matrices column-major: thread i reads row i, so
- * neighbouring threads then read neighbouring words (coalesced global
- * loads, conflict-free shared ones); C keeps them row-major. */
-static void emit_matrix(dg_strbuf *b, dg_codegen_target tg, dg_matrix_place place,
-                        int is_float, const char *name, const double *a, int rows, int cols) {
-  const char *qual = tg == DG_CODEGEN_C ? "static const"
-                     : place == DG_MATRIX_CONSTANT ? "__constant__ const"
-                                                   : "__device__ const";
-  int colmajor = tg == DG_CODEGEN_CUDA;
-  dg_strbuf_appendf(b, "/* %s: %d x %d, %s */\n%s real %s[%d] = {", name, rows, cols,
-                    colmajor ? "column-major" : "row-major", qual, name, rows * cols);
-  for (int z = 0; z < rows * cols; z++) {
-    if (z % 4 == 0)
-      dg_strbuf_append(b, "\n  ");
-    double v = colmajor ? a[(z % rows) * cols + z / rows] : a[z];
-    dg_strbuf_appendf(b, is_float ? "%.9ef, " : "%.17e, ", v);
-  }
-  dg_strbuf_append(b, "\n};\n\n");
-}
 
 dg_element_ops dg_element_ops_of(const dg_refelem *re) {
   dg_element_ops el = {re->dim, re->N,  re->Np, re->Nfp,  re->Nfaces,
@@ -90,6 +71,11 @@ static void emit_prelude(dg_strbuf *b, dg_codegen_target tg, const dg_element_op
                          "#define NCF %d\n"
                          "#define CFV(c) (k < K ? cf[((long long)(c) * K + k) * NP_PAD + i] : (real)1)\n\n",
                       ph->ncoef);
+  if (ph->ngrad > 0) /* guarded as CFV: gemm blocks run past the last element */
+    dg_strbuf_appendf(b, "/* lifted gradients: Qg[(c*K + k)*NP_PAD + i], c = j*DIM + d (field-major) */\n"
+                         "#define NGR %d\n#define NQ (NGR * DIM)\n"
+                         "#define QV(c) (k < K ? Qg[((long long)(c) * K + k) * NP_PAD + i] : (real)0)\n\n",
+                      ph->ngrad);
   if (tg == DG_CODEGEN_CUDA && cfg->fuse_surface) {
     dg_strbuf_appendf(b, "/* the volume node of face node m = f*NFP + j */\n"
                          "__device__ const int c_Fmask[%d] = {", el->Nfaces * el->Nfp);
@@ -102,8 +88,8 @@ static void emit_prelude(dg_strbuf *b, dg_codegen_target tg, const dg_element_op
   const char *names[3] = {"c_Dr", "c_Ds", "c_Dt"};
   const double *mats[3] = {el->Dr, el->Ds, el->Dt};
   for (int d = 0; d < el->dim; d++)
-    emit_matrix(b, tg, cfg->matrices, is_float, names[d], mats[d], el->Np, el->Np);
-  emit_matrix(b, tg, cfg->matrices, is_float, "c_LIFT", el->LIFT, el->Np,
+    dg_gen_emit_matrix(b, tg, cfg->matrices, is_float, names[d], mats[d], el->Np, el->Np);
+  dg_gen_emit_matrix(b, tg, cfg->matrices, is_float, "c_LIFT", el->LIFT, el->Np,
               el->Nfaces * el->Nfp);
 }
 
@@ -117,6 +103,8 @@ static dg_error emit_volume(dg_strbuf *b, dg_codegen_target tg, const dg_element
   ctx.derivative = dg_gen_volume_derivative;
   if (ph->ncoef > 0)
     ctx.coef = dg_gen_volume_coef;
+  if (ph->ngrad > 0)
+    ctx.gradq = dg_gen_volume_gradq;
   ctx.user = &st;
   dg_strbuf_append(b, "/* dg_volume: volume terms, sources and lifting, one node per thread\n"
                       " * (cuda: NP x EPB threads per block, EPB elements per block). */\n");
@@ -188,6 +176,10 @@ dg_error dg_codegen_generate(dg_codegen_target target, const dg_element_ops *el,
            el->bernstein ? "Bernstein-Bezier" : "nodal", cfg->basis ? "bernstein" : "nodal");
   if (cfg->basis) /* pointwise work on coefficients is exact for affine physics only */
     DG_CALL(dg_flux_check_affine(ph, NULL, NULL));
+  if (ph->ngrad > 0) /* the lifted gradients Qg share the state's mapM / mapP offsets */
+    DG_CHECK(cfg->layout == DG_LAYOUT_FIELD_MAJOR && !cfg->gather_ahead && !cfg->local_traces,
+             DG_ERR_INPUT,
+             "second-order terms need layout field_major, gather_ahead 0 and local_traces 0");
   deriv_table *dtab = calloc(1, sizeof *dtab);
   DG_CHECK(dtab, DG_ERR_MEMORY, "out of memory");
   dtab->dim = el->dim;
@@ -246,6 +238,8 @@ dg_error dg_codegen_generate(dg_codegen_target target, const dg_element_ops *el,
   emit_prelude(&b, target, el, ph, cfg, is_float, np_pad, ngeo);
   DG_CALL_GOTO(err, fail_buf, dg_gen_emit_surface(&b, target, el, ph, is_float, uses_fx));
   DG_CALL_GOTO(err, fail_buf, emit_volume(&b, target, el, ph, dtab, cfg, is_float, uses_vx, uses_fx));
+  if (ph->ngrad > 0)
+    DG_CALL_GOTO(err, fail_buf, dg_gen_emit_gradient(&b, target, el, ph, is_float, uses_fx));
   dg_gen_emit_updates(&b, target);
   int has_initial = ph->initial != NULL;
   for (int f = 0; f < ph->nfields && has_initial; f++)

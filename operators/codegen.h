@@ -273,4 +273,12 @@ dg_error dg_codegen_generate(dg_codegen_target target, const dg_element_ops *el,
                              const dg_kernel_config *cfg, dg_generated *out);
 void dg_generated_free(dg_generated *g);
 
+/* Second-order terms: dg_gradient's cuda block is NP x this many elements
+ * (GEPB), from the surface kernel's threads a block (at most 1024 threads,
+ * so the tuner's face_threads sizes both), with this much dynamic shared
+ * memory for GEPB elements (operators/gen_gradient.c). */
+int dg_codegen_gradient_elements_per_block(int Np, int face_threads);
+unsigned dg_codegen_gradient_shared_bytes(const dg_element_ops *el, const dg_physics *ph,
+                                          int is_float, int gepb);
+
 #endif

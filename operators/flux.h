@@ -104,6 +104,9 @@ typedef struct dg_flux_gradient_info {
   dg_flux_loc loc;           /* its first use */
 } dg_flux_gradient_info;
 
+/* Most gradients (scalars whose gradient is lifted) a file may have. */
+enum { DG_FLUX_MAX_GRADIENTS = 64 };
+
 /* integral NAME = expr: a scalar of the state (side-NONE fields), x, t,
  * params and lets, integrated over the domain by quadrature
  * (problems/solver/quantities.h). */
@@ -156,9 +159,9 @@ dg_error dg_flux_coef_find(const dg_flux_program *prog, const char *name, int *i
 int dg_flux_let_count(const dg_flux_program *prog);
 const dg_flux_let_info *dg_flux_let(const dg_flux_program *prog, int index);
 
-/* lets_bare[let] = the let reads side-NONE fields or coefficients (the side
- * of a LET node matters): the `lets_bare` argument of dg_flux_ast_trace and
- * dg_flux_ast_surface for this program's trees. */
+/* lets_bare[let] = the let reads side-NONE fields, coefficients or lifted
+ * gradients (the side of a LET node matters): the `lets_bare` argument of
+ * dg_flux_ast_trace and dg_flux_ast_surface for this program's trees. */
 const unsigned char *dg_flux_program_lets_bare(const dg_flux_program *prog);
 
 int dg_flux_boundary_count(const dg_flux_program *prog);

@@ -14,6 +14,9 @@ static const char *const WHY_COEF =
     "a coefficient may vary inside an element (problem.cfg may give it as an expression of x), "
     "which a Bernstein basis cannot take";
 static const char *const WHY_T = "the Bernstein path takes time-independent coefficients only";
+static const char *const WHY_GRADIENTS =
+    "the Bernstein path has no gradient pass for second-order terms (the lifted gradients "
+    "are nodal)";
 static const char *const WHY_NONLINEAR =
     "only a function affine in the state maps Bernstein coefficients to those of its "
     "interpolant";
@@ -216,8 +219,11 @@ static int classify(walker *w, const dg_flux_node *n) {
   switch (n->op) {
   case DG_FLUX_NUM:
   case DG_FLUX_PARAM:
+  case DG_FLUX_LDGB:   /* one value per face, as n */
   case DG_FLUX_NORMAL: /* constant on each face of a straight-sided element */
     return STATE_FREE;
+  case DG_FLUX_GRADQ: /* refused up front (dg_flux_check_affine); here for completeness */
+    return offence(w, n, WHY_GRADIENTS, "uses a lifted gradient");
   case DG_FLUX_FIELD:
     return AFFINE;
   case DG_FLUX_X:
@@ -287,6 +293,15 @@ dg_error dg_flux_check_affine(const dg_physics *ph, const char *const *field_nam
   DG_CHECK(ph->nfields >= 0 && ph->nlets >= 0 && ph->nboundaries >= 0, DG_ERR_ARG,
            "dg_flux_check_affine: negative counts (%d fields, %d lets, %d boundaries)",
            ph->nfields, ph->nlets, ph->nboundaries);
+  if (ph->ngrad > 0) {
+    const dg_flux_node *g = ph->grad_arg ? ph->grad_arg[0] : NULL;
+    int line = g ? g->loc.line : 0, col = g ? g->loc.col : 0;
+    if (origin)
+      DG_RAISE(DG_ERR_INPUT, "%s:%d:%d: error: a lifted gradient (second-order terms, %d in "
+               "all): %s", origin, line, col, ph->ngrad, WHY_GRADIENTS);
+    DG_RAISE(DG_ERR_INPUT, "a lifted gradient (second-order terms, %d in all; line %d, column "
+             "%d): %s", ph->ngrad, line, col, WHY_GRADIENTS);
+  }
   walker w = {.ph = ph};
   w.let_class = calloc((size_t)ph->nlets + 1, 1);
   DG_CHECK(w.let_class, DG_ERR_MEMORY, "out of memory");

@@ -41,7 +41,9 @@
  * Bernstein kernel takes t).  Initial conditions are not checked: they are
  * evaluated at the nodes and converted to Bernstein coefficients
  * afterwards; nor are the boundary conditions that ph->bc_used marks as
- * used by no mesh face (a periodic mesh runs none). */
+ * used by no mesh face (a periodic mesh runs none).  A physics with
+ * second-order terms (ph->ngrad > 0) never qualifies: the Bernstein path
+ * has no pass that lifts gradients. */
 #ifndef DG_OPERATORS_FLUX_AFFINE_H
 #define DG_OPERATORS_FLUX_AFFINE_H
 

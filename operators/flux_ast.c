@@ -220,7 +220,7 @@ int dg_flux_node_has_deriv(const dg_flux_node *n) {
 
 int dg_flux_node_reads_side(const dg_flux_node *n, dg_flux_side side,
                             const unsigned char *lets_bare) {
-  if (n->op == DG_FLUX_FIELD || n->op == DG_FLUX_COEF)
+  if (n->op == DG_FLUX_FIELD || n->op == DG_FLUX_COEF || n->op == DG_FLUX_GRADQ)
     return n->side == side;
   if (n->op == DG_FLUX_LET)
     return lets_bare && lets_bare[n->ref] && n->side == side;
@@ -263,7 +263,7 @@ static dg_flux_node *trace(dg_flux_arena *a, const dg_flux_node *n, dg_flux_side
   if (!c)
     return NULL;
   if (n->side == DG_FLUX_SIDE_NONE &&
-      (n->op == DG_FLUX_FIELD || n->op == DG_FLUX_COEF ||
+      (n->op == DG_FLUX_FIELD || n->op == DG_FLUX_COEF || n->op == DG_FLUX_GRADQ ||
        (n->op == DG_FLUX_LET && (!lets_bare || lets_bare[n->ref]))))
     c->side = side;
   for (int i = 0; i < n->nargs; i++)

@@ -152,19 +152,19 @@ int dg_flux_cross_shape(int dim, dg_flux_shape a, dg_flux_shape b, dg_flux_shape
 /* --- queries -------------------------------------------------------------- */
 int dg_flux_node_is_zero(const dg_flux_node *n); /* a NUM 0 or VEC of zeros */
 int dg_flux_node_has_deriv(const dg_flux_node *n);
-/* Whether the node reads a field or coefficient value at side `side`
- * directly (FIELD, COEF) or through a LET node of that side; pass
- * lets_bare[let] = 1 for lets whose bodies read side-NONE fields or
- * coefficients (NULL: treat LETs as field-free). */
+/* Whether the node reads a field, coefficient or lifted gradient value at
+ * side `side` directly (FIELD, COEF, GRADQ) or through a LET node of that
+ * side; pass lets_bare[let] = 1 for lets whose bodies read side-NONE
+ * fields, coefficients or gradients (NULL: treat LETs as field-free). */
 int dg_flux_node_reads_side(const dg_flux_node *n, dg_flux_side side,
                             const unsigned char *lets_bare);
 int dg_flux_node_equal(const dg_flux_node *a, const dg_flux_node *b);
 
 /* --- transforms ----------------------------------------------------------- */
-/* Copy of n with every side-NONE FIELD and COEF, and every side-NONE LET
- * whose let reads fields or coefficients (lets_bare[let] != 0; NULL: all
+/* Copy of n with every side-NONE FIELD, COEF and GRADQ, and every
+ * side-NONE LET whose let reads them (lets_bare[let] != 0; NULL: all
  * lets), set to `side`: the trace operator (E.int, and both halves of
- * avg/jump). */
+ * avg/jump/ldg). */
 dg_error dg_flux_ast_trace(dg_flux_arena *a, const dg_flux_node *n, dg_flux_side side,
                            const unsigned char *lets_bare, dg_flux_node **out);
 
@@ -172,7 +172,8 @@ dg_error dg_flux_ast_trace(dg_flux_arena *a, const dg_flux_node *n, dg_flux_side
  * replaced by its normal form on the interior trace, factors that read
  * fields or coefficients taken on the interior trace (curl(H)/eps ->
  * cross(n, H.int)/eps.int), pointwise terms dropped (they have no surface
- * contribution in the strong form):
+ * contribution in the strong form).  Lifted gradients are traced as fields
+ * are: div(F(u, Q)) -> dot(n, F(u.int, Q.int)).
  *   grad(g) -> n*g.int     div(g) -> dot(n, g.int) (row-wise for a matrix)
  *   curl(g) -> cross(n, g.int)      d/dx[j](g) -> n[j]*g.int
  * The DG right-hand side is V(u) + LIFT*Fscale*(flux - surface(u.int))

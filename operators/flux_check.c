@@ -54,15 +54,23 @@ int dg_flux_check_too_costly(dg_flux_checker *ck, const dg_flux_node *n, dg_flux
 dg_flux_node *dg_flux_check_section(dg_flux_checker *ck, dg_flux_ctx ctx, const char *what,
                                    const dg_flux_syn *e, const dg_flux_field_info *target,
                                    const char *label) {
+  char whose[96];
+  snprintf(whose, sizeof whose, "field '%s'", target->name);
+  return dg_flux_check_shaped(ck, ctx, what, e, target->shape, whose, label);
+}
+
+dg_flux_node *dg_flux_check_shaped(dg_flux_checker *ck, dg_flux_ctx ctx, const char *what,
+                                   const dg_flux_syn *e, dg_flux_shape shape, const char *whose,
+                                   const char *label) {
   dg_flux_scope sc = {.ctx = ctx, .what = what};
   dg_flux_node *n = dg_flux_check_expr(ck, &sc, e);
   if (!n)
     return NULL;
   char b1[48], b2[48];
-  if (!dg_flux_shape_equal(n->shape, target->shape)) {
-    dg_flux_check_error(ck, e->loc, "%s is %s, but field '%s' is %s", label,
-                        dg_flux_check_a_shape(n->shape, b1), target->name,
-                        dg_flux_check_a_shape(target->shape, b2));
+  if (!dg_flux_shape_equal(n->shape, shape)) {
+    dg_flux_check_error(ck, e->loc, "%s is %s, but %s is %s", label,
+                        dg_flux_check_a_shape(n->shape, b1), whose,
+                        dg_flux_check_a_shape(shape, b2));
     return NULL;
   }
   if (dg_flux_check_height(ck, n) > MAX_HEIGHT) {
@@ -78,8 +86,6 @@ dg_flux_node *dg_flux_check_section(dg_flux_checker *ck, dg_flux_ctx ctx, const 
     return NULL;
   return n;
 }
-
-/* The slot of field f that statement kind k fills. */
 
 /* The slot of field f that statement kind k fills. */
 static const dg_flux_node **slot(dg_flux_field_info *f, dg_flux_keyword k) {
@@ -105,11 +111,13 @@ static void check_let(dg_flux_checker *ck, const dg_flux_stmt *s, int index) {
   ck->nlets_visible = index;
   dg_flux_node *body = dg_flux_check_expr(ck, &sc, s->expr);
   ck->nlets_visible = index + 1;
-  if (body && (sc.uses_bare || sc.uses_coef_bare) && sc.uses_trace) {
+  if (body && (sc.uses_bare || sc.uses_coef_bare || sc.uses_grad_bare) && sc.uses_trace) {
     dg_flux_check_error(ck, s->name_loc,
                         "let '%s' mixes %s with and without traces; bind the pointwise "
                         "part and apply .int/.ext/avg/jump where it is used",
-                        li->name, sc.uses_bare ? "fields" : "coefficients");
+                        li->name, sc.uses_bare        ? "fields"
+                                  : sc.uses_coef_bare ? "coefficients"
+                                                      : "gradients");
     body = NULL;
   }
   if (body && dg_flux_check_height(ck, body) > MAX_HEIGHT) {
@@ -141,9 +149,12 @@ static void check_let(dg_flux_checker *ck, const dg_flux_stmt *s, int index) {
   li->reads_normal = sc.uses_normal;
   li->reads_coefs = sc.uses_coef;
   ck->let_ext[index] = (unsigned char)sc.uses_ext;
-  /* a bare coefficient, like a bare field, takes the side of the LET node */
-  ck->let_bare[index] = (unsigned char)(sc.uses_bare || sc.uses_coef_bare);
+  /* a bare coefficient or gradient, like a bare field, takes the side of
+   * the LET node */
+  ck->let_bare[index] = (unsigned char)(sc.uses_bare || sc.uses_coef_bare || sc.uses_grad_bare);
   ck->let_coef[index] = (unsigned char)sc.uses_coef;
+  ck->let_grad[index] = (unsigned char)sc.uses_grad;
+  dg_flux_check_let_purity(ck, index);
   ck->let_height[index] = dg_flux_check_height(ck, body);
   ck->let_cost[index] = dg_flux_check_cost(ck, body);
 }
@@ -197,6 +208,20 @@ static void check_boundary(dg_flux_checker *ck, const dg_flux_stmt *s, dg_flux_b
   int unknown = 0;
   for (int i = 0; i < s->nitems; i++) {
     const dg_flux_item *it = &s->items[i];
+    if (it->grad) { /* checked after every other expression: dg_flux_check_bc_gradients */
+      if (ck->nbc_grads == ck->bc_grads_cap) {
+        int cap = ck->bc_grads_cap ? 2 * ck->bc_grads_cap : 8;
+        dg_flux_bc_grad *g = arena_array(ck, cap, sizeof *g);
+        if (!g)
+          return;
+        if (ck->nbc_grads)
+          memcpy(g, ck->bc_grads, (size_t)ck->nbc_grads * sizeof *g);
+        ck->bc_grads = g;
+        ck->bc_grads_cap = cap;
+      }
+      ck->bc_grads[ck->nbc_grads++] = (dg_flux_bc_grad){(int)(b - prog->boundaries), it};
+      continue;
+    }
     char word[80];
     snprintf(word, sizeof word, "%.*s", it->len, it->name);
     int f = dg_flux_check_find_field(ck, it->name, it->len);
@@ -288,6 +313,8 @@ static void allocate_tables(dg_flux_checker *ck, const counts *c) {
   ck->let_bare = arena_array(ck, nlets, sizeof *ck->let_bare);
   ck->let_broken = arena_array(ck, nlets, sizeof *ck->let_broken);
   ck->let_coef = arena_array(ck, nlets, sizeof *ck->let_coef);
+  ck->let_grad = arena_array(ck, nlets, sizeof *ck->let_grad);
+  ck->let_impure = arena_array(ck, nlets, sizeof *ck->let_impure);
   prog->lets_bare = ck->let_bare;
   ck->let_height = arena_array(ck, nlets, sizeof *ck->let_height);
   ck->let_cost = arena_array(ck, nlets, sizeof *ck->let_cost);
@@ -561,6 +588,8 @@ dg_error dg_flux_check(dg_flux_source *src, const dg_flux_stmt *stmts, int dim,
     first[k] = arena_array(&ck, prog->nfields, sizeof **first);
   check_sections(&ck, stmts, first);
   check_boundaries(&ck, stmts, syntax_errors);
+  if (!ck.oom)
+    dg_flux_check_bc_gradients(&ck, !syntax_errors);
   for (const dg_flux_stmt *s = stmts; s && !ck.oom; s = s->next)
     if (s->kind == DG_FLUX_KW_INTEGRAL)
       check_integral(&ck, s);

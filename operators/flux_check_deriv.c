@@ -1,33 +1,14 @@
 /* Derivatives in the flux language: the checks of grad, div, curl and the
  * partials (where they may stand, their argument's shape, the result's),
  * and the structure a volume term needs for its strong-form surface term
- * (linear in its derivatives with field-free factors). */
+ * (linear in its derivatives with field-free factors).  The derivatives
+ * that are lifted gradients (second-order terms) are flux_check_grad.c's. */
 #include "operators/flux_check_expr.h"
 
 dg_flux_node *dg_flux_check_deriv(dg_flux_checker *ck, dg_flux_scope *sc, const dg_flux_syn *s,
                                   const char *name, int id) {
   char b1[48];
   int dim = ck->prog->dim;
-  if (sc->ctx == DG_FLUX_CTX_LET) {
-    dg_flux_check_error(ck, s->loc,
-                        "a let binding cannot contain derivatives; bind the pointwise part and "
-                        "apply '%s' in the rhs, e.g. rhs u = -%s(F)",
-                        name, name);
-    return NULL;
-  }
-  if (sc->ctx != DG_FLUX_CTX_RHS) {
-    dg_flux_check_error(ck, s->loc,
-                        "derivatives ('%s') exist only in volume terms (rhs), not in %s", name,
-                        sc->what);
-    return NULL;
-  }
-  if (sc->in_deriv) {
-    dg_flux_check_error(ck, s->loc,
-                        "nested derivative: '%s' inside another derivative; a derivative's "
-                        "argument must be pointwise",
-                        name);
-    return NULL;
-  }
   int dir = id - DG_FLUX_D_X;
   if (id >= DG_FLUX_D_X && dir >= dim) {
     dg_flux_check_error(ck, s->loc, "'%s' needs dimension %d or more; this is a %dD problem",
@@ -36,6 +17,18 @@ dg_flux_node *dg_flux_check_deriv(dg_flux_checker *ck, dg_flux_scope *sc, const 
   }
   if (id == DG_FLUX_D_CURL && dim == 1) {
     dg_flux_check_error(ck, s->loc, "curl needs dimension 2 or 3; this is a 1D problem");
+    return NULL;
+  }
+  /* Inside a derivative's argument, a let, a numerical flux or a boundary
+   * condition a derivative is a lifted gradient (second-order terms). */
+  if (sc->ctx == DG_FLUX_CTX_LET || sc->ctx == DG_FLUX_CTX_FLUX || sc->ctx == DG_FLUX_CTX_BC ||
+      (sc->ctx == DG_FLUX_CTX_RHS && sc->in_deriv))
+    return dg_flux_check_gradient(ck, sc, s, name, id);
+  if (sc->ctx != DG_FLUX_CTX_RHS) {
+    dg_flux_check_error(ck, s->loc,
+                        "derivatives ('%s') exist only in volume terms (rhs), let bindings, "
+                        "numerical fluxes and boundary conditions, not in %s",
+                        name, sc->what);
     return NULL;
   }
   sc->in_deriv = 1;

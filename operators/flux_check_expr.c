@@ -16,7 +16,7 @@ static const char *const builtin_names[] = {
     "pi",  "x",    "t",    "n",     "sin",   "cos",   "tan",  "exp",  "log",
     "sqrt", "abs", "tanh", "floor", "min",   "max",   "pow",  "atan2", "dot",
     "cross", "norm", "avg", "jump", "grad",  "div",   "curl", "dx",   "dy",
-    "dz",  "int",  "ext"};
+    "dz",  "int",  "ext",  "ldg", "transpose", "trace"};
 enum { NBUILTIN = sizeof builtin_names / sizeof *builtin_names };
 
 /* Callable names: [0, NFUNC).  arity -1 = at least 2. */
@@ -28,13 +28,15 @@ typedef enum fn_kind {
   F_CROSS,
   F_NORM,
   F_TRACE,
-  F_DERIV
+  F_DERIV,
+  F_MATRIX
 } fn_kind;
 typedef struct fn_info {
   const char *name;
   fn_kind kind;
   int arity;
-  int id; /* dg_flux_fn, dg_flux_deriv, or 0 avg / 1 jump; pow: -1 */
+  int id; /* dg_flux_fn, dg_flux_deriv, 0 avg / 1 jump / 2 ldg, 0 transpose / 1 trace;
+             pow: -1 */
 } fn_info;
 static const fn_info functions[] = {
     {"sin", F_MATH1, 1, DG_FLUX_FN_SIN},     {"cos", F_MATH1, 1, DG_FLUX_FN_COS},
@@ -49,6 +51,8 @@ static const fn_info functions[] = {
     {"grad", F_DERIV, 1, DG_FLUX_D_GRAD},    {"div", F_DERIV, 1, DG_FLUX_D_DIV},
     {"curl", F_DERIV, 1, DG_FLUX_D_CURL},    {"dx", F_DERIV, 1, DG_FLUX_D_X},
     {"dy", F_DERIV, 1, DG_FLUX_D_Y},         {"dz", F_DERIV, 1, DG_FLUX_D_Z},
+    {"ldg", F_TRACE, 1, 2},                  {"transpose", F_MATRIX, 1, 0},
+    {"trace", F_MATRIX, 1, 1},
 };
 enum { NFUNC = sizeof functions / sizeof *functions };
 
@@ -95,7 +99,7 @@ int dg_flux_check_find_field(const dg_flux_checker *ck, const char *name, int le
       return i;
   return -1;
 }
-static int find_param(const dg_flux_checker *ck, const char *name, int len) {
+int dg_flux_check_find_param(const dg_flux_checker *ck, const char *name, int len) {
   for (int i = 0; i < ck->prog->nparams; i++)
     if (dg_flux_check_name_is(name, len, ck->prog->params[i].name))
       return i;
@@ -107,7 +111,7 @@ int dg_flux_check_find_coef(const dg_flux_checker *ck, const char *name, int len
       return i;
   return -1;
 }
-static int find_let(const dg_flux_checker *ck, const char *name, int len) {
+int dg_flux_check_find_let(const dg_flux_checker *ck, const char *name, int len) {
   for (int i = 0; i < ck->prog->nlets; i++)
     if (dg_flux_check_name_is(name, len, ck->prog->lets[i].name))
       return i;
@@ -171,11 +175,11 @@ static dg_flux_node *traced(dg_flux_checker *ck, const dg_flux_node *n, dg_flux_
 }
 
 int dg_flux_check_reads_fields(const dg_flux_checker *ck, const dg_flux_node *n) {
-  if (n->op == DG_FLUX_FIELD)
+  if (n->op == DG_FLUX_FIELD || n->op == DG_FLUX_GRADQ) /* a lifted gradient is of fields */
     return 1;
   if (n->op == DG_FLUX_LET) {
     const dg_flux_let_info *l = &ck->prog->lets[n->ref];
-    return l->reads_fields || l->reads_traces;
+    return l->reads_fields || l->reads_traces || ck->let_grad[n->ref];
   }
   for (int i = 0; i < n->nargs; i++)
     if (dg_flux_check_reads_fields(ck, n->args[i]))
@@ -291,9 +295,9 @@ static dg_flux_node *check_let_name(dg_flux_checker *ck, dg_flux_scope *sc, cons
                           sc->ctx == DG_FLUX_CTX_POINT ? " (it is a function of x and t)" : "");
       return NULL;
     }
-    if (li->reads_fields || li->reads_traces) {
-      dg_flux_check_error(ck, s->loc, "'%s' depends on fields, which %s cannot use", word,
-                          sc->what);
+    if (li->reads_fields || li->reads_traces || ck->let_grad[l]) {
+      dg_flux_check_error(ck, s->loc, "'%s' depends on %s, which %s cannot use", word,
+                          ck->let_grad[l] ? "gradients" : "fields", sc->what);
       return NULL;
     }
     if (li->reads_normal) {
@@ -311,6 +315,11 @@ static dg_flux_node *check_let_name(dg_flux_checker *ck, dg_flux_scope *sc, cons
     break;
   case DG_FLUX_CTX_RHS:
   case DG_FLUX_CTX_INTEGRAL:
+    if (sc->ctx == DG_FLUX_CTX_INTEGRAL && ck->let_grad[l]) {
+      dg_flux_check_error(ck, s->loc, "'%s' depends on gradients, which %s cannot use", word,
+                          sc->what);
+      return NULL;
+    }
     if (li->reads_traces || li->reads_normal) {
       dg_flux_check_error(
           ck, s->loc,
@@ -325,7 +334,10 @@ static dg_flux_node *check_let_name(dg_flux_checker *ck, dg_flux_scope *sc, cons
   case DG_FLUX_CTX_LET:
     if ((li->reads_fields || ck->let_bare[l]) && !sc->in_trace && sc->ctx != DG_FLUX_CTX_LET) {
       dg_flux_check_error(ck, s->loc, "'%s' depends on %s; in %s %s", word,
-                          li->reads_fields ? "fields" : "coefficients", sc->what, hint);
+                          li->reads_fields    ? "fields"
+                          : ck->let_grad[l] ? "gradients"
+                                              : "coefficients",
+                          sc->what, hint);
       return NULL;
     }
     if (li->reads_traces && sc->in_trace) {
@@ -342,11 +354,15 @@ static dg_flux_node *check_let_name(dg_flux_checker *ck, dg_flux_scope *sc, cons
     }
     if (sc->ctx == DG_FLUX_CTX_LET) {
       sc->uses_bare |= li->reads_fields && !sc->in_trace;
-      sc->uses_coef_bare |= ck->let_bare[l] && !li->reads_fields && !sc->in_trace;
+      sc->uses_coef_bare |= ck->let_bare[l] && !li->reads_fields && !ck->let_grad[l] &&
+                            !sc->in_trace;
       sc->uses_coef |= ck->let_coef[l];
       sc->uses_trace |= li->reads_traces;
       sc->uses_normal |= li->reads_normal;
       sc->uses_ext |= ck->let_ext[l];
+      sc->uses_grad |= ck->let_grad[l];
+      sc->uses_grad_bare |= ck->let_grad[l] && ck->let_bare[l] && !li->reads_fields &&
+                            !sc->in_trace;
     }
     break;
   }
@@ -459,7 +475,7 @@ static dg_flux_node *check_name(dg_flux_checker *ck, dg_flux_scope *sc, const dg
   int f = dg_flux_check_find_field(ck, s->name, s->len);
   if (f >= 0)
     return check_field_name(ck, sc, s, f, word, hint);
-  int p = find_param(ck, s->name, s->len);
+  int p = dg_flux_check_find_param(ck, s->name, s->len);
   if (p >= 0) {
     if (sc->ctx == DG_FLUX_CTX_CONST) {
       dg_flux_check_error(ck, s->loc,
@@ -475,7 +491,7 @@ static dg_flux_node *check_name(dg_flux_checker *ck, dg_flux_scope *sc, const dg
   int c = dg_flux_check_find_coef(ck, s->name, s->len);
   if (c >= 0)
     return check_coef_name(ck, sc, s, c, word, hint);
-  int l = find_let(ck, s->name, s->len);
+  int l = dg_flux_check_find_let(ck, s->name, s->len);
   if (l >= 0 && l < ck->nlets_visible)
     return check_let_name(ck, sc, s, l, word, hint);
   if (l >= 0) {
@@ -505,6 +521,15 @@ static dg_flux_node *check_trace_body(dg_flux_checker *ck, dg_flux_scope *sc,
                         "'%s' of coefficient '%.*s' in a boundary condition: a boundary face's "
                         "exterior coefficient is its interior one; write %.*s.int",
                         op, body->len, body->name, body->len, body->name);
+    return NULL;
+  }
+  const fn_info *inner = body->kind == DG_FLUX_SYN_CALL ? find_function(body->name, body->len)
+                                                         : NULL;
+  if (sc->ctx == DG_FLUX_CTX_BC && uses_ext && inner && inner->kind == F_DERIV) {
+    dg_flux_check_error(ck, loc,
+                        "'%s' of a gradient in a boundary condition: the boundary gives the "
+                        "exterior gradient itself (grad(NAME) = ...); use %.*s(...).int",
+                        op, body->len, body->name);
     return NULL;
   }
   if (sc->ctx == DG_FLUX_CTX_BC && uses_ext) {
@@ -537,7 +562,8 @@ static dg_flux_node *check_call(dg_flux_checker *ck, dg_flux_scope *sc, const dg
   const fn_info *fi = find_function(s->name, s->len);
   if (!fi) {
     if (dg_flux_check_find_field(ck, s->name, s->len) >= 0 ||
-        find_param(ck, s->name, s->len) >= 0 || find_let(ck, s->name, s->len) >= 0 ||
+        dg_flux_check_find_param(ck, s->name, s->len) >= 0 ||
+        dg_flux_check_find_let(ck, s->name, s->len) >= 0 ||
         dg_flux_check_find_coef(ck, s->name, s->len) >= 0) {
       dg_flux_check_error(ck, s->loc, "'%s' is not a function; write '*' for a product", word);
       return NULL;
@@ -559,12 +585,21 @@ static dg_flux_node *check_call(dg_flux_checker *ck, dg_flux_scope *sc, const dg
   if (fi->kind == F_DERIV)
     return dg_flux_check_deriv(ck, sc, s, fi->name, fi->id);
   if (fi->kind == F_TRACE) {
+    if (fi->id == 2 && sc->ctx != DG_FLUX_CTX_FLUX) {
+      dg_flux_check_error(ck, s->loc,
+                          "ldg(...) exists only in numerical fluxes (the LDG flux of a "
+                          "second-order term), not in %s",
+                          sc->what);
+      return NULL;
+    }
     dg_flux_node *e = check_trace_body(ck, sc, s->args[0], s->loc, word, 1);
     if (!e)
       return NULL;
     dg_flux_node *i = traced(ck, e, DG_FLUX_SIDE_INT), *x = traced(ck, e, DG_FLUX_SIDE_EXT);
     if (!i || !x)
       return NULL;
+    if (fi->id == 2)
+      return dg_flux_check_ldg(ck, i, x, s->loc);
     if (fi->id == 1) { /* jump(e) = e.int - e.ext */
       dg_flux_node *n = dg_flux_node_binary(ck->a, DG_FLUX_SUB, e->shape, s->loc, i, x);
       return n ? n : oom(ck);
@@ -585,6 +620,8 @@ static dg_flux_node *check_call(dg_flux_checker *ck, dg_flux_scope *sc, const dg
   if (bad)
     return NULL;
   int dim = ck->prog->dim;
+  if (fi->kind == F_MATRIX || (fi->kind == F_DOT && args[0]->shape.rank == 2))
+    return dg_flux_check_matrix_fn(ck, fi->kind == F_DOT ? 2 : fi->id, args, s->loc);
   switch (fi->kind) {
   case F_MATH1:
   case F_MATH2:
@@ -769,7 +806,7 @@ static dg_flux_node *check_index(dg_flux_checker *ck, dg_flux_scope *sc, const d
                                        : dg_flux_shape_scalar();
   if (b->shape.rank == 1 && b->comp < 0 &&
       (b->op == DG_FLUX_FIELD || b->op == DG_FLUX_X || b->op == DG_FLUX_NORMAL ||
-       b->op == DG_FLUX_LET)) {
+       b->op == DG_FLUX_LET || b->op == DG_FLUX_GRADQ)) {
     /* E[1] is a leaf: field E, component 1 */
     dg_flux_node *n = leaf(ck, b->op, r, b->loc);
     if (n) {
@@ -900,11 +937,11 @@ int dg_flux_check_new_name(dg_flux_checker *ck, const char *name, int len, dg_fl
   int i;
   if ((i = dg_flux_check_find_field(ck, name, len)) >= 0)
     kind = "field", first = ck->prog->fields[i].loc;
-  else if ((i = find_param(ck, name, len)) >= 0)
+  else if ((i = dg_flux_check_find_param(ck, name, len)) >= 0)
     kind = "param", first = ck->prog->params[i].loc;
   else if ((i = dg_flux_check_find_coef(ck, name, len)) >= 0)
     kind = "coefficient", first = ck->prog->coefs[i].loc;
-  else if ((i = find_let(ck, name, len)) >= 0)
+  else if ((i = dg_flux_check_find_let(ck, name, len)) >= 0)
     kind = "let binding", first = ck->prog->lets[i].loc;
   if (kind) {
     dg_flux_check_error(ck, loc, "duplicate definition of '%.*s' (already a %s, at %d:%d)", len,

@@ -29,7 +29,16 @@ typedef struct dg_flux_scope {
   /* DG_FLUX_CTX_LET: what the body uses (uses_coef_bare: a coefficient
    * outside a trace; uses_coef: one anywhere) */
   int uses_bare, uses_trace, uses_ext, uses_normal, uses_coef_bare, uses_coef;
+  /* DG_FLUX_CTX_LET: lifted gradients (GRADQ) anywhere, and outside a trace */
+  int uses_grad, uses_grad_bare;
 } dg_flux_scope;
+
+/* A boundary's `grad(NAME) = expr`, checked after every other expression
+ * (operators/flux_check_grad.c): which NAME, and its syntax. */
+typedef struct dg_flux_bc_grad {
+  int boundary;
+  const dg_flux_item *item;
+} dg_flux_bc_grad;
 
 typedef struct dg_flux_checker {
   dg_flux_source *src;
@@ -46,6 +55,12 @@ typedef struct dg_flux_checker {
   unsigned char *let_bare; /* the let reads side-NONE fields or coefficients */
   unsigned char *let_coef; /* the let reads coefficients (at the node or as traces) */
   unsigned char *let_broken; /* the let's body had an error (already reported) */
+  unsigned char *let_grad;   /* the let reads lifted gradients (GRADQ), bare or traced */
+  const dg_flux_node **let_impure; /* what keeps the let from being differentiated (x, t,
+                                      a coefficient, a trace, n, a gradient), or NULL */
+  int grad_cap;              /* capacity of prog->gradients */
+  int nbc_grads, bc_grads_cap;
+  dg_flux_bc_grad *bc_grads; /* the boundaries' grad(NAME) = ... items */
 } dg_flux_checker;
 
 /* Longest chain of operations an expression may have, let bodies counted
@@ -86,6 +101,9 @@ int64_t dg_flux_check_cost(const dg_flux_checker *ck, const dg_flux_node *n);
  * MAX_FILE_COST), naming it by what; else count it in the file. */
 int dg_flux_check_too_costly(dg_flux_checker *ck, const dg_flux_node *n, dg_flux_loc loc,
                              const char *what);
+/* Index of the param / let named (name, len), or -1. */
+int dg_flux_check_find_param(const dg_flux_checker *ck, const char *name, int len);
+int dg_flux_check_find_let(const dg_flux_checker *ck, const char *name, int len);
 /* Index of the coefficient named (name, len), or -1. */
 int dg_flux_check_find_coef(const dg_flux_checker *ck, const char *name, int len);
 /* A new name for a field, param, coefficient, let or integral: not built
@@ -99,6 +117,29 @@ int dg_flux_check_linear_in_derivs(dg_flux_checker *ck, const dg_flux_node *n);
  * sc says it stands (operators/flux_check_deriv.c); NULL after reporting. */
 dg_flux_node *dg_flux_check_deriv(dg_flux_checker *ck, dg_flux_scope *sc, const dg_flux_syn *s,
                                   const char *name, int id);
+/* Second-order terms (operators/flux_check_grad.c).  The derivative `name`
+ * (id) of s->args[0] where it is a lifted gradient: nested in an rhs
+ * derivative's argument, or in a let, a numerical flux or a boundary
+ * condition; NULL after reporting. */
+dg_flux_node *dg_flux_check_gradient(dg_flux_checker *ck, dg_flux_scope *sc,
+                                     const dg_flux_syn *s, const char *name, int id);
+/* Record what keeps let `index` (whose body is checked) from being
+ * differentiated. */
+void dg_flux_check_let_purity(dg_flux_checker *ck, int index);
+/* ldg(e) from its traces: avg(e) - beta_n*jump(e); NULL when out of memory. */
+dg_flux_node *dg_flux_check_ldg(dg_flux_checker *ck, dg_flux_node *e_int, dg_flux_node *e_ext,
+                                dg_flux_loc loc);
+/* transpose(M) (which 0), trace(M) (1), dot(M, v) (2) lowered to VEC, INDEX,
+ * ADD and dot; NULL after reporting. */
+dg_flux_node *dg_flux_check_matrix_fn(dg_flux_checker *ck, int which, dg_flux_node *const *args,
+                                      dg_flux_loc loc);
+/* The boundaries' grad(NAME) = ... items, after every other expression:
+ * each boundary's grad_exterior, and what is missing or unused. */
+void dg_flux_check_bc_gradients(dg_flux_checker *ck, int complete);
+/* The shape a gradient of a value of shape s has (dim-vector, or k x dim
+ * for a k-vector); 0 when s cannot be differentiated (a matrix). */
+int dg_flux_check_grad_shape(int dim, dg_flux_shape s, dg_flux_shape *out);
+
 /* Whether n reads fields (directly or through a let) on any side. */
 int dg_flux_check_reads_fields(const dg_flux_checker *ck, const dg_flux_node *n);
 /* Check expression s where sc says it stands; NULL after reporting. */
@@ -108,5 +149,10 @@ dg_flux_node *dg_flux_check_expr(dg_flux_checker *ck, dg_flux_scope *sc, const d
 dg_flux_node *dg_flux_check_section(dg_flux_checker *ck, dg_flux_ctx ctx, const char *what,
                                     const dg_flux_syn *e, const dg_flux_field_info *target,
                                     const char *label);
+/* The same for a value of shape `shape`, `whose` naming what has it in the
+ * message ("field 'E'", "grad(T)"). */
+dg_flux_node *dg_flux_check_shaped(dg_flux_checker *ck, dg_flux_ctx ctx, const char *what,
+                                   const dg_flux_syn *e, dg_flux_shape shape, const char *whose,
+                                   const char *label);
 
 #endif

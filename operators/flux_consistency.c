@@ -102,6 +102,26 @@ static void sample_coefs(const dg_flux_program *prog, rng *r, double *c) {
   }
 }
 
+/* Second-order terms: random lifted gradients, the same on both sides (at
+ * equal traces ldg(e) = avg(e) = e and jump(e) = 0 whatever the switch,
+ * so a consistent viscous flux is dot(n, F(u, Q))), and a random switch
+ * beta_n in [-0.5, 0.5]; nothing is drawn for a first-order program. */
+static void sample_gradients(rng *r, int n, double *q, double *ldgb) {
+  for (int i = 0; i < n; i++)
+    q[i] = uniform(r);
+  if (n > 0)
+    *ldgb = 0.5 * uniform(r);
+}
+
+/* " and gradients (a, b, ...), beta_n = b on both sides", or "". */
+static const char *grad_text(int n, const double *q, double ldgb, char *buf, size_t size) {
+  char t[200];
+  buf[0] = 0;
+  if (n > 0)
+    snprintf(buf, size, " and gradients %s, beta_n = %.6g", tuple(q, n, t, sizeof t), ldgb);
+  return buf;
+}
+
 /* " and coefficients eps = 1.2, mu = 0.8 on both sides", or "". */
 static const char *coef_text(const dg_flux_program *prog, const double *c, char *buf,
                              size_t size) {
@@ -135,6 +155,8 @@ dg_error dg_flux_consistency_field(const dg_flux_program *prog, int f, const dou
   double coefs[DG_FLUX_MAX_COEFS];
   DG_CHECK(ncoef <= DG_FLUX_MAX_COEFS, DG_ERR_ARG, "%d coefficients; at most %d are checked",
            ncoef, DG_FLUX_MAX_COEFS);
+  int nq = dg_flux_gradient_count(prog) * dim;
+  double q[DG_FLUX_MAX_GRADIENTS * 3], ldgb = 0;
   int compared = 0;
   for (int p = 0; p < npoints; p++) {
     const double *x = points + (size_t)p * dim;
@@ -148,8 +170,10 @@ dg_error dg_flux_consistency_field(const dg_flux_program *prog, int f, const dou
       for (int k = 0; k < NORMALS; k++) {
         double n[3] = {0, 0, 0};
         random_normal(&r, dim, n);
+        sample_gradients(&r, nq, q, &ldgb);
         dg_flux_point pt = {.x = x, .t = 0.0, .n = n, .u_int = u, .u_ext = u,
-                            .c = coefs, .c_int = coefs, .c_ext = coefs};
+                            .c = coefs, .c_int = coefs, .c_ext = coefs,
+                            .q = q, .q_int = q, .q_ext = q, .ldgb = ldgb};
         if (dg_flux_eval(prog, fi->flux, &pt, fl, DG_FLUX_MAX_COMPONENTS) != DG_OK ||
             dg_flux_eval(prog, fi->surface, &pt, sf, DG_FLUX_MAX_COMPONENTS) != DG_OK) {
           dg_error_clear();
@@ -164,13 +188,13 @@ dg_error dg_flux_consistency_field(const dg_flux_program *prog, int f, const dou
         for (int c = 0; c < fi->ncomp; c++) {
           if (fabs(fl[c] - sf[c]) <= TOL * scale)
             continue;
-          char bx[160], bn[96], bu[400], bc[300];
+          char bx[160], bn[96], bu[400], bc[300], bq[260];
           char comp[24] = "";
           if (fi->ncomp > 1)
             snprintf(comp, sizeof comp, "[%d]", c);
           snprintf(why, why_size,
                    "the numerical flux of field '%s' is not consistent with its volume term: "
-                   "with u.int = u.ext = %s (the %s at x = %s, t = 0%s)%s and n = %s, "
+                   "with u.int = u.ext = %s (the %s at x = %s, t = 0%s)%s%s and n = %s, "
                    "flux %s%s = %.17g but the surface form of the volume term gives %.17g "
                    "(a consistent flux equals it when both traces agree: check its factors "
                    "and signs, or set [problem] check_flux_consistency = warn if it is "
@@ -178,7 +202,7 @@ dg_error dg_flux_consistency_field(const dg_flux_program *prog, int f, const dou
                    fi->name, tuple(u, nstate, bu, sizeof bu),
                    is_exact ? "exact solution" : "initial condition", tuple(x, dim, bx, sizeof bx),
                    s >= 2 ? ", scaled by up to 5 %" : "", coef_text(prog, coefs, bc, sizeof bc),
-                   tuple(n, dim, bn, sizeof bn), fi->name,
+                   grad_text(nq, q, ldgb, bq, sizeof bq), tuple(n, dim, bn, sizeof bn), fi->name,
                    comp, fl[c], sf[c]);
           *result = DG_FLUX_INCONSISTENT;
           return DG_OK;

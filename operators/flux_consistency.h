@@ -16,7 +16,9 @@
  * 1 +- 5 % (physical by construction where the physics needs it: Euler's
  * density and pressure stay positive); normals: random unit vectors;
  * coefficients (`coefficients eps > 0`): drawn inside their declared
- * bounds per state, the same on both sides (flux_consistency.c). */
+ * bounds per state, the same on both sides (flux_consistency.c); lifted
+ * gradients of second-order terms: random in [-1, 1], the same on both
+ * sides, with a random LDG switch beta_n in [-0.5, 0.5]. */
 #ifndef DG_OPERATORS_FLUX_CONSISTENCY_H
 #define DG_OPERATORS_FLUX_CONSISTENCY_H
 

@@ -124,7 +124,9 @@ static dg_flux_node *comp(lowerer *lw, const dg_flux_node *n, int i) {
   case DG_FLUX_NUM:
   case DG_FLUX_PARAM:
   case DG_FLUX_COEF: /* a scalar leaf */
+  case DG_FLUX_LDGB:
   case DG_FLUX_T: return (dg_flux_node *)n;
+  case DG_FLUX_GRADQ: /* a dim-vector (comp -1) or one direction */
   case DG_FLUX_FIELD:
   case DG_FLUX_X:
   case DG_FLUX_NORMAL:

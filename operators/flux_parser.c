@@ -614,7 +614,22 @@ static int parse_boundary(parser *p, dg_flux_stmt *s) {
     const dg_flux_token *name;
     if (!expect_name(p, "a field name or '}'", &name))
       return 0;
-    dg_flux_item it = {.name = name->text, .len = name->len, .loc = name->loc,
+    int grad = 0;
+    if (name->len == 4 && memcmp(name->text, "grad", 4) == 0 && at(p, DG_FLUX_TK_LPAREN)) {
+      /* grad(NAME) = value: the exterior gradient of a second-order term */
+      const dg_flux_token *open_paren = peek(p);
+      next(p);
+      if (!expect_name(p, "the name of a field or let inside grad(...)", &name))
+        return 0;
+      const dg_flux_token *close = peek(p);
+      if (!accept(p, DG_FLUX_TK_RPAREN)) {
+        fail(p, close->loc, "expected ')' to close the '(' at %d:%d, found %s",
+             open_paren->loc.line, open_paren->loc.col, found(close, buf, sizeof buf));
+        return 0;
+      }
+      grad = 1;
+    }
+    dg_flux_item it = {.name = name->text, .len = name->len, .loc = name->loc, .grad = grad,
                        .expr = assignment(p, name)};
     if (!it.expr || !add_item(p, s, &cap, it))
       return 0;

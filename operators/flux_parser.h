@@ -33,7 +33,8 @@ typedef struct dg_flux_syn {
 } dg_flux_syn;
 
 /* One entry of a list statement: a field (ncomp = -1 scalar, k for E[k]),
- * a param (expr = default), a boundary assignment (name = expr), a
+ * a param (expr = default), a boundary assignment (name = expr, or
+ * grad(name) = expr with grad set), a
  * coefficient (lo / hi: its bounds or NULL, lo_op '>' or '>=' and hi_op
  * '<' or '<=' tokens). */
 typedef struct dg_flux_item {
@@ -44,6 +45,7 @@ typedef struct dg_flux_item {
   dg_flux_syn *expr;
   int lo_op, hi_op;
   dg_flux_syn *lo, *hi;
+  int grad; /* boundary: `grad(NAME) = expr`, the exterior gradient of NAME */
 } dg_flux_item;
 
 typedef struct dg_flux_stmt {

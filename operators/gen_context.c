@@ -69,6 +69,26 @@ int dg_gen_uses_op(const dg_flux_node *n, dg_flux_op op, const dg_physics *ph, i
   return 0;
 }
 
+/* cuda stores the matrices column-major: thread i reads row i, so
+ * neighbouring threads then read neighbouring words (coalesced global
+ * loads, conflict-free shared ones); C keeps them row-major. */
+void dg_gen_emit_matrix(dg_strbuf *b, dg_codegen_target tg, dg_matrix_place place, int is_float,
+                        const char *name, const double *a, int rows, int cols) {
+  const char *qual = tg == DG_CODEGEN_C ? "static const"
+                     : place == DG_MATRIX_CONSTANT ? "__constant__ const"
+                                                   : "__device__ const";
+  int colmajor = tg == DG_CODEGEN_CUDA;
+  dg_strbuf_appendf(b, "/* %s: %d x %d, %s */\n%s real %s[%d] = {", name, rows, cols,
+                    colmajor ? "column-major" : "row-major", qual, name, rows * cols);
+  for (int z = 0; z < rows * cols; z++) {
+    if (z % 4 == 0)
+      dg_strbuf_append(b, "\n  ");
+    double v = colmajor ? a[(z % rows) * cols + z / rows] : a[z];
+    dg_strbuf_appendf(b, is_float ? "%.9ef, " : "%.17e, ", v);
+  }
+  dg_strbuf_append(b, "\n};\n\n");
+}
+
 /* ---- leaf naming for the two contexts ------------------------------------ */
 
 void dg_gen_volume_field(const dg_emit_ctx *c, dg_strbuf *b, int comp, dg_flux_side side) {
@@ -91,6 +111,21 @@ void dg_gen_volume_coef(const dg_emit_ctx *c, dg_strbuf *b, int coef, dg_flux_si
 void dg_gen_face_coef(const dg_emit_ctx *c, dg_strbuf *b, int coef, dg_flux_side side) {
   (void)c;
   dg_strbuf_appendf(b, side == DG_FLUX_SIDE_EXT ? "cP[%d]" : "cM[%d]", coef);
+}
+/* Lifted gradients (ngrad > 0): component d of gradient j is Q component
+ * j*DIM + d; at a volume node QV(c), the prelude's macro reading Qg at node
+ * (k, i); on a face the traces gM[c] / gP[c] the surface body loads. */
+void dg_gen_volume_gradq(const dg_emit_ctx *c, dg_strbuf *b, int grad, int d,
+                         dg_flux_side side) {
+  (void)side; /* volume terms read the node's own value */
+  dg_strbuf_appendf(b, "QV(%d)", grad * c->dim + d);
+}
+void dg_gen_face_gradq(const dg_emit_ctx *c, dg_strbuf *b, int grad, int d, dg_flux_side side) {
+  dg_strbuf_appendf(b, side == DG_FLUX_SIDE_EXT ? "gP[%d]" : "gM[%d]", grad * c->dim + d);
+}
+void dg_gen_face_ldgb(const dg_emit_ctx *c, dg_strbuf *b) {
+  (void)c;
+  dg_strbuf_append(b, "ldgb");
 }
 static void any_position(const dg_emit_ctx *c, dg_strbuf *b, int d) {
   (void)c;
@@ -182,6 +217,18 @@ void dg_gen_init_ctx(dg_emit_ctx *c, const dg_physics *ph, int dim, int is_float
   c->position = any_position;
   c->time = any_time;
   c->let_side = DG_FLUX_SIDE_NONE;
+}
+
+void dg_gen_face_ctx(dg_emit_ctx *c, const dg_physics *ph, int dim, int is_float) {
+  dg_gen_init_ctx(c, ph, dim, is_float);
+  c->field = dg_gen_face_field;
+  c->normal = dg_gen_face_normal;
+  if (ph->ncoef > 0)
+    c->coef = dg_gen_face_coef;
+  if (ph->ngrad > 0) {
+    c->gradq = dg_gen_face_gradq;
+    c->ldgb = dg_gen_face_ldgb;
+  }
 }
 
 const char *dg_gen_load(char *buf, const char *form, const char *array, const char *index) {
@@ -316,7 +363,7 @@ void dg_gen_emit_gvalues(dg_strbuf *b, const deriv_table *dt, dg_emit_ctx *ctx,
 }
 
 void dg_gen_emit_volume_signature_cuda(dg_strbuf *b, const char *nthreads, int min_blocks,
-                                       int ncoef) {
+                                       int ncoef, int ngrad) {
   if (min_blocks > 1)
     dg_strbuf_appendf(b, "KERNEL void __launch_bounds__(%s, %d) ", nthreads, min_blocks);
   else
@@ -329,9 +376,14 @@ void dg_gen_emit_volume_signature_cuda(dg_strbuf *b, const char *nthreads, int m
     "    const int *__restrict__ mapM, const int *__restrict__ mapP,\n"
     "    const int *__restrict__ fbc, const real *__restrict__ fgeo,\n"
     "    const real *__restrict__ fx");
-  dg_strbuf_append(b, ncoef > 0 ? ",\n    const real *__restrict__ cf, const real *__restrict__ fcf) {\n"
-                                  "  (void)cf; (void)fcf;\n"
-                                : ") {\n");
+  if (ngrad > 0) /* both coefficient arrays, so that Qg's position is fixed */
+    dg_strbuf_append(b, ",\n    const real *__restrict__ cf, const real *__restrict__ fcf,\n"
+                        "    const real *__restrict__ Qg) {\n"
+                        "  (void)cf; (void)fcf; (void)Qg;\n");
+  else
+    dg_strbuf_append(b, ncoef > 0 ? ",\n    const real *__restrict__ cf, const real *__restrict__ fcf) {\n"
+                                    "  (void)cf; (void)fcf;\n"
+                                  : ") {\n");
 }
 
 /* The lattice of Bernstein-Bezier coefficients and nodes (the listing

@@ -55,6 +55,11 @@ typedef struct {
   int contravariant; /* cuda: divergences come from DV[] (see emit_volume_cuda) */
 } gen_state;
 
+/* A rows x cols operator matrix (row-major a) as a table named name: cuda
+ * column-major (thread i reads row i: coalesced) in place's memory, C
+ * row-major static. */
+void dg_gen_emit_matrix(dg_strbuf *b, dg_codegen_target tg, dg_matrix_place place, int is_float,
+                        const char *name, const double *a, int rows, int cols);
 /* Every distinct derivative term D(g) of a tree, appended to t. */
 dg_error dg_gen_collect_derivs(const dg_flux_node *n, deriv_table *t);
 /* Whether a tree (through lets) contains an op. */
@@ -73,6 +78,16 @@ void dg_gen_face_normal(const dg_emit_ctx *c, dg_strbuf *b, int d);
  * cM[c] / cP[c] on a face. */
 void dg_gen_volume_coef(const dg_emit_ctx *c, dg_strbuf *b, int coef, dg_flux_side side);
 void dg_gen_face_coef(const dg_emit_ctx *c, dg_strbuf *b, int coef, dg_flux_side side);
+
+/* Gradient leaves (physics with ngrad > 0): QV(c) at a volume node, gM[c] /
+ * gP[c] on a face (c = grad*DIM + d), and the face's LDG switch ldgb. */
+void dg_gen_volume_gradq(const dg_emit_ctx *c, dg_strbuf *b, int grad, int d,
+                         dg_flux_side side);
+void dg_gen_face_gradq(const dg_emit_ctx *c, dg_strbuf *b, int grad, int d, dg_flux_side side);
+void dg_gen_face_ldgb(const dg_emit_ctx *c, dg_strbuf *b);
+/* The face leaves of a physics: fields, normal, coefficients, gradients and
+ * the LDG switch where it has them. */
+void dg_gen_face_ctx(dg_emit_ctx *c, const dg_physics *ph, int dim, int is_float);
 
 /* The text of a global load: q[index] (or res[index]), or with stream_update
  * through the read-only path, DG_LD_NC(&q[index]), or evict-first,
@@ -96,6 +111,13 @@ const char *dg_gen_load(char *buf, const char *form, const char *array, const ch
 void dg_gen_emit_surface_body(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
                               int is_float, int uses_x, dg_emit_ctx *ctx, const char *dst,
                               int absolute_k, int preloaded, int ldg, int local);
+/* The first half of the surface body: the traces uM, uP (the boundary
+ * exterior states on boundary faces), with ngrad > 0 the LDG switch ldgb,
+ * and with grads also the lifted gradients' traces gM, gP (on boundary faces
+ * the boundaries' exterior gradients).  Same expectations as above; grads
+ * needs !preloaded. */
+void dg_gen_emit_face_traces(dg_strbuf *b, const dg_physics *ph, int uses_x, dg_emit_ctx *ctx,
+                             int absolute_k, int preloaded, int ldg, int local, int grads);
 /* The fused surface of a cuda dg_volume: the scaled face fluxes of the
  * block's elements k0 + s, s < nslots (an expression), one face node per
  * iteration of the block's nthreads threads (an expression: "NP * EPB"
@@ -133,8 +155,9 @@ void dg_gen_emit_rhs_store(dg_strbuf *b, const dg_physics *ph, const dg_kernel_c
 /* The cuda dg_volume signature (all work modes), through the opening
  * brace; nthreads: the block's threads (an expression); min_blocks > 1
  * adds that minimum of resident blocks per multiprocessor to its
- * __launch_bounds__; ncoef > 0 appends the coefficient arrays cf, fcf. */
+ * __launch_bounds__; ncoef > 0 appends the coefficient arrays cf, fcf;
+ * ngrad > 0 appends cf, fcf and the lifted gradients Qg. */
 void dg_gen_emit_volume_signature_cuda(dg_strbuf *b, const char *nthreads, int min_blocks,
-                                       int ncoef);
+                                       int ncoef, int ngrad);
 
 #endif

@@ -21,10 +21,40 @@ static void emit_local_neighbour(dg_strbuf *b) {
                   "const int eP = (int)(kP - k0), jP = (int)(iP - kP * eS);\n");
 }
 
-/* dst: where component %d of the scaled flux of (k, m) goes. */
-void dg_gen_emit_surface_body(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
-                              int is_float, int uses_x, dg_emit_ctx *ctx, const char *dst,
-                              int absolute_k, int preloaded, int ldg, int local) {
+/* The LDG switch beta_n = ldg_beta * sign(w.n) (Cockburn & Shu 1998's
+ * fixed-vector choice): n- = -n+ across an interior face, so the two sides
+ * take opposite signs and agree on the face's one-sided values.  w has
+ * incommensurate components, so no face of a box-aligned or Kuhn mesh has
+ * w.n = 0; boundary faces take 0 (the boundary's own exterior state). */
+static void emit_ldg_switch(dg_strbuf *b, const dg_emit_ctx *ctx, const dg_physics *ph) {
+  static const double w[3] = {1.0, 0.7548776662466927, 0.5698402909980532};
+  dg_strbuf_indent(b);
+  dg_strbuf_append(b, "const real ldgb = bc >= 0 ? (real)0 : (");
+  for (int d = 0; d < ctx->dim; d++) {
+    dg_strbuf_appendf(b, "%snrm[%d] * ", d ? " + " : "", d);
+    dg_emit_number(ctx, b, w[d]);
+  }
+  dg_strbuf_append(b, " > 0 ? ");
+  dg_emit_number(ctx, b, ph->ldg_beta);
+  dg_strbuf_append(b, " : ");
+  dg_emit_number(ctx, b, -ph->ldg_beta);
+  dg_strbuf_append(b, ");\n");
+  dg_strbuf_line(b, "(void)ldgb;");
+}
+
+/* Boundary b's exterior gradients gP (ngrad > 0, the second pass). */
+static void emit_bc_gradients(dg_strbuf *b, const dg_physics *ph, dg_emit_ctx *ctx, int bi) {
+  for (int j = 0; j < ph->ngrad; j++)
+    for (int d = 0; d < ctx->dim; d++) {
+      dg_strbuf_indent(b);
+      dg_strbuf_appendf(b, "  gP[%d] = ", j * ctx->dim + d);
+      dg_emit_expr(ctx, b, ph->bc_grad[bi * ph->ngrad + j], d);
+      dg_strbuf_append(b, ";\n");
+    }
+}
+
+void dg_gen_emit_face_traces(dg_strbuf *b, const dg_physics *ph, int uses_x, dg_emit_ctx *ctx,
+                             int absolute_k, int preloaded, int ldg, int local, int grads) {
   /* Expects k, m (face node of element k) and the kernel arguments. */
   dg_strbuf_lines(b,
                   "const long long idx = k * NFNFP + m;\n"
@@ -56,6 +86,10 @@ void dg_gen_emit_surface_body(dg_strbuf *b, const dg_element_ops *el, const dg_p
     dg_gen_load(qP, ldg ? "NC" : "", "q", "iP + c * cs");
     dg_strbuf_line(b, "real uM[NC], uP[NC];");
     dg_strbuf_line(b, "for (int c = 0; c < NC; ++c) uM[c] = %s;", local ? LOCAL_M : qM);
+    if (grads) { /* Qg has the field-major layout: iM, iP and cs serve it too */
+      dg_strbuf_line(b, "real gM[NQ], gP[NQ];");
+      dg_strbuf_line(b, "for (int c = 0; c < NQ; ++c) gM[c] = Qg[iM + c * cs];");
+    }
     dg_strbuf_line(b, "const int bc = fbc[k * NFACES + f];");
     dg_strbuf_line(b, "if (bc < 0) {");
     b->indent += 2;
@@ -63,6 +97,8 @@ void dg_gen_emit_surface_body(dg_strbuf *b, const dg_element_ops *el, const dg_p
       emit_local_neighbour(b);
     b->indent -= 2;
     dg_strbuf_line(b, "  for (int c = 0; c < NC; ++c) uP[c] = %s%s;", local ? LOCAL_P : "", qP);
+    if (grads)
+      dg_strbuf_line(b, "  for (int c = 0; c < NQ; ++c) gP[c] = Qg[iP + c * cs];");
     dg_strbuf_line(b, "} else {");
   }
   b->indent += 2;
@@ -83,14 +119,28 @@ void dg_gen_emit_surface_body(dg_strbuf *b, const dg_element_ops *el, const dg_p
         dg_strbuf_append(b, ";\n");
       }
     }
+    if (grads)
+      emit_bc_gradients(b, ph, ctx, bi);
     dg_strbuf_line(b, "  break;");
   }
   dg_strbuf_lines(b,
                   "default:\n"
-                  "  for (int c = 0; c < NC; ++c) uP[c] = uM[c];\n"
-                  "}\n");
+                  "  for (int c = 0; c < NC; ++c) uP[c] = uM[c];\n");
+  if (grads)
+    dg_strbuf_line(b, "  for (int c = 0; c < NQ; ++c) gP[c] = gM[c];");
+  dg_strbuf_line(b, "}");
   b->indent -= 2;
   dg_strbuf_line(b, "}");
+  if (ph->ngrad > 0)
+    emit_ldg_switch(b, ctx, ph);
+}
+
+/* dst: where component %d of the scaled flux of (k, m) goes. */
+void dg_gen_emit_surface_body(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
+                              int is_float, int uses_x, dg_emit_ctx *ctx, const char *dst,
+                              int absolute_k, int preloaded, int ldg, int local) {
+  dg_gen_emit_face_traces(b, ph, uses_x, ctx, absolute_k, preloaded, ldg, local,
+                          ph->ngrad > 0);
   (void)el;
   (void)is_float;
   dg_strbuf_line(b, "/* Fscale * (numerical flux - surface form of the volume term at u-) */");
@@ -112,11 +162,7 @@ void dg_gen_emit_block_faces(dg_strbuf *b, const dg_element_ops *el, const dg_ph
                              const char *nthreads, const char *dst, int zero_past_end,
                              int gather_ahead, int ldg, int local) {
   dg_emit_ctx fctx;
-  dg_gen_init_ctx(&fctx, ph, el->dim, is_float);
-  fctx.field = dg_gen_face_field;
-  fctx.normal = dg_gen_face_normal;
-  if (ph->ncoef > 0)
-    fctx.coef = dg_gen_face_coef;
+  dg_gen_face_ctx(&fctx, ph, el->dim, is_float);
   dg_strbuf_line(b, "/* fused surface: scaled face fluxes of the block's elements */");
   if (gather_ahead) {
     /* every trace the thread needs is requested before the first flux is

@@ -8,11 +8,7 @@
 dg_error dg_gen_emit_surface(dg_strbuf *b, dg_codegen_target tg, const dg_element_ops *el,
                              const dg_physics *ph, int is_float, int uses_x) {
   dg_emit_ctx ctx;
-  dg_gen_init_ctx(&ctx, ph, el->dim, is_float);
-  ctx.field = dg_gen_face_field;
-  ctx.normal = dg_gen_face_normal;
-  if (ph->ncoef > 0)
-    ctx.coef = dg_gen_face_coef;
+  dg_gen_face_ctx(&ctx, ph, el->dim, is_float);
   dg_strbuf_append(b, "/* dg_surface: one face node per iteration (thread). */\n");
   dg_strbuf_append(b,
                    tg == DG_CODEGEN_CUDA
@@ -31,10 +27,15 @@ dg_error dg_gen_emit_surface(dg_strbuf *b, dg_codegen_target tg, const dg_elemen
                          "  const real t = *(const real *)args[7];\n"
                          "  const long long K = *(const long long *)args[8];\n"
                          "  (void)fx; (void)t;\n");
-  if (tg == DG_CODEGEN_CUDA)
+  if (tg == DG_CODEGEN_CUDA && ph->ngrad > 0) /* fcf too: Qg's position is fixed */
+    dg_strbuf_append(b, ",\n    const real *__restrict__ fcf, const real *__restrict__ Qg) {\n"
+                        "  (void)fcf;\n");
+  else if (tg == DG_CODEGEN_CUDA)
     dg_strbuf_append(b, ph->ncoef > 0 ? ",\n    const real *__restrict__ fcf) {\n" : ") {\n");
   else if (ph->ncoef > 0)
     dg_strbuf_append(b, "  const real *restrict fcf = *(const real **)args[9];\n");
+  if (tg == DG_CODEGEN_C && ph->ngrad > 0)
+    dg_strbuf_append(b, "  const real *restrict Qg = *(const real **)args[10];\n");
   b->indent = 2;
   if (tg == DG_CODEGEN_CUDA) {
     dg_strbuf_lines(b,

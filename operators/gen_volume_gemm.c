@@ -406,7 +406,8 @@ void dg_gen_emit_volume_gemm(dg_strbuf *b, const dg_element_ops *el, const dg_ph
   const char *th = npass > 1 ? "NTHREADS" : "NP * EPB";
   emit_tables_and_defines(b, el, cfg, &p, is_float);
   dg_gen_emit_volume_signature_cuda(
-      b, th, p.mma ? dg_gen_mma_min_blocks(&p, nthreads, cfg->mma_extra_blocks) : 1, ph->ncoef);
+      b, th, p.mma ? dg_gen_mma_min_blocks(&p, nthreads, cfg->mma_extra_blocks) : 1, ph->ncoef,
+      ph->ngrad);
   b->indent = 2;
   dg_strbuf_lines(b,
                   "extern __shared__ __align__(16) double smem_raw[];\n"

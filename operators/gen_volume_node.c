@@ -304,7 +304,7 @@ void dg_gen_emit_volume_node_cuda(dg_strbuf *b, const dg_element_ops *el, const 
   dg_strbuf_appendf(b, "#define QOUT %s\n", cfg->fuse_surface ? "q_out" : "q");
   if (cfg->vector_loads)
     dg_strbuf_appendf(b, "typedef %s real2;\n", is_float ? "float2" : "double2");
-  dg_gen_emit_volume_signature_cuda(b, "NP * EPB", 1, ph->ncoef);
+  dg_gen_emit_volume_signature_cuda(b, "NP * EPB", 1, ph->ncoef, ph->ngrad);
   b->indent = 2;
   dg_strbuf_lines(b,
                   "extern __shared__ __align__(16) double smem_raw[];\n"
@@ -420,6 +420,9 @@ void dg_gen_emit_volume_node_c(dg_strbuf *b, const dg_element_ops *el, const dg_
   if (ph->ncoef > 0) /* after the 17 arguments of the cuda kernel */
     dg_strbuf_append(b, "  const real *restrict cf = *(const real **)args[17];\n"
                         "  (void)cf;\n");
+  if (ph->ngrad > 0) /* after cf and fcf */
+    dg_strbuf_append(b, "  const real *restrict Qg = *(const real **)args[19];\n"
+                        "  (void)Qg;\n");
   b->indent = 2;
   dg_strbuf_line(b, "(void)vx; (void)t; (void)rhs; (void)res; (void)rk_a; (void)rk_b; (void)dt;");
   dg_strbuf_line(b, "for (long long k = first; k < first + count; ++k) {");

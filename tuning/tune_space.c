@@ -330,6 +330,25 @@ void dg_tune_space_drop_nodal_mma(dg_tune_space *s) {
   s->nvolume = n;
 }
 
+void dg_tune_space_drop_viscous(dg_tune_space *s) {
+  int n = 0;
+  for (int i = 0; i < s->nlayouts; i++)
+    if (s->layouts[i].layout == DG_LAYOUT_FIELD_MAJOR)
+      s->layouts[n++] = s->layouts[i];
+  s->nlayouts = n;
+  n = 0;
+  for (int i = 0; i < s->nvolume; i++)
+    if (!s->volume[i].gather_ahead && !s->volume[i].local_traces)
+      s->volume[n++] = s->volume[i];
+  s->nvolume = n;
+  n = 0;
+  for (int i = 0; i < s->nkin; i++)
+    if (s->kin[i].layout == DG_LAYOUT_FIELD_MAJOR && !s->kin[i].gather_ahead &&
+        !s->kin[i].local_traces)
+      s->kin[n++] = s->kin[i];
+  s->nkin = n;
+}
+
 void dg_tune_space_free(dg_tune_space *s) {
   free(s->layouts);
   free(s->volume);

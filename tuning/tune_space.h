@@ -38,6 +38,11 @@ void dg_tune_space_drop_bernstein(dg_tune_space *s);
  * Bernstein-Bezier coefficients stand in for them (an affine physics, auto
  * mode): none of them has won there (tuning/tune_space.c says where). */
 void dg_tune_space_drop_nodal_mma(dg_tune_space *s);
+/* Drop the candidates second-order terms cannot take (a physics with
+ * ngrad > 0): the lifted gradients share the state's trace offsets, so the
+ * field-major layout only, and no trace forms that bypass them
+ * (gather_ahead, local_traces; operators/codegen.c checks the same). */
+void dg_tune_space_drop_viscous(dg_tune_space *s);
 void dg_tune_space_free(dg_tune_space *s);
 
 /* Apply the knobs of one phase's candidate to a configuration. */

@@ -99,7 +99,7 @@ done:
 }
 
 static void counts(const dg_discretization *d, const dg_generated *g, int nc, int ncf,
-                   int fused, int fused_surface, bench_row *row) {
+                   int nq, int fused, int fused_surface, bench_row *row) {
   double r = d->precision == DG_FLOAT ? 4 : 8;
   double K = (double)d->K, F = (double)d->Nfaces * d->Nfp, Np = d->Np, dim = d->dim;
   double n = K * Np * nc;
@@ -117,6 +117,16 @@ static void counts(const dg_discretization *d, const dg_generated *g, int nc, in
   /* coefficients: both face traces per face node, one value per volume node */
   row->bytes[0] += K * F * 2.0 * ncf * r;
   row->bytes[1] += K * Np * ncf * r;
+  /* second-order terms (nq lifted gradient components): the gradient pass
+   * (counted with the surface) reads the state and its traces and writes Q;
+   * the second pass reads Q's traces and Q */
+  if (nq > 0) {
+    row->bytes[0] += K * Np * nc * r + K * F * 2.0 * nc * r + K * Np * nq * r +
+                     K * d->Nfaces * (dim + 1) * r + K * g->ngeo * r + K * F * 8;
+    row->bytes[0] += K * F * 2.0 * nq * r;
+    row->bytes[1] += K * Np * nq * r;
+    row->flops[0] += K * nq / dim * (2.0 * Np * Np * dim + 2.0 * Np * F + 2.0 * dim * dim * Np);
+  }
   if (fused_surface) { /* one kernel: the fl round trip (write + read) is gone */
     row->bytes[1] += row->bytes[0] - 2 * K * F * nc * r;
     row->bytes[0] = 0;
@@ -183,7 +193,7 @@ static dg_error bench_one(const char *cfg, const bench_opts *o, bench_row *row, 
     DG_CALL_GOTO(err, done, dg_solver_set_coefficients(s, co->values));
   DG_CALL_GOTO(err, done, dg_autotune_time_kernels(s, o->repeats, 0, 7, row->ms, &stopped));
   row->rhs_ms = row->ms[0] + row->ms[1] + row->ms[2];
-  counts(disc, dg_solver_generated(s), ph.ncomp, ph.ncoef, kc.fuse_update,
+  counts(disc, dg_solver_generated(s), ph.ncomp, ph.ncoef, ph.ngrad * disc->dim, kc.fuse_update,
          kc.fuse_surface && dg_device_get_info(dev)->backend == DG_BACKEND_CUDA, row);
   dg_kernel_config_describe(&kc, row->variant, sizeof row->variant);
   if (out) {

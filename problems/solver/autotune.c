@@ -324,6 +324,8 @@ static dg_error make_space(const dg_autotune_request *q, const dg_tune_key *key,
     dg_warn("tuning: shipped entries of related devices not read: %s", dg_error_message());
     dg_error_clear(); /* the search goes on without them */
   }
+  if (q->physics->ngrad > 0)
+    dg_tune_space_drop_viscous(sp);
   if (sp->nkin)
     dg_info("tuning: %d shipped choice(s) of related devices join the search", sp->nkin);
   return DG_OK;

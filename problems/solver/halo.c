@@ -24,6 +24,7 @@ struct dg_halo {
   dg_module *mod;
   dg_kernel *k_pack, *k_unpack;
   dg_comm_request *req;
+  int tag; /* of the exchange's messages (a companion's differ from its base's) */
   dg_halo_timings tm;
 };
 
@@ -156,31 +157,24 @@ static dg_error launch_copy(dg_kernel *k, void *q, void *buf, void *idx, int64_t
   return DG_OK;
 }
 
-dg_error dg_halo_create(dg_device *dev, const dg_halo_spec *spec, const dg_discretization *d,
-                        dg_opdata *od, int64_t slack, dg_halo **out) {
-  *out = NULL;
-  const dg_partition_local *L = spec->local;
-  dg_halo *h = calloc(1, sizeof *h);
-  DG_CHECK(h, DG_ERR_MEMORY, "out of memory");
-  int *nbr = NULL;
-  int64_t *start = NULL;
+/* The buffers, index lists and pack / unpack kernels of an exchange of nc
+ * components: the state's (offsets of od's layout), or a companion array's
+ * in the field-major layout of od's K and np_pad (its component c at
+ * (c*K + k)*np_pad + i, c beyond od's ncomp too). */
+static int64_t component_offset(const dg_opdata *od, int64_t k, int i, int c) {
+  if (c < od->ncomp)
+    return dg_opdata_offset(od, k, i, c);
+  return ((int64_t)c * od->K + k) * od->np_pad + i;
+}
+
+static dg_error setup_exchange(dg_halo *h, const dg_partition_local *L,
+                               const dg_discretization *d, const dg_opdata *od, int nc,
+                               const int *nbr, const int64_t *start, int64_t fpe) {
+  dg_device *dev = h->dev;
+  const int Nfp = d->Nfp, Nf = d->Nfaces;
   int32_t *sidx = NULL, *ridx = NULL;
   char *src = NULL;
   dg_error err = DG_OK;
-  h->dev = dev;
-  h->comm = spec->comm;
-  h->cuda = dg_device_get_info(dev)->backend == DG_BACKEND_CUDA;
-  h->cuda_aware = h->cuda && spec->cuda_aware;
-  h->overlap = spec->overlap;
-  h->K_interior = spec->K_interior;
-  h->rs = od->real_size;
-  const int Nfp = d->Nfp, Nf = d->Nfaces, nc = od->ncomp;
-  int64_t fpe = od->np_pad / Nfp;
-  int64_t nghost = (L->nhalo + fpe - 1) / fpe;
-  DG_CALL_GOTO(err, fail, dg_opdata_extend(od, od->K_owned + nghost + slack));
-  DG_CALL_GOTO(err, fail, neighbours(L, &h->nnb, &nbr, &start));
-  DG_CALL_GOTO(err, fail, match_ghosts(spec->comm, L, d, od, h->nnb, nbr, start, fpe));
-
   /* Buffer order per face: [node j][component c], faces in halo order. */
   h->nsend = h->nrecv = L->nhalo * Nfp * nc;
   sidx = malloc(sizeof(int32_t) * (size_t)(h->nsend + 1));
@@ -193,8 +187,8 @@ dg_error dg_halo_create(dg_device *dev, const dg_halo_spec *spec, const dg_discr
       int64_t vm = d->vmapM[(hf->k * Nf + hf->f) * Nfp + j];
       for (int c = 0; c < nc; c++) {
         int64_t z = (f * Nfp + j) * nc + c;
-        sidx[z] = (int32_t)dg_opdata_offset(od, vm / d->Np, (int)(vm % d->Np), c);
-        ridx[z] = (int32_t)dg_opdata_offset(od, ge, (int)(f % fpe) * Nfp + j, c);
+        sidx[z] = (int32_t)component_offset(od, vm / d->Np, (int)(vm % d->Np), c);
+        ridx[z] = (int32_t)component_offset(od, ge, (int)(f % fpe) * Nfp + j, c);
       }
     }
   }
@@ -233,25 +227,83 @@ dg_error dg_halo_create(dg_device *dev, const dg_halo_spec *spec, const dg_discr
   DG_CALL_GOTO(err, fail, dg_device_compile(dev, "dg_halo", src, NULL, 0, &h->mod));
   DG_CALL_GOTO(err, fail, dg_module_get_kernel(h->mod, "dg_halo_pack", &h->k_pack));
   DG_CALL_GOTO(err, fail, dg_module_get_kernel(h->mod, "dg_halo_unpack", &h->k_unpack));
+fail:
+  free(src);
+  free(sidx);
+  free(ridx);
+  return err;
+}
+
+dg_error dg_halo_create(dg_device *dev, const dg_halo_spec *spec, const dg_discretization *d,
+                        dg_opdata *od, int64_t slack, dg_halo **out) {
+  *out = NULL;
+  const dg_partition_local *L = spec->local;
+  dg_halo *h = calloc(1, sizeof *h);
+  DG_CHECK(h, DG_ERR_MEMORY, "out of memory");
+  int *nbr = NULL;
+  int64_t *start = NULL;
+  dg_error err = DG_OK;
+  h->dev = dev;
+  h->tag = 7102;
+  h->comm = spec->comm;
+  h->cuda = dg_device_get_info(dev)->backend == DG_BACKEND_CUDA;
+  h->cuda_aware = h->cuda && spec->cuda_aware;
+  h->overlap = spec->overlap;
+  h->K_interior = spec->K_interior;
+  h->rs = od->real_size;
+  const int Nfp = d->Nfp, nc = od->ncomp;
+  int64_t fpe = od->np_pad / Nfp;
+  int64_t nghost = (L->nhalo + fpe - 1) / fpe;
+  DG_CALL_GOTO(err, fail, dg_opdata_extend(od, od->K_owned + nghost + slack));
+  DG_CALL_GOTO(err, fail, neighbours(L, &h->nnb, &nbr, &start));
+  DG_CALL_GOTO(err, fail, match_ghosts(spec->comm, L, d, od, h->nnb, nbr, start, fpe));
+
+  DG_CALL_GOTO(err, fail, setup_exchange(h, L, d, od, nc, nbr, start, fpe));
   if (dg_comm_rank(h->comm) == 0)
     dg_info("halo exchange (rank 0): %d neighbour rank(s), %lld face(s), %.3g kB per exchange, "
             "%lld of %lld elements computed while it is in flight; %s",
-            h->nnb, (long long)L->nhalo, (double)bytes / 1e3, (long long)h->K_interior,
+            h->nnb, (long long)L->nhalo, (double)h->nsend * (double)h->rs / 1e3, (long long)h->K_interior,
             (long long)od->K_owned,
             !h->cuda         ? "host memory"
             : h->cuda_aware  ? "device buffers straight to CUDA-aware MPI"
                              : "staged through pinned host memory");
-  free(src);
-  free(sidx);
-  free(ridx);
   free(nbr);
   free(start);
   *out = h;
   return DG_OK;
 fail:
-  free(src);
-  free(sidx);
-  free(ridx);
+  free(nbr);
+  free(start);
+  dg_halo_destroy(&h);
+  return err;
+}
+
+dg_error dg_halo_create_companion(dg_device *dev, const dg_halo *base, const dg_halo_spec *spec,
+                                  const dg_discretization *d, const dg_opdata *od, int ncomp,
+                                  dg_halo **out) {
+  *out = NULL;
+  DG_CHECK(!od->element_major, DG_ERR_ARG, "a companion exchange needs the field-major layout");
+  dg_halo *h = calloc(1, sizeof *h);
+  DG_CHECK(h, DG_ERR_MEMORY, "out of memory");
+  int *nbr = NULL;
+  int64_t *start = NULL;
+  dg_error err = DG_OK;
+  h->dev = dev;
+  h->comm = base->comm;
+  h->cuda = base->cuda;
+  h->cuda_aware = base->cuda_aware;
+  h->overlap = base->overlap;
+  h->K_interior = base->K_interior;
+  h->rs = base->rs;
+  h->tag = base->tag + 1;
+  DG_CALL_GOTO(err, fail, neighbours(spec->local, &h->nnb, &nbr, &start));
+  DG_CALL_GOTO(err, fail, setup_exchange(h, spec->local, d, od, ncomp, nbr, start,
+                                         od->np_pad / d->Nfp));
+  free(nbr);
+  free(start);
+  *out = h;
+  return DG_OK;
+fail:
   free(nbr);
   free(start);
   dg_halo_destroy(&h);
@@ -275,7 +327,7 @@ dg_error dg_halo_start(dg_halo *h, void *q) {
       DG_CALL(dg_event_record(h->e_d2h, h->copy_stream));
     }
   } else {
-    DG_CALL(dg_comm_exchange_start(h->comm, h->nnb, h->nb, 7102, &h->req));
+    DG_CALL(dg_comm_exchange_start(h->comm, h->nnb, h->nb, h->tag, &h->req));
   }
   h->tm.start_seconds += now_s() - t0;
   h->tm.bytes_sent += h->nsend * (int64_t)h->rs;
@@ -288,7 +340,7 @@ dg_error dg_halo_finish(dg_halo *h, void *q) {
   double t0 = now_s();
   if (h->cuda) {
     DG_CALL(dg_event_synchronize(h->cuda_aware ? h->e_pack : h->e_d2h));
-    DG_CALL(dg_comm_exchange_start(h->comm, h->nnb, h->nb, 7102, &h->req));
+    DG_CALL(dg_comm_exchange_start(h->comm, h->nnb, h->nb, h->tag, &h->req));
   }
   DG_CALL(dg_comm_exchange_wait(&h->req));
   h->tm.wait_seconds += now_s() - t0;

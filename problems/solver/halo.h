@@ -50,6 +50,13 @@ typedef struct dg_halo_spec {
  * pack / unpack kernels and allocates the buffers. */
 dg_error dg_halo_create(dg_device *dev, const dg_halo_spec *spec, const dg_discretization *disc,
                         dg_opdata *od, int64_t slack, dg_halo **out);
+/* A second exchange over base's halo faces and ghost slots, for another
+ * array of ncomp components in the field-major layout of od (the lifted
+ * gradients of the second-order terms): its own buffers, kernels and
+ * message tag.  Not collective (base matched the ghosts). */
+dg_error dg_halo_create_companion(dg_device *dev, const dg_halo *base, const dg_halo_spec *spec,
+                                  const dg_discretization *d, const dg_opdata *od, int ncomp,
+                                  dg_halo **out);
 void dg_halo_destroy(dg_halo **h);
 
 /* Pack q's traces and post the exchange; finish it and unpack into q. */

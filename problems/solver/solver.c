@@ -83,7 +83,9 @@ static dg_error load_kernels(dg_solver *s, const dg_kernel_config *cfg) {
   ph = dg_timing_begin("kernel cache lookup or compile, load");
   DG_CALL_GOTO(err, fail, dg_device_compile(s->dev, "dg_operators", gen.source, NULL, 0, &mod));
   dg_timing_end(ph);
-  dg_kernel *ks, *kv, *kl, *kp;
+  dg_kernel *ks, *kv, *kl, *kp, *kg = NULL;
+  if (s->physics->ngrad > 0)
+    DG_CALL_GOTO(err, fail, dg_module_get_kernel(mod, "dg_gradient", &kg));
   DG_CALL_GOTO(err, fail, dg_module_get_kernel(mod, "dg_surface", &ks));
   DG_CALL_GOTO(err, fail, dg_module_get_kernel(mod, "dg_volume", &kv));
   DG_CALL_GOTO(err, fail, dg_module_get_kernel(mod, "dg_update_lserk", &kl));
@@ -98,6 +100,7 @@ static dg_error load_kernels(dg_solver *s, const dg_kernel_config *cfg) {
   s->k_volume = kv;
   s->k_lserk = kl;
   s->k_ssp = kp;
+  s->k_gradient = kg;
   return DG_OK;
 fail:
   dg_module_destroy(&mod);
@@ -157,6 +160,9 @@ dg_error dg_solver_create_partitioned(dg_device *dev, const dg_discretization *d
               (int64_t)s->cfg.elements_per_block * s->cfg.work_per_thread;
     ph = dg_timing_begin("halo (ghost slots, pinned buffers)");
     DG_CALL_GOTO(err, fail, dg_halo_create(dev, halo, disc, s->od, slack, &s->halo));
+    if (physics->ngrad > 0)
+      DG_CALL_GOTO(err, fail, dg_halo_create_companion(dev, s->halo, halo, disc, s->od,
+                                                       physics->ngrad * s->od->dim, &s->qhalo));
     dg_timing_end(ph);
   }
   const dg_opdata *od = s->od;
@@ -170,6 +176,9 @@ dg_error dg_solver_create_partitioned(dg_device *dev, const dg_discretization *d
   DG_CALL_GOTO(err, fail, zeros_new(dev, state_bytes, &s->rhs));
   DG_CALL_GOTO(err, fail, zeros_new(dev, state_bytes, &s->q0));
   DG_CALL_GOTO(err, fail, zeros_new(dev, (size_t)s->ncomp * nfn * s->rs, &s->fl));
+  if (physics->ngrad > 0)
+    DG_CALL_GOTO(err, fail, zeros_new(dev, (size_t)physics->ngrad * od->dim * od->K *
+                                               od->np_pad * s->rs, &s->Qg));
   DG_CALL_GOTO(err, fail, dg_solver_upload_new(dev, od->egeo, (size_t)od->K * od->ngeo * s->rs,
                                                &s->egeo));
   {
@@ -204,10 +213,11 @@ void dg_solver_destroy(dg_solver **sp) {
     return;
   dg_solver *s = *sp;
   void **bufs[] = {&s->q,  &s->q_alt, &s->res,  &s->rhs,  &s->q0,  &s->fl, &s->egeo,
-                   &s->fgeo, &s->fx,  &s->vx, &s->mapM, &s->mapP, &s->fbc, &s->cf, &s->fcf};
+                   &s->fgeo, &s->fx,  &s->vx, &s->mapM, &s->mapP, &s->fbc, &s->cf, &s->fcf, &s->Qg};
   for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
     if (*bufs[i])
       dg_device_free(s->dev, *bufs[i]);
+  dg_halo_destroy(&s->qhalo);
   dg_halo_destroy(&s->halo);
   dg_module_destroy(&s->mod);
   dg_reduction_destroy(&s->finite);
@@ -405,7 +415,7 @@ static dg_error launch_surface(dg_solver *s, double t, int64_t first, int64_t n)
   void *fgeo = dg_device_offset(s->fgeo, (size_t)first * od->Nfaces * (od->dim + 1) * s->rs);
   void *fx = dg_device_offset(s->fx, nf * od->dim * s->rs);
   void *fcf = dg_device_offset(s->fcf, nf * (size_t)s->physics->ncoef * 2 * s->rs);
-  void *args[] = {&s->q, &fl, &mapM, &mapP, &fbc, &fgeo, &fx, &rt, &K, &fcf};
+  void *args[] = {&s->q, &fl, &mapM, &mapP, &fbc, &fgeo, &fx, &rt, &K, &fcf, &s->Qg};
   dg_launch l;
   memset(&l, 0, sizeof l);
   long long total = (long long)n * od->nfnfp;
@@ -442,9 +452,10 @@ static dg_error launch_volume_range(dg_solver *s, double t, double a, double b, 
            "the fused-surface volume kernel runs over all elements at once");
   void *q_out = swap ? s->q_alt : q;
   void *cf = dg_device_offset(s->cf, (size_t)first * od->np_pad * s->rs);
-  void *args[] = {&q,       &rhs,     &fl,      &egeo,    &vx,      &rt,
-                  &K,       &res,     &ra,      &rb,      &rdt,     &q_out,
-                  &s->mapM, &s->mapP, &s->fbc,  &s->fgeo, &s->fx,   &cf, &s->fcf};
+  void *Qg = dg_device_offset(s->Qg, (size_t)first * od->np_pad * s->rs); /* as cf */
+  void *args[] = {&q,       &rhs,     &fl,      &egeo,    &vx,      &rt,    &K,
+                  &res,     &ra,      &rb,      &rdt,     &q_out,   &s->mapM,
+                  &s->mapP, &s->fbc,  &s->fgeo, &s->fx,   &cf,      &s->fcf, &Qg};
   dg_launch l;
   memset(&l, 0, sizeof l);
   unsigned epb = (unsigned)s->cfg.elements_per_block;
@@ -467,6 +478,50 @@ static dg_error launch_volume_range(dg_solver *s, double t, double a, double b, 
   return DG_OK;
 }
 
+/* The lifted gradients of every owned element (gen_gradient.c; the cuda
+ * grid's last block may also fill ghost slots, which the exchange then
+ * overwrites). */
+static dg_error launch_gradient(dg_solver *s, double t) {
+  const dg_opdata *od = s->od;
+  long long K = od->K;
+  int64_t n = od->K_owned;
+  real_arg rt = mkreal(s, t);
+  void *args[] = {&s->q,   &s->Qg, &s->mapM, &s->mapP, &s->fbc, &s->fgeo,
+                  &s->fx,  &s->egeo, &rt,    &K,       &s->fcf};
+  dg_launch l;
+  memset(&l, 0, sizeof l);
+  int gepb = dg_codegen_gradient_elements_per_block(od->Np, s->cfg.face_threads);
+  l.grid[0] = (unsigned)((n + gepb - 1) / gepb);
+  l.grid[1] = l.grid[2] = 1;
+  l.block[0] = (unsigned)(gepb * od->Np);
+  l.block[1] = l.block[2] = 1;
+  l.shared_bytes = dg_codegen_gradient_shared_bytes(&s->el, s->physics, s->rs == 4, gepb);
+  l.items = n;
+  l.chunk = s->cfg.cpu_chunk;
+  if (n == 0)
+    return DG_OK;
+  DG_CALL(dg_kernel_launch(s->k_gradient, &l, args, NULL));
+  return DG_OK;
+}
+
+/* Second-order terms: the state's traces, then the lifted gradients, then
+ * (partitioned) their traces, then the second pass over every element. */
+static dg_error eval_rhs_viscous(dg_solver *s, double t, double a, double b, double dt) {
+  int64_t K = s->od->K_owned;
+  if (s->halo) {
+    DG_CALL(dg_halo_start(s->halo, s->q));
+    DG_CALL(dg_halo_finish(s->halo, s->q));
+  }
+  DG_CALL(launch_gradient(s, t));
+  if (s->qhalo) {
+    DG_CALL(dg_halo_start(s->qhalo, s->Qg));
+    DG_CALL(dg_halo_finish(s->qhalo, s->Qg));
+  }
+  DG_CALL(launch_surface(s, t, 0, K));
+  DG_CALL(launch_volume_range(s, t, a, b, dt, 0, K));
+  return DG_OK;
+}
+
 /* One right-hand-side evaluation: surface then volume kernels (a, b, dt go
  * to a fused volume kernel).  Partitioned: post the halo exchange, run the
  * elements without halo faces, finish the exchange, run the rest.  The
@@ -476,6 +531,8 @@ static dg_error eval_rhs(dg_solver *s, double t, double a, double b, double dt) 
   int64_t K = s->od->K_owned;
   DG_CHECK(s->physics->ncoef == 0 || s->coef_set, DG_ERR_ARG,
            "the physics has coefficients: dg_solver_set_coefficients before the first step");
+  if (s->physics->ngrad > 0)
+    return eval_rhs_viscous(s, t, a, b, dt);
   if (!s->halo) {
     DG_CALL(launch_surface(s, t, 0, K));
     DG_CALL(launch_volume_range(s, t, a, b, dt, 0, K));
@@ -569,7 +626,9 @@ dg_error dg_solver_step(dg_solver *s, const dg_rk_scheme *rk, double t, double d
 
 dg_error dg_solver_launch_kernel(dg_solver *s, dg_solver_kernel_id which, double t) {
   switch (which) {
-  case DG_SOLVER_SURFACE:
+  case DG_SOLVER_SURFACE: /* with second-order terms the gradient pass first */
+    if (s->physics->ngrad > 0)
+      DG_CALL(launch_gradient(s, t));
     DG_CALL(launch_surface(s, t, 0, s->od->K_owned));
     break;
   case DG_SOLVER_VOLUME:
@@ -587,7 +646,7 @@ dg_error dg_solver_launch_kernel(dg_solver *s, dg_solver_kernel_id which, double
 
 int dg_solver_kernel_launches(const dg_solver *s, dg_solver_kernel_id which) {
   if (which == DG_SOLVER_SURFACE)
-    return !fused_surface(s) && s->od->K_owned > 0;
+    return (!fused_surface(s) || s->physics->ngrad > 0) && s->od->K_owned > 0;
   if (which == DG_SOLVER_UPDATE)
     return !s->cfg.fuse_update;
   return 1;

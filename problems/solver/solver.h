@@ -57,7 +57,7 @@ dg_error dg_solver_step(dg_solver *s, const dg_rk_scheme *rk, double t, double d
 /* ---- kernel selection (tuner, benchmarks) ---------------------------------- */
 
 typedef enum {
-  DG_SOLVER_SURFACE = 0, /* dg_surface */
+  DG_SOLVER_SURFACE = 0, /* dg_surface (after dg_gradient: second-order terms) */
   DG_SOLVER_VOLUME = 1,  /* dg_volume (fused or not, as configured) */
   DG_SOLVER_UPDATE = 2   /* dg_update_lserk (nothing when the update is fused) */
 } dg_solver_kernel_id;

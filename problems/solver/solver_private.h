@@ -15,6 +15,7 @@ struct dg_solver {
   dg_kernel_config cfg;
   dg_module *mod;
   dg_kernel *k_surface, *k_volume, *k_lserk, *k_ssp;
+  dg_kernel *k_gradient; /* second-order terms (physics ngrad > 0): the lifted gradients */
   int ncomp;
   int64_t n_state; /* reals in one state array */
   size_t rs;       /* real size */
@@ -25,7 +26,9 @@ struct dg_solver {
   void *cf, *fcf;  /* coefficients at the volume nodes and their face traces (codegen.h);
                       physics with ncoef > 0, set by dg_solver_set_coefficients */
   int coef_set;
+  void *Qg;      /* the lifted gradients (codegen.h: field-major, ngrad*dim components) */
   dg_halo *halo; /* partitioned runs */
+  dg_halo *qhalo; /* partitioned runs with second-order terms: the exchange of Qg */
   dg_solver_timings timings;
   dg_reduction *finite; /* created on first use */
   dg_element_ops el;

@@ -140,23 +140,37 @@ static const char *WRAPPERS =
     "      threadIdx.x = t; threadIdx.y = threadIdx.z = 0;\n"
     "      dg_surface(*(real **)a[0], *(real **)a[1], *(int **)a[2], *(int **)a[3],\n"
     "                 *(int **)a[4], *(real **)a[5], *(real **)a[6], *(real *)a[7], K\n"
-    "#ifdef NCF\n" /* coefficients: the face traces */
+    "#if defined(NCF) || defined(NGR)\n" /* coefficients: the face traces */
     "                 , *(real **)a[10]\n"
+    "#endif\n"
+    "#ifdef NGR\n" /* second-order terms: the lifted gradients */
+    "                 , *(real **)a[11]\n"
     "#endif\n"
     "                 );\n"
     "    }\n"
     "  }\n"
     "}\n"
     "static void **emu_args;\n"
+    "static int emu_kind;\n" /* 0: dg_volume, 1: dg_gradient */
     "static void emu_thread(void) {\n"
     "  void **a = emu_args;\n"
+    "#ifdef NGR\n"
+    "  if (emu_kind == 1)\n"
+    "    dg_gradient(*(real **)a[0], *(real **)a[1], *(int **)a[2], *(int **)a[3],\n"
+    "                *(int **)a[4], *(real **)a[5], *(real **)a[6], *(real **)a[7],\n"
+    "                *(real *)a[8], *(const long long *)a[9], *(real **)a[10]);\n"
+    "  else\n"
+    "#endif\n"
     "  dg_volume(*(real **)a[0], *(real **)a[1], *(real **)a[2], *(real **)a[3],\n"
     "            *(real **)a[4], *(real *)a[5], *(const long long *)a[6], *(real **)a[7],\n"
     "            *(real *)a[8], *(real *)a[9], *(real *)a[10], *(real **)a[14],\n"
     "            *(int **)a[15], *(int **)a[16], *(int **)a[17], *(real **)a[18],\n"
     "            *(real **)a[19]\n"
-    "#ifdef NCF\n" /* coefficients: node values and face traces */
+    "#if defined(NCF) || defined(NGR)\n" /* coefficients: node values and face traces */
     "            , *(real **)a[20], *(real **)a[21]\n"
+    "#endif\n"
+    "#ifdef NGR\n"
+    "            , *(real **)a[22]\n"
     "#endif\n"
     "            );\n"
     "  emu_done[emu_cur] = 1;\n"
@@ -165,13 +179,9 @@ static const char *WRAPPERS =
     "    ++emu_gen[32];\n"
     "  }\n"
     "}\n"
-    "void emu_volume(void **a, int64_t first, int64_t count) {\n"
-    "  (void)first; (void)count;\n"
-    "  const long long K = *(const long long *)a[6];\n"
-    "  const unsigned *blk = *(const unsigned **)a[11];\n"
-    "  const int per_block = *(const int *)a[12], nth = (int)(blk[0] * blk[1]);\n"
-    "  int *bad = *(int **)a[13];\n"
-    "  const long long nb = (K + per_block - 1) / per_block;\n"
+    /* nb blocks of blk[0] x blk[1] threads of the kernel emu_kind names */
+    "static void emu_blocks(void **a, long long nb, const unsigned *blk, int *bad) {\n"
+    "  const int nth = (int)(blk[0] * blk[1]);\n"
     /* the stacks, each above a guard page (an overflow faults) */
     "  const size_t page = 4096, span = EMU_STACK + page;\n"
     "  char *stacks = nth > EMU_THREADS ? MAP_FAILED\n"
@@ -208,7 +218,24 @@ static const char *WRAPPERS =
     "      }\n"
     "  }\n"
     "  munmap(stacks, span * (size_t)nth);\n"
-    "}\n";
+    "}\n"
+    "void emu_volume(void **a, int64_t first, int64_t count) {\n"
+    "  (void)first; (void)count;\n"
+    "  const long long K = *(const long long *)a[6];\n"
+    "  const int per_block = *(const int *)a[12];\n"
+    "  emu_kind = 0;\n"
+    "  emu_blocks(a, (K + per_block - 1) / per_block, *(const unsigned **)a[11], *(int **)a[13]);\n"
+    "}\n"
+    "#ifdef NGR\n"
+    "void emu_gradient(void **a, int64_t first, int64_t count) {\n"
+    "  (void)first; (void)count;\n"
+    "  const long long K = *(const long long *)a[9];\n"
+    "  const unsigned *blk = *(const unsigned **)a[12];\n" /* NP x GEPB threads */
+    "  const long long gepb = blk[0] / NP;\n"
+    "  emu_kind = 1;\n"
+    "  emu_blocks(a, (K + gepb - 1) / gepb, blk, *(int **)a[11]);\n"
+    "}\n"
+    "#endif\n";
 
 /* The CUDA module made compilable as C with the shim. */
 static char *emulated_source(const char *cuda, unsigned shared_bytes) {
@@ -242,7 +269,7 @@ static double residual0(int64_t z) { return 0.3 * sin(0.7 * (double)z); }
  * logical order [(c*K + k)*Np + i]. */
 static void run_module(dg_device *dev, const dg_discretization *d, const dg_opdata *od,
                        int nc, const dg_kernel_config *cfg, const char *src, int emulated,
-                       const double *u, int ncf, const double *coef, double *out) {
+                       const double *u, int ncf, const double *coef, int nq, double *out) {
   dg_module *mod = NULL;
   /* the emulated module at -O1 (after the backend's -O3): what it checks
    * is the indexing, and -O1 compiles the N = 7 modules (1.6 MB of
@@ -305,15 +332,30 @@ static void run_module(dg_device *dev, const dg_discretization *d, const dg_opda
     dg_opdata_coef_traces(od, ncf, coef, NULL, fcf);
   }
   void *mapM = od->mapM, *mapP = od->mapP, *fbc = od->fbc;
+  /* second-order terms: dg_gradient first, into Qg (field-major, as the solver's) */
+  void *Qg = nq > 0 ? calloc((size_t)nq * od->K * od->np_pad, rs) : NULL;
+  if (nq > 0) {
+    dg_kernel *kg;
+    MUST(dg_module_get_kernel(mod, emulated ? "emu_gradient" : "dg_gradient", &kg));
+    unsigned gblk[2] = {(unsigned)(od->Np * dg_codegen_gradient_elements_per_block(
+                            od->Np, cfg->face_threads)), 1};
+    unsigned *gblkp = gblk;
+    void *ga[] = {&q, &Qg, &mapM, &mapP, &fbc, &fgeo, &fx, &egeo, t, &K, &fcf, &badp, &gblkp};
+    dg_launch gl;
+    memset(&gl, 0, sizeof gl);
+    gl.items = emulated ? 1 : K;
+    gl.chunk = emulated ? 1 : 0;
+    MUST(dg_kernel_launch(kg, &gl, ga, NULL));
+  }
   /* the native module takes the solver's arguments, the emulator's
    * wrappers theirs (block shape, flags), both the coefficient tables last */
-  void *sa_n[] = {&q, &fl, &mapM, &mapP, &fbc, &fgeo, &fx, t, &K, &fcf};
-  void *sa_e[] = {&q, &fl, &mapM, &mapP, &fbc, &fgeo, &fx, t, &K, &nt, &fcf};
+  void *sa_n[] = {&q, &fl, &mapM, &mapP, &fbc, &fgeo, &fx, t, &K, &fcf, &Qg};
+  void *sa_e[] = {&q, &fl, &mapM, &mapP, &fbc, &fgeo, &fx, t, &K, &nt, &fcf, &Qg};
   void *va_n[] = {&q,   &rhs,  &fl,   &egeo, &vx,   t,    &K,  &res, a,   b,
-                  dt,   &qo,   &mapM, &mapP, &fbc,  &fgeo, &fx, &cf,  &fcf};
+                  dt,   &qo,   &mapM, &mapP, &fbc,  &fgeo, &fx, &cf,  &fcf, &Qg};
   void *va_e[] = {&q,    &rhs,  &fl,  &egeo, &vx,   t,  &K,        &res,  a,    b,
                   dt,    &blkp, &per_block, &badp, &qo, &mapM, &mapP, &fbc, &fgeo, &fx,
-                  &cf,   &fcf};
+                  &cf,   &fcf,  &Qg};
   void **sa = emulated ? sa_e : sa_n, **va = emulated ? va_e : va_n;
   dg_launch l;
   memset(&l, 0, sizeof l);
@@ -346,6 +388,7 @@ static void run_module(dg_device *dev, const dg_discretization *d, const dg_opda
   free(fgeo);
   free(cf);
   free(fcf);
+  free(Qg);
   dg_module_destroy(&mod);
 }
 
@@ -520,13 +563,20 @@ static int check_variant(emu_run *R, const emu_order *E, dg_kernel_config c) {
   dg_opdata *od = NULL;
   MUST(dg_opdata_create(d, gg.np_pad, c.layout == DG_LAYOUT_ELEMENT_MAJOR, R->nc,
                         R->p->tag_to_bc, &od));
-  char *emu = emulated_source(gg.source, gg.volume_shared_bytes);
+  unsigned gsh = R->ph.ngrad > 0 ? dg_codegen_gradient_shared_bytes(
+                                      el, &R->ph, R->is_float,
+                                      dg_codegen_gradient_elements_per_block(d->Np, c.face_threads))
+                                : 0;
+  char *emu = emulated_source(gg.source, gg.volume_shared_bytes > gsh ? gg.volume_shared_bytes
+                                                                      : gsh);
   if (!emu) {
     printf("cannot build the emulated source\n");
     return 1;
   }
-  run_module(R->dev, d, od, R->nc, &cc, gc.source, 0, E->u, R->ph.ncoef, E->coef, E->ref);
-  run_module(R->dev, d, od, R->nc, &c, emu, 1, E->u, R->ph.ncoef, E->coef, E->got);
+  run_module(R->dev, d, od, R->nc, &cc, gc.source, 0, E->u, R->ph.ncoef, E->coef,
+             R->ph.ngrad * d->dim, E->ref);
+  run_module(R->dev, d, od, R->nc, &c, emu, 1, E->u, R->ph.ncoef, E->coef,
+             R->ph.ngrad * d->dim, E->got);
   double num = 0, den = 0;
   for (int64_t z = 0; z < E->nlog; z++) {
     num = fmax(num, fabs(E->got[z] - E->ref[z]));

@@ -247,11 +247,14 @@ static void syntax(void) {
 /* Derivatives, where things may appear, let bindings. */
 static void placement(void) {
   /* derivatives */
+  /* (nested derivatives, and derivatives in lets, fluxes and boundaries, are
+   * lifted gradients: tests/flux/flux_gradients.c has their errors) */
   expect1(maxwell, 3, 4, "rhs E = curl(curl(H))/eps", 4, 14,
-          "nested derivative: 'curl' inside another derivative; a derivative's argument must be "
-          "pointwise");
-  expect1(maxwell, 3, 6, "flux E = curl(H.int)", 6, 10,
-          "derivatives ('curl') exist only in volume terms (rhs), not in a numerical flux");
+          "curl of a lifted gradient (inside a derivative, a let, a flux or a boundary) is not "
+          "available; write it with dx, dy and dz");
+  expect1(maxwell, 3, 6, "flux E = cross(n, grad(H[0]))/eps", 6, 19,
+          "grad(H[0]) needs a trace in a numerical flux: write grad(H[0]).int, grad(H[0]).ext, "
+          "or avg, jump or ldg of it");
   expect1(maxwell, 3, 4, "rhs E = H[0]*curl(H)/eps", 4, 9,
           "a derivative may be multiplied only by an expression of constants, params, "
           "coefficients, x and t; this factor depends on fields");
@@ -260,9 +263,9 @@ static void placement(void) {
           "vectors and components; not inside this operation");
   expect1(maxwell, 3, 4, "rhs E = curl(H)/H", 4, 16, "cannot divide by a 3-vector");
   expect1(maxwell, 3, 4, "rhs E = curl(H)/(1 + div(H))", 4, 16, "a derivative cannot be in a denominator");
-  expect1(maxwell, 3, 3, "params eps = 1, mu = 1\nlet F = curl(H)", 4, 9,
-          "a let binding cannot contain derivatives; bind the pointwise part and apply 'curl' in "
-          "the rhs, e.g. rhs u = -curl(F)");
+  expect1(maxwell, 3, 3, "params eps = 1, mu = 1\nlet F = grad(2*H[0])", 4, 9,
+          "grad of an expression inside a derivative, a let, a flux or a boundary: a "
+          "second-order term differentiates a name; write let q = ... and grad(q)");
 
   /* where things may appear */
   expect1(maxwell, 3, 6, "flux E = cross(n, H)/eps", 6, 19,

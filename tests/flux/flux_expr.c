@@ -110,7 +110,8 @@ int main(void) {
                "expressions), not in a problem.cfg value", 1);
   expect_error("dx(x[0])", 2, NULL,
                "problem.cfg:12:9: error: derivatives ('dx') exist only in volume terms (rhs), "
-               "not in a problem.cfg value", 1);
+               "let bindings, numerical fluxes and boundary conditions, not in a problem.cfg "
+               "value", 1);
   expect_error("x[3]", 2, NULL,
                "problem.cfg:12:11: error: index 3 is out of range for a 2-vector (0 to 1)", 1);
   expect_error("1 2", 2, NULL,

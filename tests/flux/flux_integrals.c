@@ -95,7 +95,8 @@ int main(void) {
                "m[0], or a scalar of it, e.g. dot(m, m))");
   expect_error(14, "integral ke = rhoo", 14, 15, "unknown name 'rhoo'; did you mean 'rho'?");
   expect_error(14, "integral ke = dx(rho)", 14, 15,
-               "derivatives ('dx') exist only in volume terms (rhs), not in an integral");
+               "derivatives ('dx') exist only in volume terms (rhs), let bindings, numerical "
+               "fluxes and boundary conditions, not in an integral");
   expect_error(14, "integral ke = rho.int", 14, 18,
                "'.int' exists only on faces (flux and boundary expressions), not in an integral");
   expect_error(14, "integral ke = n[0]", 14, 15,

@@ -30,8 +30,13 @@ static void exercise(dg_flux_program *prog) {
   double c[DG_FLUX_MAX_COEFS], ci[DG_FLUX_MAX_COEFS], ce[DG_FLUX_MAX_COEFS];
   for (int i = 0; i < DG_FLUX_MAX_COEFS; i++)
     c[i] = 1.0 + 0.01 * i, ci[i] = 1.25 + 0.02 * i, ce[i] = 2.0 - 0.01 * i;
+  /* lifted gradients of second-order terms: at the node and both traces */
+  double q[DG_FLUX_MAX_GRADIENTS * 3], qi[DG_FLUX_MAX_GRADIENTS * 3], qe[DG_FLUX_MAX_GRADIENTS * 3];
+  for (int i = 0; i < DG_FLUX_MAX_GRADIENTS * 3; i++)
+    q[i] = 0.5 - 0.01 * i, qi[i] = 0.25 + 0.02 * i, qe[i] = -0.75 + 0.01 * i;
   dg_flux_point pt = {.x = x, .t = 0.5, .n = n, .u = u, .u_int = u, .u_ext = w,
-                      .c = c, .c_int = ci, .c_ext = ce};
+                      .c = c, .c_int = ci, .c_ext = ce, .q = q, .q_int = qi, .q_ext = qe,
+                      .ldgb = 0.5};
   for (int f = 0; f < dg_flux_field_count(prog); f++) {
     const dg_flux_field_info *fi = dg_flux_field(prog, f);
     const dg_flux_node *nodes[] = {fi->surface, fi->flux, fi->initial, fi->exact, fi->source};
@@ -61,11 +66,17 @@ static void exercise(dg_flux_program *prog) {
       dg_error_clear();
     }
   }
-  for (int b = 0; b < dg_flux_boundary_count(prog); b++)
+  for (int b = 0; b < dg_flux_boundary_count(prog); b++) {
     for (int f = 0; f < dg_flux_field_count(prog); f++)
       if (dg_flux_eval(prog, dg_flux_boundary(prog, b)->exterior[f], &pt, out,
                        DG_FLUX_MAX_COMPONENTS) != DG_OK)
         abort();
+    for (int j = 0; j < dg_flux_gradient_count(prog); j++)
+      if (dg_flux_eval(prog, dg_flux_boundary(prog, b)->grad_exterior[j], &pt, out,
+                       DG_FLUX_MAX_COMPONENTS) != DG_OK ||
+          dg_flux_eval(prog, dg_flux_gradient(prog, j)->arg, &pt, out, 1) != DG_OK)
+        abort(); /* every boundary gives every gradient; its scalar is of the state */
+  }
   if (dg_flux_param_count(prog) > 0 &&
       dg_flux_set_param(prog, dg_flux_param(prog, 0)->name, 2.0) != DG_OK)
     abort();
