@@ -61,6 +61,18 @@ dg_error dg_rk_cfl_dt(double cfl, double h_min, double wave_speed, int N,
   return DG_OK;
 }
 
+dg_error dg_rk_cfl_dt_diffusive(double cfl, double h_min, double wave_speed,
+                                double diffusivity, int N, double *dt) {
+  DG_CHECK(isfinite(diffusivity) && diffusivity >= 0, DG_ERR_INPUT,
+           "diffusivity %g must be a number >= 0", diffusivity);
+  DG_CALL(dg_rk_cfl_dt(cfl, h_min, wave_speed, N, dt));
+  if (diffusivity == 0)
+    return DG_OK;
+  double n2 = (double)(N + 1) * (double)(N + 1);
+  *dt = cfl / (n2 * wave_speed / h_min + n2 * n2 * diffusivity / (h_min * h_min));
+  return DG_OK;
+}
+
 dg_error dg_rk_plan_steps(double t0, double t_final, double dt_max,
                           int64_t max_steps, int64_t *nsteps, double *dt) {
   DG_CHECK(isfinite(t0) && isfinite(t_final), DG_ERR_INPUT,

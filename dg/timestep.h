@@ -43,6 +43,18 @@ dg_error dg_rk_scheme_get(const char *name, dg_rk_scheme *out);
 dg_error dg_rk_cfl_dt(double cfl, double h_min, double wave_speed, int N,
                       double *dt);
 
+/* The same with second-order terms of largest diffusion coefficient
+ * diffusivity >= 0 (nu of u_t = nu lap u; for Navier-Stokes the larger of
+ * mu/rho and gamma mu/(Pr rho)):
+ *     dt = cfl / ((N+1)^2 wave_speed / h_min + (N+1)^4 diffusivity / h_min^2)
+ * The advective limit h/((N+1)^2 a) adds, as rates, to the diffusive one
+ * h^2/((N+1)^4 nu): the spectral radius of the DG Laplacian grows as
+ * (N+1)^4/h^2, so explicit stepping of diffusion needs dt = O(h^2/N^4)
+ * (Hesthaven & Warburton 2008, ch. 7, sec. 7.1 on the heat equation).  diffusivity = 0 is
+ * dg_rk_cfl_dt exactly (bit for bit). */
+dg_error dg_rk_cfl_dt_diffusive(double cfl, double h_min, double wave_speed,
+                                double diffusivity, int N, double *dt);
+
 /* Split [t0, t_final] into steps of at most dt_max that land exactly on
  * t_final: nsteps = ceil((t_final - t0)/dt_max), dt = (t_final-t0)/nsteps,
  * so all steps are equal and the last one ends on t_final (no round-off

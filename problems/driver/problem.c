@@ -38,6 +38,9 @@ static const dg_config_key schema_base[] = {
      "field's volume term (at the initial condition and exact solution at points of the "
      "mesh, random normals): error refuses a mismatch, warn reports it and runs (a flux "
      "consistent only on states the run meets), off skips the check"},
+    {"problem", "ldg_beta", DG_CONFIG_DOUBLE, NULL, "0.5",
+     "LDG switch of a flux file with second-order terms (its ldg() traces and the lifted "
+     "gradients' face values), in [-0.5, 0.5]: 0.5 one-sided (PyFR's ldg-beta), 0 central"},
     {"params", NULL, DG_CONFIG_DOUBLE, NULL, NULL,
      "open section: name = value overrides a param of the flux file"},
     {"mesh", "type", DG_CONFIG_ENUM, "interval|rectangle|box|file", NULL,
@@ -84,6 +87,10 @@ static const dg_config_key schema_base[] = {
      "fixed time step (0: from the CFL condition); steps are shortened evenly to land on final"},
     {"time", "wave_speed", DG_CONFIG_DOUBLE, NULL, "1",
      "largest signal speed of the problem, for the CFL condition"},
+    {"time", "diffusivity", DG_CONFIG_DOUBLE, NULL, "0",
+     "largest diffusion coefficient of the second-order terms (nu of u_t = nu lap u; "
+     "Navier-Stokes: the larger of mu/rho and gamma mu/(Pr rho)); > 0 makes dt = cfl / "
+     "((N+1)^2 wave_speed / h_min + (N+1)^4 diffusivity / h_min^2)"},
     {"time", "max_steps", DG_CONFIG_INT, NULL, "0", "refuse runs needing more steps (0: no limit)"},
     {"time", "divergence_factor", DG_CONFIG_STRING, NULL, "1e3",
      "stop the run (non-zero exit, the last good snapshot kept) when the max norm of the "
@@ -462,6 +469,19 @@ static dg_error load_name(dg_problem *p) {
   return DG_OK;
 }
 
+/* [problem] ldg_beta: before the physics is built from the program, which
+ * copies it (operators/physics.c). */
+static dg_error load_ldg_beta(dg_problem *p) {
+  char loc[WHERE_MAX];
+  double beta;
+  DG_CALL(dg_config_get_double(p->cfg, "problem", "ldg_beta", &beta));
+  /* |beta| <= 1/2: the one-sided choice of Cockburn & Shu 1998 at the ends */
+  DG_CHECK(beta >= -0.5 && beta <= 0.5, DG_ERR_INPUT,
+           "%s: [problem] ldg_beta = %g must be in [-0.5, 0.5] (0.5: one-sided, the "
+           "default; 0: central)", AT(p->cfg, "problem", "ldg_beta"), beta);
+  return dg_flux_set_ldg_beta(p->program, beta);
+}
+
 /* The flux program: from text (a checkpoint's, named `name` in messages)
  * or from the [problem] flux file; then the [params] and [boundaries]. */
 static dg_error load_flux(dg_problem *p, const char *text, size_t len, const char *name) {
@@ -489,6 +509,7 @@ static dg_error load_flux(dg_problem *p, const char *text, size_t len, const cha
     DG_CALL(dg_config_get_double(cfg, "params", pname, &v));
     DG_CALL(dg_flux_set_param(p->program, pname, v));
   }
+  DG_CALL(load_ldg_beta(p));
   DG_CALL(map_boundaries(p));
   /* names and expressions of [regions] / [coefficients] now; their values
    * per node once the discretization exists (problems/driver/run.c) */
@@ -559,6 +580,10 @@ static dg_error load_time(dg_problem *p) {
   DG_CALL(dg_config_get_double(cfg, "time", "wave_speed", &p->wave_speed));
   DG_CHECK(p->wave_speed > 0, DG_ERR_INPUT, "%s: [time] wave_speed = %g must be positive",
            AT(cfg, "time", "wave_speed"), p->wave_speed);
+  DG_CALL(dg_config_get_double(cfg, "time", "diffusivity", &p->diffusivity));
+  DG_CHECK(isfinite(p->diffusivity) && p->diffusivity >= 0, DG_ERR_INPUT,
+           "%s: [time] diffusivity = %g must not be negative (0: no diffusive limit)",
+           AT(cfg, "time", "diffusivity"), p->diffusivity);
   DG_CALL(dg_config_get_int(cfg, "time", "max_steps", &p->max_steps));
   DG_CALL(divergence_keys(p));
   return DG_OK;

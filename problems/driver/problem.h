@@ -49,6 +49,7 @@ typedef struct dg_problem {
   dg_dtype precision;
   dg_rk_scheme scheme;
   double t_final, cfl, dt_fixed, wave_speed;
+  double diffusivity;         /* [time] diffusivity (0: the advective CFL only) */
   int64_t max_steps;
   double divergence_factor;   /* [time] divergence_factor (0: off) */
   int64_t divergence_window;  /* [time] divergence_window in steps (0: off) */
