@@ -79,8 +79,9 @@ void dg_gen_face_normal(const dg_emit_ctx *c, dg_strbuf *b, int d);
 void dg_gen_volume_coef(const dg_emit_ctx *c, dg_strbuf *b, int coef, dg_flux_side side);
 void dg_gen_face_coef(const dg_emit_ctx *c, dg_strbuf *b, int coef, dg_flux_side side);
 
-/* Gradient leaves (physics with ngrad > 0): QV(c) at a volume node, gM[c] /
- * gP[c] on a face (c = grad*DIM + d), and the face's LDG switch ldgb. */
+/* Gradient leaves (physics with ngrad > 0): QV(c) at a volume node, loads
+ * of the traces at iM / iP (boundary faces: gPb[c]) on a face (c = grad*DIM
+ * + d), and the face's LDG switch ldgb. */
 void dg_gen_volume_gradq(const dg_emit_ctx *c, dg_strbuf *b, int grad, int d,
                          dg_flux_side side);
 void dg_gen_face_gradq(const dg_emit_ctx *c, dg_strbuf *b, int grad, int d, dg_flux_side side);
@@ -115,12 +116,16 @@ void dg_gen_emit_surface_body(dg_strbuf *b, const dg_element_ops *el, const dg_p
                               int is_float, int uses_x, dg_emit_ctx *ctx, const char *dst,
                               int absolute_k, int preloaded, int ldg, int local);
 /* The first half of the surface body: the traces uM, uP (the boundary
- * exterior states on boundary faces), with ngrad > 0 the LDG switch ldgb,
- * and with grads also the lifted gradients' traces gM, gP (on boundary faces
- * the boundaries' exterior gradients).  Same expectations as above; grads
- * needs !preloaded. */
+ * exterior states on boundary faces), where a flux uses it the LDG switch
+ * ldgb, and with flags DG_GEN_TRACES_GRADIENTS the boundaries' exterior
+ * gradients gPb (the second pass of second-order terms; the gradient leaves
+ * load their traces where used, dg_gen_face_gradq); with
+ * DG_GEN_TRACES_UM_ON_BOUNDARIES uM is loaded on boundary faces only (the
+ * caller has the interior values).  Same expectations as above; flags need
+ * !preloaded. */
+enum { DG_GEN_TRACES_GRADIENTS = 1, DG_GEN_TRACES_UM_ON_BOUNDARIES = 2 };
 void dg_gen_emit_face_traces(dg_strbuf *b, const dg_physics *ph, int uses_x, dg_emit_ctx *ctx,
-                             int absolute_k, int preloaded, int ldg, int local, int grads);
+                             int absolute_k, int preloaded, int ldg, int local, int flags);
 /* The fused surface of a cuda dg_volume: the scaled face fluxes of the
  * block's elements k0 + s, s < nslots (an expression), one face node per
  * iteration of the block's nthreads threads (an expression: "NP * EPB"

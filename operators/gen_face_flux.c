@@ -42,20 +42,27 @@ static void emit_ldg_switch(dg_strbuf *b, const dg_emit_ctx *ctx, const dg_physi
   dg_strbuf_line(b, "(void)ldgb;");
 }
 
-/* Boundary b's exterior gradients gP (ngrad > 0, the second pass). */
+/* Boundary b's exterior gradients gPb (ngrad > 0, the second pass). */
 static void emit_bc_gradients(dg_strbuf *b, const dg_physics *ph, dg_emit_ctx *ctx, int bi) {
   for (int j = 0; j < ph->ngrad; j++)
     for (int d = 0; d < ctx->dim; d++) {
       dg_strbuf_indent(b);
-      dg_strbuf_appendf(b, "  gP[%d] = ", j * ctx->dim + d);
+      dg_strbuf_appendf(b, "  gPb[%d] = ", j * ctx->dim + d);
       dg_emit_expr(ctx, b, ph->bc_grad[bi * ph->ngrad + j], d);
       dg_strbuf_append(b, ";\n");
     }
 }
 
+/* The interior trace's load where it is loaded on boundary faces only. */
+static const char *qM_late(int ldg) {
+  static char buf[128];
+  return dg_gen_load(buf, ldg ? "NC" : "", "q", "iM + c * cs");
+}
+
 void dg_gen_emit_face_traces(dg_strbuf *b, const dg_physics *ph, int uses_x, dg_emit_ctx *ctx,
-                             int absolute_k, int preloaded, int ldg, int local, int grads) {
+                             int absolute_k, int preloaded, int ldg, int local, int flags) {
   /* Expects k, m (face node of element k) and the kernel arguments. */
+  int grads = flags & DG_GEN_TRACES_GRADIENTS, um_late = flags & DG_GEN_TRACES_UM_ON_BOUNDARIES;
   dg_strbuf_lines(b,
                   "const long long idx = k * NFNFP + m;\n"
                   "const int f = m / NFP;\n"
@@ -85,11 +92,10 @@ void dg_gen_emit_face_traces(dg_strbuf *b, const dg_physics *ph, int uses_x, dg_
     dg_gen_load(qM, ldg ? "NC" : "", "q", "iM + c * cs");
     dg_gen_load(qP, ldg ? "NC" : "", "q", "iP + c * cs");
     dg_strbuf_line(b, "real uM[NC], uP[NC];");
-    dg_strbuf_line(b, "for (int c = 0; c < NC; ++c) uM[c] = %s;", local ? LOCAL_M : qM);
-    if (grads) { /* Qg has the field-major layout: iM, iP and cs serve it too */
-      dg_strbuf_line(b, "real gM[NQ], gP[NQ];");
-      dg_strbuf_line(b, "for (int c = 0; c < NQ; ++c) gM[c] = Qg[iM + c * cs];");
-    }
+    if (!um_late)
+      dg_strbuf_line(b, "for (int c = 0; c < NC; ++c) uM[c] = %s;", local ? LOCAL_M : qM);
+    if (grads) /* Qg has the field-major layout: iM, iP and cs serve it too */
+      dg_strbuf_line(b, "real gPb[NQ]; /* boundary faces: the exterior gradients */");
     dg_strbuf_line(b, "const int bc = fbc[k * NFACES + f];");
     dg_strbuf_line(b, "if (bc < 0) {");
     b->indent += 2;
@@ -97,11 +103,11 @@ void dg_gen_emit_face_traces(dg_strbuf *b, const dg_physics *ph, int uses_x, dg_
       emit_local_neighbour(b);
     b->indent -= 2;
     dg_strbuf_line(b, "  for (int c = 0; c < NC; ++c) uP[c] = %s%s;", local ? LOCAL_P : "", qP);
-    if (grads)
-      dg_strbuf_line(b, "  for (int c = 0; c < NQ; ++c) gP[c] = Qg[iP + c * cs];");
     dg_strbuf_line(b, "} else {");
   }
   b->indent += 2;
+  if (um_late && !preloaded)
+    dg_strbuf_line(b, "for (int c = 0; c < NC; ++c) uM[c] = %s;", qM_late(ldg));
   if (uses_x == 1) { /* only boundary conditions read x: not loaded on interior faces */
     dg_strbuf_line(b, "real X[DIM];");
     dg_strbuf_line(b, "for (int d = 0; d < DIM; ++d) X[d] = fx[idx * DIM + d];");
@@ -127,7 +133,7 @@ void dg_gen_emit_face_traces(dg_strbuf *b, const dg_physics *ph, int uses_x, dg_
                   "default:\n"
                   "  for (int c = 0; c < NC; ++c) uP[c] = uM[c];\n");
   if (grads)
-    dg_strbuf_line(b, "  for (int c = 0; c < NQ; ++c) gP[c] = gM[c];");
+    dg_strbuf_line(b, "  for (int c = 0; c < NQ; ++c) gPb[c] = Qg[iM + c * cs];");
   dg_strbuf_line(b, "}");
   b->indent -= 2;
   dg_strbuf_line(b, "}");
@@ -140,7 +146,7 @@ void dg_gen_emit_surface_body(dg_strbuf *b, const dg_element_ops *el, const dg_p
                               int is_float, int uses_x, dg_emit_ctx *ctx, const char *dst,
                               int absolute_k, int preloaded, int ldg, int local) {
   dg_gen_emit_face_traces(b, ph, uses_x, ctx, absolute_k, preloaded, ldg, local,
-                          ph->ngrad > 0);
+                          ph->ngrad > 0 ? DG_GEN_TRACES_GRADIENTS : 0);
   (void)el;
   (void)is_float;
   dg_strbuf_line(b, "/* Fscale * (numerical flux - surface form of the volume term at u-) */");

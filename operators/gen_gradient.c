@@ -43,9 +43,13 @@ static void emit_node_values(dg_strbuf *b, const dg_physics *ph, dg_emit_ctx *vc
   }
 }
 
+/* The face values of node m of element slot s: the exterior g(u+) against
+ * the interior value the block staged (sgm: a format with %d for j), so the
+ * interior state is loaded on boundary faces only (for their exterior
+ * states). */
 static void emit_face_values(dg_strbuf *b, const dg_physics *ph, dg_emit_ctx *fctx, int uses_x,
-                             const char *dst_fmt) {
-  dg_gen_emit_face_traces(b, ph, uses_x, fctx, 0, 0, 0, 0, 0);
+                             const char *dst_fmt, const char *sgm_fmt) {
+  dg_gen_emit_face_traces(b, ph, uses_x, fctx, 0, 0, 0, 0, DG_GEN_TRACES_UM_ON_BOUNDARIES);
   dg_strbuf_line(b, "const real wgt = fscale * ((real)0.5 - ldgb);");
   for (int j = 0; j < ph->ngrad; j++) {
     dg_strbuf_indent(b);
@@ -53,10 +57,9 @@ static void emit_face_values(dg_strbuf *b, const dg_physics *ph, dg_emit_ctx *fc
     dg_strbuf_append(b, " = wgt * (");
     fctx->let_side = DG_FLUX_SIDE_EXT;
     dg_emit_expr(fctx, b, ph->grad_arg[j], 0);
-    dg_strbuf_append(b, " - ");
-    fctx->let_side = DG_FLUX_SIDE_INT;
-    dg_emit_expr(fctx, b, ph->grad_arg[j], 0);
     fctx->let_side = DG_FLUX_SIDE_NONE;
+    dg_strbuf_append(b, " - ");
+    dg_strbuf_appendf(b, sgm_fmt, j);
     dg_strbuf_append(b, ");\n");
   }
 }
@@ -147,12 +150,14 @@ static void emit_cuda(dg_strbuf *b, const dg_element_ops *el, const dg_physics *
   b->indent = 2;
   dg_strbuf_lines(b,
                   "}\n"
+                  "__syncthreads(); /* the face values read the staged interior values */\n"
                   "for (int z = tid; z < GEPB * NFNFP; z += NP * GEPB) {\n"
                   "  const int s = z / NFNFP, m = z - s * NFNFP;\n"
                   "  const long long k = k0 + s;\n"
                   "  if (k < K) {\n");
   b->indent = 6;
-  emit_face_values(b, ph, fctx, uses_x, "sd[(%d * GEPB + s) * NFNFP + m]");
+  emit_face_values(b, ph, fctx, uses_x, "sd[(%d * GEPB + s) * NFNFP + m]",
+                   "sg[(%d * GEPB + s) * NP + gFmask[m]]");
   b->indent = 2;
   dg_strbuf_lines(b,
                   "  }\n"
@@ -193,7 +198,7 @@ static void emit_c(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
   dg_strbuf_line(b, "}");
   dg_strbuf_line(b, "for (int m = 0; m < NFNFP; ++m) {");
   b->indent = 6;
-  emit_face_values(b, ph, fctx, uses_x, "sd[%d][m]");
+  emit_face_values(b, ph, fctx, uses_x, "sd[%d][m]", "sg[%d][gFmask[m]]");
   b->indent = 4;
   dg_strbuf_line(b, "}");
   dg_strbuf_line(b, "for (int i = 0; i < NP; ++i) {");
@@ -233,6 +238,12 @@ dg_error dg_gen_emit_gradient(dg_strbuf *b, dg_codegen_target tg, const dg_eleme
   /* own names: the matrix-product volume kernels keep theirs in other forms */
   dg_gen_emit_matrix(b, tg, DG_MATRIX_GLOBAL, is_float, "gLIFT", el->LIFT, el->Np,
                      el->Nfaces * el->Nfp);
+  dg_strbuf_appendf(b, "/* the volume node of face node m */\n%s int gFmask[%d] = {",
+                    tg == DG_CODEGEN_CUDA ? "__device__ const" : "static const",
+                    el->Nfaces * el->Nfp);
+  for (int m = 0; m < el->Nfaces * el->Nfp; m++)
+    dg_strbuf_appendf(b, "%s%d", m ? ", " : "", el->Fmask[m]);
+  dg_strbuf_append(b, "};\n\n");
   if (tg == DG_CODEGEN_CUDA)
     emit_cuda(b, el, ph, &vctx, &fctx, uses_x ? 1 : 0);
   else
