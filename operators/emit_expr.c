@@ -406,39 +406,6 @@ static void emit_component(dg_emit_ctx *ctx, dg_strbuf *b, const dg_flux_node *n
   dg_emit_expr(ctx, b, n->args[row], col);
 }
 
-/* The lowered ldg(e) of flux_check_grad.c, 0.5*(e.int + e.ext) -
- * beta_n*(e.int - e.ext): its two traces, or 0 for any other node. */
-static int ldg_sides(const dg_flux_node *n, const dg_flux_node **ei, const dg_flux_node **ee) {
-  if (n->op != DG_FLUX_SUB || n->nargs != 2)
-    return 0;
-  const dg_flux_node *a = n->args[0], *bj = n->args[1];
-  if (a->op != DG_FLUX_MUL || bj->op != DG_FLUX_MUL || bj->args[0]->op != DG_FLUX_LDGB ||
-      a->args[0]->op != DG_FLUX_NUM || a->args[0]->value != 0.5 || a->args[1]->op != DG_FLUX_ADD)
-    return 0;
-  *ei = a->args[1]->args[0];
-  *ee = a->args[1]->args[1];
-  return 1;
-}
-
-static void emit_ldg_select(dg_emit_ctx *ctx, dg_strbuf *b, const dg_flux_node *ei,
-                            const dg_flux_node *ee, int comp) {
-  dg_strbuf_append(b, "(");
-  ctx->ldgb(ctx, b);
-  dg_strbuf_append(b, " > 0 ? ");
-  dg_emit_expr(ctx, b, ee, bcomp(ee, comp));
-  dg_strbuf_append(b, " : ");
-  ctx->ldgb(ctx, b);
-  dg_strbuf_append(b, " < 0 ? ");
-  dg_emit_expr(ctx, b, ei, bcomp(ei, comp));
-  dg_strbuf_append(b, " : ");
-  dg_emit_number(ctx, b, 0.5);
-  dg_strbuf_append(b, " * (");
-  dg_emit_expr(ctx, b, ei, bcomp(ei, comp));
-  dg_strbuf_append(b, " + ");
-  dg_emit_expr(ctx, b, ee, bcomp(ee, comp));
-  dg_strbuf_append(b, "))");
-}
-
 static void emit_node(dg_emit_ctx *ctx, dg_strbuf *b, const dg_flux_node *n, int comp) {
   struct dg_emit_temps *tp = ctx->temps;
   if (tp && tp->probing && tp->over)
@@ -450,11 +417,6 @@ static void emit_node(dg_emit_ctx *ctx, dg_strbuf *b, const dg_flux_node *n, int
   }
   if (emit_leaf(ctx, b, n, comp))
     return;
-  const dg_flux_node *ei, *ee;
-  if (ctx->ldg_select && ctx->ldgb && ldg_sides(n, &ei, &ee)) {
-    emit_ldg_select(ctx, b, ei, ee, comp);
-    return;
-  }
   switch (n->op) {
   case DG_FLUX_LET:
     emit_let(ctx, b, n, comp);

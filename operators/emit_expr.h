@@ -48,11 +48,6 @@ struct dg_emit_ctx {
   void (*gradq)(const dg_emit_ctx *ctx, dg_strbuf *b, int grad, int d, dg_flux_side side);
   /* The face's LDG switch beta_n (DG_FLUX_LDGB); NULL off faces. */
   void (*ldgb)(const dg_emit_ctx *ctx, dg_strbuf *b);
-  /* |ldg_beta| = 1/2: ldg(e) (its lowered form avg(e) - beta_n*jump(e)) is
-   * written as a choice of one side, so that only that side's e is
-   * evaluated (and its gradient traces loaded): ext where beta_n > 0, int
-   * where beta_n < 0, the average where beta_n = 0 (boundary faces). */
-  int ldg_select;
   /* x[d], n[d], t. */
   void (*position)(const dg_emit_ctx *ctx, dg_strbuf *b, int d);
   void (*normal)(const dg_emit_ctx *ctx, dg_strbuf *b, int d);

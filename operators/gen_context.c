@@ -3,7 +3,6 @@
  * cuda dg_volume signature, the flux quantities g(u) and the rhs store. */
 #include "operators/gen_context.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -121,16 +120,8 @@ void dg_gen_volume_gradq(const dg_emit_ctx *c, dg_strbuf *b, int grad, int d,
   (void)side; /* volume terms read the node's own value */
   dg_strbuf_appendf(b, "QV(%d)", grad * c->dim + d);
 }
-/* On faces each use loads its trace where it is needed (so a side that an
- * ldg() choice leaves out is never loaded; the compiler merges repeated
- * loads): the interior at iM, the exterior at iP on interior faces and from
- * the boundary's exterior gradients gPb on boundary faces. */
 void dg_gen_face_gradq(const dg_emit_ctx *c, dg_strbuf *b, int grad, int d, dg_flux_side side) {
-  int q = grad * c->dim + d;
-  if (side == DG_FLUX_SIDE_EXT)
-    dg_strbuf_appendf(b, "(bc < 0 ? Qg[iP + %d * cs] : gPb[%d])", q, q);
-  else
-    dg_strbuf_appendf(b, "Qg[iM + %d * cs]", q);
+  dg_strbuf_appendf(b, side == DG_FLUX_SIDE_EXT ? "gP[%d]" : "gM[%d]", grad * c->dim + d);
 }
 void dg_gen_face_ldgb(const dg_emit_ctx *c, dg_strbuf *b) {
   (void)c;
@@ -236,10 +227,8 @@ void dg_gen_face_ctx(dg_emit_ctx *c, const dg_physics *ph, int dim, int is_float
     c->coef = dg_gen_face_coef;
   if (ph->ngrad > 0)
     c->gradq = dg_gen_face_gradq;
-  if (dg_gen_uses_ldgb(ph)) {
+  if (dg_gen_uses_ldgb(ph))
     c->ldgb = dg_gen_face_ldgb;
-    c->ldg_select = fabs(ph->ldg_beta) == 0.5;
-  }
 }
 
 int dg_gen_uses_ldgb(const dg_physics *ph) {

@@ -79,9 +79,8 @@ void dg_gen_face_normal(const dg_emit_ctx *c, dg_strbuf *b, int d);
 void dg_gen_volume_coef(const dg_emit_ctx *c, dg_strbuf *b, int coef, dg_flux_side side);
 void dg_gen_face_coef(const dg_emit_ctx *c, dg_strbuf *b, int coef, dg_flux_side side);
 
-/* Gradient leaves (physics with ngrad > 0): QV(c) at a volume node, loads
- * of the traces at iM / iP (boundary faces: gPb[c]) on a face (c = grad*DIM
- * + d), and the face's LDG switch ldgb. */
+/* Gradient leaves (physics with ngrad > 0): QV(c) at a volume node, gM[c] /
+ * gP[c] on a face (c = grad*DIM + d), and the face's LDG switch ldgb. */
 void dg_gen_volume_gradq(const dg_emit_ctx *c, dg_strbuf *b, int grad, int d,
                          dg_flux_side side);
 void dg_gen_face_gradq(const dg_emit_ctx *c, dg_strbuf *b, int grad, int d, dg_flux_side side);
@@ -117,9 +116,9 @@ void dg_gen_emit_surface_body(dg_strbuf *b, const dg_element_ops *el, const dg_p
                               int absolute_k, int preloaded, int ldg, int local);
 /* The first half of the surface body: the traces uM, uP (the boundary
  * exterior states on boundary faces), where a flux uses it the LDG switch
- * ldgb, and with flags DG_GEN_TRACES_GRADIENTS the boundaries' exterior
- * gradients gPb (the second pass of second-order terms; the gradient leaves
- * load their traces where used, dg_gen_face_gradq); with
+ * ldgb, and with flags DG_GEN_TRACES_GRADIENTS the lifted gradients'
+ * traces gM, gP (the second pass of second-order terms; on boundary faces the
+ * boundaries' exterior gradients); with
  * DG_GEN_TRACES_UM_ON_BOUNDARIES uM is loaded on boundary faces only (the
  * caller has the interior values).  Same expectations as above; flags need
  * !preloaded. */

@@ -42,12 +42,12 @@ static void emit_ldg_switch(dg_strbuf *b, const dg_emit_ctx *ctx, const dg_physi
   dg_strbuf_line(b, "(void)ldgb;");
 }
 
-/* Boundary b's exterior gradients gPb (ngrad > 0, the second pass). */
+/* Boundary b's exterior gradients gP (ngrad > 0, the second pass). */
 static void emit_bc_gradients(dg_strbuf *b, const dg_physics *ph, dg_emit_ctx *ctx, int bi) {
   for (int j = 0; j < ph->ngrad; j++)
     for (int d = 0; d < ctx->dim; d++) {
       dg_strbuf_indent(b);
-      dg_strbuf_appendf(b, "  gPb[%d] = ", j * ctx->dim + d);
+      dg_strbuf_appendf(b, "  gP[%d] = ", j * ctx->dim + d);
       dg_emit_expr(ctx, b, ph->bc_grad[bi * ph->ngrad + j], d);
       dg_strbuf_append(b, ";\n");
     }
@@ -94,8 +94,10 @@ void dg_gen_emit_face_traces(dg_strbuf *b, const dg_physics *ph, int uses_x, dg_
     dg_strbuf_line(b, "real uM[NC], uP[NC];");
     if (!um_late)
       dg_strbuf_line(b, "for (int c = 0; c < NC; ++c) uM[c] = %s;", local ? LOCAL_M : qM);
-    if (grads) /* Qg has the field-major layout: iM, iP and cs serve it too */
-      dg_strbuf_line(b, "real gPb[NQ]; /* boundary faces: the exterior gradients */");
+    if (grads) { /* Qg has the field-major layout: iM, iP and cs serve it too */
+      dg_strbuf_line(b, "real gM[NQ], gP[NQ];");
+      dg_strbuf_line(b, "for (int c = 0; c < NQ; ++c) gM[c] = Qg[iM + c * cs];");
+    }
     dg_strbuf_line(b, "const int bc = fbc[k * NFACES + f];");
     dg_strbuf_line(b, "if (bc < 0) {");
     b->indent += 2;
@@ -103,6 +105,8 @@ void dg_gen_emit_face_traces(dg_strbuf *b, const dg_physics *ph, int uses_x, dg_
       emit_local_neighbour(b);
     b->indent -= 2;
     dg_strbuf_line(b, "  for (int c = 0; c < NC; ++c) uP[c] = %s%s;", local ? LOCAL_P : "", qP);
+    if (grads)
+      dg_strbuf_line(b, "  for (int c = 0; c < NQ; ++c) gP[c] = Qg[iP + c * cs];");
     dg_strbuf_line(b, "} else {");
   }
   b->indent += 2;
@@ -133,7 +137,7 @@ void dg_gen_emit_face_traces(dg_strbuf *b, const dg_physics *ph, int uses_x, dg_
                   "default:\n"
                   "  for (int c = 0; c < NC; ++c) uP[c] = uM[c];\n");
   if (grads)
-    dg_strbuf_line(b, "  for (int c = 0; c < NQ; ++c) gPb[c] = Qg[iM + c * cs];");
+    dg_strbuf_line(b, "  for (int c = 0; c < NQ; ++c) gP[c] = gM[c];");
   dg_strbuf_line(b, "}");
   b->indent -= 2;
   dg_strbuf_line(b, "}");
