@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/log.h"
 #include "operators/kernel_knobs.h"
 #include "tuning/tune_twins.h"
 
@@ -39,6 +40,35 @@ static int median_of(const double *v) {
   return v[2] <= v[lo] ? lo : 2;
 }
 
+/* Every candidate of a phase pruned by the heuristics of tuning/tune_prune.h
+ * (spills, say: a physics with very long expressions, such as the
+ * manufactured Navier-Stokes sources, spills in every variant) is no reason to
+ * give up: a spilling kernel is still correct.  Time the pruned ones
+ * (cutoff < 0: not pruned), announced; the illegal ones stay out. */
+static dg_error time_pruned(int phase, const dg_kernel_config *cands, int n,
+                            dg_tune_leader *lead, int *nlead, dg_tune_measure_fn measure,
+                            void *ctx, dg_tune_result *r) {
+  int first = r->nrows - n, npruned = 0;
+  for (int i = 0; i < n; i++)
+    npruned += r->rows[first + i].t.status == 1;
+  if (npruned == 0)
+    return DG_OK;
+  dg_log(DG_LOG_WARN, "autotuner: every variant of phase %d was pruned (the first: %s); "
+                      "timing the %d pruned ones",
+         phase, r->rows[first].t.why, npruned);
+  for (int i = 0; i < n; i++) {
+    if (r->rows[first + i].t.status != 1)
+      continue;
+    dg_tune_timing t;
+    memset(&t, 0, sizeof t);
+    DG_CALL(measure(ctx, &cands[i], phase, -1.0, &t));
+    DG_CALL(add_row(r, phase, &cands[i], &t));
+    if (t.status == 0)
+      dg_tune_add_leader(lead, nlead, &cands[i], &t, phase_score(phase, &t));
+  }
+  return DG_OK;
+}
+
 /* Time every candidate of a phase, re-time its leaders, keep the best in
  * *best (the previous phase's best, in *best_t, competes as a leader). */
 static dg_error run_phase(int phase, const dg_kernel_config *cands, int n,
@@ -48,17 +78,22 @@ static dg_error run_phase(int phase, const dg_kernel_config *cands, int n,
   int nlead = 0;
   if (best_t->status == 0)
     dg_tune_add_leader(lead, &nlead, best, best_t, phase_score(phase, best_t));
+  int ntimed = 0, first_row = r->nrows;
   for (int i = 0; i < n; i++) {
     dg_tune_timing t;
     memset(&t, 0, sizeof t);
     double cutoff = nlead ? 2.0 * lead[0].score[0] : 0;
     DG_CALL(measure(ctx, &cands[i], phase, cutoff, &t));
     DG_CALL(add_row(r, phase, &cands[i], &t));
+    ntimed += t.status == 0 || t.status == 2;
     if (t.status == 0)
       dg_tune_add_leader(lead, &nlead, &cands[i], &t, phase_score(phase, &t));
   }
-  DG_CHECK(nlead > 0, DG_ERR_UNSUPPORTED, "autotuner: no variant of phase %d could be timed",
-           phase);
+  if (ntimed == 0)
+    DG_CALL(time_pruned(phase, cands, n, lead, &nlead, measure, ctx, r));
+  DG_CHECK(nlead > 0, DG_ERR_UNSUPPORTED,
+           "autotuner: no variant of phase %d could be timed (the first: %s)", phase,
+           n > 0 ? r->rows[first_row].t.why : "no candidates");
   int choice = 0;
   if (nlead > 1) {
     for (int k = 1; k <= DG_TUNE_RETIMES; k++)

@@ -16,9 +16,12 @@ typedef struct dg_tune_timing {
   char why[128];
 } dg_tune_timing;
 
-/* Build and time cfg.  cutoff_ms: stop after the first repeat when the
- * phase score already exceeds it (status 2).  Set status 1 / 3 with a reason
- * for variants that cannot be timed; return an error only for real failures. */
+/* Build and time cfg.  cutoff_ms > 0: stop after the first repeat when the
+ * phase score already exceeds it (status 2).  Set status 1 (pruned by a
+ * heuristic) / 3 (illegal) with a reason for variants that are not timed;
+ * return an error only for real failures.  cutoff_ms < 0: time it even where
+ * a heuristic would prune it (the search asks so when a phase's every
+ * candidate was pruned). */
 typedef dg_error (*dg_tune_measure_fn)(void *ctx, const dg_kernel_config *cfg, int phase,
                                        double cutoff_ms, dg_tune_timing *out);
 

@@ -120,7 +120,7 @@ static dg_error measure(void *vctx, const dg_kernel_config *cfg, int phase, doub
     DG_CALL(dg_solver_kernel_attributes(c->s, (dg_solver_kernel_id)k, &a, &dyn));
     unsigned threads = k == 0 ? (unsigned)cfg->face_threads
                               : (unsigned)dg_kernel_config_volume_threads(cfg, q->disc->Np);
-    if (info->backend == DG_BACKEND_CUDA &&
+    if (info->backend == DG_BACKEND_CUDA && cutoff >= 0 &&
         dg_tune_prune(&a, threads, dyn, info, out->why, sizeof out->why)) {
       out->status = 1;
       return DG_OK;
@@ -129,7 +129,7 @@ static dg_error measure(void *vctx, const dg_kernel_config *cfg, int phase, doub
   double ms[3];
   int stopped = 0;
   /* the cutoff is on the phase's score: the surface kernel alone in phase 3 */
-  DG_CALL(dg_autotune_time_kernels(c->s, c->repeats, cutoff, phase == 3 ? 1 : 7, ms,
+  DG_CALL(dg_autotune_time_kernels(c->s, c->repeats, cutoff > 0 ? cutoff : 0, phase == 3 ? 1 : 7, ms,
                                    &stopped));
   out->surface_ms = ms[0];
   out->volume_ms = ms[1];

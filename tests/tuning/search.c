@@ -168,8 +168,35 @@ static dg_error kin_model(void *ctx, const dg_kernel_config *c, int phase, doubl
   return DG_OK;
 }
 
+/* Every variant spills (a physics of very long expressions): pruned unless
+ * the search asks with cutoff < 0; the model's costs then. */
+static int spill_asked, spill_forced;
+static dg_error spill_model(void *ctx, const dg_kernel_config *c, int phase, double cutoff,
+                            dg_tune_timing *t) {
+  spill_asked++;
+  if (cutoff >= 0) {
+    t->status = 1;
+    snprintf(t->why, sizeof t->why, "spills: 4096 bytes of local memory per thread (> 64)");
+    return DG_OK;
+  }
+  spill_forced++;
+  return model(ctx, c, phase, 0, t);
+}
+
 int main(void) {
   dg_log_set_level(DG_LOG_WARN);
+  {
+    dg_tune_space sp;
+    EXPECT(dg_tune_space_create(1, DG_TUNE_AUTO, 10, 12, &sp) == DG_OK);
+    dg_kernel_config base = dg_kernel_config_default();
+    dg_tune_result r;
+    EXPECT(dg_tune_search(&sp, &base, spill_model, NULL, NULL, &r) == DG_OK);
+    EXPECT(spill_forced >= sp.nlayouts + sp.nvolume + sp.nface && spill_asked > spill_forced,
+           "%d asked, %d forced", spill_asked, spill_forced);
+    EXPECT(r.rhs_ms > 0);
+    dg_tune_result_free(&r);
+    dg_tune_space_free(&sp);
+  }
   for (int mode = 1; mode <= 2; mode++) {
     dg_tune_space sp;
     EXPECT(dg_tune_space_create(1, (dg_tune_mode)mode, 10, 12, &sp) == DG_OK);
