@@ -72,6 +72,15 @@ int dg_gen_uses_op(const dg_flux_node *n, dg_flux_op op, const dg_physics *ph, i
 /* cuda stores the matrices column-major: thread i reads row i, so
  * neighbouring threads then read neighbouring words (coalesced global
  * loads, conflict-free shared ones); C keeps them row-major. */
+void dg_gen_emit_state_layout(dg_strbuf *b, dg_field_layout layout) {
+  if (layout == DG_LAYOUT_FIELD_MAJOR)
+    dg_strbuf_append(b, "#define CSTRIDE(K) ((long long)(K) * NP_PAD)\n"
+                        "#define BASE(k, i) ((long long)(k) * NP_PAD + (i))\n\n");
+  else
+    dg_strbuf_append(b, "#define CSTRIDE(K) ((long long)NP_PAD)\n"
+                        "#define BASE(k, i) ((long long)(k) * NC * NP_PAD + (i))\n\n");
+}
+
 void dg_gen_emit_matrix(dg_strbuf *b, dg_codegen_target tg, dg_matrix_place place, int is_float,
                         const char *name, const double *a, int rows, int cols) {
   const char *qual = tg == DG_CODEGEN_C ? "static const"

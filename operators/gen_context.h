@@ -55,6 +55,10 @@ typedef struct {
   int contravariant; /* cuda: divergences come from DV[] (see emit_volume_cuda) */
 } gen_state;
 
+/* The state's CSTRIDE(K) / BASE(k, i) macros of the modules beside
+ * dg_operators (quantities, filter): node i of element k, component c at
+ * BASE(k, i) + c * CSTRIDE(K) (NP_PAD and NC defined before). */
+void dg_gen_emit_state_layout(dg_strbuf *b, dg_field_layout layout);
 /* A rows x cols operator matrix (row-major a) as a table named name: cuda
  * column-major (thread i reads row i: coalesced) in place's memory, C
  * row-major static. */

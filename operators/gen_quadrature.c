@@ -39,12 +39,7 @@ static void emit_prelude(dg_strbuf *b, dg_codegen_target tg, const dg_quadrature
                     dg_gen_quadrature_outputs(sp) > 0 ? dg_gen_quadrature_outputs(sp) : 1);
   if (sp->ph->ncoef > 0) /* the coefficients interpolated to the point like the state */
     dg_strbuf_appendf(b, "#define NCF %d\n#define CFV(c) cv[c]\n\n", sp->ph->ncoef);
-  if (sp->layout == DG_LAYOUT_FIELD_MAJOR)
-    dg_strbuf_append(b, "#define CSTRIDE(K) ((long long)(K) * NP_PAD)\n"
-                        "#define BASE(k, i) ((long long)(k) * NP_PAD + (i))\n\n");
-  else
-    dg_strbuf_append(b, "#define CSTRIDE(K) ((long long)NP_PAD)\n"
-                        "#define BASE(k, i) ((long long)(k) * NC * NP_PAD + (i))\n\n");
+  dg_gen_emit_state_layout(b, sp->layout);
 }
 
 /* Component c of field f minus its exact solution, as "d = ...;". */

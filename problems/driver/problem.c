@@ -15,6 +15,7 @@
 #include "meshes/builtin.h"
 #include "meshes/gmsh_reader.h"
 #include "meshes/mesh_h5.h"
+#include "dg/filter.h"
 #include "meshes/mesh_order.h"
 #include "meshes/mesh_validate.h"
 #include "operators/flux_consistency.h"
@@ -77,6 +78,19 @@ static const dg_config_key schema_base[] = {
     {"discretization", "order", DG_CONFIG_INT, NULL, NULL, "polynomial order N (1..15)"},
     {"discretization", "precision", DG_CONFIG_ENUM, "float|double", "double",
      "floating-point precision of the device computation"},
+    {"discretization", "filter", DG_CONFIG_ENUM, "none|exponential", "none",
+     "modal filter of the state after every time step (dg/filter.h; Hesthaven & Warburton "
+     "2008 sec. 5.3): exponential scales the modes of degree d > filter_cutoff by "
+     "exp(-filter_alpha ((d - Nc)/(N - Nc))^filter_order); it keeps polynomials of degree "
+     "<= Nc, so the element means (mass, momentum, energy) are conserved; it stabilises "
+     "under-resolved nonlinear flows (aliasing) at the cost of some dissipation"},
+    {"discretization", "filter_cutoff", DG_CONFIG_INT, NULL, "0",
+     "filter: the highest mode degree Nc kept unchanged (0..N-1)"},
+    {"discretization", "filter_order", DG_CONFIG_INT, NULL, "16",
+     "filter: the exponent s of the filter shape (1..64; larger: sharper)"},
+    {"discretization", "filter_alpha", DG_CONFIG_DOUBLE, NULL, "36",
+     "filter: the strength (0, 100]; the degree-N modes are scaled by exp(-alpha) every "
+     "step (36: removed; 0.01: 1 % per step)"},
     {"time", "scheme", DG_CONFIG_ENUM, "lserk4|ssprk3", "lserk4",
      "explicit Runge-Kutta scheme"},
     {"time", "final", DG_CONFIG_DOUBLE, NULL, "-1",
@@ -535,6 +549,31 @@ static dg_error divergence_key(const dg_config *cfg, const char *key, double min
   return DG_OK;
 }
 
+/* [discretization] filter and its parameters (checked against N here, so
+ * that a bad value is refused before any kernel is generated). */
+static dg_error filter_keys(dg_problem *p) {
+  const dg_config *cfg = p->cfg;
+  char loc[WHERE_MAX];
+  DG_CALL(dg_config_get_enum(cfg, "discretization", "filter", &p->filter));
+  int64_t nc = 0, s = 0;
+  DG_CALL(dg_config_get_int(cfg, "discretization", "filter_cutoff", &nc));
+  DG_CALL(dg_config_get_int(cfg, "discretization", "filter_order", &s));
+  DG_CALL(dg_config_get_double(cfg, "discretization", "filter_alpha", &p->filter_params.alpha));
+  p->filter_params.cutoff = nc < 0 || nc > 64 ? -1 : (int)nc;
+  p->filter_params.order = s < 0 || s > 1000 ? -1 : (int)s;
+  if (!p->filter)
+    return DG_OK;
+  dg_error e = dg_filter_check(&p->filter_params, p->order);
+  if (e != DG_OK) {
+    char msg[256];
+    snprintf(msg, sizeof msg, "%s", dg_error_message());
+    dg_error_clear();
+    DG_CHECK(0, DG_ERR_INPUT, "%s: [discretization] %s", AT(cfg, "discretization", "filter"),
+             msg);
+  }
+  return DG_OK;
+}
+
 static dg_error divergence_keys(dg_problem *p) {
   char loc[WHERE_MAX];
   double f, w;
@@ -586,6 +625,7 @@ static dg_error load_time(dg_problem *p) {
            AT(cfg, "time", "diffusivity"), p->diffusivity);
   DG_CALL(dg_config_get_int(cfg, "time", "max_steps", &p->max_steps));
   DG_CALL(divergence_keys(p));
+  DG_CALL(filter_keys(p));
   return DG_OK;
 }
 

@@ -13,6 +13,7 @@
 #include "core/comm.h"
 #include "core/config.h"
 #include "dg/discretization.h"
+#include "dg/filter.h"
 #include "dg/timestep.h"
 #include "meshes/mesh.h"
 #include "meshes/partition.h"
@@ -50,6 +51,8 @@ typedef struct dg_problem {
   dg_rk_scheme scheme;
   double t_final, cfl, dt_fixed, wave_speed;
   double diffusivity;         /* [time] diffusivity (0: the advective CFL only) */
+  int filter;                 /* [discretization] filter: 0 none, 1 exponential */
+  dg_filter_params filter_params;
   int64_t max_steps;
   double divergence_factor;   /* [time] divergence_factor (0: off) */
   int64_t divergence_window;  /* [time] divergence_window in steps (0: off) */

@@ -55,6 +55,7 @@ static void run_state_free(dg_run_state *r) {
   dg_snapshot_writer_destroy(&r->writer);
   dg_h5part_destroy(&r->part);
   dg_quantities_destroy(&r->quantities);
+  dg_state_filter_destroy(&r->filter);
   free(r->quantity_values);
   dg_solver_destroy(&r->solver);
   dg_physics_tables_destroy(&r->tables);
@@ -416,6 +417,9 @@ static dg_error setup(const dg_run_options *opt, dg_run_state *r) {
   if (!opt->tune_only)
     DG_CALL(dg_parallel_agree(opt->comm, dg_quantities_create(r->solver, r->disc, p->program,
                                                               r->par, &r->quantities)));
+  if (p->filter && !opt->tune_only)
+    DG_CALL(dg_parallel_agree(opt->comm, dg_state_filter_create(r->solver, r->disc,
+                                                                &p->filter_params, &r->filter)));
   if (r->quantities) {
     r->quantity_values = calloc((size_t)dg_quantities_count(r->quantities) + 1, sizeof(double));
     DG_CHECK(r->quantity_values, DG_ERR_MEMORY, "out of memory");

@@ -195,6 +195,8 @@ static dg_error segment(observers *obs, dg_run_now *now, double t0, double stop,
   for (int64_t s = s0; s < n; s++) {
     DG_CALL(dg_parallel_test_fault(r->par, now->step));
     DG_CALL(dg_solver_step(r->solver, &r->prob->scheme, now->t, now->dt));
+    if (r->filter) /* after the whole step: H&W 2008 sec. 5.3 */
+      DG_CALL(dg_state_filter_apply(r->filter));
     now->step++;
     if (*first_pending) { /* time to first step: set-up + one step */
       *first_pending = 0;

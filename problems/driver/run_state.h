@@ -15,6 +15,7 @@
 #include "problems/io/h5part.h"
 #include "problems/io/snapshot.h"
 #include "problems/solver/coefficients.h"
+#include "problems/solver/filter.h"
 #include "problems/solver/parallel.h"
 #include "problems/solver/quantities.h"
 #include "problems/solver/solver.h"
@@ -30,6 +31,7 @@ struct dg_run_state {
   unsigned char *bc_used; /* phys.bc_used */
   dg_solver *solver;
   dg_quantities *quantities; /* errors and integrals on the device (after the solver) */
+  dg_state_filter *filter;   /* [discretization] filter, or NULL */
   double *quantity_values;   /* their values at the last dg_observe_error_norms */
   dg_snapshot_writer *writer;
   dg_parallel *par;

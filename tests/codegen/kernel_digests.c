@@ -13,6 +13,8 @@
  *
  * usage: test_kernel_digests check|write DIGESTS flux...
  *        test_kernel_digests dump DIR flux...                              */
+#include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +29,47 @@
 #include "tuning/tuner.h"
 
 typedef digest_run run;
+
+/* The module text with every long floating literal (the operator matrices'
+ * entries, printed %.17e / %.9ef) cut to 10 significant digits.  Why: the
+ * matrices come from LAPACK, whose OpenBLAS kernels are chosen per CPU
+ * (Intel AVX-512 and AMD Zen machines differ in the last bits of V^-1, D,
+ * LIFT), so the full digits would tie the digests to the machine; a change
+ * of a matrix that matters is far larger than 1e-10, and every other byte
+ * of the text is hashed as it is.  An entry below 1e-11 in magnitude is an
+ * exact zero spoilt by round-off (the matrices' entries are O(1)): 0.  (A literal whose two machine values
+ * round apart at the 10th digit is possible, about once in 1e5 literals per
+ * CPU family; regenerate on the machine of CI then.)  Caller frees. */
+static char *normalized(const char *src) {
+  size_t n = strlen(src);
+  char *out = malloc(n + 1);
+  CHECK(out != NULL, "out of memory");
+  size_t o = 0;
+  for (size_t i = 0; i < n;) {
+    int start = (i == 0 || !(isalnum((unsigned char)src[i - 1]) || src[i - 1] == '_' ||
+                              src[i - 1] == '.'));
+    const char *p = src + i + (src[i] == '-');
+    if (start && isdigit((unsigned char)p[0]) && p[1] == '.') {
+      size_t digits = 0;
+      while (isdigit((unsigned char)p[2 + digits]))
+        digits++;
+      if (digits >= 8 && (p[2 + digits] == 'e' || p[2 + digits] == 'E')) {
+        char *end = NULL;
+        double v = strtod(src + i, &end);
+        char buf[40]; /* entries that are zero but for round-off: 0 */
+        int len = fabs(v) < 1e-11 ? snprintf(buf, sizeof buf, "0")
+                                  : snprintf(buf, sizeof buf, "%.9e", v);
+        memcpy(out + o, buf, (size_t)len); /* never longer than the literal */
+        o += (size_t)len;
+        i = (size_t)(end - src);
+        continue;
+      }
+    }
+    out[o++] = src[i++];
+  }
+  out[o] = 0;
+  return out;
+}
 
 static const char *base_name(const char *path) {
   const char *s = strrchr(path, '/');
@@ -98,7 +141,9 @@ static void digest_case(run *r, const physics_file *pf, const char *name, int N,
       dg_hash_update_field(&h, "refused");
       continue;
     }
-    dg_hash_update_field(&h, g.source);
+    char *text = normalized(g.source);
+    dg_hash_update_field(&h, text);
+    free(text);
     if (strcmp(r->mode, "dump") == 0)
       dump_module(r, tag, v, g.source);
     made++;
