@@ -145,7 +145,7 @@ int dg_mesh_element_affine(const dg_mesh *m, int64_t e) {
       dev = fmax(dev, fabs(m->XH[(e * nho + j) * m->dim + c] - x[c]));
     }
   }
-  return dev <= 1e-12 * h + 1e-14 * mag;
+  return dev <= 1e-10 * h + 1e-14 * mag;
 }
 
 int64_t dg_mesh_curved_count(const dg_mesh *m) {

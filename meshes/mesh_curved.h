@@ -55,8 +55,11 @@ void dg_mesh_ho_basis(int dim, int k, const double *r, double *phi, double *dphi
 dg_error dg_mesh_ho_set_order(dg_mesh *mesh, int k);
 
 /* Whether element e is affine: its nodes are the affine image of its
- * vertices to round-off (1e-12 of its size, plus 1e-14 of its coordinates'
- * magnitude).  Always 1 for a mesh of geometry order 1. */
+ * vertices to within 1e-10 of its size plus 1e-14 of its coordinates'
+ * magnitude (Gmsh places the nodes of straight edges through the CAD
+ * parametrisation, ~1e-12 relative; a deviation below 1e-10 h changes no
+ * result that a discretization error does not swamp).  Always 1 for a mesh
+ * of geometry order 1. */
 int dg_mesh_element_affine(const dg_mesh *mesh, int64_t e);
 
 /* Curve a mesh: give it geometry order k and place every node (vertices
