@@ -10,7 +10,11 @@
  *    error; sum J w approaches the area 3 pi at the geometry's order (far
  *    better than straight); the normals at the outer face nodes are radial.
  *  - The cylinder (meshes/cylinder.geo) at order 2: wall nodes on r = 0.5.
- *  - A 1D 3-node line mesh. */
+ *  - A 1D 3-node line mesh.
+ *  - HDF5: a curved mesh written and read back whole and per part (against
+ *    dg_partition_extract) keeps its order and nodes bitwise; `dgrun import`
+ *    of an order-2 .msh keeps the nodes on the circles; a straight-sided
+ *    file and an old file (written before high-order nodes) read as order 1. */
 #include <gmshc.h>
 #include <math.h>
 #include <stdio.h>
@@ -19,7 +23,9 @@
 #include "dg/discretization.h"
 #include "meshes/gmsh_reader.h"
 #include "meshes/mesh_curved.h"
+#include "meshes/mesh_h5.h"
 #include "meshes/mesh_validate.h"
+#include "meshes/partition.h"
 #include "meshtest.h"
 #include "tests/expect.h"
 
@@ -202,6 +208,62 @@ static void check_line(void) {
   dg_mesh_destroy(&m);
 }
 
+static size_t node_bytes(const dg_mesh *m) {
+  return sizeof(double) * (size_t)(m->K * dg_mesh_ho_count(m->dim, m->geom_order) * m->dim);
+}
+
+static void check_h5(const char *dir) {
+  if (!dg_mesh_h5_available())
+    return;
+  char geo[4096], old[4096];
+  snprintf(geo, sizeof geo, "%s/annulus.geo", dir);
+  dg_mesh *m = load(geo, 0.5, 3), *b = NULL;
+  dg_partition *p = NULL;
+  MUST(dg_partition_create(m, NULL, NULL, 2, NULL, &p));
+  char *h5 = mt_path("curved.h5");
+  MUST(dg_mesh_h5_write(h5, m, p, NULL, NULL));
+  MUST(dg_mesh_h5_read(h5, &b, NULL));
+  EXPECT(b->geom_order == 3 && memcmp(b->XH, m->XH, node_bytes(m)) == 0, "h5 round trip");
+  dg_mesh_destroy(&b);
+  for (int r = 0; r < 2; r++) {
+    dg_partition_local *L = NULL, *E = NULL;
+    MUST(dg_mesh_h5_read_part(mt_path("curved.h5"), r, &L));
+    MUST(dg_partition_extract(m, NULL, NULL, p, r, &E));
+    EXPECT(L->mesh->geom_order == 3 && L->mesh->K == E->mesh->K &&
+               memcmp(L->mesh->XH, E->mesh->XH, node_bytes(E->mesh)) == 0,
+           "part %d of the curved file differs from the extracted one", r);
+    dg_partition_local_destroy(&L);
+    dg_partition_local_destroy(&E);
+  }
+  dg_partition_destroy(&p);
+  /* dgrun import of a Gmsh order-2 .msh (Hilbert-reordered, partitioned). */
+  char msh[4096], imported[4096]; /* (mt_path: one static buffer) */
+  snprintf(msh, sizeof msh, "%s", mt_path("annulus2.msh"));
+  snprintf(imported, sizeof imported, "%s", mt_path("imported.h5"));
+  gmsh_write(geo, 0.5, 2, msh);
+  MUST(dg_mesh_import(msh, imported, 2));
+  MUST(dg_mesh_h5_read(imported, &b, NULL));
+  MUST(dg_mesh_validate(b, NULL, NULL));
+  double hi, si, ho, so;
+  circle_errors(b, "inner", 1, &hi, &si);
+  circle_errors(b, "outer", 2, &ho, &so);
+  EXPECT(b->geom_order == 2 && hi < 1e-12 && ho < 1e-12 && dg_mesh_curved_count(b) > 0,
+         "imported: order %d, circle errors %.1e %.1e", b->geom_order, hi, ho);
+  dg_mesh_destroy(&b);
+  dg_mesh_destroy(&m);
+  /* Straight-sided files: no nodes, order 1; also one written before them. */
+  m = load(geo, 0.5, 1);
+  MUST(dg_mesh_h5_write(mt_path("straight.h5"), m, NULL, NULL, NULL));
+  MUST(dg_mesh_h5_read(mt_path("straight.h5"), &b, NULL));
+  EXPECT(b->geom_order == 1 && b->XH == NULL);
+  dg_mesh_destroy(&b);
+  dg_mesh_destroy(&m);
+  snprintf(old, sizeof old, "%s/../tests/gmsh/old_regions_square.h5", dir);
+  MUST(dg_mesh_h5_read(old, &b, NULL));
+  EXPECT(b->geom_order == 1 && b->XH == NULL);
+  dg_mesh_destroy(&b);
+}
+
 int main(int argc, char **argv) {
   if (!dg_gmsh_reader_available())
     return 77;
@@ -213,6 +275,7 @@ int main(int argc, char **argv) {
   check_line();
   check_annulus(argv[1]);
   check_cylinder(argv[1]);
+  check_h5(argv[1]);
   mt_cleanup();
   return expect_finish();
 }
