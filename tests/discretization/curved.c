@@ -243,6 +243,22 @@ static void check_affine(int dim) {
          "%s", dg_error_message());
   dg_error_clear();
   dg_mesh_destroy(&h);
+  /* A tangled element that skipped validation: the discretization refuses
+   * it at its own nodes, naming it (its edge node pulled beyond v1). */
+  const int k = 2, n2 = dg_mesh_ho_count(dim, k);
+  MUST(dg_mesh_copy(s, &h));
+  MUST(dg_mesh_ho_set_order(h, k));
+  int bb[4] = {1, 1, 0, 0};
+  const int j = dg_mesh_ho_index(dim, k, bb);
+  for (int cc = 0; cc < dim; cc++)
+    h->XH[(3 * n2 + j) * dim + cc] = h->VX[h->EToV[3 * (dim + 1)] * dim + cc] +
+                                     0.9 * (h->VX[h->EToV[3 * (dim + 1) + 1] * dim + cc] -
+                                            h->VX[h->EToV[3 * (dim + 1)] * dim + cc]);
+  err = dg_discretization_create(h, 3, DG_DOUBLE, &q);
+  EXPECT(err == DG_ERR_INPUT && strstr(dg_error_message(), "curved element 3 has Jacobian"),
+         "%s", dg_error_message());
+  dg_error_clear();
+  dg_mesh_destroy(&h);
   dg_mesh_destroy(&m);
   dg_mesh_destroy(&s);
 }
