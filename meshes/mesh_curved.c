@@ -12,17 +12,16 @@ int dg_mesh_ho_count(int dim, int k) {
 }
 
 void dg_mesh_ho_bary(int dim, int k, int j, int b[DG_MESH_MAX_VERTS]) {
-  /* Walk the lattice in its order (mesh_curved.h) until node j. */
-  int n = 0;
-  for (int l = 0; l <= (dim > 2 ? k : 0); l++)
-    for (int jj = 0; jj <= (dim > 1 ? k - l : 0); jj++)
-      for (int i = 0; i <= k - jj - l; i++, n++)
-        if (n == j) {
-          int t[4] = {k - i - jj - l, i, jj, l};
-          for (int v = 0; v < DG_MESH_MAX_VERTS; v++)
-            b[v] = v <= dim ? t[v] : 0;
-          return;
-        }
+  /* Skip whole layers (of t), then rows (of s), in the lattice order of
+   * mesh_curved.h; what is left is i. */
+  int l = 0, jj = 0;
+  while (dim > 2 && j >= (k - l + 1) * (k - l + 2) / 2)
+    j -= (k - l + 1) * (k - l + 2) / 2, l++;
+  while (dim > 1 && j >= k - l - jj + 1)
+    j -= k - l - jj + 1, jj++;
+  int t[4] = {k - j - jj - l, j, jj, l};
+  for (int v = 0; v < DG_MESH_MAX_VERTS; v++)
+    b[v] = v <= dim ? t[v] : 0;
 }
 
 int dg_mesh_ho_index(int dim, int k, const int b[DG_MESH_MAX_VERTS]) {
@@ -189,6 +188,17 @@ void dg_mesh_ho_flip_permutation(int dim, int k, int *perm) {
   }
 }
 
+/* det of the dim x dim matrix A. */
+static double det(int dim, double A[3][3]) {
+  if (dim == 1)
+    return A[0][0];
+  if (dim == 2)
+    return A[0][0] * A[1][1] - A[0][1] * A[1][0];
+  return A[0][0] * (A[1][1] * A[2][2] - A[1][2] * A[2][1]) -
+         A[0][1] * (A[1][0] * A[2][2] - A[1][2] * A[2][0]) +
+         A[0][2] * (A[1][0] * A[2][1] - A[1][1] * A[2][0]);
+}
+
 double dg_mesh_ho_jacobian(const dg_mesh *m, int64_t e, const double *r, double A[3][3]) {
   const int dim = m->dim, k = m->geom_order, nho = dg_mesh_ho_count(dim, k);
   double phi[84], dphi[84 * 3]; /* nho <= 84 for k <= 6 in 3D */
@@ -200,20 +210,22 @@ double dg_mesh_ho_jacobian(const dg_mesh *m, int64_t e, const double *r, double 
         s += m->XH[(e * nho + j) * dim + c] * dphi[j * dim + b];
       A[c][b] = s;
     }
-  if (dim == 1)
-    return A[0][0];
-  if (dim == 2)
-    return A[0][0] * A[1][1] - A[0][1] * A[1][0];
-  return A[0][0] * (A[1][1] * A[2][2] - A[1][2] * A[2][1]) -
-         A[0][1] * (A[1][0] * A[2][2] - A[1][2] * A[2][0]) +
-         A[0][2] * (A[1][0] * A[2][1] - A[1][1] * A[2][0]);
+  return det(dim, A);
 }
 
-/* First check set point of element e (order-2k lattice) with J <= 0, or -1;
- * its J in *Jbad. */
-static int tangled_at(const dg_mesh *m, int64_t e, const double *rst, int ncheck, double *Jbad) {
+/* First check set point of element e with J <= 0, or -1; its J in *Jbad.
+ * dphi: the basis gradients at the ncheck points (ncheck x nho x dim). */
+static int tangled_at(const dg_mesh *m, int64_t e, const double *dphi, int ncheck, int nho,
+                      double *Jbad) {
+  const int dim = m->dim;
+  const double *xh = m->XH + e * nho * dim;
   for (int p = 0; p < ncheck; p++) {
-    double A[3][3], J = dg_mesh_ho_jacobian(m, e, rst + p * m->dim, A);
+    double A[3][3] = {{0}};
+    for (int j = 0; j < nho; j++)
+      for (int c = 0; c < dim; c++)
+        for (int b = 0; b < dim; b++)
+          A[c][b] += xh[j * dim + c] * dphi[(p * nho + j) * dim + b];
+    double J = det(dim, A);
     if (!(J > 0)) {
       *Jbad = J;
       return p;
@@ -245,24 +257,34 @@ dg_error dg_mesh_curved_check(const dg_mesh *m) {
   }
   const int nchk = dg_mesh_ho_count(dim, 2 * k);
   double *rst = malloc((size_t)nchk * dim * sizeof *rst);
-  DG_CHECK(rst != NULL, DG_ERR_MEMORY, "curved element check: out of memory");
+  double *dphi = malloc((size_t)nchk * nho * dim * sizeof *dphi);
+  if (!rst || !dphi) {
+    free(rst);
+    free(dphi);
+    DG_RAISE(DG_ERR_MEMORY, "curved element check: out of memory");
+  }
   dg_mesh_ho_reference(dim, 2 * k, rst);
+  for (int p = 0; p < nchk; p++) {
+    double phi[84];
+    dg_mesh_ho_basis(dim, k, rst + p * dim, phi, dphi + p * nho * dim);
+  }
   int64_t bad = m->K;
 #pragma omp parallel for schedule(static) reduction(min : bad)
   for (int64_t e = 0; e < m->K; e++) {
     double J;
-    if (e < bad && !dg_mesh_element_affine(m, e) && tangled_at(m, e, rst, nchk, &J) >= 0)
+    if (e < bad && !dg_mesh_element_affine(m, e) && tangled_at(m, e, dphi, nchk, nho, &J) >= 0)
       bad = e;
   }
   if (bad == m->K) {
     free(rst);
+    free(dphi);
     return DG_OK;
   }
-  double J = 0, A[3][3], phi[84], x[3] = {0, 0, 0}, r[3] = {0, 0, 0};
-  int p = tangled_at(m, bad, rst, nchk, &J);
+  double J = 0, phi[84], x[3] = {0, 0, 0}, r[3] = {0, 0, 0};
+  int p = tangled_at(m, bad, dphi, nchk, nho, &J);
   memcpy(r, rst + p * dim, (size_t)dim * sizeof *r);
   free(rst);
-  dg_mesh_ho_jacobian(m, bad, r, A);
+  free(dphi);
   dg_mesh_ho_basis(dim, k, r, phi, NULL);
   for (int j = 0; j < nho; j++)
     for (int c = 0; c < dim; c++)

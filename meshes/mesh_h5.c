@@ -16,13 +16,18 @@
 #include "meshes/mesh_validate.h"
 
 dg_error dg_mesh_import(const char *in, const char *out, int parts) {
+  DG_CALL(dg_mesh_import_order(in, out, parts, 1));
+  return DG_OK;
+}
+
+dg_error dg_mesh_import_order(const char *in, const char *out, int parts, int geo_order) {
   DG_CHECK(in && out, DG_ERR_ARG, "dg_mesh_import: NULL path");
   DG_CHECK(parts >= 1, DG_ERR_INPUT, "import: --parts %d must be at least 1", parts);
   DG_CALL(dg_fsutil_check_output(out, "import output"));
   dg_mesh *m = NULL;
   dg_partition *p = NULL;
   dg_error err = DG_OK;
-  DG_CALL_GOTO(err, done, dg_mesh_read_gmsh(in, 0, &m));
+  DG_CALL_GOTO(err, done, dg_mesh_read_gmsh_order(in, 0, geo_order, &m));
   DG_CALL_GOTO(err, done, dg_mesh_validate(m, NULL, NULL));
   /* each part's elements stay in increasing global order: near in memory */
   DG_CALL_GOTO(err, done, dg_mesh_order_hilbert(m, NULL));

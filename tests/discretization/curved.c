@@ -6,7 +6,8 @@
  *  - The polar map of an annulus sector (not polynomial): the errors of J
  *    at the nodes and of the outer-circle normals against the radial
  *    direction fall at rate >= k - 0.3 under refinement, the sector's area
- *    sum J w at rate >= k + 0.7 (k = 2, 3).
+ *    sum J w at rate >= k + 0.7 (k = 2, 3); on one mesh they fall with k
+ *    (k = 1..4 at N = 4).
  *  - Affine elements are bitwise those of a straight mesh: a mesh of
  *    geometry order 2 with affine nodes, and the affine elements of a mesh
  *    curved only where x > 1/2.
@@ -113,15 +114,15 @@ static void polar_fn(void *ctx, const double *x, double *y) {
   y[1] = x[0] * sin(x[1]);
 }
 
-/* Errors on the sector mesh of n x n cells at geometry order k, N = k:
+/* Errors on the sector mesh of n x n cells at geometry order k, order N:
  * J at the nodes (relative), outer normals vs radial, area. */
-static void polar_errors(int n, int k, double err[3]) {
+static void polar_errors(int n, int k, int N, double err[3]) {
   mesh_case c = {.dim = 2, .lo = {1, 0, 0}, .hi = {2, PI / 2, 0}, .n = {n, n, 1}};
   dg_mesh *s = test_make_mesh(&c, 0.0), *m = NULL;
   MUST(dg_mesh_copy(s, &m));
   MUST(dg_mesh_curve(m, k, polar_fn, NULL));
   dg_discretization *d = NULL;
-  MUST(dg_discretization_create(m, k, DG_DOUBLE, &d));
+  MUST(dg_discretization_create(m, N, DG_DOUBLE, &d));
   err[0] = err[1] = 0;
   for (int64_t e = 0; e < m->K; e++)
     for (int i = 0; i < d->Np; i++) {
@@ -147,14 +148,29 @@ static void polar_errors(int n, int k, double err[3]) {
 
 static void check_polar(int k) {
   double e1[3], e2[3];
-  polar_errors(4, k, e1);
-  polar_errors(8, k, e2);
+  polar_errors(4, k, k, e1);
+  polar_errors(8, k, k, e2);
   const double want[3] = {k - 0.3, k - 0.3, k + 0.7};
   const char *what[3] = {"J", "normal", "area"};
   for (int q = 0; q < 3; q++) {
     double rate = log2(e1[q] / e2[q]);
     printf("polar k %d %-6s error %.3e -> %.3e rate %.2f\n", k, what[q], e1[q], e2[q], rate);
     EXPECT(rate >= want[q], "k %d %s rate %.2f < %.1f", k, what[q], rate, want[q]);
+  }
+}
+
+/* On one mesh at N = 4, the geometry error falls with k: each order at
+ * least halves the errors of J and of the normals (measured: by 3x to 180x). */
+static void check_polar_orders(void) {
+  double prev[3] = {0, 0, 0};
+  for (int k = 1; k <= 4; k++) {
+    double e[3];
+    polar_errors(4, k, 4, e);
+    printf("polar 4 x 4, N = 4, k = %d: J %.3e normal %.3e area %.3e\n", k, e[0], e[1], e[2]);
+    if (k > 1)
+      EXPECT(e[0] < 0.5 * prev[0] && e[1] < 0.5 * prev[1] && e[2] < prev[2],
+             "k %d does not improve on k %d", k, k - 1);
+    memcpy(prev, e, sizeof e);
   }
 }
 
@@ -271,6 +287,7 @@ int main(void) {
         check_polynomial(dim, k, N);
   check_polar(2);
   check_polar(3);
+  check_polar_orders();
   check_affine(2);
   check_affine(3);
   return expect_finish();

@@ -250,6 +250,13 @@ static void check_h5(const char *dir) {
   EXPECT(b->geom_order == 2 && hi < 1e-12 && ho < 1e-12 && dg_mesh_curved_count(b) > 0,
          "imported: order %d, circle errors %.1e %.1e", b->geom_order, hi, ho);
   dg_mesh_destroy(&b);
+  /* dgrun import --geometry-order 3 of the .geo. */
+  snprintf(imported, sizeof imported, "%s", mt_path("imported3.h5"));
+  MUST(dg_mesh_import_order(geo, imported, 1, 3));
+  MUST(dg_mesh_h5_read(imported, &b, NULL));
+  circle_errors(b, "outer", 2, &ho, &so);
+  EXPECT(b->geom_order == 3 && ho < 1e-12, "import at order 3: order %d", b->geom_order);
+  dg_mesh_destroy(&b);
   dg_mesh_destroy(&m);
   /* Straight-sided files: no nodes, order 1; also one written before them. */
   m = load(geo, 0.5, 1);
