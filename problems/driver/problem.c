@@ -267,6 +267,10 @@ static dg_error read_mesh_file(dg_problem *p) {
            (long long)geo_order, DG_MESH_MAX_GEOM_ORDER);
   DG_CALL(dg_config_get_string(cfg, "mesh", "default_tag", &deftag));
   size_t len = strlen(path);
+  if (geo_order > 1 && !(len > 4 && strcmp(path + len - 4, ".geo") == 0) && p->rank == 0)
+    dg_warn("%s: [mesh] geometry_order = %lld applies to a .geo only; '%s' keeps its own "
+            "geometry order",
+            AT(cfg, "mesh", "geometry_order"), (long long)geo_order, path);
   if (len > 3 && strcmp(path + len - 3, ".h5") == 0) {
     int nparts = 0;
     if (p->nranks > 1)
