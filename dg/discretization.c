@@ -8,6 +8,7 @@
 
 #include "core/timing.h"
 #include "dg/connectivity.h"
+#include "dg/geometry_curved.h"
 #include "dg/linalg.h"
 
 /* Face nodes of two neighbouring faces coincide up to round-off of the node
@@ -48,34 +49,6 @@ static void map_nodes(dg_discretization *d) {
       }
     }
   }
-}
-
-/* Invert the dim x dim matrix A (A[c][b] = dx_c/dr_b): returns det A and
- * B[b][c] = dr_b/dx_c (GeometricFactors2D/3D by cofactors). */
-static double invert_jacobian(int dim, double A[3][3], double B[3][3]) {
-  if (dim == 1) {
-    B[0][0] = 1.0 / A[0][0];
-    return A[0][0];
-  }
-  if (dim == 2) {
-    double det = A[0][0] * A[1][1] - A[0][1] * A[1][0];
-    B[0][0] = A[1][1] / det;
-    B[0][1] = -A[0][1] / det;
-    B[1][0] = -A[1][0] / det;
-    B[1][1] = A[0][0] / det;
-    return det;
-  }
-  double C[3][3];
-  for (int i = 0; i < 3; i++)
-    for (int j = 0; j < 3; j++) {
-      int i1 = (i + 1) % 3, i2 = (i + 2) % 3, j1 = (j + 1) % 3, j2 = (j + 2) % 3;
-      C[i][j] = A[i1][j1] * A[i2][j2] - A[i1][j2] * A[i2][j1]; /* cofactor */
-    }
-  double det = A[0][0] * C[0][0] + A[0][1] * C[0][1] + A[0][2] * C[0][2];
-  for (int i = 0; i < 3; i++)
-    for (int j = 0; j < 3; j++)
-      B[j][i] = C[i][j] / det;
-  return det;
 }
 
 /* Elements per dgemm of the geometric factors (the block decides how BLAS
@@ -119,7 +92,7 @@ static dg_error geometric_factors(dg_discretization *d) {
         for (int c = 0; c < dim; c++)
           for (int b = 0; b < dim; b++)
             A[c][b] = xr[c][b][l];
-        double J = invert_jacobian(dim, A, B);
+        double J = dg_geometry_invert(dim, A, B);
         if (!(J > 0) && n < bad)
           bad = n;
         d->J[n] = J;
@@ -383,12 +356,15 @@ dg_error dg_discretization_create(const dg_mesh *mesh, int N, dg_dtype precision
   dg_timing_end(ph);
   ph = dg_timing_begin("geometric factors");
   DG_CALL_GOTO(err, fail, geometric_factors(d));
+  /* Curved elements: their own nodes and factors over the affine ones. */
+  DG_CALL_GOTO(err, fail, dg_geometry_curved_apply(d));
   dg_timing_end(ph);
   ph = dg_timing_begin("normals, Fscale");
   face_geometry(d);
   dg_timing_end(ph);
   ph = dg_timing_begin("connectivity");
   DG_CALL_GOTO(err, fail, dg_connectivity_build(mesh, d->EToE, d->EToF, d->face_shift));
+  DG_CALL_GOTO(err, fail, dg_geometry_curved_check_faces(d));
   dg_timing_end(ph);
   ph = dg_timing_begin("node maps");
   DG_CALL_GOTO(err, fail, node_maps(d));
@@ -433,6 +409,7 @@ void dg_discretization_destroy(dg_discretization **dp) {
   free(d->sJ);
   free(d->Fscale);
   free(d->h);
+  free(d->curved);
   free(d->face_shift);
   free(d->EToE);
   free(d->EToF);

@@ -8,10 +8,13 @@
  *   face          (k, f)    -> k*Nfaces + f               arrays K x Nfaces
  * Face node i of face f is volume node Fmask[f][i] of the reference element.
  *
- * Geometric factors are stored per volume node, computed from the node
- * coordinates with D_r, D_s, D_t as in GeometricFactors2D/3D, so the same
- * arrays will serve curved elements; on the straight-sided elements built
- * today they are constant within each element.
+ * Geometric factors are stored per volume node.  On straight-sided
+ * (affine) elements they are computed from the node coordinates with D_r,
+ * D_s, D_t as in GeometricFactors2D/3D and are constant within each
+ * element; on curved elements (a mesh of geometry order k > 1 whose element
+ * nodes are not the affine image of its vertices) coordinates and factors
+ * come exactly from the order-k geometry map at each node
+ * (dg/geometry_curved.h), and curved[k] says which kind an element is.
  *
  * The mesh is borrowed: it must outlive the discretization and be
  * positively oriented (dg_mesh_orient); a non-positive Jacobian at any node
@@ -84,6 +87,12 @@ typedef struct dg_discretization {
    * give J/sJ = d * vol / area_f / 2 = altitude_f / 2.  h_min = min_k h[k]. */
   double *h;
   double h_min;
+
+  /* Per element 1 when it is curved (geometry from its high-order map,
+   * dg/geometry_curved.h), 0 when affine (always allocated); ncurved of
+   * them. */
+  uint8_t *curved;
+  int64_t ncurved;
 
   /* Domain volume sum_k sum_i J_ki w_i with w = row sums of the mass matrix. */
   double volume;

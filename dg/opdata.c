@@ -92,6 +92,16 @@ void dg_opdata_destroy(dg_opdata **od) {
   *od = NULL;
 }
 
+dg_error dg_opdata_check_affine(const dg_discretization *d) {
+  for (int64_t k = 0; k < d->K && d->ncurved > 0; k++)
+    DG_CHECK(!d->curved[k], DG_ERR_UNSUPPORTED,
+             "element %lld is curved (the mesh has geometry order %d and %lld curved "
+             "elements): curved elements are read and validated but cannot be run yet (no "
+             "curved kernels); use a straight-sided mesh (geometry_order = 1)",
+             (long long)k, d->mesh->geom_order, (long long)d->ncurved);
+  return DG_OK;
+}
+
 dg_error dg_opdata_create(const dg_discretization *d, int np_pad, int element_major,
                           int ncomp, const int *tag_to_bc, dg_opdata **out) {
   *out = NULL;
@@ -131,6 +141,7 @@ dg_error dg_opdata_create(const dg_discretization *d, int np_pad, int element_ma
                 o->egeo && o->fgeo && o->fx && o->vx && o->mapM && o->mapP && o->fbc && o->Jk,
                 DG_ERR_MEMORY, "out of memory for the operator data of %lld elements",
                 (long long)K);
+  DG_CALL_GOTO(err, fail, dg_opdata_check_affine(d));
   /* Elements in parallel (each writes only its own rows); the first bad
    * element is reported, as a sequential loop would. */
   int64_t bad = K;

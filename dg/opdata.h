@@ -29,6 +29,11 @@ typedef struct dg_opdata {
   double *Jk;       /* K: element Jacobians (host, for norms) */
 } dg_opdata;
 
+/* No kernel runs curved elements yet (issue 40): DG_ERR_UNSUPPORTED naming
+ * the first curved element of d (d->curved), DG_OK for an affine mesh.
+ * dg_opdata_create checks it; drivers call it before generating kernels. */
+dg_error dg_opdata_check_affine(const dg_discretization *d);
+
 /* tag_to_bc[t] is the boundary-condition index of mesh tag t (ntags
  * entries), or -1 when the tag has no boundary condition: a boundary face
  * with such a tag is DG_ERR_INPUT naming the tag. */

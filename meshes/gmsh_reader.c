@@ -4,6 +4,13 @@
 
 int dg_gmsh_reader_available(void) { return 0; }
 
+dg_error dg_mesh_read_gmsh_order(const char *path, double geo_size, int geo_order,
+                                 dg_mesh **out) {
+  (void)geo_order;
+  DG_CALL(dg_mesh_read_gmsh(path, geo_size, out));
+  return DG_OK;
+}
+
 dg_error dg_mesh_read_gmsh(const char *path, double geo_size, dg_mesh **out) {
   (void)geo_size;
   if (out)
@@ -27,13 +34,17 @@ dg_error dg_mesh_read_gmsh(const char *path, double geo_size, dg_mesh **out) {
 
 #include "core/fsutil.h"
 #include "core/log.h"
+#include "meshes/mesh_curved.h"
 #include "meshes/mesh_validate.h"
 
 int dg_gmsh_reader_available(void) { return 1; }
 
 /* Gmsh type ids of the linear simplices (gmsh reference manual, "MSH file
- * format": 15 point, 1 line2, 2 tri3, 4 tet4), by dimension. */
+ * format": 15 point, 1 line2, 2 tri3, 4 tet4), by dimension; the Gmsh
+ * family names of the simplices, whose type at order k Gmsh gives
+ * (gmshModelMeshGetElementType). */
 static const int simplex_type[4] = {15, 1, 2, 4};
+static const char *const simplex_family[4] = {"Point", "Line", "Triangle", "Tetrahedron"};
 
 /* Relative tolerance for "planar" and "a translation": see mesh_validate.c. */
 #define GEOM_RTOL 1e-8
@@ -53,6 +64,8 @@ typedef struct {
   /* The top-dimensional elements' Gmsh tags, sorted (nelems = K). */
   element_of_tag *elems;
   int64_t nelems;
+  /* Geometry order of the elements (1: linear simplices). */
+  int order;
 } reader;
 
 /* Turn a failed Gmsh call (ierr != 0) into a dg_error naming the file and
@@ -121,6 +134,138 @@ static void type_name(int type, char *buf, size_t size) {
   }
 }
 
+/* Gmsh type of the complete (Lagrange, not serendipity) simplex of
+ * dimension gdim at the reader's order, and its nodes per element. */
+static int facet_type(const reader *r, int gdim, size_t *stride) {
+  *stride = gdim == 0 ? 1 : (size_t)dg_mesh_ho_count(gdim, r->order);
+  if (r->order == 1 || gdim == 0)
+    return simplex_type[gdim];
+  int ierr = 0, t = gmshModelMeshGetElementType(simplex_family[gdim], r->order, 0, &ierr);
+  return ierr ? -1 : t;
+}
+
+/* Solve the n x n system A x = b (n <= 3) by elimination with pivoting. */
+static void solve_small(int n, double A[3][3], double *b) {
+  for (int c = 0; c < n; c++) {
+    int p = c;
+    for (int i = c + 1; i < n; i++)
+      if (fabs(A[i][c]) > fabs(A[p][c]))
+        p = i;
+    for (int j = 0; j < n; j++) {
+      double t = A[c][j];
+      A[c][j] = A[p][j];
+      A[p][j] = t;
+    }
+    double t = b[c];
+    b[c] = b[p];
+    b[p] = t;
+    for (int i = c + 1; i < n; i++) {
+      double f = A[i][c] / A[c][c];
+      for (int j = c; j < n; j++)
+        A[i][j] -= f * A[c][j];
+      b[i] -= f * b[c];
+    }
+  }
+  for (int c = n - 1; c >= 0; c--) {
+    for (int j = c + 1; j < n; j++)
+      b[c] -= A[c][j] * b[j];
+    b[c] /= A[c][c];
+  }
+}
+
+/* If Gmsh type `type` is a complete simplex of dimension dim, its order,
+ * and gmsh_node[j]: the Gmsh local node at dgrun's lattice node j
+ * (meshes/mesh_curved.h).  The match is by reference coordinates
+ * (gmshModelMeshGetElementProperties): each local node's barycentric
+ * coordinates in its element's primary nodes, times the order, are the
+ * lattice node's integers.  0 when the type is something else. */
+static int simplex_order(int dim, int type, int *order, int *gmsh_node) {
+  char *name = NULL;
+  double *coord = NULL;
+  size_t ncoord = 0;
+  int edim, k, nnodes, nprimary, ierr = 0, ok = 0;
+  gmshModelMeshGetElementProperties(type, &name, &edim, &k, &nnodes, &coord, &ncoord, &nprimary,
+                                    &ierr);
+  if (ierr)
+    return 0;
+  int complete = k >= 1 && k <= DG_MESH_MAX_GEOM_ORDER && edim == dim && nprimary == dim + 1 &&
+                 nnodes == dg_mesh_ho_count(dim, k) && ncoord == (size_t)(nnodes * dim);
+  if (complete) {
+    int e2 = 0;
+    complete = gmshModelMeshGetElementType(simplex_family[dim], k, 0, &e2) == type && !e2;
+  }
+  if (complete) {
+    for (int j = 0; j < nnodes; j++)
+      gmsh_node[j] = -1;
+    ok = 1;
+    for (int i = 0; i < nnodes && ok; i++) {
+      /* u_i - P_0 = sum_a lambda_{a+1} (P_{a+1} - P_0) */
+      double A[3][3], lam[4];
+      for (int c = 0; c < dim; c++) {
+        for (int a = 0; a < dim; a++)
+          A[c][a] = coord[(a + 1) * dim + c] - coord[c];
+        lam[c + 1] = coord[i * dim + c] - coord[c];
+      }
+      solve_small(dim, A, lam + 1);
+      lam[0] = 1;
+      for (int a = 1; a <= dim; a++)
+        lam[0] -= lam[a];
+      int b[DG_MESH_MAX_VERTS] = {0, 0, 0, 0};
+      for (int v = 0; v <= dim; v++) {
+        b[v] = (int)lround(lam[v] * k);
+        ok = ok && fabs(lam[v] * k - b[v]) < 1e-6;
+      }
+      int j = ok ? dg_mesh_ho_index(dim, k, b) : -1;
+      ok = ok && j >= 0 && gmsh_node[j] < 0;
+      if (ok)
+        gmsh_node[j] = i;
+    }
+    *order = k;
+  }
+  gfree(name);
+  gfree(coord);
+  return ok;
+}
+
+typedef struct {
+  size_t tag, at;
+} node_at;
+
+static int compare_node_at(const void *a, const void *b) {
+  size_t x = ((const node_at *)a)->tag, y = ((const node_at *)b)->tag;
+  return (x > y) - (x < y);
+}
+
+/* The high-order nodes of every element (en: nho Gmsh node tags per
+ * element, in Gmsh's local order) into m->XH in dgrun's lattice order. */
+static dg_error read_ho_nodes(const reader *r, dg_mesh *m, const size_t *en,
+                              const int *gmsh_node, const size_t *node_tags, size_t nnode,
+                              const double *coord) {
+  const int dim = m->dim, nho = dg_mesh_ho_count(dim, r->order);
+  DG_CALL(dg_mesh_ho_set_order(m, r->order));
+  node_at *idx = malloc((nnode + 1) * sizeof *idx);
+  DG_CHECK(idx != NULL, DG_ERR_MEMORY, "mesh '%s': out of memory", r->path);
+  for (size_t i = 0; i < nnode; i++)
+    idx[i] = (node_at){node_tags[i], i};
+  qsort(idx, nnode, sizeof *idx, compare_node_at);
+  for (int64_t e = 0; e < m->K; e++)
+    for (int j = 0; j < nho; j++) {
+      node_at key = {en[e * nho + gmsh_node[j]], 0};
+      const node_at *p = bsearch(&key, idx, nnode, sizeof key, compare_node_at);
+      if (!p) {
+        free(idx);
+        DG_RAISE(DG_ERR_INPUT,
+                 "mesh file '%s': an element refers to node %zu, which the file does not "
+                 "define",
+                 r->path, key.tag);
+      }
+      for (int c = 0; c < dim; c++)
+        m->XH[(e * nho + j) * dim + c] = coord[3 * p->at + c];
+    }
+  free(idx);
+  return DG_OK;
+}
+
 /* The elements of the top dimension: check their types, collect and number
  * their nodes, build the mesh with coordinates and EToV. */
 static dg_error read_elements(reader *r, int dim, dg_mesh **out) {
@@ -137,9 +282,12 @@ static dg_error read_elements(reader *r, int dim, dg_mesh **out) {
                            &ntags_nn, dim, -1, &ierr);
   GMSH_CHECK("list the elements");
   size_t it = ntypes;
+  int gmsh_node[84]; /* dg_mesh_ho_count(3, DG_MESH_MAX_GEOM_ORDER) */
   for (size_t t = 0; t < ntypes; t++) {
-    if (types[t] == simplex_type[dim]) {
+    int order = 0;
+    if (simplex_order(dim, types[t], &order, gmsh_node) && it == ntypes) {
       it = t;
+      r->order = order;
       continue;
     }
     char got[64], want[64];
@@ -147,26 +295,29 @@ static dg_error read_elements(reader *r, int dim, dg_mesh **out) {
     type_name(simplex_type[dim], want, sizeof want);
     DG_CHECK_GOTO(err, done, 0, DG_ERR_INPUT,
                   "mesh file '%s': %zu elements of type '%s' (Gmsh type %d) in its %dD "
-                  "mesh; dgrun reads only linear simplices ('%s' in %dD): remesh with "
-                  "triangles/tetrahedra and Mesh.ElementOrder = 1",
-                  r->path, etags_n[t], got, types[t], dim, want, dim);
+                  "mesh; dgrun reads only simplices ('%s' in %dD, or complete high-order "
+                  "ones of orders up to %d, all of one order): remesh with "
+                  "triangles/tetrahedra of one Mesh.ElementOrder",
+                  r->path, etags_n[t], got, types[t], dim, want, dim, DG_MESH_MAX_GEOM_ORDER);
   }
   DG_CHECK_GOTO(err, done, it < ntypes && etags_n[it] > 0, DG_ERR_INPUT,
                 "mesh file '%s' holds no %dD elements (a .msh file written by Gmsh holds only "
                 "the elements of physical groups when there are any: add a Physical %s, or "
                 "save with Mesh.SaveAll = 1)",
                 r->path, dim, dim == 3 ? "Volume" : dim == 2 ? "Surface" : "Curve");
-  const int nv = dim + 1;
+  const int nv = dim + 1, nho = dg_mesh_ho_count(dim, r->order);
   const int64_t K = (int64_t)etags_n[it];
   const size_t *en = ntags[it];
-  DG_CHECK_GOTO(err, done, ntags_n[it] == (size_t)K * (size_t)nv, DG_ERR_INPUT,
+  DG_CHECK_GOTO(err, done, ntags_n[it] == (size_t)K * (size_t)nho, DG_ERR_INPUT,
                 "mesh file '%s': %" PRId64 " elements but %zu element node tags", r->path, K,
                 ntags_n[it]);
 
   /* The nodes used by the elements, in increasing tag order. */
+  /* (The vertices: the primary nodes, first in each element's list.) */
   r->tags = malloc((size_t)K * nv * sizeof *r->tags);
   DG_CHECK_GOTO(err, done, r->tags != NULL, DG_ERR_MEMORY, "mesh '%s': out of memory", r->path);
-  memcpy(r->tags, en, (size_t)K * nv * sizeof *r->tags);
+  for (int64_t e = 0; e < K; e++)
+    memcpy(r->tags + e * nv, en + e * nho, (size_t)nv * sizeof *r->tags);
   qsort(r->tags, (size_t)K * nv, sizeof *r->tags, compare_size_t);
   int64_t Nv = 0;
   for (int64_t i = 0; i < K * nv; i++)
@@ -176,7 +327,7 @@ static dg_error read_elements(reader *r, int dim, dg_mesh **out) {
 
   DG_CALL_GOTO(err, done, dg_mesh_create(dim, Nv, K, &m));
   for (int64_t i = 0; i < K * nv; i++)
-    m->EToV[i] = vertex_of(r, en[i]);
+    m->EToV[i] = vertex_of(r, en[i / nv * nho + i % nv]);
   /* Element tags, for the regions (read_regions). */
   r->elems = malloc((size_t)K * sizeof *r->elems);
   DG_CHECK_GOTO(err, done, r->elems != NULL, DG_ERR_MEMORY, "mesh '%s': out of memory", r->path);
@@ -221,6 +372,8 @@ static dg_error read_elements(reader *r, int dim, dg_mesh **out) {
                     dim == 2 ? "in the plane z = 0" : "on the x axis");
     }
   }
+  if (r->order > 1)
+    DG_CALL_GOTO(err, done, read_ho_nodes(r, m, en, gmsh_node, node_tags, nnode, coord));
   *out = m;
   m = NULL;
 done:
@@ -260,9 +413,9 @@ static const char *physical_kind(int gdim) {
 }
 
 /* The n elements of one entity of a physical group: Gmsh element tags and
- * their nodes (those of a linear simplex each). */
+ * their nodes (stride per element; the primary ones first). */
 typedef dg_error (*group_visit)(reader *r, void *ctx, const char *name, const size_t *etags,
-                                size_t n, const size_t *nodes);
+                                size_t n, const size_t *nodes, size_t stride);
 
 /* Name physical group `group` of dimension gdim (named(); an unnamed group
  * is an error saying that dgrun uses the names of `kind` groups as `use`),
@@ -289,10 +442,11 @@ static dg_error visit_group(reader *r, int gdim, int group, const char *kind, co
     gfree(etags);
     gfree(nodes);
     etags = nodes = NULL;
-    gmshModelMeshGetElementsByType(simplex_type[gdim], &etags, &netags, &nodes, &nnodes, ents[e],
-                                   0, 1, &ierr);
+    size_t stride;
+    int type = facet_type(r, gdim, &stride);
+    gmshModelMeshGetElementsByType(type, &etags, &netags, &nodes, &nnodes, ents[e], 0, 1, &ierr);
     GMSH_CHECK("read the elements of a physical group");
-    DG_CALL_GOTO(err, done, visit(r, ctx, name, etags, netags, nodes));
+    DG_CALL_GOTO(err, done, visit(r, ctx, name, etags, netags, nodes, stride));
   }
 done:
   gfree(name);
@@ -321,13 +475,13 @@ static dg_error tag_named(reader *r, void *ctx, const char *name) {
 }
 
 static dg_error tag_faces(reader *r, void *ctx, const char *name, const size_t *etags, size_t n,
-                          const size_t *nodes) {
+                          const size_t *nodes, size_t stride) {
   tag_ctx *c = ctx;
   dg_mesh *m = c->m;
   const int nf = m->dim + 1;
   for (size_t i = 0; i < n; i++) {
     int64_t key[3];
-    int64_t at = facet_key(r, m->dim, nodes + i * (size_t)m->dim, key)
+    int64_t at = facet_key(r, m->dim, nodes + i * stride, key)
                      ? dg_mesh_validate_face_find(c->faces, c->nfaces, key)
                      : -1;
     DG_CHECK(at >= 0, DG_ERR_INPUT,
@@ -386,8 +540,9 @@ static dg_error region_named(reader *r, void *ctx, const char *name) {
 }
 
 static dg_error region_elements(reader *r, void *ctx, const char *name, const size_t *etags,
-                                size_t n, const size_t *nodes) {
+                                size_t n, const size_t *nodes, size_t stride) {
   (void)nodes;
+  (void)stride;
   region_ctx *c = ctx;
   dg_mesh *m = c->m;
   for (size_t i = 0; i < n; i++) {
@@ -585,15 +740,24 @@ static dg_error check_msh_counts(const char *path, FILE *f) {
 }
 
 dg_error dg_mesh_read_gmsh(const char *path, double geo_size, dg_mesh **out) {
+  DG_CALL(dg_mesh_read_gmsh_order(path, geo_size, 1, out));
+  return DG_OK;
+}
+
+dg_error dg_mesh_read_gmsh_order(const char *path, double geo_size, int geo_order,
+                                 dg_mesh **out) {
   DG_CHECK(path && out, DG_ERR_ARG, "dg_mesh_read_gmsh: NULL argument");
   *out = NULL;
+  DG_CHECK(geo_order >= 1 && geo_order <= DG_MESH_MAX_GEOM_ORDER, DG_ERR_INPUT,
+           "mesh '%s': geometry order %d must be 1 to %d", path, geo_order,
+           DG_MESH_MAX_GEOM_ORDER);
   FILE *f; /* a FIFO or device is refused here: Gmsh would block on it or read forever */
   DG_CALL(dg_fsutil_fopen_input(path, "mesh file", &f));
   dg_error cerr = ends_with(path, ".msh") ? check_msh_counts(path, f) : DG_OK;
   fclose(f);
   DG_CALL(cerr);
 
-  reader rd = {path, NULL, 0, NULL, 0}, *r = &rd;
+  reader rd = {path, NULL, 0, NULL, 0, 1}, *r = &rd;
   dg_error err = DG_OK;
   int ierr = 0;
   dg_mesh *m = NULL;
@@ -621,6 +785,15 @@ dg_error dg_mesh_read_gmsh(const char *path, double geo_size, dg_mesh **out) {
       gmshOptionSetNumber("Mesh.MeshSizeMax", geo_size, &ierr);
       GMSH_CHECK("set the mesh size");
     }
+    if (geo_order > 1) {
+      /* Gmsh places the high-order nodes on the curved entities and, with
+       * HighOrderOptimize = 2 (elastic analogy then optimisation), untangles
+       * the elements that curving the boundary inverted. */
+      gmshOptionSetNumber("Mesh.ElementOrder", geo_order, &ierr);
+      GMSH_CHECK("set the element order");
+      gmshOptionSetNumber("Mesh.HighOrderOptimize", dim > 1 ? 2 : 0, &ierr);
+      GMSH_CHECK("set the high-order optimisation");
+    }
     gmshModelMeshGenerate(dim, &ierr);
     GMSH_CHECK("mesh the geometry");
   }
@@ -630,8 +803,8 @@ dg_error dg_mesh_read_gmsh(const char *path, double geo_size, dg_mesh **out) {
   DG_CALL_GOTO(err, done, read_tags(r, m, faces, nfaces));
   DG_CALL_GOTO(err, done, read_periodic(r, m, faces, nfaces));
   dg_info("mesh '%s': %dD, %" PRId64 " elements, %" PRId64 " vertices, %d boundary tags, %" PRId64
-          " periodic face pairs, %d regions",
-          path, dim, m->K, m->Nv, m->ntags, m->nface_pairs, m->nregions);
+          " periodic face pairs, %d regions, geometry order %d",
+          path, dim, m->K, m->Nv, m->ntags, m->nface_pairs, m->nregions, m->geom_order);
   *out = m;
   m = NULL;
 done:

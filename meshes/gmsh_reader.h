@@ -3,11 +3,18 @@
  *  - `.msh` files of any version Gmsh reads (2.2, 4.1; ASCII or binary), and
  *    `.geo` scripts, which are meshed on the spot (Mesh.MeshSizeMax = the
  *    size given by the caller, if positive).
- *  - The mesh dimension is the model's dimension; its elements must be linear
- *    simplices (2-node lines, 3-node triangles, 4-node tetrahedra).  Any
- *    other element type of that dimension (quadrangles, hexahedra, prisms,
- *    second-order elements, ...) is DG_ERR_INPUT naming the type and count.
- *    A 2D mesh must lie in the plane z = 0, a 1D mesh on the x axis.
+ *  - The mesh dimension is the model's dimension; its elements must be
+ *    simplices of one order: linear (2-node lines, 3-node triangles, 4-node
+ *    tetrahedra) or complete high-order Lagrange ones (3-node lines, 6- and
+ *    10-node triangles, 10- and 20-node tetrahedra, ... up to order
+ *    DG_MESH_MAX_GEOM_ORDER).  High-order elements give a mesh of that
+ *    geometry order (meshes/mesh_curved.h): the primary nodes are the
+ *    vertices, and every node is reordered from Gmsh's numbering to dgrun's
+ *    lattice by its reference coordinates (gmshModelMeshGetElementProperties).
+ *    Any other element type of that dimension (quadrangles, hexahedra,
+ *    prisms, serendipity or mixed-order elements, ...) is DG_ERR_INPUT naming
+ *    the type and count.  A 2D mesh must lie in the plane z = 0, a 1D mesh
+ *    on the x axis.
  *  - Physical groups of dimension dim-1 are boundary tags, by NAME (a group
  *    without a name is an error); their elements are matched to element faces
  *    by vertex sets.
@@ -39,6 +46,13 @@
 /* Read (or, for .geo, mesh) path.  geo_size > 0 caps the element size of a
  * .geo mesh; ignored for .msh files. */
 dg_error dg_mesh_read_gmsh(const char *path, double geo_size, dg_mesh **out);
+
+/* The same, with a .geo meshed at geometry order geo_order (1..
+ * DG_MESH_MAX_GEOM_ORDER; Gmsh's Mesh.ElementOrder, with
+ * Mesh.HighOrderOptimize = 2 in 2D and 3D so that elements along curved
+ * boundaries are untangled).  A .msh file keeps its own order. */
+dg_error dg_mesh_read_gmsh_order(const char *path, double geo_size, int geo_order,
+                                 dg_mesh **out);
 
 /* 1 when this build can read Gmsh files, 0 otherwise. */
 int dg_gmsh_reader_available(void);

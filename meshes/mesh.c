@@ -8,6 +8,7 @@
 
 #include "core/log.h"
 #include "core/suggest.h"
+#include "meshes/mesh_curved.h"
 
 dg_error dg_mesh_create(int dim, int64_t Nv, int64_t K, dg_mesh **out) {
   DG_CHECK(out != NULL, DG_ERR_ARG, "dg_mesh_create: out is NULL");
@@ -20,6 +21,7 @@ dg_error dg_mesh_create(int dim, int64_t Nv, int64_t K, dg_mesh **out) {
   m->dim = dim;
   m->Nv = Nv;
   m->K = K;
+  m->geom_order = 1;
   m->VX = calloc((size_t)(Nv * dim), sizeof *m->VX);
   m->EToV = calloc((size_t)(K * (dim + 1)), sizeof *m->EToV);
   m->face_tag = malloc((size_t)(K * (dim + 1)) * sizeof *m->face_tag);
@@ -49,6 +51,7 @@ void dg_mesh_destroy(dg_mesh **mesh) {
   for (int i = 0; i < m->nregions; i++)
     free(m->region_names[i]);
   free(m->region_names);
+  free(m->XH);
   free(m);
   *mesh = NULL;
 }
@@ -75,6 +78,12 @@ dg_error dg_mesh_copy(const dg_mesh *mesh, dg_mesh **out) {
     DG_CALL_GOTO(err, fail, dg_mesh_region_add(m, mesh->region_names[i], NULL));
   if (mesh->nregions > 0)
     memcpy(m->region, mesh->region, (size_t)mesh->K * sizeof *m->region);
+  if (mesh->geom_order > 1) {
+    DG_CALL_GOTO(err, fail, dg_mesh_ho_set_order(m, mesh->geom_order));
+    memcpy(m->XH, mesh->XH,
+           (size_t)(mesh->K * dg_mesh_ho_count(mesh->dim, mesh->geom_order) * mesh->dim) *
+               sizeof *m->XH);
+  }
   *out = m;
   return DG_OK;
 fail:
@@ -190,10 +199,13 @@ dg_error dg_mesh_permute(dg_mesh *m, const int64_t *new_of_old) {
   int64_t *EToV = malloc(n * nv * sizeof *EToV);
   int *tags = malloc(n * nv * sizeof *tags);
   int *region = m->region ? malloc(n * sizeof *region) : NULL;
-  if (!EToV || !tags || (m->region && !region)) {
+  const size_t nh = m->XH ? (size_t)dg_mesh_ho_count(m->dim, m->geom_order) * m->dim : 0;
+  double *XH = m->XH ? malloc(n * nh * sizeof *XH) : NULL;
+  if (!EToV || !tags || (m->region && !region) || (m->XH && !XH)) {
     free(EToV);
     free(tags);
     free(region);
+    free(XH);
     DG_RAISE(DG_ERR_MEMORY, "element order: out of memory for %lld elements", (long long)m->K);
   }
   for (int64_t k = 0; k < m->K; k++) {
@@ -202,13 +214,17 @@ dg_error dg_mesh_permute(dg_mesh *m, const int64_t *new_of_old) {
     memcpy(&tags[j * nv], &m->face_tag[k * nv], (size_t)nv * sizeof *tags);
     if (region)
       region[j] = m->region[k];
+    if (XH)
+      memcpy(&XH[j * nh], &m->XH[k * nh], nh * sizeof *XH);
   }
   free(m->EToV);
   free(m->face_tag);
   free(m->region);
+  free(m->XH);
   m->EToV = EToV;
   m->face_tag = tags;
   m->region = region;
+  m->XH = XH;
   for (int64_t p = 0; p < m->nface_pairs; p++) {
     m->face_pairs[p].k1 = new_of_old[m->face_pairs[p].k1];
     m->face_pairs[p].k2 = new_of_old[m->face_pairs[p].k2];
@@ -296,7 +312,7 @@ static void face_permutation(int dim, int perm[DG_MESH_MAX_FACES]) {
 /* 0 when element k is fine or was flipped (*flipped set), 1 when it names a
  * vertex that does not exist, 2 when it is degenerate. */
 static int orient_element(dg_mesh *m, int64_t k, const int perm[DG_MESH_MAX_FACES],
-                          int *flipped) {
+                          const int *node_perm, int *flipped) {
   const int nv = m->dim + 1;
   int64_t *v = m->EToV + k * nv;
   *flipped = 0;
@@ -316,14 +332,23 @@ static int orient_element(dg_mesh *m, int64_t k, const int perm[DG_MESH_MAX_FACE
   memcpy(old, tag, (size_t)nv * sizeof *old);
   for (int f = 0; f < nv; f++)
     tag[perm[f]] = old[f];
+  if (node_perm) { /* new node j is old node node_perm[j] */
+    const int dim = m->dim, nho = dg_mesh_ho_count(dim, m->geom_order);
+    double *x = m->XH + k * nho * dim, tmpx[84 * 3];
+    memcpy(tmpx, x, (size_t)(nho * dim) * sizeof *x);
+    for (int j = 0; j < nho; j++)
+      memcpy(x + j * dim, tmpx + node_perm[j] * dim, (size_t)dim * sizeof *x);
+  }
   *flipped = 1;
   return 0;
 }
 
 dg_error dg_mesh_orient(dg_mesh *m, int64_t *nflipped) {
   const int nv = m->dim + 1;
-  int perm[DG_MESH_MAX_FACES];
+  int perm[DG_MESH_MAX_FACES], node_perm[84];
   face_permutation(m->dim, perm);
+  if (m->XH)
+    dg_mesh_ho_flip_permutation(m->dim, m->geom_order, node_perm);
   /* Elements on their own, in parallel; the face pairs of flipped elements
    * follow in one pass.  The first bad element is reported. */
   unsigned char *was_flipped = m->nface_pairs > 0 ? calloc((size_t)m->K, 1) : NULL;
@@ -332,7 +357,7 @@ dg_error dg_mesh_orient(dg_mesh *m, int64_t *nflipped) {
 #pragma omp parallel for schedule(static) reduction(+ : flipped) reduction(min : bad)
   for (int64_t k = 0; k < m->K; k++) {
     int f = 0;
-    if (orient_element(m, k, perm, &f) != 0 && k < bad)
+    if (orient_element(m, k, perm, m->XH ? node_perm : NULL, &f) != 0 && k < bad)
       bad = k;
     flipped += f;
     if (f && was_flipped)

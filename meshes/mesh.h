@@ -60,15 +60,24 @@ typedef struct dg_mesh {
   int *region;
   int nregions;
   char **region_names; /* nregions names, owned */
+
+  /* High-order geometry (curved elements, issue 40; meshes/mesh_curved.h):
+   * geom_order k (1 = straight-sided, the default, XH NULL) and per element
+   * the nodes of its order-k Lagrange geometry map, K x nho x dim with
+   * nho = dg_mesh_ho_count(dim, k), in the equispaced lattice order that
+   * mesh_curved.h documents.  Copy, permute, orient, sub-meshes, partition
+   * parts and the HDF5 format carry them. */
+  int geom_order;
+  double *XH;
 } dg_mesh;
 
 /* Allocate a mesh of K elements and Nv vertices with zeroed coordinates and
  * vertex ids, every face tag -1, no tags, no periodicity, no regions
- * (region NULL). */
+ * (region NULL), geometry order 1 (XH NULL). */
 dg_error dg_mesh_create(int dim, int64_t Nv, int64_t K, dg_mesh **out);
 void dg_mesh_destroy(dg_mesh **mesh);
 /* A deep copy (coordinates, elements, tags, periodicity, face pairs,
- * regions). */
+ * regions, high-order nodes). */
 dg_error dg_mesh_copy(const dg_mesh *mesh, dg_mesh **out);
 
 /* Append an explicit periodic face pair (see dg_mesh_face_pair). */
@@ -94,8 +103,8 @@ dg_error dg_mesh_region_add(dg_mesh *mesh, const char *name, int *id);
 dg_error dg_mesh_region_find(const dg_mesh *mesh, const char *name, int *id);
 
 /* Renumber the elements: element k becomes element new_of_old[k] (a
- * permutation of 0..K-1).  Vertices, face tags and regions move with their
- * element; explicit face pairs are renumbered. */
+ * permutation of 0..K-1).  Vertices, face tags, regions and high-order
+ * nodes move with their element; explicit face pairs are renumbered. */
 dg_error dg_mesh_permute(dg_mesh *mesh, const int64_t *new_of_old);
 
 /* Signed volume of element k (length, area, volume; negative when its
@@ -106,8 +115,8 @@ double dg_mesh_signed_volume(const dg_mesh *mesh, int64_t k);
 double dg_mesh_element_size(const dg_mesh *mesh, int64_t k);
 
 /* Check the orientation of every element.  A negatively oriented element is
- * reoriented by swapping its last two vertices (its face tags and explicit
- * face pairs are renumbered to match); the number swapped is returned in
+ * reoriented by swapping its last two vertices (its face tags, explicit
+ * face pairs and high-order nodes are renumbered to match); the number swapped is returned in
  * *nflipped (may be NULL) and logged.  A degenerate element (|volume| below
  * 1e-10 times its longest edge to the power dim) is DG_ERR_INPUT naming the
  * element and its vertex coordinates. */

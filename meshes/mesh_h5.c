@@ -10,18 +10,24 @@
 #include "core/fsutil.h"
 #include "core/log.h"
 #include "meshes/gmsh_reader.h"
+#include "meshes/mesh_curved.h"
 #include "meshes/mesh_h5_check.h"
 #include "meshes/mesh_order.h"
 #include "meshes/mesh_validate.h"
 
 dg_error dg_mesh_import(const char *in, const char *out, int parts) {
+  DG_CALL(dg_mesh_import_order(in, out, parts, 1));
+  return DG_OK;
+}
+
+dg_error dg_mesh_import_order(const char *in, const char *out, int parts, int geo_order) {
   DG_CHECK(in && out, DG_ERR_ARG, "dg_mesh_import: NULL path");
   DG_CHECK(parts >= 1, DG_ERR_INPUT, "import: --parts %d must be at least 1", parts);
   DG_CALL(dg_fsutil_check_output(out, "import output"));
   dg_mesh *m = NULL;
   dg_partition *p = NULL;
   dg_error err = DG_OK;
-  DG_CALL_GOTO(err, done, dg_mesh_read_gmsh(in, 0, &m));
+  DG_CALL_GOTO(err, done, dg_mesh_read_gmsh_order(in, 0, geo_order, &m));
   DG_CALL_GOTO(err, done, dg_mesh_validate(m, NULL, NULL));
   /* each part's elements stay in increasing global order: near in memory */
   DG_CALL_GOTO(err, done, dg_mesh_order_hilbert(m, NULL));
@@ -86,6 +92,7 @@ typedef struct {
   hid_t f;
   int dim, nf, ntags, nparts, nregions;
   int64_t Nv, K, npairs;
+  int geom_order, nho; /* 1 and 0 for a straight-sided file */
 } h5in;
 
 #define BAD(r, ...) dg_error_raise(DG_ERR_INPUT, __FILE__, __LINE__, __func__, __VA_ARGS__)
@@ -263,6 +270,16 @@ static dg_error open_file(const char *path, h5in *r) {
     DG_CHECK(nregions > 0 && nregions < 1 << 20, DG_ERR_INPUT,
              "mesh file '%s': bad region count %" PRId64 " (corrupt file)", path, nregions);
     r->nregions = (int)nregions;
+  }
+  r->geom_order = 1;
+  r->nho = 0;
+  if (H5Aexists(r->f, "geom_order") > 0) { /* absent: straight-sided */
+    int64_t k;
+    DG_CALL(get_i64_attr(r, r->f, "geom_order", &k));
+    DG_CHECK(k >= 2 && k <= DG_MESH_MAX_GEOM_ORDER, DG_ERR_INPUT,
+             "mesh file '%s': bad geometry order %" PRId64 " (corrupt file)", path, k);
+    r->geom_order = (int)k;
+    r->nho = dg_mesh_ho_count(r->dim, r->geom_order);
   }
   if (H5Lexists(r->f, "partition", H5P_DEFAULT) > 0) {
     hid_t g = H5Gopen2(r->f, "partition", H5P_DEFAULT);
@@ -547,6 +564,12 @@ dg_error dg_mesh_h5_read(const char *path, dg_mesh **out, dg_partition **part_ou
     DG_CALL_GOTO(err, done, dg_mesh_h5_check_regions(path, m->region, r.K, NULL,
                                                      m->region_names, m->nregions));
   }
+  if (r.geom_order > 1) {
+    DG_CALL_GOTO(err, done, dg_mesh_ho_set_order(m, r.geom_order));
+    DG_CALL_GOTO(err, done, get(&r, r.f, "ho_nodes", H5T_FLOAT, H5T_NATIVE_DOUBLE, (hsize_t)r.K,
+                                (hsize_t)(r.nho * r.dim), m->XH));
+    DG_CALL_GOTO(err, done, dg_mesh_h5_check_coords(path, m->XH, r.K * r.nho, r.dim));
+  }
   char want[2 * DG_HASH_HEX_SIZE], got[DG_HASH_HEX_SIZE];
   DG_CALL_GOTO(err, done, get_string_attr(&r, "sha256", want, sizeof want));
   if (r.nparts)
@@ -689,6 +712,15 @@ static dg_error part_elements(part_reader *p) {
   if (r->nregions)
     DG_CALL(get_rows(r, r->f, "regions", H5T_INTEGER, H5T_NATIVE_INT, (hsize_t)r->K, 0, n,
                      R->gk, R->region));
+  if (r->geom_order > 1) {
+    const int64_t w = (int64_t)r->nho * r->dim;
+    R->XH = malloc((size_t)(n * w) * sizeof *R->XH);
+    DG_CHECK(R->XH != NULL, DG_ERR_MEMORY, "part %d: out of memory", rank);
+    R->geom_order = r->geom_order;
+    DG_CALL(get_rows(r, r->f, "ho_nodes", H5T_FLOAT, H5T_NATIVE_DOUBLE, (hsize_t)r->K,
+                     (hsize_t)w, n, R->gk, R->XH));
+    DG_CALL(dg_mesh_h5_check_coords(path, R->XH, n * r->nho, r->dim));
+  }
   return DG_OK;
 }
 

@@ -41,6 +41,9 @@ dg_error dg_mesh_h5_nparts(const char *path, int *nparts);
  * partition it for parts > 1 (METIS, or coordinate bisection without it;
  * edge cut and imbalance are logged), and write the HDF5 file. */
 dg_error dg_mesh_import(const char *in, const char *out, int parts);
+/* The same with a .geo meshed at geometry order geo_order (curved elements,
+ * dg_mesh_read_gmsh_order; `dgrun import ... --geometry-order K`). */
+dg_error dg_mesh_import_order(const char *in, const char *out, int parts, int geo_order);
 
 /* 1 when this build has HDF5. */
 int dg_mesh_h5_available(void);

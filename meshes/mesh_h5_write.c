@@ -13,6 +13,7 @@
 #include "core/fsutil.h"
 #include "core/hash.h"
 #include "core/seal.h"
+#include "meshes/mesh_curved.h"
 #include "meshes/mesh_h5_private.h"
 #include "meshes/mesh_validate.h"
 
@@ -101,6 +102,13 @@ void dg_mesh_h5_checksum(const dg_mesh *m, const dg_partition *p, const int64_t 
       dg_hash_update_field(&h, m->region_names[r]);
     dg_hash_update(&h, m->region, (size_t)m->K * sizeof *m->region);
   }
+  if (m->geom_order > 1) { /* (straight-sided files keep their hash) */
+    int64_t k = m->geom_order;
+    dg_hash_update(&h, &k, sizeof k);
+    dg_hash_update(&h, m->XH,
+                   (size_t)(m->K * dg_mesh_ho_count(m->dim, m->geom_order) * m->dim) *
+                       sizeof *m->XH);
+  }
   if (p) {
     dg_hash_update(&h, &p->nparts, sizeof p->nparts);
     dg_hash_update(&h, p->part, (size_t)p->K * sizeof *p->part);
@@ -137,6 +145,10 @@ static int write_contents(hid_t f, const dg_mesh *m, const dg_partition *p, cons
     ok = put_i64(f, "nregions", m->nregions) &&
          put_names(f, "region_names", m->nregions, m->region_names) &&
          put(f, "regions", H5T_STD_I32LE, H5T_NATIVE_INT, 1, (hsize_t)m->K, 0, m->region);
+  if (ok && m->geom_order > 1)
+    ok = put_i64(f, "geom_order", m->geom_order) &&
+         put(f, "ho_nodes", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 2, (hsize_t)m->K,
+             (hsize_t)(dg_mesh_ho_count(m->dim, m->geom_order) * m->dim), m->XH);
   if (ok && m->nface_pairs) {
     int64_t n = m->nface_pairs, *k = malloc((size_t)n * 2 * sizeof *k);
     int *fc = malloc((size_t)n * 2 * sizeof *fc);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/log.h"
+#include "meshes/mesh_curved.h"
 #include "meshes/mesh_hanging.h"
 
 /* Geometric tolerance for "lies on a plane" / "coincides after a shift",
@@ -387,6 +388,7 @@ dg_error dg_mesh_validate(dg_mesh *m, const dg_mesh_validate_options *opt,
   DG_CALL(check_duplicates(m, rtol * diag, lo));
 
   DG_CALL(dg_mesh_orient(m, &rep.nflipped));
+  DG_CALL(dg_mesh_curved_check(m));
   if (rep.nflipped)
     dg_warn("mesh: %" PRId64 " of %" PRId64 " elements were inverted (negative volume) "
             "and have been reoriented",

@@ -8,6 +8,8 @@
  *      (tolerance relative to the bounding-box diagonal);
  *   2. orientation: negatively oriented elements are reoriented
  *      (dg_mesh_orient) with a warning; zero-volume elements are errors;
+ *      curved elements: vertex nodes on the vertices, no tangled or
+ *      inverted element (dg_mesh_curved_check);
  *   3. no face shared by more than two elements;
  *   4. explicit periodic face pairs: faces in range, on the boundary, each in
  *      one pair, and congruent under the pair's shift;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/log.h"
+#include "meshes/mesh_curved.h"
 #include "meshes/mesh_validate.h"
 
 #ifdef DGRUN_HAVE_METIS
@@ -376,6 +377,11 @@ dg_error dg_partition_build_local(const dg_partition_rows *R, dg_partition_local
     DG_CALL_GOTO(err, fail, dg_mesh_region_add(m, R->region_names[r], NULL));
   if (R->nregions > 0)
     memcpy(m->region, R->region, (size_t)R->K * sizeof *m->region);
+  if (R->geom_order > 1) {
+    DG_CALL_GOTO(err, fail, dg_mesh_ho_set_order(m, R->geom_order));
+    memcpy(m->XH, R->XH,
+           (size_t)(R->K * dg_mesh_ho_count(dim, R->geom_order) * dim) * sizeof *m->XH);
+  }
   for (int a = 0; a < DG_MESH_MAX_DIM; a++) {
     m->periodic[a] = R->periodic ? R->periodic[a] : 0;
     m->lo[a] = R->lo ? R->lo[a] : 0;
@@ -459,6 +465,7 @@ dg_error dg_partition_rows_alloc(dg_partition_rows *R, int dim, int64_t K) {
   size_t n = (size_t)(K * (dim + 1));
   R->dim = dim;
   R->K = K;
+  R->geom_order = 1;
   R->gk = malloc((size_t)K * sizeof *R->gk);
   R->EToV = malloc(n * sizeof *R->EToV);
   R->face_tag = malloc(n * sizeof *R->face_tag);
@@ -487,6 +494,8 @@ void dg_partition_rows_free(dg_partition_rows *R) {
   free(R->nbr_local);
   free(R->shift);
   free(R->region);
+  free(R->XH);
+  R->XH = NULL;
   R->gk = R->EToV = R->nbr_k = R->nbr_local = NULL;
   R->face_tag = R->nbr_f = R->nbr_rank = R->region = NULL;
   R->shift = NULL;
@@ -518,6 +527,14 @@ dg_error dg_partition_extract(const dg_mesh *m, const int64_t *EToE, const int *
   memcpy(R.gk, P->elements + P->offsets[rank], (size_t)Kl * sizeof *R.gk);
   for (int64_t i = 0; i < Kl && m->region; i++)
     R.region[i] = m->region[R.gk[i]];
+  if (m->geom_order > 1) {
+    const size_t nh = (size_t)dg_mesh_ho_count(m->dim, m->geom_order) * m->dim;
+    R.geom_order = m->geom_order;
+    R.XH = malloc((size_t)(Kl > 0 ? Kl : 1) * nh * sizeof *R.XH);
+    DG_CHECK_GOTO(err, done, R.XH != NULL, DG_ERR_MEMORY, "local mesh: out of memory");
+    for (int64_t i = 0; i < Kl; i++)
+      memcpy(R.XH + i * nh, m->XH + R.gk[i] * nh, nh * sizeof *R.XH);
+  }
   for (int64_t i = 0; i < Kl; i++)
     for (int f = 0; f < nf; f++) {
       int64_t g = R.gk[i] * nf + f, l = i * nf + f, e = neighbour(EToE, R.gk[i], g);

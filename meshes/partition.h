@@ -117,6 +117,11 @@ typedef struct dg_partition_rows {
   int64_t *nbr_local; /* K x (dim+1) neighbour's index in its part */
   double *shift;      /* K x (dim+1) x 3: x there = x here + shift (zeroed) */
   int *region;        /* K: region id, -1 = none (all -1; read when nregions > 0) */
+  /* Geometry order (1 from dg_partition_rows_alloc) and, above 1, the
+   * part's high-order nodes K x nho x dim (meshes/mesh_curved.h), malloc'ed
+   * by the caller and freed by dg_partition_rows_free. */
+  int geom_order;
+  double *XH;
   /* Global tags, axis periodicity, explicit face pairs (global ids). */
   int ntags;
   char *const *tag_names;

@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "meshes/mesh_curved.h"
+
 /* Whether face f1 of k1 and face f2 of k2 have the same vertex set. */
 static int same_vertices(const dg_mesh *m, int64_t k1, int f1, int64_t k2, int f2) {
   int nv = m->dim + 1, a[DG_MESH_MAX_VERTS], b[DG_MESH_MAX_VERTS];
@@ -54,6 +56,12 @@ static dg_error build(const dg_mesh *m, const int64_t *EToE, const int *EToF,
     DG_CALL(dg_mesh_region_add(s, m->region_names[r], NULL));
   for (int64_t i = 0; i < n && m->region; i++)
     s->region[i] = m->region[sel[i]];
+  if (m->geom_order > 1) {
+    const size_t nh = (size_t)dg_mesh_ho_count(m->dim, m->geom_order) * m->dim;
+    DG_CALL(dg_mesh_ho_set_order(s, m->geom_order));
+    for (int64_t i = 0; i < n; i++)
+      memcpy(s->XH + i * nh, m->XH + sel[i] * nh, nh * sizeof *s->XH);
+  }
   for (int a = 0; a < m->dim; a++) {
     s->lo[a] = m->lo[a];
     s->hi[a] = m->hi[a];

@@ -8,7 +8,7 @@
  * shift (the sub-mesh has no axis periodicity).  A selected element's face
  * whose neighbour is not selected is tagged `cut_tag`, a tag added after
  * the mesh's own, whose ids are kept; regions are the mesh's, each
- * element keeping its own.  Vertices are those used, in
+ * element keeping its own, and so are the high-order nodes.  Vertices are those used, in
  * increasing order of their mesh id. */
 #ifndef DG_MESHES_SUBMESH_H
 #define DG_MESHES_SUBMESH_H

@@ -43,6 +43,7 @@
 #include "core/device.h"
 #include "core/error.h"
 #include "core/log.h"
+#include "dg/opdata.h"
 #include "operators/kernel_knobs.h"
 #include "operators/physics.h"
 #include "problems/solver/autotune.h"
@@ -148,6 +149,7 @@ static dg_error bench_one(const char *cfg, const bench_opts *o, bench_row *row, 
   DG_CALL_GOTO(err, done, dg_problem_load(cfg, o->ov, o->nov, &p));
   DG_CALL_GOTO(err, done, dg_device_create(p->device, -1, &dev));
   DG_CALL_GOTO(err, done, dg_discretization_create(p->mesh, p->order, p->precision, &disc));
+  DG_CALL_GOTO(err, done, dg_opdata_check_affine(disc)); /* no curved kernels yet */
   DG_CALL_GOTO(err, done, dg_physics_from_program(p->program, &ph, &tab));
   /* as dgrun: conditions no face uses do not keep a physics off BB coefficients */
   DG_CALL_GOTO(err, done,

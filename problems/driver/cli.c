@@ -90,7 +90,7 @@ void dg_cli_usage(FILE *out) {
           "                         [--debug]\n"
           "       dgrun --restart ckpt.h5 [section.key=value ...] [options as above]\n"
           "       dgrun tune problem.cfg [section.key=value ...] [--tune=auto|full]\n"
-          "       dgrun import mesh.msh mesh.h5 [--parts P]\n"
+          "       dgrun import mesh.msh mesh.h5 [--parts P] [--geometry-order K]\n"
           "       dgrun --devices | --help-config [--markdown] | --help | --version\n");
 }
 
@@ -122,7 +122,8 @@ void dg_cli_help(FILE *out) {
           "                         --tune=auto: auto's, where no entry exists), print\n"
           "                         the candidates and the choice (kept in the database)\n"
           "  import in.msh out.h5   convert a Gmsh mesh to dgrun's HDF5 mesh format;\n"
-          "                         --parts P: pre-partitioned for P MPI ranks\n"
+          "                         --parts P: pre-partitioned for P MPI ranks;\n"
+          "                         --geometry-order K: a .geo meshed curved, order K\n"
           "  --devices              backends and devices, and which one 'auto' picks\n"
           "  --help-config          every problem.cfg key: its type, default and meaning\n"
           "                         (--markdown: as problems/PROBLEM_CFG.md)\n"

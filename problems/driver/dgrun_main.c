@@ -81,22 +81,30 @@ static void set_traces(int argc, char **argv) {
   dg_error_set_traces(on);
 }
 
-/* dgrun import mesh.msh mesh.h5 [--parts P] */
+/* dgrun import mesh.msh mesh.h5 [--parts P] [--geometry-order K] */
 static int run_import(int argc, char **argv) {
-  long parts = 1;
-  if (argc == 6 && strcmp(argv[4], "--parts") == 0) {
+  long parts = 1, order = 1;
+  int ok = argc >= 4 && argc % 2 == 0;
+  for (int i = 4; ok && i + 1 < argc; i += 2) {
+    int is_parts = strcmp(argv[i], "--parts") == 0;
+    if (!is_parts && strcmp(argv[i], "--geometry-order") != 0) {
+      ok = 0;
+      break;
+    }
     char *end;
-    parts = strtol(argv[5], &end, 10);
-    if (*end || parts < 1 || parts > 1000000) {
-      fprintf(stderr, "dgrun import: --parts '%s' must be a whole number in 1..1000000\n",
-              argv[5]);
+    long v = strtol(argv[i + 1], &end, 10), max = is_parts ? 1000000 : 6;
+    if (*end || v < 1 || v > max) {
+      fprintf(stderr, "dgrun import: %s '%s' must be a whole number in 1..%ld\n", argv[i],
+              argv[i + 1], max);
       return 2;
     }
-  } else if (argc != 4) {
-    fprintf(stderr, "usage: dgrun import mesh.msh mesh.h5 [--parts P]\n");
+    *(is_parts ? &parts : &order) = v;
+  }
+  if (!ok) {
+    fprintf(stderr, "usage: dgrun import mesh.msh mesh.h5 [--parts P] [--geometry-order K]\n");
     return 2;
   }
-  if (dg_mesh_import(argv[2], argv[3], (int)parts) != DG_OK) {
+  if (dg_mesh_import_order(argv[2], argv[3], (int)parts, (int)order) != DG_OK) {
     dg_error_print(stderr);
     return 1;
   }

@@ -14,6 +14,7 @@
 #include "core/timing.h"
 #include "meshes/builtin.h"
 #include "meshes/gmsh_reader.h"
+#include "meshes/mesh_curved.h"
 #include "meshes/mesh_h5.h"
 #include "dg/filter.h"
 #include "meshes/mesh_order.h"
@@ -51,6 +52,10 @@ static const dg_config_key schema_base[] = {
      "type = file: a Gmsh .msh/.geo file (needs the Gmsh SDK) or a dgrun .h5 mesh"},
     {"mesh", "size", DG_CONFIG_DOUBLE, NULL, "0",
      "type = file with a .geo: largest element size when meshing (0: Gmsh's default)"},
+    {"mesh", "geometry_order", DG_CONFIG_INT, NULL, "1",
+     "type = file with a .geo: geometry order k (1..6) of the elements Gmsh makes (its "
+     "Mesh.ElementOrder, with Mesh.HighOrderOptimize = 2): k > 1 gives curved elements whose "
+     "nodes lie on the curved entities; a .msh or .h5 file keeps its own order"},
     {"mesh", "default_tag", DG_CONFIG_STRING, NULL, "",
      "type = file: tag for boundary faces without a physical group (empty: an error)"},
     {"mesh", "cells", DG_CONFIG_STRING, NULL, "",
@@ -264,13 +269,22 @@ static dg_error read_mesh_file(dg_problem *p) {
   char loc[WHERE_MAX];
   const char *path = NULL, *deftag = NULL;
   double size = 0;
+  int64_t geo_order = 1;
   DG_CALL(dg_config_get_string(cfg, "mesh", "file", &path));
   DG_CHECK(path[0], DG_ERR_INPUT, "%s: [mesh] type = file needs [mesh] file = <mesh file>",
            AT(cfg, "mesh", "type"));
   DG_CALL(dg_config_get_path(cfg, "mesh", "file", &path));
   DG_CALL(dg_config_get_double(cfg, "mesh", "size", &size));
+  DG_CALL(dg_config_get_int(cfg, "mesh", "geometry_order", &geo_order));
+  DG_CHECK(geo_order >= 1 && geo_order <= DG_MESH_MAX_GEOM_ORDER, DG_ERR_INPUT,
+           "%s: [mesh] geometry_order = %lld must be 1 to %d", AT(cfg, "mesh", "geometry_order"),
+           (long long)geo_order, DG_MESH_MAX_GEOM_ORDER);
   DG_CALL(dg_config_get_string(cfg, "mesh", "default_tag", &deftag));
   size_t len = strlen(path);
+  if (geo_order > 1 && !(len > 4 && strcmp(path + len - 4, ".geo") == 0) && p->rank == 0)
+    dg_warn("%s: [mesh] geometry_order = %lld applies to a .geo only; '%s' keeps its own "
+            "geometry order",
+            AT(cfg, "mesh", "geometry_order"), (long long)geo_order, path);
   if (len > 3 && strcmp(path + len - 3, ".h5") == 0) {
     int nparts = 0;
     if (p->nranks > 1)
@@ -290,7 +304,7 @@ static dg_error read_mesh_file(dg_problem *p) {
               path, nparts, p->nranks);
     DG_CALL(dg_mesh_h5_read(path, &p->mesh, NULL));
   } else {
-    DG_CALL(dg_mesh_read_gmsh(path, size, &p->mesh));
+    DG_CALL(dg_mesh_read_gmsh_order(path, size, (int)geo_order, &p->mesh));
   }
   dg_mesh_validate_options vo;
   memset(&vo, 0, sizeof vo);

@@ -15,6 +15,7 @@
 #include "core/log.h"
 #include "core/timing.h"
 #include "dg/discretization.h"
+#include "dg/opdata.h"
 #include "dg/timestep.h"
 #include "operators/flux_affine.h"
 #include "operators/flux_eval.h"
@@ -325,6 +326,8 @@ static dg_error setup(const dg_run_options *opt, dg_run_state *r) {
   ph = dg_timing_begin("discretization");
   DG_CALL(dg_parallel_agree(opt->comm, dg_discretization_create(r->par->mesh, p->order,
                                                                  p->precision, &r->disc)));
+  /* curved meshes are read, not run (yet): say so before any kernel */
+  DG_CALL(dg_parallel_agree(opt->comm, dg_opdata_check_affine(r->disc)));
   DG_CALL(dg_parallel_agree(opt->comm, dg_mesh_identity_hash(r->par, r->disc, &r->mesh_hash)));
   mesh_description(p->cfg, r->mesh_name, sizeof r->mesh_name);
   dg_timing_end(ph);

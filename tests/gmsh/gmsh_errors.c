@@ -7,6 +7,7 @@
 
 #include "core/fsutil.h"
 #include "meshes/gmsh_reader.h"
+#include "meshes/mesh_validate.h"
 #include "meshtest.h"
 
 static const char *HEAD = "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n";
@@ -60,13 +61,34 @@ int main(int argc, char **argv) {
   EXPECT_ERROR(dg_mesh_read_gmsh(mixed, 0, &m), DG_ERR_INPUT, mixed,
                "1 elements of type 'Quadrilateral 4'");
 
-  /* Second order: one 6-node triangle (Gmsh type 9). */
+  /* Second order: one 6-node triangle (Gmsh type 9) is read, its nodes in
+   * dgrun's lattice order (v0, edge v0-v1, v1, edge v0-v2, edge v1-v2, v2). */
   char *second = msh("second.msh",
                      "$Nodes\n6\n1 0 0 0\n2 1 0 0\n3 0 1 0\n4 0.5 0 0\n5 0.5 0.5 0\n6 0 0.5 0\n"
                      "$EndNodes\n",
                      "$Elements\n1\n1 9 2 0 1 1 2 3 4 5 6\n$EndElements\n", NULL);
-  EXPECT_ERROR(dg_mesh_read_gmsh(second, 0, &m), DG_ERR_INPUT, second,
-               "1 elements of type 'Triangle 6'");
+  MUST(dg_mesh_read_gmsh(second, 0, &m));
+  static const double lattice[12] = {0, 0, 0.5, 0, 1, 0, 0, 0.5, 0.5, 0.5, 0, 1};
+  EXPECT(m->geom_order == 2 && m->Nv == 3 && memcmp(m->XH, lattice, sizeof lattice) == 0,
+         "6-node triangle: order %d, %lld vertices", m->geom_order, (long long)m->Nv);
+  dg_mesh_destroy(&m);
+  /* Tangled: the same triangle with its v0-v1 edge node pulled to
+   * x = 0.9, so that dx/dr changes sign along the edge (x'(1) = 3 - 4 a). */
+  char *tangled = msh("tangled.msh",
+                      "$Nodes\n6\n1 0 0 0\n2 1 0 0\n3 0 1 0\n4 0.9 0 0\n5 0.5 0.5 0\n6 0 0.5 0\n"
+                      "$EndNodes\n",
+                      "$Elements\n1\n1 9 2 0 1 1 2 3 4 5 6\n$EndElements\n", NULL);
+  MUST(dg_mesh_read_gmsh(tangled, 0, &m));
+  EXPECT_ERROR(dg_mesh_validate(m, &(dg_mesh_validate_options){.default_tag = "wall"}, NULL),
+               DG_ERR_INPUT, "curved element 0 is tangled", "<= 0 at reference point");
+  dg_mesh_destroy(&m);
+  /* Serendipity: a 9-node (incomplete cubic) triangle, Gmsh type 20. */
+  char *incomplete = msh("incomplete.msh",
+                         "$Nodes\n9\n1 0 0 0\n2 1 0 0\n3 0 1 0\n4 0.33 0 0\n5 0.67 0 0\n"
+                         "6 0.67 0.33 0\n7 0.33 0.67 0\n8 0 0.67 0\n9 0 0.33 0\n$EndNodes\n",
+                         "$Elements\n1\n1 20 2 0 1 1 2 3 4 5 6 7 8 9\n$EndElements\n", NULL);
+  EXPECT_ERROR(dg_mesh_read_gmsh(incomplete, 0, &m), DG_ERR_INPUT, incomplete,
+               "1 elements of type 'Triangle 9'");
 
   /* A boundary physical group (number 7) without a name. */
   const char *two_tris = "$Elements\n4\n1 2 2 0 1 1 2 5\n2 2 2 0 1 1 5 4\n"
