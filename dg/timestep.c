@@ -73,6 +73,11 @@ dg_error dg_rk_cfl_dt_diffusive(double cfl, double h_min, double wave_speed,
   return DG_OK;
 }
 
+double dg_rk_default_cfl(const dg_rk_scheme *scheme) {
+  /* measured limits (problems/PROBLEM_CFG.md) times about 0.8 */
+  return scheme->kind == DG_RK_SSPRK3 ? 0.6 : 1.0;
+}
+
 dg_error dg_rk_plan_steps(double t0, double t_final, double dt_max,
                           int64_t max_steps, int64_t *nsteps, double *dt) {
   DG_CHECK(isfinite(t0) && isfinite(t_final), DG_ERR_INPUT,

@@ -18,6 +18,7 @@
 #include "problems/solver/parallel.h"
 #include "problems/solver/quantities.h"
 #include "problems/solver/solver.h"
+#include "problems/solver/wave_speed.h"
 
 typedef struct dg_run_plan dg_run_plan;
 
@@ -31,6 +32,8 @@ struct dg_run_state {
   dg_solver *solver;
   dg_quantities *quantities; /* errors and integrals on the device (after the solver) */
   double *quantity_values;   /* their values at the last dg_observe_error_norms */
+  dg_wave_speed *speed;      /* the step rate from the flux file's wave_speed (with
+                                prob->speed_computed; after the solver) */
   dg_snapshot_writer *writer;
   dg_parallel *par;
   double *u;        /* host state, logical order (this rank's elements) */
