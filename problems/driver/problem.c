@@ -84,8 +84,8 @@ static const dg_config_key schema_base[] = {
     {"time", "cfl", DG_CONFIG_STRING, NULL, "auto",
      "dt = cfl / max_k ((N+1)^2 lambda_k / h_k + (N+1)^4 diffusivity / h_k^2), lambda_k the "
      "largest wave speed at element k's nodes and h_k its size; auto: with [time] wave_speed "
-     "0.5 (as before), with the flux file's wave_speed the scheme's default (lserk4 1.0, "
-     "ssprk3 0.6: measured limits with a margin, problems/PROBLEM_CFG.md)"},
+     "0.5 (as before), with the flux file's wave_speed the scheme's default (lserk4 2.4, "
+     "ssprk3 1.4: 0.7 times the smallest measured limit, problems/PROBLEM_CFG.md)"},
     {"time", "dt", DG_CONFIG_DOUBLE, NULL, "0",
      "fixed time step (0: from the CFL condition); steps are shortened evenly to land on final"},
     {"time", "wave_speed", DG_CONFIG_STRING, NULL, "auto",

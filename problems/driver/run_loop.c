@@ -228,7 +228,7 @@ static dg_error segment_speed(observers *obs, dg_run_now *now, double stop, int6
   for (;;) {
     if (left == 0 || now->step % p->dt_interval == 0) {
       double dt_max;
-      DG_CALL(dg_run_speed_dt(r, now->t, now->step, now->dt, &dt_max));
+      DG_CALL(dg_run_speed_dt(r, now->t, now->step, &dt_max));
       DG_CALL(dg_rk_plan_steps(now->t, stop, dt_max, 0, &left, &now->dt));
       now->total = dg_run_speed_estimate(now->step, stop, left, p->t_final, dt_max);
     }
@@ -355,8 +355,9 @@ static dg_error run_observed(const dg_run_options *opt, dg_run_state *r, dg_run_
   double dt_max = pl->dt_max;
   const dg_run_resume at = pl->at;
   DG_CALL(start_state(opt, r, &at));
-  /* (with the computed wave speed: the checkpoint's dt bounds the first
-     step's growth, as the continued run's last step does) */
+  /* (with the computed wave speed: the checkpoint's dt_max bounds the first
+     update's growth, as the continued run's last update does) */
+  r->speed_dt_max = at.dt_max;
   dg_run_now now = {.run = r, .opt = opt, .res = res, .t = at.t,
                     .dt = r->prob->speed_computed ? at.dt : dt_max, .step = at.step};
   DG_CALL(notify(obs, DG_OBSERVE_START, &now));

@@ -2,12 +2,15 @@
  * max_k ((N+1)^2 lambda_k / h_k + (N+1)^4 nu / h_k^2) computed on the device
  * (problems/solver/wave_speed.h) at the start of every segment between two
  * landing times and every [time] dt_interval steps, dt_max = cfl / rate,
- * grown by at most [time] dt_growth from the step before; the rest of the
+ * grown by at most [time] dt_growth from the last update's dt_max (not from
+ * the last step, which a short segment before an output time shortens);
+ * the rest of the
  * segment is then re-planned in equal steps that land on its end
  * (dg_rk_plan_steps), so output times are still hit exactly.
  *
- * Restarts: the dt sequence is a function of the state, the step number
- * and the last step's dt, all three in the checkpoint (time, step, dt).  A
+ * Restarts: the dt sequence is a function of the state, the step number,
+ * the last step's dt and the last update's dt_max, all in the checkpoint
+ * (time, step, dt, dt_max).  A
  * checkpoint at a landing time starts the next segment as the continued
  * run does (a new rate); one inside a segment continues it with its dt
  * for the steps left, llround((stop - t) / dt) (t = t0 + s dt summed step
@@ -19,8 +22,7 @@
 #include "core/log.h"
 #include "problems/driver/run_loop_speed.h"
 
-dg_error dg_run_speed_dt(dg_run_state *r, double t, int64_t step, double dt_prev,
-                         double *dt_max) {
+dg_error dg_run_speed_dt(dg_run_state *r, double t, int64_t step, double *dt_max) {
   const dg_problem *p = r->prob;
   double rate;
   DG_CALL(dg_wave_speed_rate(r->speed, t, p->diffusivity, &rate));
@@ -32,10 +34,10 @@ dg_error dg_run_speed_dt(dg_run_state *r, double t, int64_t step, double dt_prev
            "t = %.9g (step %lld): the wave speed of the flux file is 0 at every node, so the "
            "CFL condition gives no step; set [time] wave_speed or [time] dt",
            t, (long long)step);
-  double dt = p->cfl / rate;
-  if (dt_prev > 0 && dt > p->dt_growth * dt_prev)
-    dt = p->dt_growth * dt_prev;
-  *dt_max = dt;
+  double dt = p->cfl / rate, ref = r->speed_dt_max;
+  if (ref > 0 && dt > p->dt_growth * ref)
+    dt = p->dt_growth * ref;
+  *dt_max = r->speed_dt_max = dt;
   return DG_OK;
 }
 

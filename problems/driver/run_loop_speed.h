@@ -6,10 +6,9 @@
 #include "problems/driver/run_state.h"
 
 /* dt_max = cfl / rate of the state at t (step: for messages), at most
- * dt_growth * dt_prev (dt_prev <= 0: no bound).  A rate that is not
- * finite (a blown-up state) or zero is an error. */
-dg_error dg_run_speed_dt(dg_run_state *r, double t, int64_t step, double dt_prev,
-                         double *dt_max);
+ * dt_growth * r->speed_dt_max (0: no bound), which it then becomes.  A rate
+ * that is not finite (a blown-up state) or zero is an error. */
+dg_error dg_run_speed_dt(dg_run_state *r, double t, int64_t step, double *dt_max);
 /* A restart's place: in_segment and the steps left in it (seg_n, from
  * seg_s = 0 at seg_t0 = t) when the checkpoint lies inside a segment. */
 void dg_run_speed_place(double (*landing)(void *ctx, double t), void *ctx, dg_run_resume *at);
