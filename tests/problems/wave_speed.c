@@ -4,6 +4,7 @@
  *   advection2d  a = (1, 0.5):              lambda = |a| = sqrt(5)/2
  *   maxwell2d_tm eps = 2.25, mu = 1:        lambda = c = 1/1.5
  *   euler2d_vortex at rest (beta = 0, u0 = 0): rho = 1, p = 1, lambda = c = sqrt(1.4)
+ *   maxwell2d_interface, coefficients eps = 4 | 2.25, mu = 1: lambda = 1/1.5 (the glass)
  * rate = (N+1)^2 lambda / h_min, and with nu = 0.01 + (N+1)^4 nu / h_min^2
  * (both largest on the smallest element), dt = cfl / rate equal to
  * dg_rk_cfl_dt's (the override's formula) to round-off, and a NaN anywhere
@@ -27,6 +28,7 @@
 #include "operators/flux_affine.h"
 #include "operators/physics.h"
 #include "problems/driver/problem.h"
+#include "problems/solver/coefficients.h"
 #include "problems/solver/wave_speed.h"
 #include "tests/expect.h"
 #include "tests/problems/emulate.h"
@@ -66,6 +68,14 @@ static void rates(dg_device *dev, const dg_problem *p, const dg_discretization *
   dg_solver_options so = {kc, NULL};
   dg_solver *s = NULL;
   MUST(dg_solver_create(dev, d, ph, p->tag_to_bc, &so, &s));
+  dg_coefficients *cf = NULL;
+  if (ph->ncoef > 0) { /* the [coefficients] values at the nodes, as a run sets them */
+    dg_coefficients_input in = {p->program, p->flux_name, p->cfg, p->mesh,
+                                p->mesh->region, p->mesh->nregions, p->mesh->region_names,
+                                (const double *const *)d->X, d->Np, NULL};
+    MUST(dg_coefficients_build(&in, &cf));
+    MUST(dg_solver_set_coefficients(s, cf->values));
+  }
   MUST(dg_solver_set_initial(s, 0.0));
   dg_wave_speed *w = NULL;
   if (wrap)
@@ -84,6 +94,7 @@ static void rates(dg_device *dev, const dg_problem *p, const dg_discretization *
   free(u);
   dg_wave_speed_destroy(&w);
   dg_solver_destroy(&s);
+  dg_coefficients_destroy(&cf);
 }
 
 static void check_case(dg_device *dev, const char *dir, const speed_case *c, const char *mode,
@@ -165,6 +176,9 @@ int main(int argc, char **argv) {
       {"euler2d_vortex/euler2d_vortex.cfg",
        {"mesh.cells=3 3", "time.wave_speed=auto", "params.beta=0", "params.u0=0"},
        sqrt(1.4), 1},
+      /* coefficients: c = 1/sqrt(eps mu) is 0.5 in vacuum (eps = 4 here) and
+       * 1/1.5 in the glass (eps = 2.25), the same mesh on both sides */
+      {"maxwell2d_interface/maxwell2d_interface.cfg", {"coefficients.eps=4"}, 1 / 1.5, 0},
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
     check_case(dev, argv[1], &cases[i], mode, emu);
