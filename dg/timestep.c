@@ -73,6 +73,12 @@ dg_error dg_rk_cfl_dt_diffusive(double cfl, double h_min, double wave_speed,
   return DG_OK;
 }
 
+double dg_rk_default_cfl(const dg_rk_scheme *scheme) {
+  /* 0.7 times the smallest measured limit of the scheme (problems/PROBLEM_CFG.md:
+   * lserk4 3.5, ssprk3 2.0, both on 3D advection at N = 1) */
+  return scheme->kind == DG_RK_SSPRK3 ? 1.4 : 2.4;
+}
+
 dg_error dg_rk_plan_steps(double t0, double t_final, double dt_max,
                           int64_t max_steps, int64_t *nsteps, double *dt) {
   DG_CHECK(isfinite(t0) && isfinite(t_final), DG_ERR_INPUT,

@@ -55,6 +55,13 @@ dg_error dg_rk_cfl_dt(double cfl, double h_min, double wave_speed, int N,
 dg_error dg_rk_cfl_dt_diffusive(double cfl, double h_min, double wave_speed,
                                 double diffusivity, int N, double *dt);
 
+/* The default cfl of a scheme for dt = cfl / max_k ((N+1)^2 lambda_k / h_k)
+ * with the computed wave speed: the smallest largest-stable cfl measured
+ * over N = 1..4 on advection (2D, 3D) and the Euler vortex on simplices,
+ * times 0.7 (the table is in problems/PROBLEM_CFG.md): lserk4 2.4, ssprk3
+ * 1.4. */
+double dg_rk_default_cfl(const dg_rk_scheme *scheme);
+
 /* Split [t0, t_final] into steps of at most dt_max that land exactly on
  * t_final: nsteps = ceil((t_final - t0)/dt_max), dt = (t_final-t0)/nsteps,
  * so all steps are equal and the last one ends on t_final (no round-off

@@ -195,6 +195,19 @@ dg_error dg_flux_set_ldg_beta(dg_flux_program *prog, double beta) {
   return DG_OK;
 }
 
+const dg_flux_node *dg_flux_wave_speed(const dg_flux_program *prog, dg_flux_loc *loc) {
+  if (loc)
+    *loc = prog->wave_speed_loc;
+  return prog->wave_speed;
+}
+
+int dg_flux_rusanov_let(const dg_flux_program *prog) {
+  for (int i = 0; i < prog->nlets; i++)
+    if (strcmp(prog->lets[i].name, "lam") == 0)
+      return i;
+  return -1;
+}
+
 int dg_flux_integral_count(const dg_flux_program *prog) { return prog->nintegrals; }
 const dg_flux_integral_info *dg_flux_integral(const dg_flux_program *prog, int index) {
   return index >= 0 && index < prog->nintegrals ? &prog->integrals[index] : NULL;

@@ -182,6 +182,15 @@ dg_error dg_flux_set_ldg_beta(dg_flux_program *prog, double beta);
 int dg_flux_integral_count(const dg_flux_program *prog);
 const dg_flux_integral_info *dg_flux_integral(const dg_flux_program *prog, int index);
 
+/* `wave_speed = expr` (FLUX_LANGUAGE.md): the largest signal speed at a
+ * volume node, a scalar of the state, coefficients, x, t, params and lets;
+ * NULL when the file declares none.  *loc (may be NULL) gets the keyword's
+ * place. */
+const dg_flux_node *dg_flux_wave_speed(const dg_flux_program *prog, dg_flux_loc *loc);
+/* A let named `lam` of the file (a Rusanov-style face speed), for the
+ * message when no wave_speed is declared: its index, or -1. */
+int dg_flux_rusanov_let(const dg_flux_program *prog);
+
 /* The expression as text in the flux language (fully parenthesised, names
  * from the program's tables), for messages, debugging and tests.  Always
  * NUL-terminates; returns the length it needed. */

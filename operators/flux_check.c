@@ -159,6 +159,19 @@ static void check_let(dg_flux_checker *ck, const dg_flux_stmt *s, int index) {
   ck->let_cost[index] = dg_flux_check_cost(ck, body);
 }
 
+/* A checked scalar statement's tree n (NULL: its error is reported) is not
+ * too deep or too costly; else the error at its expression. */
+static int fits(dg_flux_checker *ck, const dg_flux_node *n, const dg_flux_stmt *s,
+                const char *label) {
+  if (n && dg_flux_check_height(ck, n) > MAX_HEIGHT) {
+    dg_flux_check_error(ck, s->expr->loc,
+                        "expression too large (more than %d levels of operations, let "
+                        "bindings included)", MAX_HEIGHT);
+    return 0;
+  }
+  return n && !dg_flux_check_too_costly(ck, n, s->expr->loc, label);
+}
+
 /* integral NAME = expr: a new name (not a field, param, let or another
  * integral: the name heads a column of the run's quantities), a scalar. */
 static void check_integral(dg_flux_checker *ck, const dg_flux_stmt *s) {
@@ -183,18 +196,38 @@ static void check_integral(dg_flux_checker *ck, const dg_flux_stmt *s) {
                         label, dg_flux_check_a_shape(n->shape, b1));
     return;
   }
-  if (n && dg_flux_check_height(ck, n) > MAX_HEIGHT) {
-    dg_flux_check_error(ck, s->expr->loc,
-                        "expression too large (more than %d levels of operations, let "
-                        "bindings included)", MAX_HEIGHT);
-    return;
-  }
-  if (!n || dg_flux_check_too_costly(ck, n, s->expr->loc, label))
+  if (!fits(ck, n, s, label))
     return;
   dg_flux_integral_info *in = &prog->integrals[prog->nintegrals++];
   in->name = dup_name(ck, s->name, s->len);
   in->loc = s->name_loc;
   in->integrand = n;
+}
+
+/* wave_speed = expr: the largest signal speed at a node (FLUX_LANGUAGE.md),
+ * a scalar of the state, coefficients, x, t, params and lets, as an
+ * integrand is (no derivatives, traces, n or gradients); once per file. */
+static void check_wave_speed(dg_flux_checker *ck, const dg_flux_stmt *s) {
+  dg_flux_program *prog = ck->prog;
+  if (prog->wave_speed || prog->wave_speed_loc.line) {
+    dg_flux_check_error(ck, s->loc, "duplicate 'wave_speed' (the first is at %d:%d)",
+                        prog->wave_speed_loc.line, prog->wave_speed_loc.col);
+    return;
+  }
+  prog->wave_speed_loc = s->loc;
+  dg_flux_scope sc = {.ctx = DG_FLUX_CTX_INTEGRAL, .what = "the wave speed"};
+  dg_flux_node *n = dg_flux_check_expr(ck, &sc, s->expr);
+  char b1[48];
+  if (n && n->shape.rank != 0) {
+    dg_flux_check_error(ck, s->expr->loc,
+                        "'wave_speed' must be a scalar (the largest |eigenvalue| of the flux "
+                        "Jacobian, e.g. norm(u) + c), got %s",
+                        dg_flux_check_a_shape(n->shape, b1));
+    return;
+  }
+  if (!fits(ck, n, s, "'wave_speed'"))
+    return;
+  prog->wave_speed = n;
 }
 
 static void check_boundary(dg_flux_checker *ck, const dg_flux_stmt *s, dg_flux_boundary_info *b,
@@ -593,6 +626,8 @@ dg_error dg_flux_check(dg_flux_source *src, const dg_flux_stmt *stmts, int dim,
   for (const dg_flux_stmt *s = stmts; s && !ck.oom; s = s->next)
     if (s->kind == DG_FLUX_KW_INTEGRAL)
       check_integral(&ck, s);
+    else if (s->kind == DG_FLUX_KW_WAVE_SPEED)
+      check_wave_speed(&ck, s);
   if (!syntax_errors)
     check_complete(&ck, first);
 

@@ -33,6 +33,8 @@ struct dg_flux_program {
   dg_flux_integral_info *integrals;
   int ngradients;
   dg_flux_gradient_info *gradients;
+  const dg_flux_node *wave_speed; /* `wave_speed = expr`, or NULL */
+  dg_flux_loc wave_speed_loc;
   double ldg_beta;
 };
 

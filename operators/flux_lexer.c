@@ -6,7 +6,7 @@
 
 static const char *const keywords[DG_FLUX_KW_COUNT] = {
     "dim", "fields", "params", "let", "rhs", "flux", "boundary", "initial", "exact", "source",
-    "integral", "coefficients"};
+    "integral", "coefficients", "wave_speed"};
 
 const char *dg_flux_keyword_name(int keyword) {
   return keyword >= 0 && keyword < DG_FLUX_KW_COUNT ? keywords[keyword] : "?";

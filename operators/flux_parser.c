@@ -645,7 +645,7 @@ static int parse_boundary(parser *p, dg_flux_stmt *s) {
 
 static const char *const statement_words[] = {"dim", "fields", "params", "let", "rhs",
                                               "flux", "boundary", "initial", "exact", "source",
-                                              "integral", "coefficients"};
+                                              "integral", "coefficients", "wave_speed"};
 
 static dg_flux_stmt *statement(parser *p) {
   const dg_flux_token *kw = peek(p);
@@ -663,7 +663,7 @@ static dg_flux_stmt *statement(parser *p) {
       return fail(p, kw->loc, "unmatched %s", dg_flux_token_describe(kw->kind));
     return fail(p, kw->loc,
                 "expected a statement (fields, params, coefficients, let, rhs, flux, "
-                "boundary, initial, exact, source, integral, dim), found %s", found(kw, buf, sizeof buf));
+                "boundary, initial, exact, source, integral, wave_speed, dim), found %s", found(kw, buf, sizeof buf));
   }
   next(p);
   dg_flux_stmt *s = dg_flux_arena_alloc(p->arena, sizeof *s);
@@ -688,6 +688,10 @@ static dg_flux_stmt *statement(parser *p) {
   case DG_FLUX_KW_FIELDS: ok = parse_fields(p, s); break;
   case DG_FLUX_KW_PARAMS: ok = parse_params(p, s); break;
   case DG_FLUX_KW_COEFFICIENTS: ok = parse_coefficients(p, s); break;
+  case DG_FLUX_KW_WAVE_SPEED: /* wave_speed = expr: no name, the keyword is the target */
+    s->name_loc = kw->loc;
+    ok = (s->expr = assignment(p, kw)) != NULL;
+    break;
   default: {
     const char *what = s->kind == DG_FLUX_KW_LET        ? "a name to bind"
                        : s->kind == DG_FLUX_KW_BOUNDARY ? "a boundary name"

@@ -411,3 +411,16 @@ int dg_gen_lattice_count(int dim, int n) {
     return 0;
   return dim == 1 ? n + 1 : dim == 2 ? (n + 1) * (n + 2) / 2 : (n + 1) * (n + 2) * (n + 3) / 6;
 }
+
+dg_error dg_gen_finish_element_kernel(dg_strbuf *b, dg_codegen_target tg, dg_emit_ctx *ctx,
+                                      char **source) {
+  b->indent = 0;
+  dg_strbuf_append(b, tg == DG_CODEGEN_CUDA ? "}\n" : "  }\n}\n");
+  dg_error err = dg_emit_status(ctx);
+  if (err != DG_OK) {
+    dg_strbuf_free(b);
+    return dg_error_push(err, __FILE__, __LINE__, __func__);
+  }
+  DG_CALL(dg_strbuf_finish(b, source));
+  return DG_OK;
+}

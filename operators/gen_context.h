@@ -163,6 +163,12 @@ int dg_gen_lattice_count(int dim, int n);
 void dg_gen_emit_rhs_store(dg_strbuf *b, const dg_physics *ph, const dg_kernel_config *cfg,
                            dg_emit_ctx *ctx, const char *lift_fmt, const char *residual);
 
+/* The end of a side module's one kernel (dg_quantities, dg_wave_speed: an
+ * element loop in C, one thread per element in cuda) and the whole text into
+ * *source (malloc'd), or ctx's emit error. */
+dg_error dg_gen_finish_element_kernel(dg_strbuf *b, dg_codegen_target tg, dg_emit_ctx *ctx,
+                                      char **source);
+
 /* The cuda dg_volume signature (all work modes), through the opening
  * brace; nthreads: the block's threads (an expression); min_blocks > 1
  * adds that minimum of resident blocks per multiprocessor to its

@@ -193,13 +193,6 @@ dg_error dg_gen_quadrature(dg_codegen_target tg, const dg_quadrature_spec *sp, c
     b.indent = 4;
   }
   emit_element(&b, &ctx, sp);
-  b.indent = 0;
-  dg_strbuf_append(&b, tg == DG_CODEGEN_CUDA ? "}\n" : "  }\n}\n");
-  dg_error err = dg_emit_status(&ctx);
-  if (err != DG_OK) {
-    dg_strbuf_free(&b);
-    return dg_error_push(err, __FILE__, __LINE__, __func__);
-  }
-  DG_CALL(dg_strbuf_finish(&b, source));
+  DG_CALL(dg_gen_finish_element_kernel(&b, tg, &ctx, source));
   return DG_OK;
 }

@@ -21,9 +21,12 @@ static void print_line(const dg_run_now *now, int tty, double elapsed, double do
   int64_t step = now->step, nsteps = now->total;
   double eta = step > 0 ? elapsed / (double)step * (double)(nsteps - step) : 0;
   char line[256];
+  /* with dt from the computed wave speed the total is an estimate (~) at
+   * the last dt update */
   snprintf(line, sizeof line,
-           "step %lld/%lld  t = %.6g  dt = %.3g  wall %.1f s  ETA %.1f s  %.3g DOF-updates/s",
-           (long long)step, (long long)nsteps, now->t, now->dt, elapsed, eta, dofs_per_s);
+           "step %lld/%s%lld  t = %.6g  dt = %.3g  wall %.1f s  ETA %.1f s  %.3g DOF-updates/s",
+           (long long)step, now->run->prob->speed_computed && !final ? "~" : "",
+           (long long)(final ? step : nsteps), now->t, now->dt, elapsed, eta, dofs_per_s);
   if (tty) {
     fprintf(stderr, "\r%-110s", line);
     if (final)

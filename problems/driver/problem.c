@@ -100,16 +100,25 @@ static const dg_config_key schema_base[] = {
      "explicit Runge-Kutta scheme"},
     {"time", "final", DG_CONFIG_DOUBLE, NULL, "-1",
      "final time (the start is 0); required for kind = transient"},
-    {"time", "cfl", DG_CONFIG_DOUBLE, NULL, "0.5",
-     "dt = cfl * h_min / (wave_speed * (N+1)^2), h_min the smallest element size"},
+    {"time", "cfl", DG_CONFIG_STRING, NULL, "auto",
+     "dt = cfl / max_k ((N+1)^2 lambda_k / h_k + (N+1)^4 diffusivity / h_k^2), lambda_k the "
+     "largest wave speed at element k's nodes and h_k its size; auto: with [time] wave_speed "
+     "0.5 (as before), with the flux file's wave_speed the scheme's default (lserk4 2.4, "
+     "ssprk3 1.4: 0.7 times the smallest measured limit, problems/PROBLEM_CFG.md)"},
     {"time", "dt", DG_CONFIG_DOUBLE, NULL, "0",
      "fixed time step (0: from the CFL condition); steps are shortened evenly to land on final"},
-    {"time", "wave_speed", DG_CONFIG_DOUBLE, NULL, "1",
-     "largest signal speed of the problem, for the CFL condition"},
+    {"time", "wave_speed", DG_CONFIG_STRING, NULL, "auto",
+     "largest signal speed of the problem, for the CFL condition: overrides the flux file's "
+     "wave_speed (dt = cfl * h_min / (wave_speed * (N+1)^2), fixed); auto: computed from "
+     "the flux file's wave_speed on the device every dt_interval steps"},
+    {"time", "dt_interval", DG_CONFIG_INT, NULL, "10",
+     "with the computed wave speed: steps between updates of dt (and at every output time)"},
+    {"time", "dt_growth", DG_CONFIG_DOUBLE, NULL, "1.2",
+     "with the computed wave speed: the most dt may grow from one update to the next (> 1)"},
     {"time", "diffusivity", DG_CONFIG_DOUBLE, NULL, "0",
      "largest diffusion coefficient of the second-order terms (nu of u_t = nu lap u; "
-     "Navier-Stokes: the larger of mu/rho and gamma mu/(Pr rho)); > 0 makes dt = cfl / "
-     "((N+1)^2 wave_speed / h_min + (N+1)^4 diffusivity / h_min^2)"},
+     "Navier-Stokes: the larger of mu/rho and gamma mu/(Pr rho)); > 0 adds the diffusive "
+     "limit: dt = cfl / ((N+1)^2 wave_speed / h_min + (N+1)^4 diffusivity / h_min^2)"},
     {"time", "max_steps", DG_CONFIG_INT, NULL, "0", "refuse runs needing more steps (0: no limit)"},
     {"time", "divergence_factor", DG_CONFIG_STRING, NULL, "1e3",
      "stop the run (non-zero exit, the last good snapshot kept) when the max norm of the "
@@ -601,6 +610,64 @@ static dg_error divergence_keys(dg_problem *p) {
   return DG_OK;
 }
 
+/* [time] key: auto (*v = 0) or a positive number. */
+static dg_error auto_or_positive(const dg_config *cfg, const char *key, double *v) {
+  char loc[WHERE_MAX];
+  const char *text = NULL;
+  DG_CALL(dg_config_get_string(cfg, "time", key, &text));
+  *v = 0;
+  if (strcmp(text, "auto") == 0)
+    return DG_OK;
+  char *end = NULL;
+  *v = strtod(text, &end);
+  DG_CHECK(end != text && *end == '\0' && isfinite(*v) && *v > 0, DG_ERR_INPUT,
+           "%s: [time] %s = %s must be positive (or auto)", AT(cfg, "time", key), key, text);
+  return DG_OK;
+}
+
+/* Where dt comes from: [time] dt, [time] wave_speed (as before, bit for
+ * bit), or the flux file's wave_speed computed on the device
+ * (p->speed_computed; check_wave_speed_source below).  cfl = auto: 0.5
+ * with a given speed (as before), else the scheme's dg_rk_default_cfl
+ * (problems/PROBLEM_CFG.md has the measured limits). */
+static dg_error load_wave_speed(dg_problem *p) {
+  const dg_config *cfg = p->cfg;
+  char loc[WHERE_MAX];
+  DG_CALL(dg_config_get_int(cfg, "time", "dt_interval", &p->dt_interval));
+  DG_CHECK(p->dt_interval >= 1, DG_ERR_INPUT, "%s: [time] dt_interval = %lld must be >= 1",
+           AT(cfg, "time", "dt_interval"), (long long)p->dt_interval);
+  DG_CALL(dg_config_get_double(cfg, "time", "dt_growth", &p->dt_growth));
+  DG_CHECK(isfinite(p->dt_growth) && p->dt_growth >= 1, DG_ERR_INPUT,
+           "%s: [time] dt_growth = %g must be a number >= 1", AT(cfg, "time", "dt_growth"),
+           p->dt_growth);
+  p->speed_computed = p->kind != 1 && p->dt_fixed == 0 && p->wave_speed == 0;
+  if (p->cfl == 0)
+    p->cfl = p->speed_computed ? dg_rk_default_cfl(&p->scheme) : 0.5;
+  return DG_OK;
+}
+
+dg_error dg_problem_check_wave_speed(const dg_problem *p) {
+  const dg_config *cfg = p->cfg;
+  if (!p->speed_computed || dg_flux_wave_speed(p->program, NULL))
+    return DG_OK;
+  int lam = dg_flux_rusanov_let(p->program);
+  if (lam >= 0) {
+    const dg_flux_let_info *li = dg_flux_let(p->program, lam);
+    DG_RAISE(DG_ERR_INPUT,
+             "%s: no [time] wave_speed, and %s declares no 'wave_speed = ...': its 'let lam' "
+             "(%s:%d:%d) is a speed of both faces' traces, which is not taken for the speed "
+             "at a node; add 'wave_speed = <the largest |eigenvalue| of the flux Jacobian "
+             "at a node, e.g. norm(u) + c>' to the flux file (operators/FLUX_LANGUAGE.md), "
+             "or set [time] wave_speed or [time] dt",
+             dg_config_name(cfg), p->flux_name, p->flux_name, li->loc.line, li->loc.col);
+  }
+  DG_RAISE(DG_ERR_INPUT,
+           "%s: no [time] wave_speed, and %s declares no 'wave_speed = ...': add one (the "
+           "largest |eigenvalue| of the flux Jacobian at a node, e.g. 'wave_speed = norm(a)' "
+           "for advection; operators/FLUX_LANGUAGE.md) or set [time] wave_speed or [time] dt",
+           dg_config_name(cfg), p->flux_name);
+}
+
 /* [discretization], [problem] kind and [time]. */
 static dg_error load_time(dg_problem *p) {
   const dg_config *cfg = p->cfg;
@@ -624,15 +691,12 @@ static dg_error load_time(dg_problem *p) {
   DG_CALL(dg_config_get_double(cfg, "time", "final", &p->t_final));
   DG_CHECK(p->kind == 1 || p->t_final >= 0, DG_ERR_INPUT,
            "%s: [time] final = %g must not be negative", AT(cfg, "time", "final"), p->t_final);
-  DG_CALL(dg_config_get_double(cfg, "time", "cfl", &p->cfl));
-  DG_CHECK(p->cfl > 0, DG_ERR_INPUT, "%s: [time] cfl = %g must be positive",
-           AT(cfg, "time", "cfl"), p->cfl);
   DG_CALL(dg_config_get_double(cfg, "time", "dt", &p->dt_fixed));
   DG_CHECK(p->dt_fixed >= 0, DG_ERR_INPUT, "%s: [time] dt = %g must not be negative",
            AT(cfg, "time", "dt"), p->dt_fixed);
-  DG_CALL(dg_config_get_double(cfg, "time", "wave_speed", &p->wave_speed));
-  DG_CHECK(p->wave_speed > 0, DG_ERR_INPUT, "%s: [time] wave_speed = %g must be positive",
-           AT(cfg, "time", "wave_speed"), p->wave_speed);
+  DG_CALL(auto_or_positive(cfg, "wave_speed", &p->wave_speed));
+  DG_CALL(auto_or_positive(cfg, "cfl", &p->cfl));
+  DG_CALL(load_wave_speed(p));
   DG_CALL(dg_config_get_double(cfg, "time", "diffusivity", &p->diffusivity));
   DG_CHECK(isfinite(p->diffusivity) && p->diffusivity >= 0, DG_ERR_INPUT,
            "%s: [time] diffusivity = %g must not be negative (0: no diffusive limit)",

@@ -53,6 +53,10 @@ typedef struct dg_problem {
   double diffusivity;         /* [time] diffusivity (0: the advective CFL only) */
   int filter;                 /* [discretization] filter: 0 none, 1 exponential */
   dg_filter_params filter_params;
+  int speed_computed;         /* dt from the flux file's wave_speed (no [time] dt or
+                                 wave_speed): problems/driver/run_loop_speed.c */
+  int64_t dt_interval;        /* [time] dt_interval: steps between updates of dt */
+  double dt_growth;           /* [time] dt_growth: the most dt grows from one update on */
   int64_t max_steps;
   double divergence_factor;   /* [time] divergence_factor (0: off) */
   int64_t divergence_window;  /* [time] divergence_window in steps (0: off) */
@@ -109,5 +113,11 @@ void dg_problem_destroy(dg_problem **p);
  * bernstein whatever its flux file's unused conditions read. */
 dg_error dg_problem_boundaries_used(const dg_mesh *mesh, const int *tag_to_bc, int nb,
                                     dg_comm *comm, unsigned char **used);
+
+/* With dt from the computed wave speed (speed_computed), the flux file must
+ * declare `wave_speed = ...`: DG_ERR_INPUT saying what to add otherwise.
+ * The run's planning calls it (after the other set-up checks, before any
+ * kernel is generated). */
+dg_error dg_problem_check_wave_speed(const dg_problem *p);
 
 #endif

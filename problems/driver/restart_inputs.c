@@ -10,7 +10,7 @@
 
 static const char allowed[] =
     "a restart may change only time.final, time.max_steps, time.dt, time.cfl, "
-    "time.wave_speed, time.diffusivity, time.divergence_factor, time.divergence_window, mesh.file (the same mesh elsewhere), problem.flux (a flux file of the "
+    "time.wave_speed, time.dt_interval, time.dt_growth, time.diffusivity, time.divergence_factor, time.divergence_window, mesh.file (the same mesh elsewhere), problem.flux (a flux file of the "
     "same text) and the [output], [backend] and [parallel] keys";
 
 /* May section.key differ from the checkpoint's value? */
@@ -19,6 +19,7 @@ static int may_change(const char *section, const char *key) {
   static const char *const keys[][2] = {
       {"time", "final"},     {"time", "max_steps"}, {"time", "dt"},
       {"time", "cfl"},       {"time", "wave_speed"}, {"time", "diffusivity"},
+      {"time", "dt_interval"}, {"time", "dt_growth"},
       {"mesh", "file"},
       {"time", "divergence_factor"}, {"time", "divergence_window"},
       {"problem", "flux"},   {"problem", "name"}, /* the checkpoint's problem id */

@@ -7,7 +7,8 @@
  * result is compared with the stored configuration before anything runs:
  * only what leaves the state's meaning alone may differ,
  *   time.final, time.max_steps       (how far to run)
- *   time.dt, time.cfl, time.wave_speed, time.diffusivity
+ *   time.dt, time.cfl, time.wave_speed, time.diffusivity,
+ *   time.dt_interval, time.dt_growth
  *                                    (the step size: the explicit schemes
  *                                     carry nothing between steps but the
  *                                     solution, so any dt continues the run;

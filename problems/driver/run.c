@@ -58,6 +58,7 @@ static void run_state_free(dg_run_state *r) {
   dg_quantities_destroy(&r->quantities);
   dg_state_filter_destroy(&r->filter);
   free(r->quantity_values);
+  dg_wave_speed_destroy(&r->speed);
   dg_solver_destroy(&r->solver);
   dg_physics_tables_destroy(&r->tables);
   free(r->bc_used);
@@ -423,6 +424,10 @@ static dg_error setup(const dg_run_options *opt, dg_run_state *r) {
   if (p->filter && !opt->tune_only)
     DG_CALL(dg_parallel_agree(opt->comm, dg_state_filter_create(r->solver, r->disc,
                                                                 &p->filter_params, &r->filter)));
+  /* the wave speed's module, when dt comes from it */
+  if (!opt->tune_only && p->speed_computed)
+    DG_CALL(dg_parallel_agree(opt->comm, dg_wave_speed_create(r->solver, r->disc, p->program,
+                                                              r->par, &r->speed)));
   if (r->quantities) {
     r->quantity_values = calloc((size_t)dg_quantities_count(r->quantities) + 1, sizeof(double));
     DG_CHECK(r->quantity_values, DG_ERR_MEMORY, "out of memory");

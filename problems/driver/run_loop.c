@@ -11,6 +11,7 @@
 #include "core/timing.h"
 #include "dg/timestep.h"
 #include "problems/driver/observer.h"
+#include "problems/driver/run_loop_speed.h"
 #include "problems/driver/run_state.h"
 
 /* The observers of a run, in the order they are notified.  A new per-step
@@ -187,26 +188,82 @@ static dg_error start_state(const dg_run_options *opt, dg_run_state *r, const dg
   return DG_OK;
 }
 
+/* One step of the time loop and its observers, time after it t_after. */
+static dg_error one_step(observers *obs, dg_run_now *now, double t_after, int ph_first,
+                         int *first_pending) {
+  dg_run_state *r = now->run;
+  DG_CALL(dg_parallel_test_fault(r->par, now->step));
+  DG_CALL(dg_solver_step(r->solver, &r->prob->scheme, now->t, now->dt));
+  if (r->filter) /* after the whole step: H&W 2008 sec. 5.3 */
+    DG_CALL(dg_state_filter_apply(r->filter));
+  now->step++;
+  if (*first_pending) { /* time to first step: set-up + one step */
+    *first_pending = 0;
+    DG_CALL(dg_device_synchronize(r->dev));
+    dg_timing_end(ph_first);
+    if (!now->opt->quiet)
+      dg_info("first step done %.2f s after start", dg_run_now_seconds() - r->t_entry);
+  }
+  now->t = t_after;
+  DG_CALL(notify(obs, DG_OBSERVE_STEP, now));
+  return DG_OK;
+}
+
 /* One segment: n equal steps of dt from t0 to stop, starting at step s0
  * of it (not 0 only in the first segment of a restart). */
 static dg_error segment(observers *obs, dg_run_now *now, double t0, double stop, int64_t n,
                         int64_t s0, int ph_first, int *first_pending) {
+  for (int64_t s = s0; s < n; s++)
+    DG_CALL(one_step(obs, now, s + 1 == n ? stop : t0 + (double)(s + 1) * now->dt, ph_first,
+                     first_pending));
+  return DG_OK;
+}
+
+/* A segment to stop with dt from the computed wave speed
+ * (run_loop_speed.c): a new rate at its start (unless it continues a
+ * restart's segment: left > 0 steps of now->dt) and every dt_interval
+ * steps, the rest re-planned in equal steps; t summed step by step. */
+static dg_error segment_speed(observers *obs, dg_run_now *now, double stop, int64_t left,
+                              int ph_first, int *first_pending) {
   dg_run_state *r = now->run;
-  for (int64_t s = s0; s < n; s++) {
-    DG_CALL(dg_parallel_test_fault(r->par, now->step));
-    DG_CALL(dg_solver_step(r->solver, &r->prob->scheme, now->t, now->dt));
-    if (r->filter) /* after the whole step: H&W 2008 sec. 5.3 */
-      DG_CALL(dg_state_filter_apply(r->filter));
-    now->step++;
-    if (*first_pending) { /* time to first step: set-up + one step */
-      *first_pending = 0;
-      DG_CALL(dg_device_synchronize(r->dev));
-      dg_timing_end(ph_first);
-      if (!now->opt->quiet)
-        dg_info("first step done %.2f s after start", dg_run_now_seconds() - r->t_entry);
+  const dg_problem *p = r->prob;
+  for (;;) {
+    if (left == 0 || now->step % p->dt_interval == 0) {
+      double dt_max;
+      DG_CALL(dg_run_speed_dt(r, now->t, now->step, &dt_max));
+      DG_CALL(dg_rk_plan_steps(now->t, stop, dt_max, 0, &left, &now->dt));
+      now->total = dg_run_speed_estimate(now->step, stop, left, p->t_final, dt_max);
     }
-    now->t = s + 1 == n ? stop : t0 + (double)(s + 1) * now->dt;
-    DG_CALL(notify(obs, DG_OBSERVE_STEP, now));
+    DG_CHECK(p->max_steps <= 0 || now->step < p->max_steps, DG_ERR_INPUT,
+             "t = %.9g: reaching t = %g needs more than [time] max_steps = %lld steps "
+             "(dt %.3g from the wave speed)",
+             now->t, p->t_final, (long long)p->max_steps, now->dt);
+    left--;
+    DG_CALL(one_step(obs, now, left == 0 ? stop : now->t + now->dt, ph_first, first_pending));
+    if (left == 0)
+      return DG_OK;
+  }
+}
+
+static dg_error loop_speed(observers *obs, dg_run_now *now, const dg_run_resume *at) {
+  dg_run_state *r = now->run;
+  const dg_problem *p = r->prob;
+  landing_ctx lc = {obs, p->t_final};
+  int ph_first = dg_timing_begin("first step");
+  int first = 1, first_pending = 1;
+  while (before_end(now->t, p->t_final)) {
+    double stop = landing(&lc, now->t);
+    int64_t left = 0;
+    if (first && at->in_segment) { /* the rest of the segment the checkpoint lies in */
+      stop = at->seg_stop;
+      left = at->seg_n;
+      now->dt = at->dt;
+    }
+    first = 0;
+    DG_CALL(segment_speed(obs, now, stop, left, ph_first, &first_pending));
+    DG_CALL(dg_solver_get_state(r->solver, r->u));
+    now->final = !before_end(now->t, p->t_final);
+    DG_CALL(notify(obs, DG_OBSERVE_TIME, now));
   }
   return DG_OK;
 }
@@ -215,6 +272,8 @@ static dg_error loop(observers *obs, dg_run_now *now, const dg_run_resume *at,
                      double dt_max) {
   dg_run_state *r = now->run;
   const dg_problem *p = r->prob;
+  if (p->speed_computed)
+    return loop_speed(obs, now, at);
   landing_ctx lc = {obs, p->t_final};
   int ph_first = dg_timing_begin("first step");
   int first = 1, first_pending = 1;
@@ -253,6 +312,17 @@ struct dg_run_plan {
 
 static dg_error plan(const dg_run_options *opt, dg_run_state *r, dg_run_plan *pl) {
   const dg_problem *p = r->prob;
+  if (p->speed_computed) { /* dt from the state: known once the kernels exist */
+    DG_CALL(dg_problem_check_wave_speed(p));
+    DG_CALL(observers_create(r, opt, &pl->obs));
+    landing_ctx lc = {&pl->obs, p->t_final};
+    if (opt->restart) {
+      DG_CALL(dg_run_restart_read(opt, r, &pl->at));
+      dg_run_speed_place(landing, &lc, &pl->at);
+    }
+    pl->total = pl->at.step;
+    return DG_OK;
+  }
   DG_CALL(largest_dt(r, &pl->dt_max));
   DG_CALL(observers_create(r, opt, &pl->obs));
   landing_ctx lc = {&pl->obs, p->t_final};
@@ -287,8 +357,11 @@ static dg_error run_observed(const dg_run_options *opt, dg_run_state *r, dg_run_
   double dt_max = pl->dt_max;
   const dg_run_resume at = pl->at;
   DG_CALL(start_state(opt, r, &at));
-  dg_run_now now = {.run = r, .opt = opt, .res = res, .t = at.t, .dt = dt_max,
-                    .step = at.step};
+  /* (with the computed wave speed: the checkpoint's dt_max bounds the first
+     update's growth, as the continued run's last update does) */
+  r->speed_dt_max = at.dt_max;
+  dg_run_now now = {.run = r, .opt = opt, .res = res, .t = at.t,
+                    .dt = r->prob->speed_computed ? at.dt : dt_max, .step = at.step};
   DG_CALL(notify(obs, DG_OBSERVE_START, &now));
   now.total = pl->total;
   now.loop_start = dg_run_now_seconds();

@@ -42,6 +42,7 @@ void dg_run_checkpoint_info(const dg_run_state *r, dg_checkpoint_info *info) {
   info->ncoef = r->coef ? r->coef->ncoef : 0;
   info->coef_names = r->coef_names;
   info->coef_values = r->coef_local;
+  info->dt_max = r->speed_dt_max;
 }
 
 dg_error dg_run_restart_read(const dg_run_options *opt, dg_run_state *r, dg_run_resume *at) {
@@ -79,6 +80,7 @@ dg_error dg_run_restart_read(const dg_run_options *opt, dg_run_state *r, dg_run_
   memset(at, 0, sizeof *at);
   at->t = info.time;
   at->dt = info.dt;
+  at->dt_max = info.dt_max;
   at->step = info.step;
   /* rank 0 (gathering), or all collectively; every rank learns of a
    * failure (rank 0's own would leave the others waiting for it) */

@@ -19,6 +19,7 @@
 #include "problems/solver/parallel.h"
 #include "problems/solver/quantities.h"
 #include "problems/solver/solver.h"
+#include "problems/solver/wave_speed.h"
 
 typedef struct dg_run_plan dg_run_plan;
 
@@ -33,6 +34,10 @@ struct dg_run_state {
   dg_quantities *quantities; /* errors and integrals on the device (after the solver) */
   dg_state_filter *filter;   /* [discretization] filter, or NULL */
   double *quantity_values;   /* their values at the last dg_observe_error_norms */
+  dg_wave_speed *speed;      /* the step rate from the flux file's wave_speed (with
+                                prob->speed_computed; after the solver) */
+  double speed_dt_max;       /* its last update's dt_max (0: none yet), the reference
+                                of the growth limit; in checkpoints */
   dg_snapshot_writer *writer;
   dg_parallel *par;
   double *u;        /* host state, logical order (this rank's elements) */
@@ -80,6 +85,7 @@ dg_error dg_run_loop(const dg_run_options *opt, dg_run_state *r, dg_run_result *
  * the checkpoint lies in (see run_restart.c). */
 typedef struct dg_run_resume {
   double t, dt;
+  double dt_max; /* the checkpoint's dt_max (the computed wave speed's, or 0) */
   int64_t step;
   int in_segment;     /* 1: continue the segment [t0, stop] of n steps of dt at step s */
   double seg_t0, seg_stop;

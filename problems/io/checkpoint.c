@@ -142,6 +142,7 @@ static dg_error write_body(dg_h5io_out *o, const char *path, const dg_checkpoint
   DG_CALL_GOTO(err, attrs, dg_h5io_attr_put_f64(file, "time", in->time, path));
   DG_CALL_GOTO(err, attrs, dg_h5io_attr_put_i64(file, "step", in->step, path));
   DG_CALL_GOTO(err, attrs, dg_h5io_attr_put_f64(file, "dt", in->dt, path));
+  DG_CALL_GOTO(err, attrs, dg_h5io_attr_put_f64(file, "dt_max", in->dt_max, path));
   DG_CALL_GOTO(err, attrs, dg_h5io_attr_put_str(file, "scheme", in->scheme, path));
   DG_CALL_GOTO(err, attrs, dg_h5io_attr_put_i64(file, "order", in->N, path));
   DG_CALL_GOTO(err, attrs, dg_h5io_attr_put_i64(file, "dim", in->dim, path));
@@ -478,6 +479,12 @@ static dg_error read_body(hid_t file, const char *path, dg_checkpoint_info *in,
   in->time = time;
   in->dt = dt;
   in->step = step;
+  in->dt_max = 0; /* (files from before the computed wave speed have none) */
+  htri_t has_dt_max = H5Aexists(file, "dt_max");
+  if (has_dt_max > 0)
+    DG_CALL(dg_h5io_attr_get_f64(file, "dt_max", &in->dt_max, path));
+  else
+    H5Eclear2(H5E_DEFAULT);
   return DG_OK;
 }
 

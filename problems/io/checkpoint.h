@@ -8,7 +8,9 @@
  *                    element k's raw bytes; format version 1 had fnv1a64, the
  *                    FNV-1a hash of the whole array, and is still read)
  *   root attributes  format ("dgrun-checkpoint"), format_version, dgrun_version,
- *                    time, step, dt, scheme, order, dim, num_elements,
+ *                    time, step, dt, dt_max (the computed wave speed's last
+ *                    update, 0 otherwise; read as 0 where absent), scheme, order,
+ *                    dim, num_elements,
  *                    nodes_per_element, precision ("float"|"double"), problem_id,
  *                    num_fields, mesh_hash and mesh (format version 3: a restart
  *                    on another mesh with as many elements is refused)
@@ -88,6 +90,10 @@ typedef struct dg_checkpoint_info {
   const char *const *coef_names;  /* ncoef names, [A-Za-z0-9_.-]+ */
   const double *const *coef_values; /* ncoef arrays of K*Np values (with a part: its
                                        part->K*Np, in its local order, as fields) */
+  /* progress, continued: with dt from the computed wave speed the dt_max of
+   * the last update (the reference of its growth limit); written always,
+   * read as 0 from files without it */
+  double dt_max;
 } dg_checkpoint_info;
 
 /* What a checkpoint stores of the run's inputs (malloc'd; NULL when the

@@ -6,12 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/fsutil.h"
 #include "core/reduction.h"
 #include "dg/bernstein.h"
 #include "dg/cubature.h"
 #include "operators/gen_quadrature.h"
 #include "operators/physics.h"
+#include "problems/solver/element_module.h"
 
 struct dg_quantities {
   dg_solver *s;
@@ -145,17 +145,6 @@ done:
   return err;
 }
 
-/* --dump-kernels: the module beside dg_operators. */
-static dg_error dump_source(const char *dir, dg_codegen_target tg, const char *src) {
-  DG_CALL(dg_fsutil_mkdir_p(dir, 0755));
-  char *path = dg_fsutil_join(dir, tg == DG_CODEGEN_CUDA ? "dg_quantities.cu" : "dg_quantities.c");
-  DG_CHECK(path, DG_ERR_MEMORY, "out of memory");
-  dg_error err = dg_fsutil_write_atomic(path, src, strlen(src), 0644);
-  free(path);
-  DG_CALL(err);
-  return DG_OK;
-}
-
 /* Generate the module for q->tg, pass it through wrap, compile, look up. */
 static dg_error load_module(dg_quantities *q, const dg_flux_program *prog, const dg_opdata *od,
                             int state_float, char *(*wrap)(const char *)) {
@@ -180,16 +169,10 @@ static dg_error load_module(dg_quantities *q, const dg_flux_program *prog, const
                              integrands,
                              q->nintegrals};
   DG_CALL_GOTO(err, done, dg_gen_quadrature(q->tg, &spec, &src));
-  if (dg_solver_dump_dir(q->s))
-    DG_CALL_GOTO(err, done, dump_source(dg_solver_dump_dir(q->s), q->tg, src));
-  if (wrap) {
-    char *w = wrap(src);
-    free(src);
-    src = w;
-    DG_CHECK_GOTO(err, done, src, DG_ERR_MEMORY, "out of memory");
-  }
-  DG_CALL_GOTO(err, done, dg_device_compile(q->dev, "dg_quantities", src, NULL, 0, &q->mod));
-  DG_CALL_GOTO(err, done, dg_module_get_kernel(q->mod, "dg_quantities", &q->k));
+  char *mine = src;
+  src = NULL; /* (taken over by the load) */
+  DG_CALL_GOTO(err, done,
+               dg_element_module_load(q->s, "dg_quantities", q->tg, mine, wrap, &q->mod, &q->k));
 done:
   free(src);
   free(exact);
@@ -210,9 +193,7 @@ static dg_error create(dg_solver *s, const dg_discretization *disc, const dg_flu
   q->K = od->K;
   q->K_owned = od->K_owned;
   q->basis = dg_solver_kernels(s)->basis;
-  q->tg = target >= 0 ? (dg_codegen_target)target
-          : dg_device_get_info(q->dev)->backend == DG_BACKEND_CUDA ? DG_CODEGEN_CUDA
-                                                                    : DG_CODEGEN_C;
+  q->tg = dg_element_module_target(s, target);
   q->one_chunk = wrap != NULL;
   for (int f = 0; f < dg_flux_field_count(prog); f++)
     q->nexact += dg_flux_field(prog, f)->exact != NULL;
@@ -300,17 +281,7 @@ dg_error dg_quantities_eval(dg_quantities *q, double t, double *values) {
   long long K = q->K, K_owned = q->K_owned;
   void *cf = dg_solver_device_coefficients(q->s); /* read only with ncoef > 0 */
   void *args[] = {&state, &vx, &q->Jk, &q->IQ, &q->IX, &q->W, &t, &K, &K_owned, &q->out, &cf};
-  dg_launch l;
-  memset(&l, 0, sizeof l);
-  unsigned threads = 128;
-  l.grid[0] = (unsigned)((K_owned + threads - 1) / threads);
-  l.grid[1] = l.grid[2] = 1;
-  l.block[0] = threads;
-  l.block[1] = l.block[2] = 1;
-  l.items = K_owned;
-  l.chunk = q->one_chunk ? K_owned : dg_solver_kernels(q->s)->cpu_chunk;
-  if (K_owned > 0)
-    DG_CALL(dg_kernel_launch(q->k, &l, args, NULL));
+  DG_CALL(dg_element_module_launch(q->s, q->k, K_owned, q->one_chunk, args));
   for (int o = 0; o < q->nout; o++) {
     void *col = dg_device_offset(q->out, sizeof(double) * (size_t)(o * K_owned));
     DG_CALL(dg_reduction_call(q->is_max[o] ? q->rmax : q->rsum, K_owned,

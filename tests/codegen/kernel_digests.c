@@ -24,6 +24,7 @@
 #include "dg/refelem.h"
 #include "operators/codegen.h"
 #include "operators/flux_affine.h"
+#include "operators/gen_wave_speed.h"
 #include "tests/codegen/physics_file.h"
 #include "tests/digest_file.h"
 #include "tuning/tuner.h"
@@ -160,6 +161,44 @@ static void digest_case(run *r, const physics_file *pf, const char *name, int N,
   dg_refelem_destroy(&re);
 }
 
+/* The step-rate module of a physics that declares wave_speed (gen_wave_speed.h):
+ * its variants are the state's layouts and, for affine physics, the
+ * Bernstein-Bezier basis. */
+static void digest_wave_speed(run *r, const physics_file *pf, const char *name, int N, int cuda,
+                              int is_float) {
+  const dg_flux_node *speed = dg_flux_wave_speed(pf->prog, NULL);
+  if (!speed)
+    return;
+  dg_refelem *re = NULL;
+  MUST(dg_refelem_create(pf->dim, N, &re));
+  int affine = dg_flux_check_affine(&pf->ph, NULL, NULL) == DG_OK;
+  dg_error_clear();
+  char tag[200];
+  snprintf(tag, sizeof tag, "%s_wave_speed_N%d_%s_%s", name, N, cuda ? "cuda" : "c",
+           is_float ? "float" : "double");
+  dg_hash h;
+  dg_hash_init(&h);
+  int n = 0;
+  for (int v = 0; v < (affine ? 3 : 2); v++, n++) {
+    dg_wave_speed_spec sp = {pf->dim, N, re->Np, re->Np, v == 1 ? DG_LAYOUT_ELEMENT_MAJOR
+                                                                : DG_LAYOUT_FIELD_MAJOR,
+                             is_float, v == 2, &pf->ph, speed};
+    char *src = NULL;
+    MUST(dg_gen_wave_speed(cuda ? DG_CODEGEN_CUDA : DG_CODEGEN_C, &sp, &src));
+    dg_hash_update_field(&h, src);
+    if (strcmp(r->mode, "dump") == 0)
+      dump_module(r, tag, v, src);
+    free(src);
+  }
+  unsigned char d[DG_HASH_SIZE];
+  char hex[DG_HASH_HEX_SIZE];
+  dg_hash_final(&h, d);
+  dg_hash_hex(d, DG_HASH_SIZE, hex);
+  CHECK(r->nlines < DIGEST_MAX_LINES, "too many cases");
+  snprintf(r->lines[r->nlines++], DIGEST_LINE, "%s %d/%d %s", tag, n, n, hex);
+  dg_refelem_destroy(&re);
+}
+
 int main(int argc, char **argv) {
   CHECK(argc >= 4, "usage: %s check|write|dump DIGESTS|DIR flux...", argv[0]);
   static run r;
@@ -182,6 +221,11 @@ int main(int argc, char **argv) {
       digest_case(&r, &pf, name, orders[o], 1, 0, mode);
       digest_case(&r, &pf, name, orders[o], 1, 1, mode);
       digest_case(&r, &pf, name, orders[o], 0, 0, mode);
+    }
+    for (int o = 0; o < 2; o++) { /* the wave speed's module: N = 1, 3 */
+      digest_wave_speed(&r, &pf, name, orders[o], 1, 0);
+      digest_wave_speed(&r, &pf, name, orders[o], 1, 1);
+      digest_wave_speed(&r, &pf, name, orders[o], 0, 0);
     }
     physics_file_free(&pf);
   }

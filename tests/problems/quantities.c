@@ -30,6 +30,7 @@
 #include "problems/driver/problem.h"
 #include "problems/solver/quantities.h"
 #include "tests/expect.h"
+#include "tests/problems/emulate.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
@@ -41,54 +42,24 @@ static const char *const names[NQ] = {"l2_u", "max_u", "l2_w", "max_w",
 
 static int nvrtc_compiled;
 
-/* The CUDA module as C: blocks and threads in turn (the kernel has no
- * barriers), behind the cpu entry point of the same name; first compiled
- * by NVRTC as it is, where NVRTC exists (no GPU needed). */
+/* The CUDA module as C (emulate.h). */
 static char *emulate(const char *cuda) {
-  void *cubin = NULL;
-#ifdef DG_TEST_NO_NVRTC /* sanitizer builds: the plain pass compiles it */
-  dg_error e = DG_ERR_UNSUPPORTED;
-#else
-  size_t size = 0;
-  dg_error e = dg_nvrtc_compile("dg_quantities", cuda, "sm_90", NULL, 0, &cubin, &size);
-#endif
-  free(cubin);
-  if (e == DG_OK)
-    nvrtc_compiled++;
-  else if (e != DG_ERR_UNSUPPORTED) {
-    dg_error_print(stdout);
-    EXPECT(0, "NVRTC does not compile the CUDA module");
-  }
-  dg_error_clear();
-  dg_strbuf b;
-  dg_strbuf_init(&b);
-  dg_strbuf_append(&b, "#include <math.h>\n#include <stdint.h>\n"
-                       "#define __restrict__ restrict\n"
-                       "typedef struct { unsigned x, y, z; } emu_dim3;\n"
-                       "static emu_dim3 threadIdx, blockIdx, blockDim;\n"
-                       "#define KERNEL static\n#define dg_quantities dg_quantities_cuda\n");
-  dg_strbuf_append(&b, cuda);
-  dg_strbuf_append(
-      &b, "#undef dg_quantities\n"
-          "void dg_quantities(void **a, int64_t first, int64_t count) {\n"
-          "  (void)first; (void)count;\n"
-          "  const long long K_owned = *(const long long *)a[8];\n"
-          "  blockDim.x = 128; blockDim.y = blockDim.z = 1;\n"
-          "  for (long long blk = 0; blk * 128 < K_owned; ++blk) {\n"
-          "    blockIdx.x = (unsigned)blk;\n"
-          "    for (unsigned th = 0; th < 128; ++th) {\n"
-          "      threadIdx.x = th;\n"
-          "      dg_quantities_cuda(*(const sreal **)a[0], *(const sreal **)a[1],\n"
-          "          *(const double **)a[2], *(const double **)a[3], *(const double **)a[4],\n"
-          "          *(const double **)a[5], *(const double *)a[6], *(const long long *)a[7],\n"
-          "          K_owned, *(double **)a[9]);\n"
-          "    }\n"
-          "  }\n"
-          "}\n");
-  char *s = NULL;
-  if (dg_strbuf_finish(&b, &s) != DG_OK)
-    return NULL;
-  return s;
+  return emulate_module(
+      "dg_quantities", cuda,
+      "  (void)first; (void)count;\n"
+      "  const long long K_owned = *(const long long *)a[8];\n"
+      "  blockDim.x = 128; blockDim.y = blockDim.z = 1;\n"
+      "  for (long long blk = 0; blk * 128 < K_owned; ++blk) {\n"
+      "    blockIdx.x = (unsigned)blk;\n"
+      "    for (unsigned th = 0; th < 128; ++th) {\n"
+      "      threadIdx.x = th;\n"
+      "      dg_quantities_cuda(*(const sreal **)a[0], *(const sreal **)a[1],\n"
+      "          *(const double **)a[2], *(const double **)a[3], *(const double **)a[4],\n"
+      "          *(const double **)a[5], *(const double *)a[6], *(const long long *)a[7],\n"
+      "          K_owned, *(double **)a[9]);\n"
+      "    }\n"
+      "  }\n",
+      &nvrtc_compiled);
 }
 
 /* The quantities at t = 0.5 of the initial state on device dev (wrap: the

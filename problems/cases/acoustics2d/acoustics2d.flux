@@ -15,3 +15,8 @@ initial p = sin(2*pi*x[0])
 initial v = [sin(2*pi*x[0])/(rho0*c), 0]
 exact p = sin(2*pi*(x[0] - c*t))
 exact v = [sin(2*pi*(x[0] - c*t))/(rho0*c), 0]
+
+# the largest signal speed at a node (the largest |eigenvalue| of the flux
+# Jacobian over directions), for the time step without [time] wave_speed:
+# the sound speed sqrt(K/rho0)
+wave_speed = c

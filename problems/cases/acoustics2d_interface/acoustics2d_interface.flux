@@ -57,3 +57,8 @@ exact p = pw
 exact v = [uw, 0]
 # the acoustic energy density p^2/(2K) + rho |v|^2/2, integrated
 integral energy = 0.5*(p^2/(rho*c^2) + rho*dot(v, v))
+
+# the largest signal speed at a node (the largest |eigenvalue| of the flux
+# Jacobian over directions), for the time step without [time] wave_speed:
+# the sound speed, a coefficient
+wave_speed = c

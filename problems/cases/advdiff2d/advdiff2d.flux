@@ -28,3 +28,8 @@ let uex = s0^2/s2*exp(-(xr^2 + yr^2)/(2*s2))
 boundary dirichlet { u = 2*uex - u.int; grad(u) = grad(u).int }
 initial u = uex
 exact u = uex
+
+# the largest signal speed at a node (the largest |eigenvalue| of the flux
+# Jacobian over directions), for the time step without [time] wave_speed:
+# |a|; the diffusive limit comes from [time] diffusivity
+wave_speed = norm(a)

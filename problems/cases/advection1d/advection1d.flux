@@ -10,3 +10,8 @@ boundary inflow { u = sin(2*pi*(x[0] - a*t)) }
 boundary outflow { u = u.int }
 initial u = sin(2*pi*x[0])
 exact u = sin(2*pi*(x[0] - a*t))
+
+# the largest signal speed at a node (the largest |eigenvalue| of the flux
+# Jacobian over directions), for the time step without [time] wave_speed:
+# |a|
+wave_speed = abs(a)

@@ -10,3 +10,8 @@ boundary inflow { u = sin(2*pi*(x[0] - ax*t))*sin(2*pi*(x[1] - ay*t)) }
 boundary outflow { u = u.int }
 initial u = sin(2*pi*x[0])*sin(2*pi*x[1])
 exact u = sin(2*pi*(x[0] - ax*t))*sin(2*pi*(x[1] - ay*t))
+
+# the largest signal speed at a node (the largest |eigenvalue| of the flux
+# Jacobian over directions), for the time step without [time] wave_speed:
+# |a|
+wave_speed = norm(a)

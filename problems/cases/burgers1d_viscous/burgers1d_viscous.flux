@@ -26,3 +26,8 @@ let uex = uR + (uL - uR)/(1 + exp((uL - uR)*(x[0] - x0 - s*t)/(2*nu)))
 boundary dirichlet { u = 2*uex - u.int; grad(u) = grad(u).int }
 initial u = uex
 exact u = uex
+
+# the largest signal speed at a node (the largest |eigenvalue| of the flux
+# Jacobian over directions), for the time step without [time] wave_speed:
+# |f'(u)| = |u|; the diffusive limit comes from [time] diffusivity
+wave_speed = abs(u)

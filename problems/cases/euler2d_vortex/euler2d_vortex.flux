@@ -62,3 +62,8 @@ integral mass = rho
 integral momentum_x = m[0]
 integral momentum_y = m[1]
 integral energy = E
+
+# the largest signal speed at a node (the largest |eigenvalue| of the flux
+# Jacobian over directions), for the time step without [time] wave_speed:
+# |u| + c, the largest |u.n| + c over directions n
+wave_speed = norm(u) + c

@@ -61,3 +61,8 @@ integral momentum_y = m[1]
 integral momentum_z = m[2]
 integral energy = E
 integral ke = 0.5*dot(m, m)/rho
+
+# the largest signal speed at a node (the largest |eigenvalue| of the flux
+# Jacobian over directions), for the time step without [time] wave_speed:
+# |u| + c, the largest |u.n| + c over directions n
+wave_speed = norm(u) + c

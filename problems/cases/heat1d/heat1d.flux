@@ -27,3 +27,8 @@ boundary dirichlet { u = 2*uex - u.int; grad(u) = grad(u).int }
 boundary neumann { u = u.int; grad(u) = 2*n[0]*uex_x*n - grad(u).int }
 initial u = uex
 exact u = uex
+
+# the largest signal speed at a node (the largest |eigenvalue| of the flux
+# Jacobian over directions), for the time step without [time] wave_speed:
+# none: pure diffusion, whose limit comes from [time] diffusivity
+wave_speed = 0

@@ -23,3 +23,8 @@ let uex = exp(-8*pi^2*nu*t)*sin(2*pi*x[0])*cos(2*pi*x[1]) +
 boundary dirichlet { u = 2*uex - u.int; grad(u) = grad(u).int }
 initial u = uex
 exact u = uex
+
+# the largest signal speed at a node (the largest |eigenvalue| of the flux
+# Jacobian over directions), for the time step without [time] wave_speed:
+# none: pure diffusion, whose limit comes from [time] diffusivity
+wave_speed = 0

@@ -56,3 +56,8 @@ exact H = [0, Hw]
 exact Ez = Ew
 # the electromagnetic energy density, integrated (problems/solver/quantities.h)
 integral energy = 0.5*(eps*Ez^2 + mu*dot(H, H))
+
+# the largest signal speed at a node (the largest |eigenvalue| of the flux
+# Jacobian over directions), for the time step without [time] wave_speed:
+# the speed of light 1/sqrt(eps mu), eps and mu coefficients
+wave_speed = 1/sqrt(eps*mu)

@@ -19,3 +19,8 @@ exact Ez = sin(mx*pi*x[0])*sin(my*pi*x[1])*cos(w*t)
 # the electromagnetic energy (problems/solver/quantities.h): 1/8 for this mode
 # (mx, my any), decaying slowly under the upwind flux (alpha > 0)
 integral energy = 0.5*(mu*dot(H, H) + eps*Ez^2)
+
+# the largest signal speed at a node (the largest |eigenvalue| of the flux
+# Jacobian over directions), for the time step without [time] wave_speed:
+# the speed of light 1/sqrt(eps mu)
+wave_speed = 1/sqrt(eps*mu)

@@ -20,3 +20,8 @@ exact H = [-pi/w*sin(pi*x[0])*cos(pi*x[1])*sin(w*t),
 # the electromagnetic energy (problems/solver/quantities.h): 1/8 for this mode,
 # decaying slowly under the upwind flux (alpha > 0)
 integral energy = 0.5*(eps*dot(E, E) + mu*dot(H, H))
+
+# the largest signal speed at a node (the largest |eigenvalue| of the flux
+# Jacobian over directions), for the time step without [time] wave_speed:
+# the speed of light 1/sqrt(eps mu)
+wave_speed = 1/sqrt(eps*mu)

@@ -114,3 +114,8 @@ exact E = eE
 # the mass stays 1: the exact density integrates to 1 at every t, and so
 # the source of rho integrates to 0 over the box
 integral mass = rho
+
+# the largest signal speed at a node (the largest |eigenvalue| of the flux
+# Jacobian over directions), for the time step without [time] wave_speed:
+# |u| + c of the Euler part; the viscous limit comes from [time] diffusivity
+wave_speed = norm(u) + c

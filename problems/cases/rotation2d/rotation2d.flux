@@ -16,3 +16,8 @@ flux u = -(dot(a, n)*avg(u) + abs(dot(a, n))/2*jump(u))
 boundary wall { u = hill }
 initial u = hill
 exact u = hill
+
+# the largest signal speed at a node (the largest |eigenvalue| of the flux
+# Jacobian over directions), for the time step without [time] wave_speed:
+# |a(x)|, largest at the corners
+wave_speed = norm(a)

@@ -60,3 +60,8 @@ integral momentum_z = m[2]
 integral energy = E
 integral ke = 0.5*dot(m, m)/rho
 integral ie = p/(gamma - 1)
+
+# the largest signal speed at a node (the largest |eigenvalue| of the flux
+# Jacobian over directions), for the time step without [time] wave_speed:
+# |u| + c of the Euler part; the viscous limit comes from [time] diffusivity
+wave_speed = norm(u) + c

@@ -10,3 +10,5 @@ boundary inflow { u = sin(2*pi*xr[0])*sin(2*pi*xr[1])*sin(2*pi*xr[2]) }
 boundary outflow { u = u.int }
 initial u = sin(2*pi*x[0])*sin(2*pi*x[1])*sin(2*pi*x[2])
 exact u = sin(2*pi*xr[0])*sin(2*pi*xr[1])*sin(2*pi*xr[2])
+# the largest signal speed at a node, for the time step (no [time] wave_speed)
+wave_speed = norm(a)
