@@ -181,20 +181,23 @@ static int run(const problem *pb, const char *cfg, int cells, int N, int shock, 
  * positivity limiter alone (no viscosity): the run stays finite with rho
  * and p positive at every node, and without the limiter it is not finite
  * within the first steps. */
-static int vacuum(const char *cfg) {
+static int vacuum(const char *cfg, int cuda) {
   char *ov[16] = {"params.uL=-2", "params.uR=2", "params.rhoR=1", "params.pL=0.4",
                   "params.pR=0.4", "time.final=0.15", "time.wave_speed=3", "shock.sensor=",
                   "output.enabled=false", "mesh.cells=64"};
+  int n = 10;
+  if (cuda)
+    ov[n++] = "backend.device=cuda";
   dg_run_result res;
-  if (run_state(cfg, "shock_vacuum_out", NULL, NULL, 10, ov, &res) != DG_OK) {
+  if (run_state(cfg, "shock_vacuum_out", NULL, NULL, n, ov, &res) != DG_OK) {
     dg_error_print(stderr);
     printf("FAIL: the 123 problem with the positivity limiter did not run\n");
     return 1;
   }
-  int64_t n = res.state_length / 3;
+  int64_t nn = res.state_length / 3;
   double rmin = INFINITY, pmin = INFINITY;
-  for (int64_t i = 0; i < n; i++) {
-    double r = res.state[i], m = res.state[n + i], E = res.state[2 * n + i];
+  for (int64_t i = 0; i < nn; i++) {
+    double r = res.state[i], m = res.state[nn + i], E = res.state[2 * nn + i];
     rmin = fmin(rmin, r);
     pmin = fmin(pmin, (G - 1) * (E - 0.5 * m * m / r));
   }
@@ -203,8 +206,8 @@ static int vacuum(const char *cfg) {
   int fail = 0;
   if (!(rmin > 0 && pmin > 0))
     printf("FAIL: not positive\n"), fail = 1;
-  ov[10] = "shock.positivity=";
-  dg_error err = run_state(cfg, "shock_vacuum_out", NULL, NULL, 11, ov, &res);
+  ov[n++] = "shock.positivity=";
+  dg_error err = run_state(cfg, "shock_vacuum_out", NULL, NULL, n, ov, &res);
   dg_error_clear();
   printf("123 problem, no limiter: %s\n", err == DG_OK ? "ran" : "stopped (not finite)");
   if (err == DG_OK) {
@@ -225,7 +228,7 @@ int main(int argc, char **argv) {
     return 77;
   }
   if (strcmp(argv[1], "vacuum") == 0)
-    return vacuum(argv[2]);
+    return vacuum(argv[2], cuda);
   problem pb;
   int cells[2];
   int fail = 0;

@@ -10,8 +10,11 @@
 dim 1
 fields rho m E
 # (the params: any Riemann problem; Toro's test 2, the near-vacuum "123"
-# problem, is rhoL = rhoR = 1, uL = -2, uR = 2, pL = pR = 0.4)
+# problem, is rhoL = rhoR = 1, uL = -2, uR = 2, pL = pR = 0.4; with ampR and
+# waveR the right density is rhoR (1 + ampR sin(waveR x)): Shu & Osher's
+# shock hitting an entropy wave, shu_osher.cfg)
 params gamma = 1.4, x0 = 0.5, rhoL = 1, uL = 0, pL = 1, rhoR = 0.125, uR = 0, pR = 0.1
+params ampR = 0, waveR = 0
 coefficients av >= 0
 let u = m/rho
 let p = (gamma - 1)*(E - 0.5*m*u)
@@ -26,7 +29,11 @@ flux E = -(n[0]*avg((E + p)*u) + lam/2*jump(E)) + n[0]*ldg(av*dx(E))
 # the ends (far from the waves until t = 0.2): the interior state and gradients
 boundary far { rho = rho.int; m = m.int; E = E.int
   grad(rho) = grad(rho).int; grad(m) = grad(m).int; grad(E) = grad(E).int }
+# a supersonic inflow: the left state imposed (Shu-Osher's left end)
+boundary inflow { rho = rhoL; m = rhoL*uL; E = pL/(gamma - 1) + 0.5*rhoL*uL^2
+  grad(rho) = grad(rho).int; grad(m) = grad(m).int; grad(E) = grad(E).int }
 let left = x[0] < x0
-initial rho = left ? rhoL : rhoR
-initial m = left ? rhoL*uL : rhoR*uR
-initial E = left ? pL/(gamma - 1) + 0.5*rhoL*uL^2 : pR/(gamma - 1) + 0.5*rhoR*uR^2
+let rho0 = left ? rhoL : rhoR*(1 + ampR*sin(waveR*x[0]))
+initial rho = rho0
+initial m = rho0*(left ? uL : uR)
+initial E = (left ? pL : pR)/(gamma - 1) + 0.5*rho0*(left ? uL : uR)^2
