@@ -1,11 +1,14 @@
-/* problems.shock_burgers, problems.shock_sod, problems.shock_vacuum: the shock capturing of issue 41
+/* problems.shock_burgers, problems.shock_sod, problems.shock_sod2d,
+ * problems.shock_vacuum: the shock capturing of issue 41
  * (artificial viscosity from the Persson-Peraire sensor, the positivity
  * limiter) against exact solutions, on two meshes each:
  *   burgers: inviscid Burgers steepening into a shock
  *     (problems/cases/burgers1d_shock), exact by characteristics;
  *   sod: Sod's shock tube (problems/cases/sod1d), the exact Riemann solution
  *     (Toro 2009, ch. 4, below; its star state is checked against Toro's
- *     table 4.2) for the density.
+ *     table 4.2) for the density; sod2d: the same as a planar tube on
+ *     triangles (problems/cases/sod2d, 10 x 1 and 20 x 1 cells, N = 2), the
+ *     L1 error per unit length.
  * Asserted: the L1 error decreases under refinement (ratio >= 1.5: a
  * captured shock converges at first order in L1, ratio 2 in the limit), and
  * the overshoots past the exact solution's range within two elements stay
@@ -15,14 +18,16 @@
  * pass the bound (so that the bound means something).
  * vacuum: the positivity limiter alone on Toro's near-vacuum test 2 (see
  * vacuum() below).
- * usage: shock_1d burgers|sod|vacuum CFG [cuda] */
+ * usage: shock_1d burgers|sod|sod2d|vacuum CFG [cuda] */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/device.h"
+#include "dg/discretization.h"
 #include "dg/refelem.h"
+#include "problems/driver/problem.h"
 #include "tests/run_state.h"
 
 #ifndef M_PI
@@ -117,6 +122,7 @@ typedef struct {
   double (*exact)(double x, double t);
   double lower, length, t_end, scale; /* scale: the viscosity's speed, eps0 = scale h / N */
   int ncomp;                          /* state components; component 0 is checked */
+  int dim;                            /* 2: the planar tube, cells x 1 rectangles */
   double jump, over_bound, ratio_bound;
 } problem;
 
@@ -128,7 +134,7 @@ static int run(const problem *pb, const char *cfg, int cells, int N, int shock, 
                result *out) {
   char dir[256], c1[64], c2[64], c3[80], c4[64];
   snprintf(dir, sizeof dir, "shock_%s_out_%d_%d", pb->name, cells, shock);
-  snprintf(c1, sizeof c1, "mesh.cells=%d", cells);
+  snprintf(c1, sizeof c1, pb->dim == 2 ? "mesh.cells=%d 1" : "mesh.cells=%d", cells);
   snprintf(c2, sizeof c2, "discretization.order=%d", N);
   /* the viscosity's scale h/N is the mesh's: the time step's bound with it */
   snprintf(c3, sizeof c3, "shock.max_viscosity=%.17g", pb->scale * pb->length / cells / N);
@@ -144,24 +150,34 @@ static int run(const problem *pb, const char *cfg, int cells, int N, int shock, 
     dg_error_print(stderr);
     return 1;
   }
-  dg_refelem *re = NULL;
-  if (dg_refelem_create(1, N, &re) != DG_OK)
+  /* the nodes and their weights from the run's own mesh and element (the
+   * state is in the mesh's element order: [mesh] order = input) */
+  dg_problem *prob = NULL;
+  dg_discretization *disc = NULL;
+  const char *pov[8] = {c1, c2, "backend.device=cpu"};
+  if (dg_problem_load(cfg, pov, 3, &prob) != DG_OK ||
+      dg_discretization_create(prob->mesh, N, DG_DOUBLE, &disc) != DG_OK) {
+    dg_error_print(stderr);
     return 1;
+  }
+  const dg_refelem *re = disc->re;
   int np = re->Np;
-  double h = pb->length / cells, l1 = 0, over = 0;
-  if (res.state_length != (int64_t)cells * np * pb->ncomp) {
+  double h = pb->length / cells, l1 = 0, area = 0, over = 0;
+  if (res.state_length != (int64_t)disc->K * np * pb->ncomp) {
     fprintf(stderr, "state length %lld\n", (long long)res.state_length);
     return 1;
   }
-  for (int k = 0; k < cells; k++)
+  for (int64_t k = 0; k < disc->K; k++)
     for (int i = 0; i < np; i++) {
-      double x = pb->lower + (k + 0.5 * (1.0 + re->r[i])) * h, w = 0;
+      double x = disc->x[k * np + i], w = 0;
       for (int j = 0; j < np; j++) /* the nodes' weights, M 1 (Gauss-Lobatto in 1D) */
         w += re->M[i * np + j];
-      double u = res.state[(int64_t)k * np + i];
-      l1 += w * 0.5 * h * fabs(u - pb->exact(x, pb->t_end));
-      /* the exact range within two elements: a new extremum beyond it is
-       * an oscillation (the shock itself lies inside the range) */
+      w *= disc->J[k * np + i];
+      double u = res.state[k * np + i];
+      l1 += w * fabs(u - pb->exact(x, pb->t_end));
+      area += w;
+      /* the exact range within two cells: a new extremum beyond it is an
+       * oscillation (the shock itself lies inside the range) */
       double lo = INFINITY, hi = -INFINITY;
       for (int s = -200; s <= 200; s++) {
         double v = pb->exact(x + s * 0.01 * h, pb->t_end);
@@ -169,7 +185,9 @@ static int run(const problem *pb, const char *cfg, int cells, int N, int shock, 
       }
       over = fmax(over, fmax(u - hi, lo - u));
     }
-  dg_refelem_destroy(&re);
+  l1 *= pb->length / area; /* per unit length of the tube (2D: its width divided out) */
+  dg_discretization_destroy(&disc);
+  dg_problem_destroy(&prob);
   free(res.state);
   out->l1 = l1;
   out->over = over;
@@ -219,7 +237,7 @@ static int vacuum(const char *cfg, int cuda) {
 
 int main(int argc, char **argv) {
   if (argc < 3) {
-    fprintf(stderr, "usage: shock_1d burgers|sod|vacuum CFG [cuda]\n");
+    fprintf(stderr, "usage: shock_1d burgers|sod|sod2d|vacuum CFG [cuda]\n");
     return 2;
   }
   int cuda = argc > 3 && strcmp(argv[3], "cuda") == 0;
@@ -234,8 +252,8 @@ int main(int argc, char **argv) {
   int fail = 0;
   if (strcmp(argv[1], "burgers") == 0) {
     /* the jump at x = 1: from u(1-) to -u(1-) */
-    pb = (problem){"burgers", burgers_exact, 0, 2, 0.6, 1, 1, 2 * burgers_exact(1 - 1e-12, 0.6),
-                   0.02, 1.5};
+    pb = (problem){"burgers", burgers_exact, 0, 2, 0.6, 1, 1, 1,
+                   2 * burgers_exact(1 - 1e-12, 0.6), 0.02, 1.5};
     cells[0] = 20, cells[1] = 40;
   } else {
     double ps = pstar(), us = 0.5 * (UL + UR) + 0.5 * (fk(ps, RR, PR) - fk(ps, RL, PL));
@@ -243,10 +261,12 @@ int main(int argc, char **argv) {
     printf("exact Riemann solver: p* = %.5f, u* = %.5f\n", ps, us);
     if (fabs(ps - 0.30313) > 1e-5 || fabs(us - 0.92745) > 1e-5)
       printf("FAIL: the exact solver's star state is not Toro's\n"), fail = 1;
-    pb = (problem){"sod", sod_exact, 0, 1, 0.2, 2, 3, RL - RR, 0.02, 1.5};
+    pb = (problem){"sod", sod_exact, 0, 1, 0.2, 2, 3, 1, RL - RR, 0.02, 1.5};
     cells[0] = 32, cells[1] = 64;
+    if (strcmp(argv[1], "sod2d") == 0) /* 2 triangles a cell, N = 2 (below) */
+      pb.name = "sod2d", pb.ncomp = 4, pb.dim = 2, cells[0] = 10, cells[1] = 20;
   }
-  const int N = 3;
+  const int N = pb.dim == 2 ? 2 : 3;
   result r[2], bare;
   for (int m = 0; m < 2; m++)
     if (run(&pb, argv[2], cells[m], N, 1, cuda, &r[m]))
