@@ -91,6 +91,10 @@ void *dg_solver_device_coordinates(const dg_solver *s);
  * dg_solver_device_coefficients: the device array cf (codegen.h), or NULL. */
 dg_error dg_solver_set_coefficients(dg_solver *s, const double *values);
 void *dg_solver_device_coefficients(const dg_solver *s);
+/* Coefficient c's values now on the device at the owned nodes, out[k*Np + i]
+ * (shock capturing rewrites its viscosity coefficient every stage: the
+ * snapshots show the live one). */
+dg_error dg_solver_get_coefficient(dg_solver *s, int c, double *out);
 /* Shock capturing (problems/solver/shock.h), owned by the solver from now
  * on: its viscosity before every right-hand side, its limiter after every
  * stage.  NULL: none (the default). */
