@@ -415,9 +415,8 @@ static dg_error setup(const dg_run_options *opt, dg_run_state *r) {
   if (dg_problem_shock_enabled(p)) { /* [shock]: problems/solver/shock.h */
     dg_shock *sh = NULL;
     DG_CALL(dg_parallel_agree(opt->comm,
-                              dg_shock_create(r->dev, r->disc, dg_solver_opdata(r->solver),
-                                              p->program, &r->phys, &p->shock,
-                                              p->precision == DG_FLOAT, &sh)));
+                              dg_shock_create_for(r->solver, r->disc, p->program, &r->phys,
+                                                  &p->shock, p->precision == DG_FLOAT, &sh)));
     dg_solver_set_shock(r->solver, sh);
   }
   /* the error norms' and integrals' module, compiled before the first step */

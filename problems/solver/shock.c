@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "dg/refelem.h"
+#include "problems/solver/solver.h"
 #include "problems/solver/solver_private.h"
 
 struct dg_shock {
@@ -315,7 +316,8 @@ dg_error dg_shock_source(const dg_discretization *disc, const dg_opdata *od,
 dg_error dg_shock_create_source(dg_device *dev, const dg_discretization *disc,
                                 const dg_opdata *od, dg_flux_program *prog,
                                 const dg_physics *ph, const dg_shock_settings *set,
-                                int is_float, const char *source, dg_shock **out) {
+                                int is_float, const char *source, const dg_solver *dump,
+                                dg_shock **out) {
   *out = NULL;
   DG_CHECK(od->K == od->K_owned, DG_ERR_INPUT,
            "[shock]: shock capturing runs serially (the vertex maximum does not cross ranks)");
@@ -334,6 +336,10 @@ dg_error dg_shock_create_source(dg_device *dev, const dg_discretization *disc,
   s->has_sensor = sc.sensor != NULL;
   s->has_limit = sc.npositive > 0;
   s->eps_max = s->has_sensor ? sc.eps_max : 0;
+  if (dump)
+    DG_CALL_GOTO(err, fail,
+                 dg_solver_dump(dump, tg == DG_CODEGEN_CUDA ? "dg_shock.cu" : "dg_shock.c",
+                                source ? source : own));
   DG_CALL_GOTO(err, fail, load(s, source ? source : own));
   if (s->has_sensor)
     DG_CALL_GOTO(err, fail, setup_viscosity(s, disc, od));
@@ -349,7 +355,7 @@ fail:
 dg_error dg_shock_create(dg_device *dev, const dg_discretization *disc, const dg_opdata *od,
                          dg_flux_program *prog, const dg_physics *ph,
                          const dg_shock_settings *set, int is_float, dg_shock **out) {
-  DG_CALL(dg_shock_create_source(dev, disc, od, prog, ph, set, is_float, NULL, out));
+  DG_CALL(dg_shock_create_source(dev, disc, od, prog, ph, set, is_float, NULL, NULL, out));
   return DG_OK;
 }
 
@@ -417,3 +423,11 @@ dg_error dg_shock_element_viscosity(dg_shock *s, double *out) {
 }
 
 double dg_shock_max_viscosity(const dg_shock *s) { return s->eps_max; }
+
+dg_error dg_shock_create_for(const dg_solver *solver, const dg_discretization *disc,
+                             dg_flux_program *prog, const dg_physics *ph,
+                             const dg_shock_settings *set, int is_float, dg_shock **out) {
+  DG_CALL(dg_shock_create_source(dg_solver_device(solver), disc, dg_solver_opdata(solver), prog,
+                                 ph, set, is_float, NULL, solver, out));
+  return DG_OK;
+}

@@ -36,11 +36,18 @@ typedef struct dg_shock_settings {
 dg_error dg_shock_create(dg_device *dev, const dg_discretization *disc, const dg_opdata *od,
                          dg_flux_program *prog, const dg_physics *ph,
                          const dg_shock_settings *set, int is_float, dg_shock **out);
+/* The same, its source also written where the solver dumps its own
+ * (--dump-kernels: dg_shock.cu / dg_shock.c). */
+struct dg_solver;
+dg_error dg_shock_create_for(const struct dg_solver *solver, const dg_discretization *disc,
+                             dg_flux_program *prog, const dg_physics *ph,
+                             const dg_shock_settings *set, int is_float, dg_shock **out);
 void dg_shock_destroy(dg_shock **s);
 /* The module's source for target tg (malloc'd), and dg_shock_create with
  * its module compiled from source instead (NULL: the device's own): the
  * emulator test runs the cuda kernels through the cpu backend this way
- * (tests/codegen/shock_emulate.c). */
+ * (tests/codegen/shock_emulate.c); dump: a solver whose dump directory gets
+ * the source (NULL: none). */
 dg_error dg_shock_source(const dg_discretization *disc, const dg_opdata *od,
                          dg_flux_program *prog, const dg_physics *ph,
                          const dg_shock_settings *set, dg_codegen_target tg, int is_float,
@@ -48,7 +55,8 @@ dg_error dg_shock_source(const dg_discretization *disc, const dg_opdata *od,
 dg_error dg_shock_create_source(dg_device *dev, const dg_discretization *disc,
                                 const dg_opdata *od, dg_flux_program *prog,
                                 const dg_physics *ph, const dg_shock_settings *set,
-                                int is_float, const char *source, dg_shock **out);
+                                int is_float, const char *source,
+                                const struct dg_solver *dump, dg_shock **out);
 
 /* The sensor, the vertex maximum and the node values: cf and fcf of the
  * solver (codegen.h layouts) get the viscosity of state q. */

@@ -55,6 +55,12 @@ static dg_error dump_source(const char *dir, const char *name, const char *src) 
   return err;
 }
 
+dg_error dg_solver_dump(const dg_solver *s, const char *name, const char *src) {
+  if (s->dump_dir)
+    DG_CALL(dump_source(s->dump_dir, name, src));
+  return DG_OK;
+}
+
 /* The second state buffer of a fused surface + update, zero padding included. */
 static dg_error ensure_alt_state(dg_solver *s) {
   if (s->q_alt || !(s->target == DG_CODEGEN_CUDA && s->cfg.fuse_surface && s->cfg.fuse_update))

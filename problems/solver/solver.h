@@ -100,7 +100,10 @@ dg_error dg_solver_get_coefficient(dg_solver *s, int c, double *out);
  * stage.  NULL: none (the default). */
 struct dg_shock;
 void dg_solver_set_shock(dg_solver *s, struct dg_shock *shock);
-/* Where the generated sources are dumped (dg_solver_options.dump_dir), or NULL. */
+/* Where the generated sources are dumped (dg_solver_options.dump_dir), or NULL;
+ * dg_solver_dump writes another module's source there as name (nothing
+ * without a dump directory). */
+dg_error dg_solver_dump(const dg_solver *s, const char *name, const char *src);
 const char *dg_solver_dump_dir(const dg_solver *s);
 /* *finite = whether every state value of the owned elements is finite,
  * decided on the device (one reduction, no state download; ghost slots are

@@ -179,7 +179,8 @@ int main(int argc, char **argv) {
   }
   dg_shock *sc = NULL, *se = NULL;
   MUST(dg_shock_create(dev, disc, od, p->program, &ph, &p->shock, is_float, &sc));
-  MUST(dg_shock_create_source(dev, disc, od, p->program, &ph, &p->shock, is_float, emu, &se));
+  MUST(dg_shock_create_source(dev, disc, od, p->program, &ph, &p->shock, is_float, emu, NULL,
+                              &se));
   size_t nstate = (size_t)od->ncomp * od->K * od->np_pad;
   size_t ncf = (size_t)(ph.ncoef > 0 ? ph.ncoef : 1) * od->K * od->np_pad;
   size_t nfcf = (size_t)od->K * od->nfnfp * (ph.ncoef > 0 ? ph.ncoef : 1) * 2;
