@@ -156,9 +156,12 @@ static dg_error largest_dt(const dg_run_state *r, double *dt_max) {
   }
   double h_min = r->disc->h_min;
   DG_CALL(dg_parallel_min(r->par, &h_min, 1));
-  /* [shock]: the artificial viscosity's diffusive limit too */
-  double nu = p->shock.sensor && p->shock.sensor[0] ? fmax(p->diffusivity, p->shock.max_viscosity)
-                                                    : p->diffusivity;
+  /* [shock]: the artificial viscosity's diffusive limit too.  Element k's
+   * viscosity is at most min(max_viscosity, scale * 2 h_k / N) (h_k the
+   * disc's half altitude), so eps_k / h_k^2 <= nu / h_min^2 with nu below. */
+  double nu = p->diffusivity;
+  if (p->shock.sensor && p->shock.sensor[0])
+    nu = fmax(nu, fmin(p->shock.max_viscosity, p->shock.scale * 2.0 * h_min / r->disc->N));
   DG_CALL(dg_parallel_agree(r->par->comm,
                             dg_rk_cfl_dt_diffusive(p->cfl, h_min, p->wave_speed, nu,
                                                    r->disc->N, dt_max)));
