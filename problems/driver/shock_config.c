@@ -37,6 +37,11 @@ dg_error dg_problem_load_shock(dg_problem *p) {
              "%s: [shock] sensor = %s needs viscosity (the flux file's coefficient that receives "
              "the artificial viscosity) and a positive max_viscosity (it bounds the time step)",
              dg_config_where(cfg, "shock", "sensor", loc, sizeof loc), s->sensor);
+  /* refused before any kernel is generated (problems/solver/shock.h) */
+  DG_CHECK(p->nranks <= 1 || !dg_problem_shock_enabled(p), DG_ERR_INPUT,
+           "%s: [shock] runs serially for now (the vertex maxima of the viscosity and the "
+           "limiter do not cross ranks): run without mpirun, or without [shock]",
+           dg_config_where(cfg, "shock", s->sensor[0] ? "sensor" : "positivity", loc, sizeof loc));
   return DG_OK;
 }
 
