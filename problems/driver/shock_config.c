@@ -3,6 +3,7 @@
  * (problems/solver/shock.h).  Names are resolved against the flux file when
  * the solver is built; here the numbers are read and checked. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "problems/driver/problem.h"
@@ -37,6 +38,15 @@ dg_error dg_problem_load_shock(dg_problem *p) {
              "%s: [shock] sensor = %s needs viscosity (the flux file's coefficient that receives "
              "the artificial viscosity) and a positive max_viscosity (it bounds the time step)",
              dg_config_where(cfg, "shock", "sensor", loc, sizeof loc), s->sensor);
+  /* the names against the flux file, at their places in the cfg */
+  char w[3][WHERE + 2];
+  const char *keys[3] = {"sensor", "viscosity", "positivity"};
+  for (int i = 0; i < 3; i++)
+    snprintf(w[i], sizeof w[i], "%s: ", dg_config_where(cfg, "shock", keys[i], loc, sizeof loc));
+  s->where_sensor = w[0], s->where_viscosity = w[1], s->where_positivity = w[2];
+  dg_error err = dg_problem_shock_enabled(p) ? dg_shock_check(p->program, s) : DG_OK;
+  s->where_sensor = s->where_viscosity = s->where_positivity = NULL;
+  DG_CALL(err);
   /* refused before any kernel is generated (problems/solver/shock.h) */
   DG_CHECK(p->nranks <= 1 || !dg_problem_shock_enabled(p), DG_ERR_INPUT,
            "%s: [shock] runs serially for now (the vertex maxima of the viscosity and the "

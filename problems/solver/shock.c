@@ -47,20 +47,20 @@ static int tree_reads_only_state(const dg_flux_node *n, const dg_flux_program *p
   return 1;
 }
 
-static dg_error resolve_name(dg_flux_program *prog, const char *what, const char *name,
-                             const dg_flux_node **tree, int *comp) {
+static dg_error resolve_name(dg_flux_program *prog, const char *where, const char *what,
+                             const char *name, const dg_flux_node **tree, int *comp) {
   char base[128];
   int c = -1;
   size_t len = strcspn(name, "[");
-  DG_CHECK(len > 0 && len < sizeof base, DG_ERR_INPUT, "[shock] %s: '%s' is not a name", what,
-           name);
+  DG_CHECK(len > 0 && len < sizeof base, DG_ERR_INPUT, "%s[shock] %s: '%s' is not a name", where,
+           what, name);
   memcpy(base, name, len);
   base[len] = 0;
   if (name[len] == '[') {
     char *end = NULL;
     c = (int)strtol(name + len + 1, &end, 10);
     DG_CHECK(end && end[0] == ']' && end[1] == 0 && c >= 0, DG_ERR_INPUT,
-             "[shock] %s: '%s' is not a field component such as m[0]", what, name);
+             "%s[shock] %s: '%s' is not a field component such as m[0]", where, what, name);
   }
   int f = -1;
   for (int i = 0; i < dg_flux_field_count(prog); i++)
@@ -69,10 +69,10 @@ static dg_error resolve_name(dg_flux_program *prog, const char *what, const char
   if (f >= 0) {
     const dg_flux_field_info *fi = dg_flux_field(prog, f);
     DG_CHECK(fi->ncomp == 1 || c >= 0, DG_ERR_INPUT,
-             "[shock] %s: field '%s' is a %d-vector; name one component, e.g. %s[0]", what,
-             base, fi->ncomp, base);
-    DG_CHECK(c < fi->ncomp, DG_ERR_INPUT, "[shock] %s: '%s' is out of range for field '%s' "
-             "(%d components)", what, name, base, fi->ncomp);
+             "%s[shock] %s: field '%s' is a %d-vector; name one component, e.g. %s[0]", where,
+             what, base, fi->ncomp, base);
+    DG_CHECK(c < fi->ncomp, DG_ERR_INPUT, "%s[shock] %s: '%s' is out of range for field '%s' "
+             "(%d components)", where, what, name, base, fi->ncomp);
     dg_flux_node *n = dg_flux_node_new(dg_flux_program_arena(prog), DG_FLUX_FIELD,
                                        (dg_flux_shape){0, 0, 0}, (dg_flux_loc){0, 0, 0}, 0);
     DG_CHECK(n, DG_ERR_MEMORY, "out of memory");
@@ -87,19 +87,19 @@ static dg_error resolve_name(dg_flux_program *prog, const char *what, const char
     const dg_flux_let_info *li = dg_flux_let(prog, l);
     if (strcmp(li->name, base) != 0)
       continue;
-    DG_CHECK(c < 0, DG_ERR_INPUT, "[shock] %s: '%s': name a scalar let, not a component", what,
-             name);
+    DG_CHECK(c < 0, DG_ERR_INPUT, "%s[shock] %s: '%s': name a scalar let, not a component",
+             where, what, name);
     DG_CHECK(li->body->shape.rank == 0, DG_ERR_INPUT,
-             "[shock] %s: let '%s' is not a scalar", what, base);
+             "%s[shock] %s: let '%s' is not a scalar", where, what, base);
     DG_CHECK(tree_reads_only_state(li->body, prog, 0), DG_ERR_INPUT,
-             "[shock] %s: let '%s' must be a function of the fields and params only (no x, t, "
-             "coefficients, gradients, traces or n)", what, base);
+             "%s[shock] %s: let '%s' must be a function of the fields and params only (no x, t, "
+             "coefficients, gradients, traces or n)", where, what, base);
     *tree = li->body;
     *comp = -1;
     return DG_OK;
   }
-  DG_RAISE(DG_ERR_INPUT, "[shock] %s: '%s' is neither a field nor a let of the flux file", what,
-           name);
+  DG_RAISE(DG_ERR_INPUT, "%s[shock] %s: '%s' is neither a field nor a let of the flux file",
+           where, what, name);
 }
 
 /* Total degree of each orthonormal mode, in dg/refelem.c's order (1D: i;
@@ -195,20 +195,67 @@ done:
   return err;
 }
 
+static const char *at(const char *where) { return where ? where : ""; }
+
+/* The names of the settings against the program: the sensor's tree, the
+ * viscosity coefficient, the limiter's quantities (trees in the program's
+ * arena). */
+static dg_error resolve_names(dg_flux_program *prog, const dg_shock_settings *set,
+                              dg_shock_codegen *sc) {
+  if (set->sensor && set->sensor[0]) {
+    int comp;
+    DG_CALL(resolve_name(prog, at(set->where_sensor), "sensor", set->sensor, &sc->sensor,
+                         &comp));
+    DG_CHECK(set->viscosity && set->viscosity[0], DG_ERR_INPUT,
+             "%s[shock] sensor = %s needs viscosity = NAME: the coefficient of the flux file "
+             "that receives the artificial viscosity (declare 'coefficients av >= 0' and use "
+             "it in the viscous flux)", at(set->where_sensor), set->sensor);
+    DG_CHECK(dg_flux_coef_find(prog, set->viscosity, &sc->av_coef) == DG_OK, DG_ERR_INPUT,
+             "%s[shock] viscosity = %s: the flux file has no coefficient '%s' (declare "
+             "'coefficients %s >= 0' and use it in a second-order term, e.g. dx(%s*dx(u)))",
+             at(set->where_viscosity), set->viscosity, set->viscosity, set->viscosity,
+             set->viscosity);
+  }
+  const char *p = set->positivity ? set->positivity : "";
+  while (*p) {
+    char name[128];
+    size_t len = strcspn(p, ",");
+    size_t a = 0, e = len;
+    while (a < e && p[a] == ' ')
+      a++;
+    while (e > a && p[e - 1] == ' ')
+      e--;
+    DG_CHECK(e > a && e - a < sizeof name, DG_ERR_INPUT,
+             "%s[shock] positivity: an empty name in '%s'", at(set->where_positivity),
+             set->positivity);
+    DG_CHECK(sc->npositive < DG_SHOCK_MAX_POSITIVE, DG_ERR_INPUT,
+             "%s[shock] positivity: at most %d quantities", at(set->where_positivity),
+             DG_SHOCK_MAX_POSITIVE);
+    memcpy(name, p + a, e - a);
+    name[e - a] = 0;
+    int j = sc->npositive++;
+    DG_CALL(resolve_name(prog, at(set->where_positivity), "positivity", name, &sc->positive[j],
+                         &sc->positive_comp[j]));
+    p += len + (p[len] == ',');
+  }
+  return DG_OK;
+}
+
+dg_error dg_shock_check(dg_flux_program *prog, const dg_shock_settings *set) {
+  dg_shock_codegen sc;
+  memset(&sc, 0, sizeof sc);
+  DG_CALL(resolve_names(prog, set, &sc));
+  return DG_OK;
+}
+
 static dg_error describe(const dg_discretization *disc, dg_flux_program *prog,
                          const dg_physics *ph, const dg_shock_settings *set, dg_shock_codegen *sc,
                          int *deg, double *lam, double *w) {
   const dg_refelem *re = disc->re;
   int np = re->Np, dim = re->dim;
   memset(sc, 0, sizeof *sc);
-  if (set->sensor && set->sensor[0]) {
-    int comp;
-    DG_CALL(resolve_name(prog, "sensor", set->sensor, &sc->sensor, &comp));
-    DG_CHECK(set->viscosity && set->viscosity[0], DG_ERR_INPUT,
-             "[shock] sensor = %s needs viscosity = NAME: the coefficient of the flux file "
-             "that receives the artificial viscosity (declare 'coefficients av >= 0' and use "
-             "it in the viscous flux)", set->sensor);
-    DG_CALL(dg_flux_coef_find(prog, set->viscosity, &sc->av_coef));
+  DG_CALL(resolve_names(prog, set, sc));
+  if (sc->sensor) {
     DG_CHECK(set->kappa > 0 && set->max_viscosity >= 0 && set->scale >= 0, DG_ERR_INPUT,
              "[shock] kappa must be positive, scale and max_viscosity not negative");
     mode_degrees(dim, re->N, deg);
@@ -228,25 +275,6 @@ static dg_error describe(const dg_discretization *disc, dg_flux_program *prog,
       lam[i * (dim + 1)] = 1.0 - sum;
     }
     sc->vertex_weights = lam;
-  }
-  const char *p = set->positivity ? set->positivity : "";
-  while (*p) {
-    char name[128];
-    size_t len = strcspn(p, ",");
-    size_t a = 0, e = len;
-    while (a < e && p[a] == ' ')
-      a++;
-    while (e > a && p[e - 1] == ' ')
-      e--;
-    DG_CHECK(e > a && e - a < sizeof name, DG_ERR_INPUT, "[shock] positivity: an empty name "
-             "in '%s'", set->positivity);
-    DG_CHECK(sc->npositive < DG_SHOCK_MAX_POSITIVE, DG_ERR_INPUT,
-             "[shock] positivity: at most %d quantities", DG_SHOCK_MAX_POSITIVE);
-    memcpy(name, p + a, e - a);
-    name[e - a] = 0;
-    int j = sc->npositive++;
-    DG_CALL(resolve_name(prog, "positivity", name, &sc->positive[j], &sc->positive_comp[j]));
-    p += len + (p[len] == ',');
   }
   if (sc->npositive > 0) {
     for (int i = 0; i < np; i++) { /* w = M 1: the integration weights of the nodes */

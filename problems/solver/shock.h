@@ -28,7 +28,13 @@ typedef struct dg_shock_settings {
   const char *positivity; /* comma-separated names (fields, components, lets), in the
                              order limited; "" or NULL: no limiter */
   double positivity_eps;
+  /* where the names stand, "file:line:col: " for messages (NULL: nowhere) */
+  const char *where_sensor, *where_viscosity, *where_positivity;
 } dg_shock_settings;
+
+/* The names of set against the program, at load (before any kernel): an
+ * unknown or unsuitable name is DG_ERR_INPUT naming it, at its place. */
+dg_error dg_shock_check(dg_flux_program *prog, const dg_shock_settings *set);
 
 /* Resolve the names against the program (errors name the bad one) and
  * fill the generator's description (trees in the program's arena, tables
