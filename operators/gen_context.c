@@ -69,6 +69,15 @@ int dg_gen_uses_op(const dg_flux_node *n, dg_flux_op op, const dg_physics *ph, i
   return 0;
 }
 
+void dg_gen_emit_int_table(dg_strbuf *b, dg_codegen_target tg, const char *name, const int *a,
+                           int n) {
+  dg_strbuf_appendf(b, "%s int %s[%d] = {",
+                    tg == DG_CODEGEN_CUDA ? "__device__ const" : "static const", name, n);
+  for (int m = 0; m < n; m++)
+    dg_strbuf_appendf(b, "%s%d", m ? ", " : "", a[m]);
+  dg_strbuf_append(b, "};\n");
+}
+
 /* cuda stores the matrices column-major: thread i reads row i, so
  * neighbouring threads then read neighbouring words (coalesced global
  * loads, conflict-free shared ones); C keeps them row-major. */

@@ -64,6 +64,9 @@ void dg_gen_emit_state_layout(dg_strbuf *b, dg_field_layout layout);
  * row-major static. */
 void dg_gen_emit_matrix(dg_strbuf *b, dg_codegen_target tg, dg_matrix_place place, int is_float,
                         const char *name, const double *a, int rows, int cols);
+/* An int table "static const int name[n] = {...};" (cuda: __device__ const). */
+void dg_gen_emit_int_table(dg_strbuf *b, dg_codegen_target tg, const char *name, const int *a,
+                           int n);
 /* Every distinct derivative term D(g) of a tree, appended to t. */
 dg_error dg_gen_collect_derivs(const dg_flux_node *n, deriv_table *t);
 /* Whether a tree (through lets) contains an op. */

@@ -238,12 +238,9 @@ dg_error dg_gen_emit_gradient(dg_strbuf *b, dg_codegen_target tg, const dg_eleme
   /* own names: the matrix-product volume kernels keep theirs in other forms */
   dg_gen_emit_matrix(b, tg, DG_MATRIX_GLOBAL, is_float, "gLIFT", el->LIFT, el->Np,
                      el->Nfaces * el->Nfp);
-  dg_strbuf_appendf(b, "/* the volume node of face node m */\n%s int gFmask[%d] = {",
-                    tg == DG_CODEGEN_CUDA ? "__device__ const" : "static const",
-                    el->Nfaces * el->Nfp);
-  for (int m = 0; m < el->Nfaces * el->Nfp; m++)
-    dg_strbuf_appendf(b, "%s%d", m ? ", " : "", el->Fmask[m]);
-  dg_strbuf_append(b, "};\n\n");
+  dg_strbuf_append(b, "/* the volume node of face node m */\n");
+  dg_gen_emit_int_table(b, tg, "gFmask", el->Fmask, el->Nfaces * el->Nfp);
+  dg_strbuf_append(b, "\n");
   if (tg == DG_CODEGEN_CUDA)
     emit_cuda(b, el, ph, &vctx, &fctx, uses_x ? 1 : 0);
   else

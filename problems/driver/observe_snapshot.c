@@ -126,6 +126,7 @@ static dg_error write_fields(dg_run_state *r, double t, int64_t step, dg_run_res
   size_t n = (size_t)(r->ncomp + ncoef) + 1;
   dg_snapshot_field *fields = calloc(2 * n, sizeof *fields);
   char(*names)[80] = calloc(2 * n, sizeof *names);
+  double *live = NULL; /* [shock]: the live viscosity */
   dg_error err = fields && names ? DG_OK
                                  : dg_error_raise(DG_ERR_MEMORY, __FILE__, __LINE__, __func__,
                                                   "out of memory");
@@ -137,12 +138,25 @@ static dg_error write_fields(dg_run_state *r, double t, int64_t step, dg_run_res
       snprintf(names[nout], sizeof names[nout], "coef_%s", r->coef_names[c]);
       fields[nout] = (dg_snapshot_field){names[nout], 1, 8, {cv + (int64_t)c * K * r->disc->Np}};
     }
+    /* [shock]: the artificial viscosity the last stage used, not its start
+     * value (serial runs: shock capturing refuses partitioned ones) */
+    int av = -1;
+    if (r->prob->shock.sensor && r->prob->shock.sensor[0] && r->par->size == 1)
+      err = dg_flux_coef_find(prog, r->prob->shock.viscosity, &av);
+    if (err == DG_OK && av >= 0) {
+      live = malloc(sizeof(double) * (size_t)(K * r->disc->Np) + 1);
+      err = live ? dg_solver_get_coefficient(r->solver, av, live)
+                 : dg_error_raise(DG_ERR_MEMORY, __FILE__, __LINE__, __func__, "out of memory");
+      fields[nout - ncoef + av].comp[0] = live;
+    }
     int nerr = e ? list_fields(r, e, K, 1, fields + n, names + n) : 0;
-    err = dg_snapshot_writer_write_with(r->writer, t, step, fields, nout, fields + n, nerr,
+    if (err == DG_OK)
+      err = dg_snapshot_writer_write_with(r->writer, t, step, fields, nout, fields + n, nerr,
                                         norms, res->have_norms ? nnorms : 0);
   }
   free(fields);
   free(names);
+  free(live);
   DG_CALL(err);
   return DG_OK;
 }

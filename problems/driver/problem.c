@@ -127,6 +127,23 @@ static const dg_config_key schema_base[] = {
     {"time", "divergence_window", DG_CONFIG_STRING, NULL, "100",
      "steps over which divergence_factor is measured (the norm is sampled every "
      "window/2 steps and at every output time); off or 0: no divergence stop"},
+    {"shock", "sensor", DG_CONFIG_STRING, NULL, "",
+     "shock capturing: the quantity of the Persson-Peraire sensor (a scalar field, a "
+     "component m[0] or a scalar let of fields; empty: no sensor)"},
+    {"shock", "viscosity", DG_CONFIG_STRING, NULL, "",
+     "the flux file's coefficient that receives the artificial viscosity"},
+    {"shock", "c0", DG_CONFIG_DOUBLE, NULL, "1", "sensor threshold s0 = -(c0 + 4 log10 N)"},
+    {"shock", "kappa", DG_CONFIG_DOUBLE, NULL, "1",
+     "half-width of the sensor's ramp (in log10 of the energy ratio)"},
+    {"shock", "scale", DG_CONFIG_DOUBLE, NULL, "1",
+     "viscosity scale, a speed: eps0 = min(max_viscosity, scale * h / N)"},
+    {"shock", "max_viscosity", DG_CONFIG_DOUBLE, NULL, "0",
+     "the largest artificial viscosity (bounds the time step; needed with a sensor)"},
+    {"shock", "positivity", DG_CONFIG_STRING, NULL, "",
+     "positivity-preserving limiter (Zhang & Shu 2010): names kept above positivity_eps, "
+     "in order (e.g. rho, p)"},
+    {"shock", "positivity_eps", DG_CONFIG_DOUBLE, NULL, "1e-10",
+     "the lower bound the limiter keeps"},
     {"output", "directory", DG_CONFIG_PATH, NULL, "output", "where snapshots and checkpoints go"},
     {"output", "interval", DG_CONFIG_DOUBLE, NULL, "0",
      "time between snapshots (0: only the final state)"},
@@ -876,6 +893,8 @@ dg_error dg_problem_load_config(dg_config *cfg, const char *flux_text, size_t fl
     err = load_flux(p, flux_text, flux_len, flux_name);
   if (err == DG_OK)
     err = load_time(p);
+  if (err == DG_OK)
+    err = dg_problem_load_shock(p);
   if (err == DG_OK)
     err = load_output(p);
   if (err == DG_OK)

@@ -19,6 +19,7 @@
 #include "meshes/partition.h"
 #include "operators/codegen.h"
 #include "operators/flux.h"
+#include "problems/solver/shock.h"
 
 /* The schema of problem.cfg (*n entries; the kernel knobs come from
  * operators/kernel_knobs.h).  Built on first call; safe from any thread. */
@@ -75,6 +76,7 @@ typedef struct dg_problem {
   int tuning; /* [backend] tuning: 0 off, 1 auto, 2 full */
   int tuning_given; /* set in the cfg or on the command line (not the default) */
   int64_t nan_check_steps;
+  dg_shock_settings shock;    /* [shock] (strings borrowed from cfg) */
 } dg_problem;
 
 /* The configuration of a run: cfg_path read (or cfg_text parsed, cfg_path
@@ -106,6 +108,11 @@ dg_error dg_problem_load(const char *cfg_path, const char *const *overrides,
 dg_error dg_problem_load_rank(const char *cfg_path, const char *const *overrides,
                               int noverrides, int rank, int nranks, dg_problem **out);
 void dg_problem_destroy(dg_problem **p);
+
+/* [shock] into p->shock (problems/driver/shock_config.c), and whether it
+ * asks for a sensor or a limiter. */
+dg_error dg_problem_load_shock(dg_problem *p);
+int dg_problem_shock_enabled(const dg_problem *p);
 
 /* Which of nb boundary conditions some face of mesh uses through tag_to_bc
  * (over every rank of comm when comm is not NULL): *used (nb bytes, caller

@@ -417,6 +417,13 @@ static dg_error setup(const dg_run_options *opt, dg_run_state *r) {
                                               &r->solver)));
   if (r->coef->ncoef > 0)
     DG_CALL(dg_parallel_agree(opt->comm, dg_solver_set_coefficients(r->solver, r->coef->values)));
+  if (dg_problem_shock_enabled(p)) { /* [shock]: problems/solver/shock.h */
+    dg_shock *sh = NULL;
+    DG_CALL(dg_parallel_agree(opt->comm,
+                              dg_shock_create_for(r->solver, r->disc, p->program, &r->phys,
+                                                  &p->shock, p->precision == DG_FLOAT, &sh)));
+    dg_solver_set_shock(r->solver, sh);
+  }
   /* the error norms' and integrals' module, compiled before the first step */
   if (!opt->tune_only)
     DG_CALL(dg_parallel_agree(opt->comm, dg_quantities_create(r->solver, r->disc, p->program,

@@ -157,9 +157,10 @@ static dg_error largest_dt(const dg_run_state *r, double *dt_max) {
   }
   double h_min = r->disc->h_min;
   DG_CALL(dg_parallel_min(r->par, &h_min, 1));
+  double nu = dg_run_diffusivity(r, h_min);
   DG_CALL(dg_parallel_agree(r->par->comm,
-                            dg_rk_cfl_dt_diffusive(p->cfl, h_min, p->wave_speed,
-                                                   p->diffusivity, r->disc->N, dt_max)));
+                            dg_rk_cfl_dt_diffusive(p->cfl, h_min, p->wave_speed, nu,
+                                                   r->disc->N, dt_max)));
   return DG_OK;
 }
 

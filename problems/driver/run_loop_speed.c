@@ -22,10 +22,26 @@
 #include "core/log.h"
 #include "problems/driver/run_loop_speed.h"
 
+double dg_run_diffusivity(const dg_run_state *r, double h_min) {
+  const dg_problem *p = r->prob;
+  /* [shock]: the artificial viscosity's diffusive limit too.  Element k's
+   * viscosity is at most min(max_viscosity, scale * 2 h_k / N) (h_k the
+   * disc's half altitude), so eps_k / h_k^2 <= nu / h_min^2 with nu below. */
+  double nu = p->diffusivity;
+  if (p->shock.sensor && p->shock.sensor[0])
+    nu = fmax(nu, fmin(p->shock.max_viscosity, p->shock.scale * 2.0 * h_min / r->disc->N));
+  return nu;
+}
+
 dg_error dg_run_speed_dt(dg_run_state *r, double t, int64_t step, double *dt_max) {
   const dg_problem *p = r->prob;
-  double rate;
-  DG_CALL(dg_wave_speed_rate(r->speed, t, p->diffusivity, &rate));
+  double rate, nu = p->diffusivity;
+  if (p->shock.sensor && p->shock.sensor[0]) { /* the bound needs the smallest element */
+    double h_min = r->disc->h_min;
+    DG_CALL(dg_parallel_min(r->par, &h_min, 1));
+    nu = dg_run_diffusivity(r, h_min);
+  }
+  DG_CALL(dg_wave_speed_rate(r->speed, t, nu, &rate));
   DG_CHECK(!isnan(rate) && !isinf(rate), DG_ERR_NUMERIC,
            "t = %.9g (step %lld): the wave speed of the flux file is not finite (the state "
            "blew up: reduce [time] cfl, now %g)",

@@ -5,6 +5,10 @@
 
 #include "problems/driver/run_state.h"
 
+/* The largest diffusion coefficient of the time step: [time] diffusivity,
+ * and with [shock] the artificial viscosity's bound on elements of size
+ * >= h_min (the smallest over the ranks). */
+double dg_run_diffusivity(const dg_run_state *r, double h_min);
 /* dt_max = cfl / rate of the state at t (step: for messages), at most
  * dt_growth * r->speed_dt_max (0: no bound), which it then becomes.  A rate
  * that is not finite (a blown-up state) or zero is an error. */

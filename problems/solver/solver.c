@@ -1,5 +1,6 @@
 #include "problems/solver/solver.h"
 #include "problems/solver/solver_private.h"
+#include "problems/solver/shock.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +53,12 @@ static dg_error dump_source(const char *dir, const char *name, const char *src) 
   dg_error err = dg_fsutil_write_atomic(path, src, strlen(src), 0644);
   free(path);
   return err;
+}
+
+dg_error dg_solver_dump(const dg_solver *s, const char *name, const char *src) {
+  if (s->dump_dir)
+    DG_CALL(dump_source(s->dump_dir, name, src));
+  return DG_OK;
 }
 
 /* The second state buffer of a fused surface + update, zero padding included. */
@@ -217,6 +224,7 @@ void dg_solver_destroy(dg_solver **sp) {
   for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
     if (*bufs[i])
       dg_device_free(s->dev, *bufs[i]);
+  dg_shock_destroy(&s->shock);
   dg_halo_destroy(&s->qhalo);
   dg_halo_destroy(&s->halo);
   dg_module_destroy(&s->mod);
@@ -531,6 +539,8 @@ static dg_error eval_rhs(dg_solver *s, double t, double a, double b, double dt) 
   int64_t K = s->od->K_owned;
   DG_CHECK(s->physics->ncoef == 0 || s->coef_set, DG_ERR_ARG,
            "the physics has coefficients: dg_solver_set_coefficients before the first step");
+  if (s->shock) /* the artificial viscosity of this stage's state */
+    DG_CALL(dg_shock_viscosity(s->shock, s->q, s->cf, s->fcf));
   if (s->physics->ngrad > 0)
     return eval_rhs_viscous(s, t, a, b, dt);
   if (!s->halo) {
@@ -603,6 +613,8 @@ dg_error dg_solver_step(dg_solver *s, const dg_rk_scheme *rk, double t, double d
         DG_CALL(eval_rhs(s, ts, 0.0, 0.0, 0.0));
         DG_CALL(launch_update(s, s->k_lserk, &s->res, &s->rhs, rk->a[st], rk->b[st], dt));
       }
+      if (s->shock)
+        DG_CALL(dg_shock_limit(s->shock, s->q));
       s->timings.rhs_evaluations++;
     }
     return DG_OK;
@@ -619,6 +631,8 @@ dg_error dg_solver_step(dg_solver *s, const dg_rk_scheme *rk, double t, double d
       DG_CALL(eval_rhs(s, ts, 0.0, 0.0, 0.0));
       DG_CALL(launch_update(s, s->k_ssp, &s->q0, &s->rhs, rk->alpha[st], rk->beta[st], dt));
     }
+    if (s->shock) /* Zhang & Shu (2010): after every stage of the SSP scheme */
+      DG_CALL(dg_shock_limit(s->shock, s->q));
     s->timings.rhs_evaluations++;
   }
   return DG_OK;
@@ -691,6 +705,11 @@ dg_error dg_solver_set_kernels(dg_solver *s, const dg_kernel_config *cfg) {
 }
 
 const dg_kernel_config *dg_solver_kernels(const dg_solver *s) { return &s->cfg; }
+
+void dg_solver_set_shock(dg_solver *s, struct dg_shock *shock) {
+  dg_shock_destroy(&s->shock);
+  s->shock = shock;
+}
 dg_device *dg_solver_device(const dg_solver *s) { return s->dev; }
 
 dg_error dg_solver_state_finite(dg_solver *s, int *finite) {

@@ -91,7 +91,19 @@ void *dg_solver_device_coordinates(const dg_solver *s);
  * dg_solver_device_coefficients: the device array cf (codegen.h), or NULL. */
 dg_error dg_solver_set_coefficients(dg_solver *s, const double *values);
 void *dg_solver_device_coefficients(const dg_solver *s);
-/* Where the generated sources are dumped (dg_solver_options.dump_dir), or NULL. */
+/* Coefficient c's values now on the device at the owned nodes, out[k*Np + i]
+ * (shock capturing rewrites its viscosity coefficient every stage: the
+ * snapshots show the live one). */
+dg_error dg_solver_get_coefficient(dg_solver *s, int c, double *out);
+/* Shock capturing (problems/solver/shock.h), owned by the solver from now
+ * on: its viscosity before every right-hand side, its limiter after every
+ * stage.  NULL: none (the default). */
+struct dg_shock;
+void dg_solver_set_shock(dg_solver *s, struct dg_shock *shock);
+/* Where the generated sources are dumped (dg_solver_options.dump_dir), or NULL;
+ * dg_solver_dump writes another module's source there as name (nothing
+ * without a dump directory). */
+dg_error dg_solver_dump(const dg_solver *s, const char *name, const char *src);
 const char *dg_solver_dump_dir(const dg_solver *s);
 /* *finite = whether every state value of the owned elements is finite,
  * decided on the device (one reduction, no state download; ghost slots are

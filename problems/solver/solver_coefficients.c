@@ -78,3 +78,21 @@ done:
 }
 
 void *dg_solver_device_coefficients(const dg_solver *s) { return s->cf; }
+
+dg_error dg_solver_get_coefficient(dg_solver *s, int c, double *out) {
+  const dg_opdata *od = s->od;
+  DG_CHECK(s->coef_set && c >= 0 && c < s->physics->ncoef, DG_ERR_ARG,
+           "coefficient %d of %d (set: %d)", c, s->physics->ncoef, s->coef_set);
+  size_t n = (size_t)od->K * od->np_pad;
+  void *buf = malloc(n * s->rs + 1);
+  DG_CHECK(buf, DG_ERR_MEMORY, "out of host memory (%zu reals)", n);
+  dg_error err = dg_device_download(s->dev, buf, (char *)s->cf + (size_t)c * n * s->rs, n * s->rs);
+  for (int64_t k = 0; k < od->K_owned && err == DG_OK; k++)
+    for (int i = 0; i < od->Np; i++) {
+      size_t o = (size_t)k * od->np_pad + i;
+      out[k * od->Np + i] = s->rs == 4 ? ((float *)buf)[o] : ((double *)buf)[o];
+    }
+  free(buf);
+  DG_CALL(err);
+  return DG_OK;
+}

@@ -34,6 +34,7 @@ struct dg_solver {
   dg_element_ops el;
   dg_bernstein *bb; /* basis bernstein: the state holds BB coefficients (created on first use) */
   const dg_physics *physics;
+  struct dg_shock *shock; /* shock capturing (problems/solver/shock.h), owned; NULL: none */
   dg_codegen_target target;
   const char *dump_dir;
 };

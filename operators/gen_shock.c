@@ -1,0 +1,295 @@
+/* The shock-capturing module (gen_shock.h): sensor, continuous artificial
+ * viscosity and positivity limiter, one thread (cuda) or loop iteration
+ * (cpu) per element, or per vertex for the vertex maximum. */
+#include "operators/gen_shock.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/strbuf.h"
+#include "operators/gen_context.h"
+
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+
+/* A kernel's opening: the cuda signature and its element index, or the cpu
+ * chunk loop over the same index.  type[a], name[a]: the arguments
+ * (pointers end their type with '*'); item: the loop variable; count: the
+ * cuda guard. */
+static void kernel_head(dg_strbuf *b, dg_codegen_target tg, const char *kname, int nargs,
+                        const char *const *type, const char *const *name, const char *item,
+                        const char *count) {
+  if (tg == DG_CODEGEN_CUDA) {
+    dg_strbuf_appendf(b, "KERNEL void %s(", kname);
+    for (int a = 0; a < nargs; a++)
+      dg_strbuf_appendf(b, "%s%s %s", a ? ", " : "", type[a], name[a]);
+    dg_strbuf_appendf(b, ") {\n  const long long %s = (long long)blockIdx.x * blockDim.x + "
+                         "threadIdx.x;\n  if (%s >= %s) return;\n",
+                      item, item, count);
+    return;
+  }
+  dg_strbuf_appendf(b, "KERNEL void %s(void **args, int64_t first, int64_t count) {\n", kname);
+  for (int a = 0; a < nargs; a++) {
+    size_t l = strlen(type[a]);
+    if (l && type[a][l - 1] == '*')
+      dg_strbuf_appendf(b, "  %s %s = *(%s *)args[%d];\n", type[a], name[a], type[a], a);
+    else
+      dg_strbuf_appendf(b, "  const %s %s = *(const %s *)args[%d];\n", type[a], name[a], type[a],
+                        a);
+  }
+  dg_strbuf_appendf(b, "  (void)%s;\n  for (long long %s = first; %s < first + count; ++%s) {\n",
+                    count, item, item, item);
+}
+
+static void kernel_tail(dg_strbuf *b, dg_codegen_target tg) {
+  dg_strbuf_append(b, tg == DG_CODEGEN_CUDA ? "}\n\n" : "  }\n}\n\n");
+}
+
+/* Leaves of the state as this module reads it: the node values u[c], or
+ * the element mean um[c] (ctx->user names the array). */
+static void node_field(const dg_emit_ctx *c, dg_strbuf *b, int comp, dg_flux_side side) {
+  (void)side;
+  dg_strbuf_appendf(b, "%s[%d]", (const char *)c->user, comp);
+}
+
+static void emit_table(dg_strbuf *b, dg_codegen_target tg, const char *name, const double *a,
+                       int n) {
+  dg_strbuf_appendf(b, "%s real %s[%d] = {", tg == DG_CODEGEN_CUDA ? "__device__ const"
+                                                                   : "static const", name, n);
+  for (int i = 0; i < n; i++)
+    dg_strbuf_appendf(b, "%s%.17g", i ? (i % 4 ? ", " : ",\n    ") : "", a[i]);
+  dg_strbuf_append(b, "};\n");
+}
+
+/* Load node i's state into u[] (expects q, K, k, i). */
+static void emit_load_node(dg_strbuf *b, const char *indent) {
+  dg_strbuf_appendf(b, "%sreal u[NC];\n%sfor (int c = 0; c < NC; ++c) u[c] = q[BASE(k, i) + "
+                       "(long long)c * CSTRIDE(K)];\n",
+                    indent, indent);
+}
+
+static dg_error emit_sensor(dg_strbuf *b, dg_codegen_target tg, const dg_element_ops *el,
+                            const dg_physics *ph, int is_float, const dg_shock_codegen *sc) {
+  emit_table(b, tg, "c_invV", sc->invV, el->Np * el->Np);
+  double top[64 * 64];
+  int np = el->Np;
+  for (int j = 0; j < np; j++)
+    top[j] = sc->mode_degree[j] == el->N ? 1.0 : 0.0;
+  emit_table(b, tg, "c_top", top, np);
+  dg_strbuf_appendf(b, "/* dg_shock_sensor: s = log10(|q - P_{N-1} q|^2 / |q|^2) of the modal\n"
+                       " * coefficients of the sensor quantity (Persson & Peraire 2006), then\n"
+                       " * eps = eps0/2 (1 + sin(pi (s - s0)/(2 kappa))) on |s - s0| < kappa,\n"
+                       " * s0 = %.6g, kappa = %.6g, eps0 = min(%.6g, %.6g hk) */\n",
+                    sc->s0, sc->kappa, sc->eps_max, sc->eps_scale);
+  const char *ty[] = {"const real *", "const real *", "real *", "long long", "long long"};
+  const char *nm[] = {"q", "hk", "eps", "K", "n"};
+  kernel_head(b, tg, "dg_shock_sensor", 5, ty, nm, "k", "n");
+  dg_emit_ctx ctx;
+  dg_gen_init_ctx(&ctx, ph, el->dim, is_float);
+  ctx.field = node_field;
+  ctx.user = (void *)"u";
+  dg_strbuf_append(b, "  real qn[NP];\n  for (int i = 0; i < NP; ++i) {\n");
+  emit_load_node(b, "    ");
+  dg_strbuf_append(b, "    qn[i] = ");
+  dg_emit_expr(&ctx, b, sc->sensor, 0);
+  dg_strbuf_append(b, ";\n  }\n");
+  dg_strbuf_appendf(b,
+                    "  real tot = 0, hi = 0;\n"
+                    "  for (int j = 0; j < NP; ++j) {\n"
+                    "    real cj = 0;\n"
+                    "    for (int i = 0; i < NP; ++i) cj += c_invV[j * NP + i] * qn[i];\n"
+                    "    tot += cj * cj;\n"
+                    "    hi += c_top[j] * cj * cj;\n"
+                    "  }\n"
+                    "  /* a constant or zero quantity: no modes to decay, no viscosity */\n"
+                    "  real s = hi > 0 && tot > 0 ? (real)%.17g * %s(hi / tot) : (real)-1e30;\n"
+                    "  real e0 = %s((real)%.17g, (real)%.17g * hk[k]);\n"
+                    "  real z = s - (real)%.17g;\n"
+                    "  real e = z < -(real)%.17g ? (real)0 : z > (real)%.17g ? e0\n"
+                    "         : (real)0.5 * e0 * ((real)1 + %s((real)%.17g * z));\n"
+                    "  eps[k] = e;\n",
+                    1.0 / log(10.0), dg_emit_math(&ctx, "log"), dg_emit_math(&ctx, "fmin"),
+                    sc->eps_max, sc->eps_scale, sc->s0, sc->kappa, sc->kappa,
+                    dg_emit_math(&ctx, "sin"), M_PI / (2.0 * sc->kappa));
+  kernel_tail(b, tg);
+  return dg_emit_status(&ctx);
+}
+
+/* The element values made continuous (PyFR's artificial viscosity: the
+ * maximum over the elements of each vertex, then linear inside the
+ * element), into coefficient AVC's node values and face traces; the
+ * exterior trace is the neighbour's (dg_shock_faces, after every node
+ * value is written). */
+static void emit_smoothing(dg_strbuf *b, dg_codegen_target tg, const dg_element_ops *el,
+                           const dg_shock_codegen *sc) {
+  int nv = el->dim + 1;
+  dg_strbuf_append(b, "/* dg_shock_vertex: vav[v] = max of eps over the elements of vertex v */\n");
+  const char *tv[] = {"const real *", "const long long *", "const long long *", "real *",
+                      "long long"};
+  const char *nv_[] = {"eps", "v2e_off", "v2e", "vav", "nv"};
+  kernel_head(b, tg, "dg_shock_vertex", 5, tv, nv_, "v", "nv");
+  dg_strbuf_append(b, "  real m = 0;\n"
+                      "  for (long long j = v2e_off[v]; j < v2e_off[v + 1]; ++j)\n"
+                      "    m = eps[v2e[j]] > m ? eps[v2e[j]] : m;\n"
+                      "  vav[v] = m;\n");
+  kernel_tail(b, tg);
+  emit_table(b, tg, "c_lam", sc->vertex_weights, el->Np * nv);
+  dg_gen_emit_int_table(b, tg, "c_fmask_sh", el->Fmask, el->Nfaces * el->Nfp);
+  dg_strbuf_appendf(b, "/* dg_shock_nodes: coefficient %d at the nodes, linear in the vertex\n"
+                       " * values, and its face traces (both sides: it is continuous) */\n",
+                    sc->av_coef);
+  const char *tn[] = {"const real *", "const long long *", "real *", "real *", "long long",
+                      "long long"};
+  const char *nn[] = {"vav", "e2v", "cf", "fcf", "K", "n"};
+  kernel_head(b, tg, "dg_shock_nodes", 6, tn, nn, "k", "n");
+  dg_strbuf_appendf(b,
+                    "  real w[%d];\n"
+                    "  for (int v = 0; v < %d; ++v) w[v] = vav[e2v[k * %d + v]];\n"
+                    "  real a[NP];\n"
+                    "  for (int i = 0; i < NP; ++i) {\n"
+                    "    real s = 0;\n"
+                    "    for (int v = 0; v < %d; ++v) s += c_lam[i * %d + v] * w[v];\n"
+                    "    a[i] = s;\n"
+                    "    cf[((long long)AVC * K + k) * NP_PAD + i] = s;\n"
+                    "  }\n"
+                    "  for (int m = 0; m < NFNFP; ++m)\n"
+                    "    fcf[((k * NFNFP + m) * NCF + AVC) * 2] = a[c_fmask_sh[m]];\n",
+                    nv, nv, nv, nv, nv);
+  kernel_tail(b, tg);
+  /* the exterior trace: the neighbour's node value (through mapP, whose
+   * state offset base(k2, i2) names the node; on a boundary face the
+   * interior node), so that both sides of a face see one value also where
+   * the vertices differ (periodic sides) */
+  dg_strbuf_append(b, "/* dg_shock_faces: the exterior traces of coefficient AVC */\n");
+  const char *tf[] = {"const real *", "const int *", "real *", "long long", "long long"};
+  const char *nf[] = {"cf", "mapP", "fcf", "K", "n"};
+  kernel_head(b, tg, "dg_shock_faces", 5, tf, nf, "k", "n");
+  dg_strbuf_append(b, "  for (int m = 0; m < NFNFP; ++m) {\n"
+                      "    const long long p = mapP[k * NFNFP + m];\n"
+                      "    const long long k2 = p / SLOT, i2 = p - k2 * SLOT;\n"
+                      "    fcf[((k * NFNFP + m) * NCF + AVC) * 2 + 1] =\n"
+                      "        cf[((long long)AVC * K + k2) * NP_PAD + i2];\n"
+                      "  }\n");
+  kernel_tail(b, tg);
+}
+
+/* Zhang & Shu (2010): per quantity in order, theta = min(1, (mean - eps) /
+ * (mean - min over the nodes)) scales the deviation from the element mean
+ * (the mean, hence mass, is kept).  A field component scales itself (the
+ * density, their eq. 3.7); a concave function of the state (the pressure)
+ * scales every component, which keeps it above eps by concavity
+ * (p(um + th (u - um)) >= (1 - th) p(um) + th p(u)). */
+static dg_error emit_limiter(dg_strbuf *b, dg_codegen_target tg, const dg_element_ops *el,
+                             const dg_physics *ph, int is_float, const dg_shock_codegen *sc) {
+  double w[64 * 64], sum = 0;
+  for (int i = 0; i < el->Np; i++)
+    sum += sc->weights[i];
+  for (int i = 0; i < el->Np; i++)
+    w[i] = sc->weights[i] / sum;
+  emit_table(b, tg, "c_wmean", w, el->Np);
+  dg_strbuf_appendf(b, "/* dg_shock_limit: the positivity-preserving limiter (Zhang & Shu 2010),\n"
+                       " * eps = %.6g, %d quantities */\n",
+                    sc->positive_eps, sc->npositive);
+  const char *tl[] = {"real *", "long long", "long long"};
+  const char *nl[] = {"q", "K", "n"};
+  kernel_head(b, tg, "dg_shock_limit", 3, tl, nl, "k", "n");
+  dg_emit_ctx ctx;
+  dg_gen_init_ctx(&ctx, ph, el->dim, is_float);
+  ctx.field = node_field;
+  dg_strbuf_appendf(b,
+                    "  const real peps = (real)%.17g;\n"
+                    "  real um[NC];\n"
+                    "  for (int c = 0; c < NC; ++c) {\n"
+                    "    real s = 0;\n"
+                    "    for (int i = 0; i < NP; ++i) s += c_wmean[i] * q[BASE(k, i) + "
+                    "(long long)c * CSTRIDE(K)];\n"
+                    "    um[c] = s;\n"
+                    "  }\n",
+                    sc->positive_eps);
+  for (int j = 0; j < sc->npositive; j++) {
+    dg_strbuf_appendf(b, "  { /* quantity %d */\n", j);
+    if (sc->positive_comp[j] >= 0) {
+      dg_strbuf_appendf(b, "    const int c = %d;\n    real pm = um[c], mn = pm;\n"
+                           "    for (int i = 0; i < NP; ++i) {\n"
+                           "      real v = q[BASE(k, i) + (long long)c * CSTRIDE(K)];\n"
+                           "      mn = v < mn ? v : mn;\n    }\n",
+                        sc->positive_comp[j]);
+    } else {
+      ctx.user = (void *)"um";
+      dg_strbuf_append(b, "    real pm = ");
+      dg_emit_expr(&ctx, b, sc->positive[j], 0);
+      dg_strbuf_append(b, ";\n    real mn = pm;\n    for (int i = 0; i < NP; ++i) {\n");
+      emit_load_node(b, "      ");
+      ctx.user = (void *)"u";
+      dg_strbuf_append(b, "      real v = ");
+      dg_emit_expr(&ctx, b, sc->positive[j], 0);
+      /* a NaN value (a negative density's square root) counts as below */
+      dg_strbuf_append(b, ";\n      mn = v < mn || v != v ? (v != v ? -(real)1e30 : v) : mn;\n"
+                          "    }\n");
+    }
+    dg_strbuf_append(b, "    if (mn < peps) {\n"
+                        "      real th = pm > peps ? (pm - peps) / (pm - mn) : (real)0;\n"
+                        "      th = th < 0 ? (real)0 : th > 1 ? (real)1 : th;\n");
+    if (sc->positive_comp[j] >= 0)
+      dg_strbuf_append(b, "      for (int i = 0; i < NP; ++i) {\n"
+                          "        long long o = BASE(k, i) + (long long)c * CSTRIDE(K);\n"
+                          "        q[o] = um[c] + th * (q[o] - um[c]);\n      }\n");
+    else
+      dg_strbuf_append(b, "      for (int c = 0; c < NC; ++c)\n"
+                          "        for (int i = 0; i < NP; ++i) {\n"
+                          "          long long o = BASE(k, i) + (long long)c * CSTRIDE(K);\n"
+                          "          q[o] = um[c] + th * (q[o] - um[c]);\n        }\n");
+    dg_strbuf_append(b, "    }\n  }\n");
+  }
+  kernel_tail(b, tg);
+  return dg_emit_status(&ctx);
+}
+
+dg_error dg_codegen_shock(dg_codegen_target tg, const dg_element_ops *el, const dg_physics *ph,
+                          int is_float, dg_field_layout layout, int np_pad,
+                          const dg_shock_codegen *sc, char **source) {
+  *source = NULL;
+  DG_CHECK(el->Np <= 64 * 64, DG_ERR_ARG, "Np %d too large for the shock kernels", el->Np);
+  DG_CHECK(sc->sensor || sc->npositive > 0, DG_ERR_ARG, "neither a sensor nor a limiter");
+  DG_CHECK(!sc->sensor || (sc->av_coef >= 0 && sc->av_coef < ph->ncoef), DG_ERR_ARG,
+           "artificial viscosity coefficient %d of %d", sc->av_coef, ph->ncoef);
+  dg_strbuf b;
+  dg_strbuf_init(&b);
+  dg_strbuf_appendf(&b, "/* dgrun generated shock capturing (issue 41): target %s, precision "
+                        "%s, dim %d, N = %d */\n",
+                    tg == DG_CODEGEN_CUDA ? "cuda" : "c", is_float ? "float" : "double", el->dim,
+                    el->N);
+  if (tg == DG_CODEGEN_C)
+    dg_strbuf_append(&b, "#include <math.h>\n#include <stdint.h>\n#define KERNEL\n");
+  else
+    dg_strbuf_append(&b, "#define KERNEL extern \"C\" __global__\n");
+  dg_strbuf_appendf(&b, "typedef %s real;\n#define DIM %d\n#define NP %d\n#define NP_PAD %d\n"
+                        "#define NFNFP %d\n#define NC %d\n#define NCF %d\n#define AVC %d\n",
+                    is_float ? "float" : "double", el->dim, el->Np, np_pad,
+                    el->Nfaces * el->Nfp, ph->ncomp, ph->ncoef > 0 ? ph->ncoef : 1,
+                    sc->sensor ? sc->av_coef : 0);
+  if (layout == DG_LAYOUT_FIELD_MAJOR)
+    dg_strbuf_append(&b, "#define CSTRIDE(K) ((long long)(K) * NP_PAD)\n"
+                         "#define BASE(k, i) ((long long)(k) * NP_PAD + (i))\n"
+                         "#define SLOT ((long long)NP_PAD)\n\n");
+  else
+    dg_strbuf_append(&b, "#define CSTRIDE(K) ((long long)NP_PAD)\n"
+                         "#define BASE(k, i) ((long long)(k) * NC * NP_PAD + (i))\n"
+                         "#define SLOT ((long long)NC * NP_PAD)\n\n");
+  dg_error err = DG_OK;
+  if (sc->sensor) {
+    err = emit_sensor(&b, tg, el, ph, is_float, sc);
+    if (err == DG_OK)
+      emit_smoothing(&b, tg, el, sc);
+  }
+  if (err == DG_OK && sc->npositive > 0)
+    err = emit_limiter(&b, tg, el, ph, is_float, sc);
+  if (err != DG_OK) {
+    dg_strbuf_free(&b);
+    return dg_error_push(err, __FILE__, __LINE__, __func__);
+  }
+  DG_CALL(dg_strbuf_finish(&b, source));
+  return DG_OK;
+}

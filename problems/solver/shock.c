@@ -1,0 +1,461 @@
+/* Shock capturing on the device (shock.h): set-up of the sensor's tables,
+ * the vertex connectivity of the continuous viscosity, and the launches. */
+#include "problems/solver/shock.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dg/refelem.h"
+#include "problems/solver/solver.h"
+#include "problems/solver/solver_private.h"
+
+struct dg_shock {
+  dg_device *dev;
+  dg_module *mod;
+  dg_kernel *k_sensor, *k_vertex, *k_nodes, *k_faces, *k_limit;
+  long long K, n, nv;
+  size_t rs;
+  int has_sensor, has_limit;
+  double eps_max;
+  void *hk, *eps, *v2e_off, *v2e, *vav, *e2v, *mapP; /* device arrays */
+};
+
+/* A name of the flux file as a scalar tree of the state: a scalar field,
+ * a component "m[1]", or a scalar let of fields (and params). *comp: the
+ * state component of a field's, else -1. */
+static int tree_reads_only_state(const dg_flux_node *n, const dg_flux_program *prog, int depth) {
+  if (!n || depth > 64)
+    return 1;
+  switch (n->op) {
+  case DG_FLUX_X: case DG_FLUX_T: case DG_FLUX_NORMAL: case DG_FLUX_COEF: case DG_FLUX_GRADQ:
+  case DG_FLUX_LDGB: case DG_FLUX_DERIV:
+    return 0;
+  case DG_FLUX_FIELD:
+    return n->side == DG_FLUX_SIDE_NONE;
+  case DG_FLUX_LET:
+    if (n->side != DG_FLUX_SIDE_NONE ||
+        !tree_reads_only_state(dg_flux_let(prog, n->ref)->body, prog, depth + 1))
+      return 0;
+    break;
+  default:
+    break;
+  }
+  for (int i = 0; i < n->nargs; i++)
+    if (!tree_reads_only_state(n->args[i], prog, depth))
+      return 0;
+  return 1;
+}
+
+static dg_error resolve_name(dg_flux_program *prog, const char *where, const char *what,
+                             const char *name, const dg_flux_node **tree, int *comp) {
+  char base[128];
+  int c = -1;
+  size_t len = strcspn(name, "[");
+  DG_CHECK(len > 0 && len < sizeof base, DG_ERR_INPUT, "%s[shock] %s: '%s' is not a name", where,
+           what, name);
+  memcpy(base, name, len);
+  base[len] = 0;
+  if (name[len] == '[') {
+    char *end = NULL;
+    c = (int)strtol(name + len + 1, &end, 10);
+    DG_CHECK(end && end[0] == ']' && end[1] == 0 && c >= 0, DG_ERR_INPUT,
+             "%s[shock] %s: '%s' is not a field component such as m[0]", where, what, name);
+  }
+  int f = -1;
+  for (int i = 0; i < dg_flux_field_count(prog); i++)
+    if (strcmp(dg_flux_field(prog, i)->name, base) == 0)
+      f = i;
+  if (f >= 0) {
+    const dg_flux_field_info *fi = dg_flux_field(prog, f);
+    DG_CHECK(fi->ncomp == 1 || c >= 0, DG_ERR_INPUT,
+             "%s[shock] %s: field '%s' is a %d-vector; name one component, e.g. %s[0]", where,
+             what, base, fi->ncomp, base);
+    DG_CHECK(c < fi->ncomp, DG_ERR_INPUT, "%s[shock] %s: '%s' is out of range for field '%s' "
+             "(%d components)", where, what, name, base, fi->ncomp);
+    dg_flux_node *n = dg_flux_node_new(dg_flux_program_arena(prog), DG_FLUX_FIELD,
+                                       (dg_flux_shape){0, 0, 0}, (dg_flux_loc){0, 0, 0}, 0);
+    DG_CHECK(n, DG_ERR_MEMORY, "out of memory");
+    n->ref = f;
+    n->comp = c < 0 ? 0 : c;
+    n->side = DG_FLUX_SIDE_NONE;
+    *tree = n;
+    *comp = fi->offset + (c < 0 ? 0 : c);
+    return DG_OK;
+  }
+  for (int l = 0; l < dg_flux_let_count(prog); l++) {
+    const dg_flux_let_info *li = dg_flux_let(prog, l);
+    if (strcmp(li->name, base) != 0)
+      continue;
+    DG_CHECK(c < 0, DG_ERR_INPUT, "%s[shock] %s: '%s': name a scalar let, not a component",
+             where, what, name);
+    DG_CHECK(li->body->shape.rank == 0, DG_ERR_INPUT,
+             "%s[shock] %s: let '%s' is not a scalar", where, what, base);
+    DG_CHECK(tree_reads_only_state(li->body, prog, 0), DG_ERR_INPUT,
+             "%s[shock] %s: let '%s' must be a function of the fields and params only (no x, t, "
+             "coefficients, gradients, traces or n)", where, what, base);
+    *tree = li->body;
+    *comp = -1;
+    return DG_OK;
+  }
+  DG_RAISE(DG_ERR_INPUT, "%s[shock] %s: '%s' is neither a field nor a let of the flux file",
+           where, what, name);
+}
+
+/* Total degree of each orthonormal mode, in dg/refelem.c's order (1D: i;
+ * 2D: (i, j) with j fastest; 3D: (i, j, k)). */
+static void mode_degrees(int dim, int N, int *deg) {
+  int m = 0;
+  for (int i = 0; i <= N; i++) {
+    if (dim == 1) {
+      deg[m++] = i;
+      continue;
+    }
+    for (int j = 0; j <= N - i; j++) {
+      if (dim == 2) {
+        deg[m++] = i + j;
+        continue;
+      }
+      for (int k = 0; k <= N - i - j; k++)
+        deg[m++] = i + j + k;
+    }
+  }
+}
+
+/* Vertex-to-element lists (CSR) of the owned elements, vertices renumbered
+ * compactly, and each element's vertices in that numbering. */
+static dg_error build_vertex_maps(const dg_discretization *disc, long long **off,
+                                  long long **v2e, long long **e2v, long long *nv_out) {
+  const dg_mesh *m = disc->mesh;
+  int nvk = disc->dim + 1;
+  int64_t K = disc->K;
+  long long *id = malloc(((size_t)m->Nv + 1) * sizeof *id);
+  *e2v = malloc(((size_t)K * nvk + 1) * sizeof **e2v);
+  DG_CHECK(id && *e2v, DG_ERR_MEMORY, "out of memory");
+  for (int64_t v = 0; v < m->Nv; v++)
+    id[v] = -1;
+  long long nv = 0;
+  for (int64_t i = 0; i < K * nvk; i++) {
+    int64_t v = m->EToV[i];
+    if (id[v] < 0)
+      id[v] = nv++;
+    (*e2v)[i] = id[v];
+  }
+  free(id);
+  *off = calloc((size_t)nv + 2, sizeof **off);
+  *v2e = malloc(((size_t)K * nvk + 1) * sizeof **v2e);
+  DG_CHECK(*off && *v2e, DG_ERR_MEMORY, "out of memory");
+  for (int64_t i = 0; i < K * nvk; i++)
+    (*off)[(*e2v)[i] + 2]++;
+  for (long long v = 0; v < nv; v++)
+    (*off)[v + 2] += (*off)[v + 1];
+  for (int64_t i = 0; i < K * nvk; i++)
+    (*v2e)[(*off)[(*e2v)[i] + 1]++] = i / nvk;
+  *nv_out = nv;
+  return DG_OK;
+}
+
+static dg_error upload_new(dg_device *dev, const void *host, size_t bytes, void **out) {
+  DG_CALL(dg_solver_upload_new(dev, host, bytes, out));
+  return DG_OK;
+}
+
+/* The device tables of the sensor: h/N per element, the vertex maps. */
+static dg_error setup_viscosity(dg_shock *s, const dg_discretization *disc,
+                                const dg_opdata *od) {
+  size_t rs = s->rs;
+  int64_t K = disc->K;
+  void *hk = malloc((size_t)K * rs + 1);
+  long long *off = NULL, *v2e = NULL, *e2v = NULL;
+  dg_error err = DG_OK;
+  DG_CHECK_GOTO(err, done, hk, DG_ERR_MEMORY, "out of memory");
+  for (int64_t k = 0; k < K; k++) {
+    /* disc->h is half the smallest altitude: the element size is 2 h */
+    double v = 2.0 * disc->h[k] / disc->N;
+    if (rs == 4)
+      ((float *)hk)[k] = (float)v;
+    else
+      ((double *)hk)[k] = v;
+  }
+  DG_CALL_GOTO(err, done, build_vertex_maps(disc, &off, &v2e, &e2v, &s->nv));
+  int nvk = disc->dim + 1;
+  DG_CALL_GOTO(err, done, upload_new(s->dev, hk, (size_t)K * rs, &s->hk));
+  DG_CALL_GOTO(err, done, upload_new(s->dev, off, ((size_t)s->nv + 1) * sizeof *off, &s->v2e_off));
+  DG_CALL_GOTO(err, done, upload_new(s->dev, v2e, (size_t)K * nvk * sizeof *v2e, &s->v2e));
+  DG_CALL_GOTO(err, done, upload_new(s->dev, e2v, (size_t)K * nvk * sizeof *e2v, &s->e2v));
+  DG_CALL_GOTO(err, done, upload_new(s->dev, od->mapP, (size_t)od->K * od->nfnfp * sizeof(int32_t),
+                                      &s->mapP));
+  DG_CALL_GOTO(err, done, dg_device_malloc(s->dev, (size_t)K * rs, &s->eps));
+  DG_CALL_GOTO(err, done, dg_device_malloc(s->dev, (size_t)s->nv * rs, &s->vav));
+done:
+  free(hk);
+  free(off);
+  free(v2e);
+  free(e2v);
+  return err;
+}
+
+static const char *at(const char *where) { return where ? where : ""; }
+
+/* The names of the settings against the program: the sensor's tree, the
+ * viscosity coefficient, the limiter's quantities (trees in the program's
+ * arena). */
+static dg_error resolve_names(dg_flux_program *prog, const dg_shock_settings *set,
+                              dg_shock_codegen *sc) {
+  if (set->sensor && set->sensor[0]) {
+    int comp;
+    DG_CALL(resolve_name(prog, at(set->where_sensor), "sensor", set->sensor, &sc->sensor,
+                         &comp));
+    DG_CHECK(set->viscosity && set->viscosity[0], DG_ERR_INPUT,
+             "%s[shock] sensor = %s needs viscosity = NAME: the coefficient of the flux file "
+             "that receives the artificial viscosity (declare 'coefficients av >= 0' and use "
+             "it in the viscous flux)", at(set->where_sensor), set->sensor);
+    DG_CHECK(dg_flux_coef_find(prog, set->viscosity, &sc->av_coef) == DG_OK, DG_ERR_INPUT,
+             "%s[shock] viscosity = %s: the flux file has no coefficient '%s' (declare "
+             "'coefficients %s >= 0' and use it in a second-order term, e.g. dx(%s*dx(u)))",
+             at(set->where_viscosity), set->viscosity, set->viscosity, set->viscosity,
+             set->viscosity);
+  }
+  const char *p = set->positivity ? set->positivity : "";
+  while (*p) {
+    char name[128];
+    size_t len = strcspn(p, ",");
+    size_t a = 0, e = len;
+    while (a < e && p[a] == ' ')
+      a++;
+    while (e > a && p[e - 1] == ' ')
+      e--;
+    DG_CHECK(e > a && e - a < sizeof name, DG_ERR_INPUT,
+             "%s[shock] positivity: an empty name in '%s'", at(set->where_positivity),
+             set->positivity);
+    DG_CHECK(sc->npositive < DG_SHOCK_MAX_POSITIVE, DG_ERR_INPUT,
+             "%s[shock] positivity: at most %d quantities", at(set->where_positivity),
+             DG_SHOCK_MAX_POSITIVE);
+    memcpy(name, p + a, e - a);
+    name[e - a] = 0;
+    int j = sc->npositive++;
+    DG_CALL(resolve_name(prog, at(set->where_positivity), "positivity", name, &sc->positive[j],
+                         &sc->positive_comp[j]));
+    p += len + (p[len] == ',');
+  }
+  return DG_OK;
+}
+
+dg_error dg_shock_check(dg_flux_program *prog, const dg_shock_settings *set) {
+  dg_shock_codegen sc;
+  memset(&sc, 0, sizeof sc);
+  DG_CALL(resolve_names(prog, set, &sc));
+  return DG_OK;
+}
+
+static dg_error describe(const dg_discretization *disc, dg_flux_program *prog,
+                         const dg_physics *ph, const dg_shock_settings *set, dg_shock_codegen *sc,
+                         int *deg, double *lam, double *w) {
+  const dg_refelem *re = disc->re;
+  int np = re->Np, dim = re->dim;
+  memset(sc, 0, sizeof *sc);
+  DG_CALL(resolve_names(prog, set, sc));
+  if (sc->sensor) {
+    DG_CHECK(set->kappa > 0 && set->max_viscosity >= 0 && set->scale >= 0, DG_ERR_INPUT,
+             "[shock] kappa must be positive, scale and max_viscosity not negative");
+    mode_degrees(dim, re->N, deg);
+    sc->invV = re->invV;
+    sc->mode_degree = deg;
+    sc->s0 = -(set->c0 + 4.0 * log10((double)re->N));
+    sc->kappa = set->kappa;
+    sc->eps_scale = set->scale;
+    sc->eps_max = set->max_viscosity;
+    const double *rst[3] = {re->r, re->s, re->t};
+    for (int i = 0; i < np; i++) { /* dg/discretization.c's affine map */
+      double sum = 0;
+      for (int a = 0; a < dim; a++) {
+        lam[i * (dim + 1) + a + 1] = 0.5 * (1.0 + rst[a][i]);
+        sum += lam[i * (dim + 1) + a + 1];
+      }
+      lam[i * (dim + 1)] = 1.0 - sum;
+    }
+    sc->vertex_weights = lam;
+  }
+  if (sc->npositive > 0) {
+    for (int i = 0; i < np; i++) { /* w = M 1: the integration weights of the nodes */
+      w[i] = 0;
+      for (int j = 0; j < np; j++)
+        w[i] += re->M[i * np + j];
+    }
+    sc->weights = w;
+    sc->positive_eps = set->positivity_eps;
+  }
+  (void)ph;
+  return DG_OK;
+}
+
+static dg_error load(dg_shock *s, const char *source) {
+  DG_CALL(dg_device_compile(s->dev, "dg_shock", source, NULL, 0, &s->mod));
+  if (s->has_sensor) {
+    DG_CALL(dg_module_get_kernel(s->mod, "dg_shock_sensor", &s->k_sensor));
+    DG_CALL(dg_module_get_kernel(s->mod, "dg_shock_vertex", &s->k_vertex));
+    DG_CALL(dg_module_get_kernel(s->mod, "dg_shock_nodes", &s->k_nodes));
+    DG_CALL(dg_module_get_kernel(s->mod, "dg_shock_faces", &s->k_faces));
+  }
+  if (s->has_limit)
+    DG_CALL(dg_module_get_kernel(s->mod, "dg_shock_limit", &s->k_limit));
+  return DG_OK;
+}
+
+/* The description's tables, owned here for the generator's call. */
+typedef struct {
+  int *deg;
+  double *lam, *w;
+} tables;
+
+static dg_error generate(const dg_discretization *disc, const dg_opdata *od,
+                         dg_flux_program *prog, const dg_physics *ph,
+                         const dg_shock_settings *set, dg_codegen_target tg, int is_float,
+                         dg_shock_codegen *sc, char **source) {
+  int np = disc->Np;
+  tables t = {calloc((size_t)np, sizeof(int)), calloc((size_t)np * 4, sizeof(double)),
+              calloc((size_t)np, sizeof(double))};
+  dg_error err = DG_OK;
+  DG_CHECK_GOTO(err, done, t.deg && t.lam && t.w, DG_ERR_MEMORY, "out of memory");
+  DG_CALL_GOTO(err, done, describe(disc, prog, ph, set, sc, t.deg, t.lam, t.w));
+  DG_CHECK_GOTO(err, done, sc->sensor || sc->npositive > 0, DG_ERR_INPUT,
+                "[shock] asks for neither a sensor nor positivity");
+  dg_element_ops el = dg_element_ops_of(disc->re);
+  DG_CALL_GOTO(err, done, dg_codegen_shock(tg, &el, ph, is_float,
+                                           od->element_major ? DG_LAYOUT_ELEMENT_MAJOR
+                                                             : DG_LAYOUT_FIELD_MAJOR,
+                                           od->np_pad, sc, source));
+done:
+  free(t.deg);
+  free(t.lam);
+  free(t.w);
+  return err;
+}
+
+dg_error dg_shock_source(const dg_discretization *disc, const dg_opdata *od,
+                         dg_flux_program *prog, const dg_physics *ph,
+                         const dg_shock_settings *set, dg_codegen_target tg, int is_float,
+                         char **source) {
+  dg_shock_codegen sc;
+  DG_CALL(generate(disc, od, prog, ph, set, tg, is_float, &sc, source));
+  return DG_OK;
+}
+
+dg_error dg_shock_create_source(dg_device *dev, const dg_discretization *disc,
+                                const dg_opdata *od, dg_flux_program *prog,
+                                const dg_physics *ph, const dg_shock_settings *set,
+                                int is_float, const char *source, const dg_solver *dump,
+                                dg_shock **out) {
+  *out = NULL;
+  DG_CHECK(od->K == od->K_owned, DG_ERR_INPUT,
+           "[shock]: shock capturing runs serially (the vertex maximum does not cross ranks)");
+  dg_shock *s = calloc(1, sizeof *s);
+  char *own = NULL;
+  dg_error err = DG_OK;
+  DG_CHECK_GOTO(err, fail, s, DG_ERR_MEMORY, "out of memory");
+  s->dev = dev;
+  s->rs = is_float ? 4 : 8;
+  s->K = od->K;
+  s->n = od->K_owned;
+  dg_shock_codegen sc;
+  dg_codegen_target tg = dg_device_get_info(dev)->backend == DG_BACKEND_CUDA ? DG_CODEGEN_CUDA
+                                                                             : DG_CODEGEN_C;
+  DG_CALL_GOTO(err, fail, generate(disc, od, prog, ph, set, tg, is_float, &sc, &own));
+  s->has_sensor = sc.sensor != NULL;
+  s->has_limit = sc.npositive > 0;
+  s->eps_max = s->has_sensor ? sc.eps_max : 0;
+  if (dump)
+    DG_CALL_GOTO(err, fail,
+                 dg_solver_dump(dump, tg == DG_CODEGEN_CUDA ? "dg_shock.cu" : "dg_shock.c",
+                                source ? source : own));
+  DG_CALL_GOTO(err, fail, load(s, source ? source : own));
+  if (s->has_sensor)
+    DG_CALL_GOTO(err, fail, setup_viscosity(s, disc, od));
+  free(own);
+  *out = s;
+  return DG_OK;
+fail:
+  free(own);
+  dg_shock_destroy(&s);
+  return err;
+}
+
+dg_error dg_shock_create(dg_device *dev, const dg_discretization *disc, const dg_opdata *od,
+                         dg_flux_program *prog, const dg_physics *ph,
+                         const dg_shock_settings *set, int is_float, dg_shock **out) {
+  DG_CALL(dg_shock_create_source(dev, disc, od, prog, ph, set, is_float, NULL, NULL, out));
+  return DG_OK;
+}
+
+void dg_shock_destroy(dg_shock **sp) {
+  if (!sp || !*sp)
+    return;
+  dg_shock *s = *sp;
+  void *bufs[] = {s->hk, s->eps, s->v2e_off, s->v2e, s->vav, s->e2v, s->mapP};
+  for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
+    if (bufs[i])
+      dg_device_free(s->dev, bufs[i]);
+  dg_module_destroy(&s->mod);
+  free(s);
+  *sp = NULL;
+}
+
+static dg_error launch(dg_shock *s, dg_kernel *k, long long items, void **args) {
+  if (items <= 0)
+    return DG_OK;
+  dg_launch l;
+  memset(&l, 0, sizeof l);
+  l.block[0] = 128;
+  l.grid[0] = (unsigned)((items + 127) / 128);
+  l.grid[1] = l.grid[2] = l.block[1] = l.block[2] = 1;
+  l.items = items;
+  l.chunk = 0;
+  DG_CALL(dg_kernel_launch(k, &l, args, NULL));
+  (void)s;
+  return DG_OK;
+}
+
+dg_error dg_shock_viscosity(dg_shock *s, void *q, void *cf, void *fcf) {
+  if (!s->has_sensor)
+    return DG_OK;
+  DG_CHECK(cf && fcf, DG_ERR_ARG, "shock capturing needs the coefficient tables");
+  void *a1[] = {&q, &s->hk, &s->eps, &s->K, &s->n};
+  DG_CALL(launch(s, s->k_sensor, s->n, a1));
+  void *a2[] = {&s->eps, &s->v2e_off, &s->v2e, &s->vav, &s->nv};
+  DG_CALL(launch(s, s->k_vertex, s->nv, a2));
+  void *a3[] = {&s->vav, &s->e2v, &cf, &fcf, &s->K, &s->n};
+  DG_CALL(launch(s, s->k_nodes, s->n, a3));
+  void *a4[] = {&cf, &s->mapP, &fcf, &s->K, &s->n};
+  DG_CALL(launch(s, s->k_faces, s->n, a4));
+  return DG_OK;
+}
+
+dg_error dg_shock_limit(dg_shock *s, void *q) {
+  if (!s->has_limit)
+    return DG_OK;
+  void *a[] = {&q, &s->K, &s->n};
+  DG_CALL(launch(s, s->k_limit, s->n, a));
+  return DG_OK;
+}
+
+dg_error dg_shock_element_viscosity(dg_shock *s, double *out) {
+  DG_CHECK(s->has_sensor, DG_ERR_ARG, "no sensor");
+  void *buf = malloc((size_t)s->n * s->rs + 1);
+  DG_CHECK(buf, DG_ERR_MEMORY, "out of memory");
+  dg_error err = dg_device_download(s->dev, buf, s->eps, (size_t)s->n * s->rs);
+  for (long long k = 0; k < s->n && err == DG_OK; k++)
+    out[k] = s->rs == 4 ? ((float *)buf)[k] : ((double *)buf)[k];
+  free(buf);
+  DG_CALL(err);
+  return DG_OK;
+}
+
+double dg_shock_max_viscosity(const dg_shock *s) { return s->eps_max; }
+
+dg_error dg_shock_create_for(const dg_solver *solver, const dg_discretization *disc,
+                             dg_flux_program *prog, const dg_physics *ph,
+                             const dg_shock_settings *set, int is_float, dg_shock **out) {
+  DG_CALL(dg_shock_create_source(dg_solver_device(solver), disc, dg_solver_opdata(solver), prog,
+                                 ph, set, is_float, NULL, solver, out));
+  return DG_OK;
+}

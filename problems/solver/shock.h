@@ -1,0 +1,77 @@
+/* Shock capturing on the device (issue 41): before every right-hand side
+ * the Persson-Peraire sensor and the continuous artificial viscosity
+ * written into a coefficient of the flux file (which its viscous flux
+ * reads, e.g. `dx(av*dx(u))`), and after every Runge-Kutta stage the
+ * Zhang-Shu positivity-preserving limiter.  Kernels: operators/gen_shock.h,
+ * in a module of their own (the DG operators are those of a run without).
+ * Serial runs (the vertex maximum does not cross ranks). */
+#ifndef DG_PROBLEMS_SOLVER_SHOCK_H
+#define DG_PROBLEMS_SOLVER_SHOCK_H
+
+#include "core/device.h"
+#include "dg/discretization.h"
+#include "dg/opdata.h"
+#include "operators/flux.h"
+#include "operators/gen_shock.h"
+
+typedef struct dg_shock dg_shock;
+
+/* What problem.cfg's [shock] asks for, as names of the flux file. */
+typedef struct dg_shock_settings {
+  const char *sensor;     /* a scalar field, a component m[1] or a scalar let of fields; ""
+                             or NULL: no sensor */
+  const char *viscosity;  /* the coefficient that receives the viscosity */
+  double c0;              /* s0 = -(c0 + 4 log10 N) (Persson & Peraire 2006) */
+  double kappa;           /* half-width of the ramp in s */
+  double scale;           /* eps0 = min(max_viscosity, scale * h / N), h the element size */
+  double max_viscosity;
+  const char *positivity; /* comma-separated names (fields, components, lets), in the
+                             order limited; "" or NULL: no limiter */
+  double positivity_eps;
+  /* where the names stand, "file:line:col: " for messages (NULL: nowhere) */
+  const char *where_sensor, *where_viscosity, *where_positivity;
+} dg_shock_settings;
+
+/* The names of set against the program, at load (before any kernel): an
+ * unknown or unsuitable name is DG_ERR_INPUT naming it, at its place. */
+dg_error dg_shock_check(dg_flux_program *prog, const dg_shock_settings *set);
+
+/* Resolve the names against the program (errors name the bad one) and
+ * fill the generator's description (trees in the program's arena, tables
+ * owned by the caller's dg_shock). */
+dg_error dg_shock_create(dg_device *dev, const dg_discretization *disc, const dg_opdata *od,
+                         dg_flux_program *prog, const dg_physics *ph,
+                         const dg_shock_settings *set, int is_float, dg_shock **out);
+/* The same, its source also written where the solver dumps its own
+ * (--dump-kernels: dg_shock.cu / dg_shock.c). */
+struct dg_solver;
+dg_error dg_shock_create_for(const struct dg_solver *solver, const dg_discretization *disc,
+                             dg_flux_program *prog, const dg_physics *ph,
+                             const dg_shock_settings *set, int is_float, dg_shock **out);
+void dg_shock_destroy(dg_shock **s);
+/* The module's source for target tg (malloc'd), and dg_shock_create with
+ * its module compiled from source instead (NULL: the device's own): the
+ * emulator test runs the cuda kernels through the cpu backend this way
+ * (tests/codegen/shock_emulate.c); dump: a solver whose dump directory gets
+ * the source (NULL: none). */
+dg_error dg_shock_source(const dg_discretization *disc, const dg_opdata *od,
+                         dg_flux_program *prog, const dg_physics *ph,
+                         const dg_shock_settings *set, dg_codegen_target tg, int is_float,
+                         char **source);
+dg_error dg_shock_create_source(dg_device *dev, const dg_discretization *disc,
+                                const dg_opdata *od, dg_flux_program *prog,
+                                const dg_physics *ph, const dg_shock_settings *set,
+                                int is_float, const char *source,
+                                const struct dg_solver *dump, dg_shock **out);
+
+/* The sensor, the vertex maximum and the node values: cf and fcf of the
+ * solver (codegen.h layouts) get the viscosity of state q. */
+dg_error dg_shock_viscosity(dg_shock *s, void *q, void *cf, void *fcf);
+/* The positivity limiter on q in place (nothing without quantities). */
+dg_error dg_shock_limit(dg_shock *s, void *q);
+/* The element viscosities of the last dg_shock_viscosity (host, K_owned). */
+dg_error dg_shock_element_viscosity(dg_shock *s, double *out);
+/* The largest viscosity the sensor can give (the time step's limit). */
+double dg_shock_max_viscosity(const dg_shock *s);
+
+#endif

@@ -1,0 +1,286 @@
+/* operators.shock_emulate_*: the generated CUDA kernels of the shock module
+ * (operators/gen_shock.h: the Persson-Peraire sensor, the vertex maximum and
+ * node values of the continuous artificial viscosity, the positivity
+ * limiter), run on the CPU, give the cpu backend's kernels' results to
+ * round-off; and NVRTC compiles the CUDA module for sm_90 where it is
+ * installed (no GPU needed).
+ *
+ * The CUDA module is compiled as C by the cpu backend with a small shim
+ * (its kernels have no shared memory or barriers: one thread per element or
+ * vertex): blockIdx / threadIdx are globals, and a wrapper of the cpu
+ * calling convention per kernel runs its threads one after the other.  The
+ * inputs: the problem's initial state with every fourth element's nodes
+ * pushed below zero around their mean (so that the limiter works, with the
+ * means kept positive) and a jump (so that the sensor fires).
+ * usage: test_shock_emulate problem.cfg [section.key=value ...] */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/device.h"
+#include "core/error.h"
+#include "core/log.h"
+#include "core/nvrtc.h"
+#include "core/strbuf.h"
+#include "dg/refelem.h"
+#include "operators/physics.h"
+#include "problems/driver/problem.h"
+#include "problems/solver/shock.h"
+#include "problems/solver/solver.h"
+#include "tests/expect.h"
+
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+
+static const char *SHIM = "#include <math.h>\n#include <stdint.h>\n"
+                          "typedef struct { unsigned x, y, z; } emu_dim3;\n"
+                          "static emu_dim3 threadIdx, blockIdx, blockDim;\n"
+                          "#define __device__\n#define __restrict__\n";
+
+/* The cuda text as C: the shim, the kernels renamed cu_NAME and static, and
+ * per kernel NAME(void **args, int64_t first, int64_t count) running
+ * threads first .. first + count - 1 of 128-thread blocks. */
+static char *emulated(const char *cuda) {
+  dg_strbuf b, w;
+  dg_strbuf_init(&b);
+  dg_strbuf_init(&w);
+  dg_strbuf_append(&b, SHIM);
+  const char *p = cuda;
+  while (*p) {
+    const char *e = strchr(p, '\n');
+    size_t len = e ? (size_t)(e - p) + 1 : strlen(p);
+    if (strncmp(p, "#define KERNEL ", 15) == 0) {
+      dg_strbuf_append(&b, "#define KERNEL static\n");
+    } else if (strncmp(p, "KERNEL void ", 12) == 0) {
+      const char *name = p + 12, *open = strchr(name, '('), *close = strchr(open, ')');
+      dg_strbuf_appendf(&b, "KERNEL void cu_%.*s", (int)(len - 12), name);
+      dg_strbuf_appendf(&w, "void %.*s(void **args, int64_t first, int64_t count) {\n"
+                            "  blockDim.x = 128;\n"
+                            "  for (int64_t g = first; g < first + count; ++g) {\n"
+                            "    blockIdx.x = (unsigned)(g / 128);\n"
+                            "    threadIdx.x = (unsigned)(g %% 128);\n"
+                            "    cu_%.*s(",
+                        (int)(open - name), name, (int)(open - name), name);
+      int a = 0;
+      for (const char *q = open + 1; q < close;) {
+        const char *c = memchr(q, ',', (size_t)(close - q));
+        const char *end = c ? c : close, *sp = end;
+        while (sp > q && sp[-1] != ' ' && sp[-1] != '*')
+          sp--;
+        dg_strbuf_appendf(&w, "%s*(%.*s *)args[%d]", a ? ", " : "", (int)(sp - q), q, a);
+        a++;
+        q = c ? c + 2 : close;
+      }
+      dg_strbuf_append(&w, ");\n  }\n}\n");
+    } else {
+      dg_strbuf_appendf(&b, "%.*s", (int)len, p);
+    }
+    p += len;
+  }
+  char *wt = NULL, *out = NULL;
+  if (dg_strbuf_finish(&w, &wt) != DG_OK)
+    return NULL;
+  dg_strbuf_append(&b, wt);
+  free(wt);
+  if (dg_strbuf_finish(&b, &out) != DG_OK)
+    return NULL;
+  return out;
+}
+
+static double maxdiff(dg_device *dev, const void *a, const void *b, size_t n, size_t rs,
+                      double *scale) {
+  double *x = malloc(n * 8 + 8), *y = malloc(n * 8 + 8), d = 0;
+  float *xf = (float *)x, *yf = (float *)y;
+  MUST(dg_device_download(dev, x, a, n * rs));
+  MUST(dg_device_download(dev, y, b, n * rs));
+  *scale = 0;
+  for (size_t i = 0; i < n; i++) {
+    double u = rs == 4 ? xf[i] : x[i], v = rs == 4 ? yf[i] : y[i];
+    if (!(fabs(u - v) <= d))
+      d = fabs(u - v);
+    *scale = fmax(*scale, fabs(u));
+  }
+  free(x);
+  free(y);
+  return d;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fprintf(stderr, "usage: test_shock_emulate problem.cfg [section.key=value ...]\n");
+    return 2;
+  }
+  dg_log_set_level(DG_LOG_WARN);
+  const char *ov[32];
+  int nov = 0;
+  ov[nov++] = "backend.device=cpu";
+  ov[nov++] = "output.enabled=false";
+  for (int i = 2; i < argc && nov < 32; i++)
+    ov[nov++] = argv[i];
+  dg_problem *p = NULL;
+  MUST(dg_problem_load(argv[1], ov, nov, &p));
+  CHECK(dg_problem_shock_enabled(p), "%s has no [shock]", argv[1]);
+  dg_device *dev = NULL;
+  MUST(dg_device_create("cpu", 0, &dev));
+  dg_discretization *disc = NULL;
+  MUST(dg_discretization_create(p->mesh, p->order, p->precision, &disc));
+  dg_physics ph;
+  dg_physics_tables *tabs = NULL;
+  MUST(dg_physics_from_program(p->program, &ph, &tabs));
+  dg_solver_options so = {dg_kernel_config_default(), NULL};
+  dg_solver *sol = NULL;
+  MUST(dg_solver_create(dev, disc, &ph, p->tag_to_bc, &so, &sol));
+  const dg_opdata *od = dg_solver_opdata(sol);
+  int is_float = p->precision == DG_FLOAT;
+  size_t rs = is_float ? 4 : 8;
+  /* the state: the initial condition, every fourth element's deviation from
+   * its (nodal) mean scaled up until its nodes go below zero */
+  size_t nlog = (size_t)ph.ncomp * disc->K * disc->Np;
+  double *u = calloc(nlog, sizeof *u);
+  CHECK(u, "out of memory");
+  MUST(dg_solver_set_initial(sol, 0.0));
+  MUST(dg_solver_get_state(sol, u));
+  for (int64_t k = 0; k < disc->K; k += 4)
+    for (int c = 0; c < ph.ncomp; c++) {
+      double *e = u + ((size_t)c * disc->K + k) * disc->Np, mean = 0;
+      for (int i = 0; i < disc->Np; i++)
+        mean += e[i] / disc->Np;
+      for (int i = 0; i < disc->Np; i++) /* a jump inside, around the mean */
+        e[i] = mean + (e[i] - mean) * 3 + (i % 2 ? 1.2 : -1.2) * fabs(mean);
+    }
+  MUST(dg_solver_set_state(sol, u));
+  /* two shock modules on the cpu backend: its own C kernels and the cuda
+   * kernels through the shim */
+  char *cuda = NULL;
+  MUST(dg_shock_source(disc, od, p->program, &ph, &p->shock, DG_CODEGEN_CUDA, is_float, &cuda));
+  char *emu = emulated(cuda);
+  CHECK(emu, "emulation source");
+  int fail = 0;
+  {
+    const char *nvrtc = NULL;
+    if (dg_nvrtc_path(&nvrtc) == DG_OK) {
+      void *cubin = NULL;
+      size_t size = 0;
+      dg_error e = dg_nvrtc_compile("dg_shock", cuda, "sm_90", NULL, 0, &cubin, &size);
+      if (e != DG_OK) {
+        dg_error_print(stderr);
+        printf("FAIL: NVRTC does not compile the cuda shock module\n");
+        fail = 1;
+      } else {
+        printf("NVRTC: the cuda shock module compiles for sm_90 (%zu bytes)\n", size);
+      }
+      free(cubin);
+    } else {
+      dg_error_clear();
+      printf("no NVRTC: the cuda module is only emulated\n");
+    }
+  }
+  dg_shock *sc = NULL, *se = NULL;
+  MUST(dg_shock_create(dev, disc, od, p->program, &ph, &p->shock, is_float, &sc));
+  MUST(dg_shock_create_source(dev, disc, od, p->program, &ph, &p->shock, is_float, emu, NULL,
+                              &se));
+  size_t nstate = (size_t)od->ncomp * od->K * od->np_pad;
+  size_t ncf = (size_t)(ph.ncoef > 0 ? ph.ncoef : 1) * od->K * od->np_pad;
+  size_t nfcf = (size_t)od->K * od->nfnfp * (ph.ncoef > 0 ? ph.ncoef : 1) * 2;
+  void *q[2], *cf[2], *fcf[2];
+  for (int j = 0; j < 2; j++) {
+    MUST(dg_device_malloc(dev, nstate * rs, &q[j]));
+    MUST(dg_device_copy(dev, q[j], dg_solver_device_state(sol), nstate * rs));
+    MUST(dg_device_malloc(dev, ncf * rs, &cf[j]));
+    MUST(dg_device_zero(dev, cf[j], ncf * rs));
+    MUST(dg_device_malloc(dev, nfcf * rs, &fcf[j]));
+    MUST(dg_device_zero(dev, fcf[j], nfcf * rs));
+  }
+  dg_shock *mods[2] = {sc, se};
+  double tol = is_float ? 1e-5 : 1e-12, s;
+  if (p->shock.sensor && p->shock.sensor[0]) {
+    for (int j = 0; j < 2; j++)
+      MUST(dg_shock_viscosity(mods[j], q[j], cf[j], fcf[j]));
+    double *ea = calloc((size_t)disc->K, sizeof *ea), *eb = calloc((size_t)disc->K, sizeof *eb);
+    MUST(dg_shock_element_viscosity(sc, ea));
+    MUST(dg_shock_element_viscosity(se, eb));
+    int nonzero = 0;
+    double d = 0, emax = 0;
+    for (int64_t k = 0; k < disc->K; k++) {
+      d = fmax(d, fabs(ea[k] - eb[k]));
+      emax = fmax(emax, ea[k]);
+      nonzero += ea[k] > 0;
+    }
+    printf("sensor: %d of %lld elements viscous (max %.3g), cuda - c %.3g\n", nonzero,
+           (long long)disc->K, emax, d);
+    /* the cpu kernel against the formula on the host (Persson & Peraire
+     * 2006), where the sensor is field component 0: modal coefficients by
+     * invV, the energy fraction of the degree-N modes (total degree of mode
+     * (i, j, ...) in dg/refelem.c's order), the sine ramp */
+    int f = -1;
+    if (dg_flux_field_find(p->program, p->shock.sensor, &f) == DG_OK &&
+        dg_flux_field(p->program, f)->offset == 0) {
+      const dg_refelem *re = disc->re;
+      int np = re->Np, deg[4096], m = 0, N = re->N;
+      for (int i = 0; i <= N; i++)
+        for (int j = 0; j <= (disc->dim > 1 ? N - i : 0); j++)
+          for (int l = 0; l <= (disc->dim > 2 ? N - i - j : 0); l++)
+            deg[m++] = i + j + l;
+      double s0 = -(p->shock.c0 + 4 * log10((double)N)), kap = p->shock.kappa, dh = 0;
+      for (int64_t k = 0; k < disc->K; k++) {
+        double tot = 0, hi = 0;
+        for (int a = 0; a < np; a++) {
+          double c = 0;
+          for (int i = 0; i < np; i++)
+            c += re->invV[a * np + i] * u[k * np + i];
+          tot += c * c;
+          hi += deg[a] == N ? c * c : 0;
+        }
+        double sk = hi > 0 ? log10(hi / tot) : -1e30;
+        double e0 = fmin(p->shock.max_viscosity, p->shock.scale * 2 * disc->h[k] / N);
+        double e = sk < s0 - kap ? 0 : sk > s0 + kap ? e0
+                 : 0.5 * e0 * (1 + sin(M_PI * (sk - s0) / (2 * kap)));
+        dh = fmax(dh, fabs(e - ea[k]));
+      }
+      printf("sensor: c kernel - host formula %.3g\n", dh);
+      if (!(dh <= (is_float ? 1e-4 : 1e-10) * fmax(emax, 1e-300)))
+        printf("FAIL: the sensor differs from its formula\n"), fail = 1;
+    }
+    if (!(d <= tol * emax) || nonzero == 0)
+      printf("FAIL: element viscosities\n"), fail = 1;
+    double dc = maxdiff(dev, cf[0], cf[1], ncf, rs, &s);
+    printf("node values: max %.3g, cuda - c %.3g\n", s, dc);
+    if (!(dc <= tol * s) || s == 0)
+      printf("FAIL: node values\n"), fail = 1;
+    double df = maxdiff(dev, fcf[0], fcf[1], nfcf, rs, &s);
+    printf("face traces: max %.3g, cuda - c %.3g\n", s, df);
+    if (!(df <= tol * s) || s == 0)
+      printf("FAIL: face traces\n"), fail = 1;
+    free(ea);
+    free(eb);
+  }
+  if (p->shock.positivity && p->shock.positivity[0]) {
+    double before = maxdiff(dev, q[0], dg_solver_device_state(sol), nstate, rs, &s);
+    for (int j = 0; j < 2; j++)
+      MUST(dg_shock_limit(mods[j], q[j]));
+    double changed = maxdiff(dev, q[0], dg_solver_device_state(sol), nstate, rs, &s);
+    double dq = maxdiff(dev, q[0], q[1], nstate, rs, &s);
+    printf("limiter: changed the state by up to %.3g, cuda - c %.3g\n", changed, dq);
+    if (!(dq <= tol * s) || before != 0 || changed == 0)
+      printf("FAIL: limited states\n"), fail = 1;
+  }
+  for (int j = 0; j < 2; j++) {
+    dg_device_free(dev, q[j]);
+    dg_device_free(dev, cf[j]);
+    dg_device_free(dev, fcf[j]);
+  }
+  dg_shock_destroy(&sc);
+  dg_shock_destroy(&se);
+  free(cuda);
+  free(emu);
+  free(u);
+  dg_solver_destroy(&sol);
+  dg_physics_tables_destroy(&tabs);
+  dg_discretization_destroy(&disc);
+  dg_device_destroy(&dev);
+  dg_problem_destroy(&p);
+  printf(fail ? "FAILED\n" : "ok\n");
+  return fail;
+}
