@@ -301,45 +301,10 @@ static dg_error load_problem(const dg_run_options *opt, dg_problem **out) {
   return DG_OK;
 }
 
-static dg_error setup(const dg_run_options *opt, dg_run_state *r) {
-  /* Bad input fails on every rank alike: reported once, by rank 0. */
-  int ph = dg_timing_begin("problem load (config, flux, mesh)");
-  DG_CALL(dg_parallel_agree(opt->comm, load_problem(opt, &r->prob)));
-  dg_timing_end(ph);
-  dg_problem *p = r->prob;
-  DG_CALL(dg_parallel_agree(opt->comm, dg_validate_outputs(p)));
-  ph = dg_timing_begin("partition");
-  DG_CALL(dg_parallel_agree(opt->comm, dg_parallel_create_for_problem(opt->comm, p, &r->par)));
-  dg_timing_end(ph);
-  ph = dg_timing_begin("device init");
-  dg_comm *devcomm = r->par->size > 1 ? r->par->comm : NULL;
-  DG_CALL(dg_parallel_agree(opt->comm, dg_parallel_device_for_problem(devcomm, p, &r->dev)));
-  dg_timing_end(ph);
-  const dg_device_info *info = dg_device_get_info(r->dev);
-  if (!opt->quiet)
-    dg_info("backend %s: %s%s", info->backend_name, info->name,
-            r->par->size > 1 ? " (rank 0; one device per rank)" : "");
-  /* Partitioned output: every rank writes its part of each file
-   * (parallel HDF5), or rank 0 gathers and writes. */
-  r->collective = r->par->size > 1 && p->parallel_io == DG_IO_COLLECTIVE;
-  DG_CALL(dg_parallel_agree(opt->comm,
-                            check_memory(r, info, r->par->size > 1 && !r->collective)));
-  ph = dg_timing_begin("discretization");
-  DG_CALL(dg_parallel_agree(opt->comm, dg_discretization_create(r->par->mesh, p->order,
-                                                                 p->precision, &r->disc)));
-  /* curved meshes are read, not run (yet): say so before any kernel */
-  DG_CALL(dg_parallel_agree(opt->comm, dg_opdata_check_affine(r->disc)));
-  DG_CALL(dg_parallel_agree(opt->comm, dg_mesh_identity_hash(r->par, r->disc, &r->mesh_hash)));
-  mesh_description(p->cfg, r->mesh_name, sizeof r->mesh_name);
-  dg_timing_end(ph);
-  DG_CALL(build_coefficients(r));
-  DG_CALL(dg_physics_from_program(p->program, &r->phys, &r->tables));
-  /* the affine check (basis bernstein) skips conditions no face uses */
-  DG_CALL(dg_problem_boundaries_used(r->par->mesh, r->par->tag_to_bc, r->phys.nboundaries,
-                                     opt->comm, &r->bc_used));
-  r->phys.bc_used = r->bc_used;
-  if (p->kernels.basis) /* say where in the flux file, before any kernel is generated */
-    DG_CALL(check_affine(p, &r->phys));
+/* The state components' names: a field's, or field_c for a component of
+ * a vector or tensor field (snapshots, checkpoints, messages). */
+static dg_error name_components(dg_run_state *r) {
+  const dg_problem *p = r->prob;
   r->ncomp = r->phys.ncomp;
   r->comp_names = calloc((size_t)r->ncomp, sizeof(char *));
   DG_CHECK(r->comp_names, DG_ERR_MEMORY, "out of memory");
@@ -355,40 +320,14 @@ static dg_error setup(const dg_run_options *opt, dg_run_state *r) {
       DG_CHECK(r->comp_names[fi->offset + c], DG_ERR_MEMORY, "out of memory");
     }
   }
-  /* before the time loop, not at its first checkpoint */
-  if (p->checkpoint_interval > 0 || opt->restart)
-    DG_CALL(dg_parallel_agree(opt->comm, dg_observe_checkpoint_fields_check(r)));
-  int64_t n = (int64_t)r->ncomp * r->disc->K * r->disc->Np;
-  ph = dg_timing_begin("host state");
-  r->u = calloc((size_t)n + 1, sizeof(double));
-  DG_CHECK(r->u, DG_ERR_MEMORY, "out of host memory for %lld values", (long long)n);
-  if (r->par->size > 1 && r->collective)
-    dg_info("parallel HDF5: all %d ranks write each snapshot and checkpoint collectively",
-            r->par->size);
-  else if (r->par->size > 1)
-    dg_info("rank 0 gathers every snapshot and checkpoint of the %d ranks and writes it (%s)",
-            r->par->size,
-            dg_comm_h5_parallel() ? "[output] parallel_io = gather" : "serial HDF5 build");
-  if (r->collective)
-    DG_CALL(dg_parallel_agree(opt->comm, dg_h5part_create(r->par->gk, r->par->K,
-                                                          r->par->K_global, &r->part)));
-  if (r->par->size > 1 && r->par->rank == 0 && !r->collective) {
-    r->u_global = calloc((size_t)(r->ncomp * r->par->K_global * r->disc->Np) + 1, sizeof(double));
-    DG_CHECK(r->u_global, DG_ERR_MEMORY, "out of host memory");
-  }
-  dg_timing_end(ph);
-  /* rank 0 probes; every rank stops with it (the others would wait for it
-   * in the next collective step) */
-  if (p->output_enabled || p->checkpoint_interval > 0 || p->history[0])
-    DG_CALL(dg_parallel_agree(opt->comm, r->par->rank == 0 ? probe_output_dir(r) : DG_OK));
-  if (p->output_enabled)
-    DG_CALL(create_writer(r));
-  if (r->writer && r->coef->nregions > 0) /* (rank 0 alone holds a gathering run's) */
-    DG_CALL(dg_snapshot_writer_set_regions(
-        r->writer, r->par->size > 1 && !r->collective ? r->region_global : r->coef->region));
-  /* A bad checkpoint or step count is refused before any kernel exists. */
-  if (!opt->tune_only)
-    DG_CALL(dg_run_plan_create(opt, r));
+  return DG_OK;
+}
+
+/* The kernels (tuned or looked up), the solver and the modules beside it:
+ * shock capturing, the quantities, the filter, the wave speed. */
+static dg_error kernels_and_solver(const dg_run_options *opt, dg_run_state *r) {
+  dg_problem *p = r->prob;
+  int ph;
   /* Under mpirun every rank tunes its own part (the parts are alike; the
    * database entry is shared by key). */
   dg_kernel_config kc = p->kernels;
@@ -440,6 +379,84 @@ static dg_error setup(const dg_run_options *opt, dg_run_state *r) {
     DG_CHECK(r->quantity_values, DG_ERR_MEMORY, "out of memory");
   }
   dg_timing_end(ph);
+  return DG_OK;
+}
+
+static dg_error setup(const dg_run_options *opt, dg_run_state *r) {
+  /* Bad input fails on every rank alike: reported once, by rank 0. */
+  int ph = dg_timing_begin("problem load (config, flux, mesh)");
+  DG_CALL(dg_parallel_agree(opt->comm, load_problem(opt, &r->prob)));
+  dg_timing_end(ph);
+  dg_problem *p = r->prob;
+  DG_CALL(dg_parallel_agree(opt->comm, dg_validate_outputs(p)));
+  ph = dg_timing_begin("partition");
+  DG_CALL(dg_parallel_agree(opt->comm, dg_parallel_create_for_problem(opt->comm, p, &r->par)));
+  dg_timing_end(ph);
+  ph = dg_timing_begin("device init");
+  dg_comm *devcomm = r->par->size > 1 ? r->par->comm : NULL;
+  DG_CALL(dg_parallel_agree(opt->comm, dg_parallel_device_for_problem(devcomm, p, &r->dev)));
+  dg_timing_end(ph);
+  const dg_device_info *info = dg_device_get_info(r->dev);
+  if (!opt->quiet)
+    dg_info("backend %s: %s%s", info->backend_name, info->name,
+            r->par->size > 1 ? " (rank 0; one device per rank)" : "");
+  /* Partitioned output: every rank writes its part of each file
+   * (parallel HDF5), or rank 0 gathers and writes. */
+  r->collective = r->par->size > 1 && p->parallel_io == DG_IO_COLLECTIVE;
+  DG_CALL(dg_parallel_agree(opt->comm,
+                            check_memory(r, info, r->par->size > 1 && !r->collective)));
+  ph = dg_timing_begin("discretization");
+  DG_CALL(dg_parallel_agree(opt->comm, dg_discretization_create(r->par->mesh, p->order,
+                                                                 p->precision, &r->disc)));
+  /* curved meshes are read, not run (yet): say so before any kernel */
+  DG_CALL(dg_parallel_agree(opt->comm, dg_opdata_check_affine(r->disc)));
+  DG_CALL(dg_parallel_agree(opt->comm, dg_mesh_identity_hash(r->par, r->disc, &r->mesh_hash)));
+  mesh_description(p->cfg, r->mesh_name, sizeof r->mesh_name);
+  dg_timing_end(ph);
+  DG_CALL(build_coefficients(r));
+  DG_CALL(dg_physics_from_program(p->program, &r->phys, &r->tables));
+  /* the affine check (basis bernstein) skips conditions no face uses */
+  DG_CALL(dg_problem_boundaries_used(r->par->mesh, r->par->tag_to_bc, r->phys.nboundaries,
+                                     opt->comm, &r->bc_used));
+  r->phys.bc_used = r->bc_used;
+  if (p->kernels.basis) /* say where in the flux file, before any kernel is generated */
+    DG_CALL(check_affine(p, &r->phys));
+  DG_CALL(name_components(r));
+  /* before the time loop, not at its first checkpoint */
+  if (p->checkpoint_interval > 0 || opt->restart)
+    DG_CALL(dg_parallel_agree(opt->comm, dg_observe_checkpoint_fields_check(r)));
+  int64_t n = (int64_t)r->ncomp * r->disc->K * r->disc->Np;
+  ph = dg_timing_begin("host state");
+  r->u = calloc((size_t)n + 1, sizeof(double));
+  DG_CHECK(r->u, DG_ERR_MEMORY, "out of host memory for %lld values", (long long)n);
+  if (r->par->size > 1 && r->collective)
+    dg_info("parallel HDF5: all %d ranks write each snapshot and checkpoint collectively",
+            r->par->size);
+  else if (r->par->size > 1)
+    dg_info("rank 0 gathers every snapshot and checkpoint of the %d ranks and writes it (%s)",
+            r->par->size,
+            dg_comm_h5_parallel() ? "[output] parallel_io = gather" : "serial HDF5 build");
+  if (r->collective)
+    DG_CALL(dg_parallel_agree(opt->comm, dg_h5part_create(r->par->gk, r->par->K,
+                                                          r->par->K_global, &r->part)));
+  if (r->par->size > 1 && r->par->rank == 0 && !r->collective) {
+    r->u_global = calloc((size_t)(r->ncomp * r->par->K_global * r->disc->Np) + 1, sizeof(double));
+    DG_CHECK(r->u_global, DG_ERR_MEMORY, "out of host memory");
+  }
+  dg_timing_end(ph);
+  /* rank 0 probes; every rank stops with it (the others would wait for it
+   * in the next collective step) */
+  if (p->output_enabled || p->checkpoint_interval > 0 || p->history[0])
+    DG_CALL(dg_parallel_agree(opt->comm, r->par->rank == 0 ? probe_output_dir(r) : DG_OK));
+  if (p->output_enabled)
+    DG_CALL(create_writer(r));
+  if (r->writer && r->coef->nregions > 0) /* (rank 0 alone holds a gathering run's) */
+    DG_CALL(dg_snapshot_writer_set_regions(
+        r->writer, r->par->size > 1 && !r->collective ? r->region_global : r->coef->region));
+  /* A bad checkpoint or step count is refused before any kernel exists. */
+  if (!opt->tune_only)
+    DG_CALL(dg_run_plan_create(opt, r));
+  DG_CALL(kernels_and_solver(opt, r));
   if (!opt->quiet)
     dg_info("%s: %dD, order %d, %lld elements, %lld DOFs, %s, %s", p->name, r->disc->dim,
             r->disc->N, (long long)r->par->K_global,

@@ -14,7 +14,6 @@
  * usage: test_kernel_digests check|write DIGESTS flux...
  *        test_kernel_digests dump DIR flux...                              */
 #include <ctype.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,8 +36,10 @@ typedef digest_run run;
  * (Intel AVX-512 and AMD Zen machines differ in the last bits of V^-1, D,
  * LIFT), so the full digits would tie the digests to the machine; a change
  * of a matrix that matters is far larger than 1e-10, and every other byte
- * of the text is hashed as it is.  An entry below 1e-11 in magnitude is an
- * exact zero spoilt by round-off (the matrices' entries are O(1)): 0.  (A literal whose two machine values
+ * of the text is hashed as it is.  (Rounded, not cut: many entries are
+ * rationals, 0.3 printed 2.9999999999999998e-01 or 3.0000000000000004e-01.)  An
+ * entry below 1e-11 in magnitude is an exact zero spoilt by round-off (the
+ * matrices' entries are O(1)): 0.  (A literal whose two machine values
  * round apart at the 10th digit is possible, about once in 1e5 literals per
  * CPU family; regenerate on the machine of CI then.)  Caller frees. */
 static char *normalized(const char *src) {
@@ -49,20 +50,55 @@ static char *normalized(const char *src) {
   for (size_t i = 0; i < n;) {
     int start = (i == 0 || !(isalnum((unsigned char)src[i - 1]) || src[i - 1] == '_' ||
                               src[i - 1] == '.'));
-    const char *p = src + i + (src[i] == '-');
-    if (start && isdigit((unsigned char)p[0]) && p[1] == '.') {
+    size_t m = i + (src[i] == '-'); /* the mantissa's first digit */
+    if (start && isdigit((unsigned char)src[m]) && src[m + 1] == '.') {
       size_t digits = 0;
-      while (isdigit((unsigned char)p[2 + digits]))
+      while (isdigit((unsigned char)src[m + 2 + digits]))
         digits++;
-      if (digits >= 8 && (p[2 + digits] == 'e' || p[2 + digits] == 'E')) {
-        char *end = NULL;
-        double v = strtod(src + i, &end);
-        char buf[40]; /* entries that are zero but for round-off: 0 */
-        int len = fabs(v) < 1e-11 ? snprintf(buf, sizeof buf, "0")
-                                  : snprintf(buf, sizeof buf, "%.9e", v);
-        memcpy(out + o, buf, (size_t)len); /* never longer than the literal */
-        o += (size_t)len;
-        i = (size_t)(end - src);
+      size_t e = m + 2 + digits; /* 'e' */
+      if (digits >= 8 && src[e] == 'e' && (src[e + 1] == '-' || src[e + 1] == '+') &&
+          isdigit((unsigned char)src[e + 2])) {
+        size_t end = e + 2;
+        int exponent = 0;
+        while (isdigit((unsigned char)src[end]))
+          exponent = 10 * exponent + (src[end++] - '0');
+        if ((src[e + 1] == '-' && exponent >= 12) || src[m] == '0') {
+          out[o++] = '0'; /* |v| < 1e-11, or +-0: a zero, maybe spoilt by round-off */
+        } else {
+          /* rounded to 10 digits as text (no printf per literal in 40,000
+           * modules): d[0] the first digit, d[1..] those after the point */
+          char d[32];
+          size_t nd = 1 + (digits < 31 ? digits : 30);
+          d[0] = src[m];
+          memcpy(d + 1, src + m + 2, nd - 1);
+          int ex = src[e + 1] == '-' ? -exponent : exponent;
+          size_t kept = nd < 10 ? nd : 10;
+          if (nd > 10 && d[10] >= '5') { /* round half up, carrying */
+            size_t k = 10;
+            while (k > 0 && d[k - 1] == '9')
+              d[--k] = '0';
+            if (k > 0) {
+              d[k - 1]++;
+            } else { /* 9.99...9 -> 1.00...0 e+1 */
+              d[0] = '1';
+              ex++;
+            }
+          }
+          if (src[i] == '-')
+            out[o++] = '-';
+          out[o++] = d[0];
+          out[o++] = '.';
+          memcpy(out + o, d + 1, kept - 1);
+          o += kept - 1;
+          out[o++] = 'e';
+          out[o++] = ex < 0 ? '-' : '+';
+          int a = ex < 0 ? -ex : ex;
+          if (a >= 100)
+            out[o++] = (char)('0' + a / 100);
+          out[o++] = (char)('0' + a / 10 % 10);
+          out[o++] = (char)('0' + a % 10);
+        }
+        i = end;
         continue;
       }
     }

@@ -16,6 +16,7 @@ periodic = x y
 order = 1
 [time]
 final = 0.01
+wave_speed = 1
 [output]
 interval = 0.01
 format = xdmf
