@@ -46,7 +46,11 @@ const char *__lsan_default_suppressions(void) {
          /* glibc 2.36 + gcc 12 ASan: a thread (OpenMP, OpenBLAS) still
           * starting when the process exits leaves the cpuset that
           * pthread_getattr_np allocated for ASan's own stack query */
-         "leak:GetThreadStackTopAndBottom\n";
+         "leak:GetThreadStackTopAndBottom\n"
+         /* Gmsh 4.8's high-order optimisation (Mesh.HighOrderOptimize,
+          * [mesh] geometry_order) leaks its smoothing objects */
+         "leak:highOrderTools\n"
+         "leak:HighOrderMeshElasticAnalogy\n";
 }
 
 /* Keep Open MPI's components mapped at exit, so that what they allocated

@@ -130,6 +130,8 @@ int main(int argc, char **argv) {
   free(quads);
   free(mixed);
   free(second);
+  free(tangled);
+  free(incomplete);
   free(noname);
   free(named);
   free(tilted);
