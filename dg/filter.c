@@ -14,37 +14,12 @@ dg_error dg_filter_check(const dg_filter_params *p, int N) {
   return DG_OK;
 }
 
-/* The total degree of each basis mode, in the order refelem.h lists them:
- * 1D i; 2D for i, for j <= N-i; 3D for i, for j <= N-i, for k <= N-i-j. */
-static int mode_degrees(int dim, int N, int *deg) {
-  int m = 0;
-  for (int i = 0; i <= N; i++) {
-    if (dim == 1) {
-      deg[m++] = i;
-      continue;
-    }
-    for (int j = 0; j <= N - i; j++) {
-      if (dim == 2) {
-        deg[m++] = i + j;
-        continue;
-      }
-      for (int k = 0; k <= N - i - j; k++)
-        deg[m++] = i + j + k;
-    }
-  }
-  return m;
-}
-
 dg_error dg_filter_sigma(const dg_refelem *re, const dg_filter_params *p, double *sigma) {
   DG_CALL(dg_filter_check(p, re->N));
   int *deg = malloc(sizeof(int) * (size_t)re->Np);
   DG_CHECK(deg, DG_ERR_MEMORY, "out of memory");
-  int n = mode_degrees(re->dim, re->N, deg);
-  if (n != re->Np) {
-    free(deg);
-    DG_CHECK(0, DG_ERR_ARG, "filter: %d modes counted for Np = %d", n, re->Np);
-  }
-  for (int m = 0; m < n; m++) {
+  dg_refelem_mode_degrees(re->dim, re->N, deg);
+  for (int m = 0; m < re->Np; m++) {
     double eta = (double)(deg[m] - p->cutoff) / (double)(re->N - p->cutoff);
     sigma[m] = deg[m] <= p->cutoff ? 1.0 : exp(-p->alpha * pow(eta, p->order));
   }

@@ -473,3 +473,21 @@ void dg_refelem_destroy(dg_refelem **re) {
   free(e);
   *re = NULL;
 }
+
+void dg_refelem_mode_degrees(int dim, int N, int *deg) {
+  int m = 0;
+  for (int i = 0; i <= N; i++) {
+    if (dim == 1) {
+      deg[m++] = i;
+      continue;
+    }
+    for (int j = 0; j <= N - i; j++) {
+      if (dim == 2) {
+        deg[m++] = i + j;
+        continue;
+      }
+      for (int k = 0; k <= N - i - j; k++)
+        deg[m++] = i + j + k;
+    }
+  }
+}

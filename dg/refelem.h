@@ -94,6 +94,11 @@ dg_error dg_refelem_vandermonde(int dim, int N, int n, const double *r,
                                 const double *s, const double *t, double *V,
                                 double *Vr, double *Vs, double *Vt);
 
+/* The total degree of each orthonormal mode of order N in dimension dim, in
+ * the basis order above (1D i; 2D for i, for j <= N-i; 3D for i, for j, for
+ * k): Np entries into deg (modal filters, shock sensors). */
+void dg_refelem_mode_degrees(int dim, int N, int *deg);
+
 /* Interpolation from the nodes of re to n points: I (n x Np) = V(points)
  * V^{-1}, so that I u gives the values of the nodal polynomial u there. */
 dg_error dg_refelem_interp(const dg_refelem *re, int n, const double *r,

@@ -102,26 +102,6 @@ static dg_error resolve_name(dg_flux_program *prog, const char *where, const cha
            where, what, name);
 }
 
-/* Total degree of each orthonormal mode, in dg/refelem.c's order (1D: i;
- * 2D: (i, j) with j fastest; 3D: (i, j, k)). */
-static void mode_degrees(int dim, int N, int *deg) {
-  int m = 0;
-  for (int i = 0; i <= N; i++) {
-    if (dim == 1) {
-      deg[m++] = i;
-      continue;
-    }
-    for (int j = 0; j <= N - i; j++) {
-      if (dim == 2) {
-        deg[m++] = i + j;
-        continue;
-      }
-      for (int k = 0; k <= N - i - j; k++)
-        deg[m++] = i + j + k;
-    }
-  }
-}
-
 /* Vertex-to-element lists (CSR) of the owned elements, vertices renumbered
  * compactly, and each element's vertices in that numbering. */
 static dg_error build_vertex_maps(const dg_discretization *disc, long long **off,
@@ -258,7 +238,7 @@ static dg_error describe(const dg_discretization *disc, dg_flux_program *prog,
   if (sc->sensor) {
     DG_CHECK(set->kappa > 0 && set->max_viscosity >= 0 && set->scale >= 0, DG_ERR_INPUT,
              "[shock] kappa must be positive, scale and max_viscosity not negative");
-    mode_degrees(dim, re->N, deg);
+    dg_refelem_mode_degrees(dim, re->N, deg);
     sc->invV = re->invV;
     sc->mode_degree = deg;
     sc->s0 = -(set->c0 + 4.0 * log10((double)re->N));
