@@ -107,6 +107,69 @@ static double maxdiff(dg_device *dev, const void *a, const void *b, size_t n, si
   return d;
 }
 
+/* NVRTC compiles the cuda module for sm_90, where NVRTC exists: 1 if not. */
+static int check_nvrtc(const char *cuda) {
+  int fail = 0;
+  const char *nvrtc = NULL;
+  if (dg_nvrtc_path(&nvrtc) == DG_OK) {
+    void *cubin = NULL;
+    size_t size = 0;
+    dg_error e = dg_nvrtc_compile("dg_shock", cuda, "sm_90", NULL, 0, &cubin, &size);
+    if (e != DG_OK) {
+      dg_error_print(stderr);
+      printf("FAIL: NVRTC does not compile the cuda shock module\n");
+      fail = 1;
+    } else {
+      printf("NVRTC: the cuda shock module compiles for sm_90 (%zu bytes)\n", size);
+    }
+    free(cubin);
+  } else {
+    dg_error_clear();
+    printf("no NVRTC: the cuda module is only emulated\n");
+  }
+  return fail;
+}
+
+/* The cpu kernel's element viscosities ea against the formula on the host
+ * (Persson & Peraire 2006), where the sensor is field component 0: modal
+ * coefficients by invV, the energy fraction of the degree-N modes, the sine
+ * ramp.  1 if they differ. */
+static int check_formula(const dg_problem *p, const dg_discretization *disc, const double *u,
+                         const double *ea, double emax, int is_float) {
+  int f = -1, fail = 0;
+  if (dg_flux_field_find(p->program, p->shock.sensor, &f) != DG_OK ||
+      dg_flux_field(p->program, f)->offset != 0) {
+    dg_error_clear();
+    return 0;
+  }
+  const dg_refelem *re = disc->re;
+  int np = re->Np, deg[4096], m = 0, N = re->N;
+  for (int i = 0; i <= N; i++)
+    for (int j = 0; j <= (disc->dim > 1 ? N - i : 0); j++)
+      for (int l = 0; l <= (disc->dim > 2 ? N - i - j : 0); l++)
+        deg[m++] = i + j + l;
+  double s0 = -(p->shock.c0 + 4 * log10((double)N)), kap = p->shock.kappa, dh = 0;
+  for (int64_t k = 0; k < disc->K; k++) {
+    double tot = 0, hi = 0;
+    for (int a = 0; a < np; a++) {
+      double c = 0;
+      for (int i = 0; i < np; i++)
+        c += re->invV[a * np + i] * u[k * np + i];
+      tot += c * c;
+      hi += deg[a] == N ? c * c : 0;
+    }
+    double sk = hi > 0 ? log10(hi / tot) : -1e30;
+    double e0 = fmin(p->shock.max_viscosity, p->shock.scale * 2 * disc->h[k] / N);
+    double e = sk < s0 - kap ? 0 : sk > s0 + kap ? e0
+             : 0.5 * e0 * (1 + sin(M_PI * (sk - s0) / (2 * kap)));
+    dh = fmax(dh, fabs(e - ea[k]));
+  }
+  printf("sensor: c kernel - host formula %.3g\n", dh);
+  if (!(dh <= (is_float ? 1e-4 : 1e-10) * fmax(emax, 1e-300)))
+    printf("FAIL: the sensor differs from its formula\n"), fail = 1;
+  return fail;
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) {
     fprintf(stderr, "usage: test_shock_emulate problem.cfg [section.key=value ...]\n");
@@ -158,25 +221,7 @@ int main(int argc, char **argv) {
   char *emu = emulated(cuda);
   CHECK(emu, "emulation source");
   int fail = 0;
-  {
-    const char *nvrtc = NULL;
-    if (dg_nvrtc_path(&nvrtc) == DG_OK) {
-      void *cubin = NULL;
-      size_t size = 0;
-      dg_error e = dg_nvrtc_compile("dg_shock", cuda, "sm_90", NULL, 0, &cubin, &size);
-      if (e != DG_OK) {
-        dg_error_print(stderr);
-        printf("FAIL: NVRTC does not compile the cuda shock module\n");
-        fail = 1;
-      } else {
-        printf("NVRTC: the cuda shock module compiles for sm_90 (%zu bytes)\n", size);
-      }
-      free(cubin);
-    } else {
-      dg_error_clear();
-      printf("no NVRTC: the cuda module is only emulated\n");
-    }
-  }
+  fail |= check_nvrtc(cuda);
   dg_shock *sc = NULL, *se = NULL;
   MUST(dg_shock_create(dev, disc, od, p->program, &ph, &p->shock, is_float, &sc));
   MUST(dg_shock_create_source(dev, disc, od, p->program, &ph, &p->shock, is_float, emu, NULL,
@@ -214,35 +259,7 @@ int main(int argc, char **argv) {
      * 2006), where the sensor is field component 0: modal coefficients by
      * invV, the energy fraction of the degree-N modes (total degree of mode
      * (i, j, ...) in dg/refelem.c's order), the sine ramp */
-    int f = -1;
-    if (dg_flux_field_find(p->program, p->shock.sensor, &f) == DG_OK &&
-        dg_flux_field(p->program, f)->offset == 0) {
-      const dg_refelem *re = disc->re;
-      int np = re->Np, deg[4096], m = 0, N = re->N;
-      for (int i = 0; i <= N; i++)
-        for (int j = 0; j <= (disc->dim > 1 ? N - i : 0); j++)
-          for (int l = 0; l <= (disc->dim > 2 ? N - i - j : 0); l++)
-            deg[m++] = i + j + l;
-      double s0 = -(p->shock.c0 + 4 * log10((double)N)), kap = p->shock.kappa, dh = 0;
-      for (int64_t k = 0; k < disc->K; k++) {
-        double tot = 0, hi = 0;
-        for (int a = 0; a < np; a++) {
-          double c = 0;
-          for (int i = 0; i < np; i++)
-            c += re->invV[a * np + i] * u[k * np + i];
-          tot += c * c;
-          hi += deg[a] == N ? c * c : 0;
-        }
-        double sk = hi > 0 ? log10(hi / tot) : -1e30;
-        double e0 = fmin(p->shock.max_viscosity, p->shock.scale * 2 * disc->h[k] / N);
-        double e = sk < s0 - kap ? 0 : sk > s0 + kap ? e0
-                 : 0.5 * e0 * (1 + sin(M_PI * (sk - s0) / (2 * kap)));
-        dh = fmax(dh, fabs(e - ea[k]));
-      }
-      printf("sensor: c kernel - host formula %.3g\n", dh);
-      if (!(dh <= (is_float ? 1e-4 : 1e-10) * fmax(emax, 1e-300)))
-        printf("FAIL: the sensor differs from its formula\n"), fail = 1;
-    }
+    fail |= check_formula(p, disc, u, ea, emax, is_float);
     if (!(d <= tol * emax) || nonzero == 0)
       printf("FAIL: element viscosities\n"), fail = 1;
     double dc = maxdiff(dev, cf[0], cf[1], ncf, rs, &s);
