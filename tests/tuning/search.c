@@ -183,20 +183,88 @@ static dg_error spill_model(void *ctx, const dg_kernel_config *c, int phase, dou
   return model(ctx, c, phase, 0, t);
 }
 
-int main(void) {
-  dg_log_set_level(DG_LOG_WARN);
-  {
+/* A phase whose every candidate is pruned times the pruned ones. */
+static void check_all_pruned(void) {
+  dg_tune_space sp;
+  EXPECT(dg_tune_space_create(1, DG_TUNE_AUTO, 10, 12, &sp) == DG_OK);
+  dg_kernel_config base = dg_kernel_config_default();
+  dg_tune_result r;
+  EXPECT(dg_tune_search(&sp, &base, spill_model, NULL, NULL, &r) == DG_OK);
+  EXPECT(spill_forced >= sp.nlayouts + sp.nvolume + sp.nface && spill_asked > spill_forced,
+         "%d asked, %d forced", spill_asked, spill_forced);
+  EXPECT(r.rhs_ms > 0);
+  dg_tune_result_free(&r);
+  dg_tune_space_free(&sp);
+}
+
+static void check_kin(void) {
+  /* the shipped choices of related devices (kin) are timed whole after the
+   * staged rounds and win where they are faster; a kin entry already timed
+   * is not timed again; the surface round still follows */
+  for (int with_kin = 0; with_kin <= 2; with_kin++) {
     dg_tune_space sp;
     EXPECT(dg_tune_space_create(1, DG_TUNE_AUTO, 10, 12, &sp) == DG_OK);
-    dg_kernel_config base = dg_kernel_config_default();
+    dg_kernel_config base = dg_kernel_config_default(), k = base;
+    k.elements_per_block = 8;
+    k.work_mode = DG_WORK_INLINE;
+    k.work_per_thread = 4;
+    k.unroll = 1;
+    k.np_align = 4;
+    k.fuse_update = k.fuse_surface = 1;
+    k.face_threads = 256; /* phase 3 chooses 128 again */
+    if (with_kin) {
+      sp.nkin = with_kin;
+      sp.kin = calloc(2, sizeof *sp.kin);
+      sp.kin[0] = k;
+      sp.kin[1] = base; /* timed in the layout round already */
+    }
     dg_tune_result r;
-    EXPECT(dg_tune_search(&sp, &base, spill_model, NULL, NULL, &r) == DG_OK);
-    EXPECT(spill_forced >= sp.nlayouts + sp.nvolume + sp.nface && spill_asked > spill_forced,
-           "%d asked, %d forced", spill_asked, spill_forced);
-    EXPECT(r.rhs_ms > 0);
+    measured = stopped_early = kin_timed = 0;
+    EXPECT(dg_tune_search(&sp, &base, kin_model, NULL, NULL, &r) == DG_OK);
+    int base_rows = 0;
+    for (int i = 0; i < r.nrows; i++)
+      base_rows += !r.rows[i].retime && memcmp(&r.rows[i].cfg, &base, sizeof base) == 0;
+    EXPECT(base_rows <= 1, "base timed %d times", base_rows);
+    if (with_kin) {
+      EXPECT(r.best.elements_per_block == 8 && r.best.work_per_thread == 4 && r.best.unroll == 1);
+      EXPECT(r.best.face_threads == 128);
+      EXPECT(kin_timed >= 1);
+    } else {
+      EXPECT(r.best.elements_per_block == 4 && kin_timed == 0, "epb %d, kin timed %d",
+             r.best.elements_per_block, kin_timed);
+    }
     dg_tune_result_free(&r);
     dg_tune_space_free(&sp);
   }
+}
+
+/* The cpu space's chunk knob, and the pruning heuristics. */
+static void check_cpu_chunk_and_prune(void) {
+  /* cpu: the chunk is the knob */
+  dg_tune_space cs;
+  EXPECT(dg_tune_space_create(0, DG_TUNE_AUTO, 20, 40, &cs) == DG_OK);
+  EXPECT(cs.nvolume >= 3 && cs.volume[1].cpu_chunk != cs.volume[2].cpu_chunk);
+  dg_tune_space_free(&cs);
+  /* pruning */
+  dg_device_info info;
+  memset(&info, 0, sizeof info);
+  info.backend = DG_BACKEND_CUDA;
+  info.max_shared_per_block_optin = 227 * 1024;
+  char why[128];
+  dg_kernel_attributes ok = {64, 0, 0, 1024}, spill = {255, 0, 48, 1024},
+                       regs = {128, 0, 0, 1024}, big = {32, 1024, 0, 1024};
+  EXPECT(!dg_tune_prune(&ok, 256, 1000, &info, why, sizeof why));
+  /* a few spilled words are timed, more are not */
+  EXPECT(!dg_tune_prune(&spill, 256, 0, &info, why, sizeof why));
+  spill.local_bytes = DG_TUNE_MAX_LOCAL_BYTES + 8;
+  EXPECT(dg_tune_prune(&spill, 256, 0, &info, why, sizeof why) && strstr(why, "spill"));
+  EXPECT(dg_tune_prune(&regs, 1024, 0, &info, why, sizeof why) && strstr(why, "register"));
+  EXPECT(dg_tune_prune(&big, 128, 227 * 1024, &info, why, sizeof why) && strstr(why, "shared"));
+}
+
+int main(void) {
+  dg_log_set_level(DG_LOG_WARN);
+  check_all_pruned();
   for (int mode = 1; mode <= 2; mode++) {
     dg_tune_space sp;
     EXPECT(dg_tune_space_create(1, (dg_tune_mode)mode, 10, 12, &sp) == DG_OK);
@@ -569,64 +637,8 @@ int main(void) {
     dg_kernel_config_describe(&c, d, sizeof d);
     EXPECT(strlen(d) < sizeof d - 1 && strstr(d, "chunk=100000") != NULL);
   }
-  /* the shipped choices of related devices (kin) are timed whole after the
-   * staged rounds and win where they are faster; a kin entry already timed
-   * is not timed again; the surface round still follows */
-  for (int with_kin = 0; with_kin <= 2; with_kin++) {
-    dg_tune_space sp;
-    EXPECT(dg_tune_space_create(1, DG_TUNE_AUTO, 10, 12, &sp) == DG_OK);
-    dg_kernel_config base = dg_kernel_config_default(), k = base;
-    k.elements_per_block = 8;
-    k.work_mode = DG_WORK_INLINE;
-    k.work_per_thread = 4;
-    k.unroll = 1;
-    k.np_align = 4;
-    k.fuse_update = k.fuse_surface = 1;
-    k.face_threads = 256; /* phase 3 chooses 128 again */
-    if (with_kin) {
-      sp.nkin = with_kin;
-      sp.kin = calloc(2, sizeof *sp.kin);
-      sp.kin[0] = k;
-      sp.kin[1] = base; /* timed in the layout round already */
-    }
-    dg_tune_result r;
-    measured = stopped_early = kin_timed = 0;
-    EXPECT(dg_tune_search(&sp, &base, kin_model, NULL, NULL, &r) == DG_OK);
-    int base_rows = 0;
-    for (int i = 0; i < r.nrows; i++)
-      base_rows += !r.rows[i].retime && memcmp(&r.rows[i].cfg, &base, sizeof base) == 0;
-    EXPECT(base_rows <= 1, "base timed %d times", base_rows);
-    if (with_kin) {
-      EXPECT(r.best.elements_per_block == 8 && r.best.work_per_thread == 4 && r.best.unroll == 1);
-      EXPECT(r.best.face_threads == 128);
-      EXPECT(kin_timed >= 1);
-    } else {
-      EXPECT(r.best.elements_per_block == 4 && kin_timed == 0, "epb %d, kin timed %d",
-             r.best.elements_per_block, kin_timed);
-    }
-    dg_tune_result_free(&r);
-    dg_tune_space_free(&sp);
-  }
-  /* cpu: the chunk is the knob */
-  dg_tune_space cs;
-  EXPECT(dg_tune_space_create(0, DG_TUNE_AUTO, 20, 40, &cs) == DG_OK);
-  EXPECT(cs.nvolume >= 3 && cs.volume[1].cpu_chunk != cs.volume[2].cpu_chunk);
-  dg_tune_space_free(&cs);
-  /* pruning */
-  dg_device_info info;
-  memset(&info, 0, sizeof info);
-  info.backend = DG_BACKEND_CUDA;
-  info.max_shared_per_block_optin = 227 * 1024;
-  char why[128];
-  dg_kernel_attributes ok = {64, 0, 0, 1024}, spill = {255, 0, 48, 1024},
-                       regs = {128, 0, 0, 1024}, big = {32, 1024, 0, 1024};
-  EXPECT(!dg_tune_prune(&ok, 256, 1000, &info, why, sizeof why));
-  /* a few spilled words are timed, more are not */
-  EXPECT(!dg_tune_prune(&spill, 256, 0, &info, why, sizeof why));
-  spill.local_bytes = DG_TUNE_MAX_LOCAL_BYTES + 8;
-  EXPECT(dg_tune_prune(&spill, 256, 0, &info, why, sizeof why) && strstr(why, "spill"));
-  EXPECT(dg_tune_prune(&regs, 1024, 0, &info, why, sizeof why) && strstr(why, "register"));
-  EXPECT(dg_tune_prune(&big, 128, 227 * 1024, &info, why, sizeof why) && strstr(why, "shared"));
+  check_kin();
+  check_cpu_chunk_and_prune();
   printf("%d failures\n", failures);
   return failures ? 1 : 0;
 }
