@@ -90,23 +90,6 @@ void dg_gen_emit_state_layout(dg_strbuf *b, dg_field_layout layout) {
                         "#define BASE(k, i) ((long long)(k) * NC * NP_PAD + (i))\n\n");
 }
 
-void dg_gen_emit_matrix(dg_strbuf *b, dg_codegen_target tg, dg_matrix_place place, int is_float,
-                        const char *name, const double *a, int rows, int cols) {
-  const char *qual = tg == DG_CODEGEN_C ? "static const"
-                     : place == DG_MATRIX_CONSTANT ? "__constant__ const"
-                                                   : "__device__ const";
-  int colmajor = tg == DG_CODEGEN_CUDA;
-  dg_strbuf_appendf(b, "/* %s: %d x %d, %s */\n%s real %s[%d] = {", name, rows, cols,
-                    colmajor ? "column-major" : "row-major", qual, name, rows * cols);
-  for (int z = 0; z < rows * cols; z++) {
-    if (z % 4 == 0)
-      dg_strbuf_append(b, "\n  ");
-    double v = colmajor ? a[(z % rows) * cols + z / rows] : a[z];
-    dg_strbuf_appendf(b, is_float ? "%.9ef, " : "%.17e, ", v);
-  }
-  dg_strbuf_append(b, "\n};\n\n");
-}
-
 /* ---- leaf naming for the two contexts ------------------------------------ */
 
 void dg_gen_volume_field(const dg_emit_ctx *c, dg_strbuf *b, int comp, dg_flux_side side) {
