@@ -41,6 +41,9 @@ endfunction()
 # (parsers, readers, fuzz regressions, the generator, I/O).
 function(dg_plain_only)
   set_property(TEST ${ARGN} APPEND PROPERTY LABELS heavy)
+  # ctest -j starts the costly tests first where it has no measured times
+  # (a clean build): the heavy ones before the many small ones.
+  set_property(TEST ${ARGN} PROPERTY COST 60)
   if(DGRUN_SANITIZE)
     set_tests_properties(${ARGN} PROPERTIES DISABLED TRUE)
   endif()
