@@ -53,9 +53,9 @@ static void emit_bc_gradients(dg_strbuf *b, const dg_physics *ph, dg_emit_ctx *c
     }
 }
 
-/* The interior trace's load where it is loaded on boundary faces only. */
-static const char *qM_late(int ldg) {
-  static char buf[128];
+/* The interior trace's load where it is loaded on boundary faces only
+ * (into the caller's buf: the generator may run on several threads). */
+static const char *qM_late(char buf[128], int ldg) {
   return dg_gen_load(buf, ldg ? "NC" : "", "q", "iM + c * cs");
 }
 
@@ -110,8 +110,10 @@ void dg_gen_emit_face_traces(dg_strbuf *b, const dg_physics *ph, int uses_x, dg_
     dg_strbuf_line(b, "} else {");
   }
   b->indent += 2;
-  if (um_late && !preloaded)
-    dg_strbuf_line(b, "for (int c = 0; c < NC; ++c) uM[c] = %s;", qM_late(ldg));
+  if (um_late && !preloaded) {
+    char buf[128];
+    dg_strbuf_line(b, "for (int c = 0; c < NC; ++c) uM[c] = %s;", qM_late(buf, ldg));
+  }
   if (uses_x == 1) { /* only boundary conditions read x: not loaded on interior faces */
     dg_strbuf_line(b, "real X[DIM];");
     dg_strbuf_line(b, "for (int d = 0; d < DIM; ++d) X[d] = fx[idx * DIM + d];");
