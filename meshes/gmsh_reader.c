@@ -266,6 +266,50 @@ static dg_error read_ho_nodes(const reader *r, dg_mesh *m, const size_t *en,
   return DG_OK;
 }
 
+/* The vertex coordinates (m->VX) from Gmsh's node list, in the vertex
+ * numbering of r->tags; a 2D mesh must lie in z = 0, a 1D one on the x axis. */
+static dg_error read_vertices(const reader *r, dg_mesh *m, const size_t *node_tags,
+                              size_t nnode, const double *coord) {
+  dg_error err = DG_OK;
+  const int dim = m->dim;
+  const int64_t Nv = r->ntags;
+  int64_t *vsort = malloc((size_t)Nv * sizeof *vsort);
+  DG_CHECK_GOTO(err, done, vsort != NULL, DG_ERR_MEMORY, "mesh '%s': out of memory", r->path);
+  for (int64_t v = 0; v < Nv; v++)
+    vsort[v] = -1;
+  double extent = 0;
+  for (size_t i = 0; i < nnode; i++) {
+    int64_t v = vertex_of(r, node_tags[i]);
+    if (v < 0)
+      continue;
+    vsort[v] = (int64_t)i;
+    for (int a = 0; a < 3; a++)
+      extent = fmax(extent, fabs(coord[3 * i + a]));
+  }
+  for (int64_t v = 0; v < Nv; v++) {
+    DG_CHECK_GOTO(err, done, vsort[v] >= 0, DG_ERR_INPUT,
+                  "mesh file '%s': an element refers to node %zu, which the file does not "
+                  "define",
+                  r->path, r->tags[v]);
+    const double *x = coord + 3 * vsort[v];
+    for (int a = 0; a < 3; a++) {
+      if (a < dim) {
+        m->VX[v * dim + a] = x[a];
+        continue;
+      }
+      /* A 2D mesh is read in the xy plane, a 1D mesh on the x axis. */
+      DG_CHECK_GOTO(err, done, fabs(x[a]) <= GEOM_RTOL * extent, DG_ERR_INPUT,
+                    "mesh file '%s': node %zu of the %dD mesh is at (%g, %g, %g); a %dD mesh "
+                    "must lie %s",
+                    r->path, r->tags[v], dim, x[0], x[1], x[2], dim,
+                    dim == 2 ? "in the plane z = 0" : "on the x axis");
+    }
+  }
+done:
+  free(vsort);
+  return err;
+}
+
 /* The elements of the top dimension: check their types, collect and number
  * their nodes, build the mesh with coordinates and EToV. */
 static dg_error read_elements(reader *r, int dim, dg_mesh **out) {
@@ -275,7 +319,6 @@ static dg_error read_elements(reader *r, int dim, dg_mesh **out) {
          *ntags_n = NULL, ntags_nn = 0;
   size_t *node_tags = NULL, nnode = 0, ncoord = 0, npar = 0;
   double *coord = NULL, *par = NULL;
-  int64_t *vsort = NULL;
   dg_mesh *m = NULL;
 
   gmshModelMeshGetElements(&types, &ntypes, &etags, &etags_n, &etags_nn, &ntags, &ntags_n,
@@ -340,45 +383,13 @@ static dg_error read_elements(reader *r, int dim, dg_mesh **out) {
   GMSH_CHECK("read the nodes");
   DG_CHECK_GOTO(err, done, ncoord == 3 * nnode, DG_ERR_INPUT,
                 "mesh file '%s': %zu nodes but %zu coordinates", r->path, nnode, ncoord);
-  vsort = malloc((size_t)Nv * sizeof *vsort);
-  DG_CHECK_GOTO(err, done, vsort != NULL, DG_ERR_MEMORY, "mesh '%s': out of memory", r->path);
-  for (int64_t v = 0; v < Nv; v++)
-    vsort[v] = -1;
-  double extent = 0;
-  for (size_t i = 0; i < nnode; i++) {
-    int64_t v = vertex_of(r, node_tags[i]);
-    if (v < 0)
-      continue;
-    vsort[v] = (int64_t)i;
-    for (int a = 0; a < 3; a++)
-      extent = fmax(extent, fabs(coord[3 * i + a]));
-  }
-  for (int64_t v = 0; v < Nv; v++) {
-    DG_CHECK_GOTO(err, done, vsort[v] >= 0, DG_ERR_INPUT,
-                  "mesh file '%s': an element refers to node %zu, which the file does not "
-                  "define",
-                  r->path, r->tags[v]);
-    const double *x = coord + 3 * vsort[v];
-    for (int a = 0; a < 3; a++) {
-      if (a < dim) {
-        m->VX[v * dim + a] = x[a];
-        continue;
-      }
-      /* A 2D mesh is read in the xy plane, a 1D mesh on the x axis. */
-      DG_CHECK_GOTO(err, done, fabs(x[a]) <= GEOM_RTOL * extent, DG_ERR_INPUT,
-                    "mesh file '%s': node %zu of the %dD mesh is at (%g, %g, %g); a %dD mesh "
-                    "must lie %s",
-                    r->path, r->tags[v], dim, x[0], x[1], x[2], dim,
-                    dim == 2 ? "in the plane z = 0" : "on the x axis");
-    }
-  }
+  DG_CALL_GOTO(err, done, read_vertices(r, m, node_tags, nnode, coord));
   if (r->order > 1)
     DG_CALL_GOTO(err, done, read_ho_nodes(r, m, en, gmsh_node, node_tags, nnode, coord));
   *out = m;
   m = NULL;
 done:
   dg_mesh_destroy(&m);
-  free(vsort);
   gfree(types);
   for (size_t t = 0; t < etags_nn; t++)
     gfree(etags[t]);
