@@ -395,26 +395,64 @@ static dg_error launch(dg_shock *s, dg_kernel *k, long long items, void **args) 
   return DG_OK;
 }
 
+/* Kernel `which` of the module (shock.h's numbering) on q, cf, fcf. */
+static dg_error launch_one(dg_shock *s, int which, void *q, void *cf, void *fcf) {
+  switch (which) {
+  case 0: {
+    void *a[] = {&q, &s->hk, &s->eps, &s->K, &s->n};
+    return launch(s, s->k_sensor, s->n, a);
+  }
+  case 1: {
+    void *a[] = {&s->eps, &s->v2e_off, &s->v2e, &s->vav, &s->nv};
+    return launch(s, s->k_vertex, s->nv, a);
+  }
+  case 2: {
+    void *a[] = {&s->vav, &s->e2v, &cf, &fcf, &s->K, &s->n};
+    return launch(s, s->k_nodes, s->n, a);
+  }
+  case 3: {
+    void *a[] = {&cf, &s->mapP, &fcf, &s->K, &s->n};
+    return launch(s, s->k_faces, s->n, a);
+  }
+  default: {
+    void *a[] = {&q, &s->K, &s->n};
+    return launch(s, s->k_limit, s->n, a);
+  }
+  }
+}
+
 dg_error dg_shock_viscosity(dg_shock *s, void *q, void *cf, void *fcf) {
   if (!s->has_sensor)
     return DG_OK;
   DG_CHECK(cf && fcf, DG_ERR_ARG, "shock capturing needs the coefficient tables");
-  void *a1[] = {&q, &s->hk, &s->eps, &s->K, &s->n};
-  DG_CALL(launch(s, s->k_sensor, s->n, a1));
-  void *a2[] = {&s->eps, &s->v2e_off, &s->v2e, &s->vav, &s->nv};
-  DG_CALL(launch(s, s->k_vertex, s->nv, a2));
-  void *a3[] = {&s->vav, &s->e2v, &cf, &fcf, &s->K, &s->n};
-  DG_CALL(launch(s, s->k_nodes, s->n, a3));
-  void *a4[] = {&cf, &s->mapP, &fcf, &s->K, &s->n};
-  DG_CALL(launch(s, s->k_faces, s->n, a4));
+  for (int k = 0; k < 4; k++)
+    DG_CALL(launch_one(s, k, q, cf, fcf));
   return DG_OK;
 }
 
 dg_error dg_shock_limit(dg_shock *s, void *q) {
   if (!s->has_limit)
     return DG_OK;
-  void *a[] = {&q, &s->K, &s->n};
-  DG_CALL(launch(s, s->k_limit, s->n, a));
+  DG_CALL(launch_one(s, 4, q, NULL, NULL));
+  return DG_OK;
+}
+
+const char *dg_shock_kernel_name(int which) {
+  static const char *names[DG_SHOCK_NKERNELS] = {"sensor", "vertexmax", "av nodes", "av faces",
+                                                 "limiter"};
+  return which >= 0 && which < DG_SHOCK_NKERNELS ? names[which] : "?";
+}
+
+int dg_shock_kernel_launches(const dg_shock *s, int which) {
+  return which >= 0 && which < DG_SHOCK_NKERNELS && (which < 4 ? s->has_sensor : s->has_limit);
+}
+
+dg_error dg_shock_launch_kernel(dg_shock *s, const dg_solver *solver, int which) {
+  DG_CHECK(dg_shock_kernel_launches(s, which), DG_ERR_ARG,
+           "dg_shock: kernel %d is not in this module", which);
+  DG_CHECK(which == 4 || (solver->cf && solver->fcf), DG_ERR_ARG,
+           "shock capturing needs the coefficient tables");
+  DG_CALL(launch_one(s, which, solver->q, solver->cf, solver->fcf));
   return DG_OK;
 }
 

@@ -74,4 +74,15 @@ dg_error dg_shock_element_viscosity(dg_shock *s, double *out);
 /* The largest viscosity the sensor can give (the time step's limit). */
 double dg_shock_max_viscosity(const dg_shock *s);
 
+/* The module's kernels one at a time, for the benchmark (dgbench rhs):
+ * which = 0 the sensor, 1 the vertex maximum, 2 the node values, 3 the
+ * face traces (these four are dg_shock_viscosity), 4 the limiter
+ * (dg_shock_limit), on the state and coefficients of solver,
+ * asynchronously.  dg_shock_kernel_launches: whether `which` exists in this
+ * module (no sensor: 0-3 do not; no positivity: 4 does not). */
+enum { DG_SHOCK_NKERNELS = 5 };
+const char *dg_shock_kernel_name(int which);
+int dg_shock_kernel_launches(const dg_shock *s, int which);
+dg_error dg_shock_launch_kernel(dg_shock *s, const struct dg_solver *solver, int which);
+
 #endif

@@ -1,5 +1,6 @@
 /* problems.shock_burgers, problems.shock_smooth, problems.shock_sod,
- * problems.shock_sod2d, problems.shock_vacuum: the shock capturing of issue 41
+ * problems.shock_sod2d, problems.shock_sod3d, problems.shock_vacuum: the shock
+ * capturing of issue 41
  * (artificial viscosity from the Persson-Peraire sensor, the positivity
  * limiter) against exact solutions, on two meshes each:
  *   burgers: inviscid Burgers steepening into a shock
@@ -8,18 +9,21 @@
  *     (Toro 2009, ch. 4, below; its star state is checked against Toro's
  *     table 4.2) for the density; sod2d: the same as a planar tube on
  *     triangles (problems/cases/sod2d, 10 x 1 and 20 x 1 cells, N = 2), the
- *     L1 error per unit length.
+ *     L1 error per unit length; sod3d: the same on tetrahedra
+ *     (problems/cases/sod3d, 12 x 1 x 1 and 24 x 1 x 1 cubes of 6, the tube
+ *     as thin as a cell, N = 1: N = 2 costs 4x the test time), the L1 error
+ *     per unit cross-section.
  * Asserted: the L1 error decreases under refinement (ratio >= 1.5: a
  * captured shock converges at first order in L1, ratio 2 in the limit), and
  * the overshoots past the exact solution's range within two elements stay
  * below 2 % of the jump (Burgers: of u at the shock; Sod: the density's
- * jump across the tube, rho_L - rho_R);
+ * jump across the tube, rho_L - rho_R; sod3d at N = 1: 5 %, below);
  * without shock capturing the Burgers overshoot is measured too and must
  * pass the bound (so that the bound means something).
  * smooth: Burgers before the shock forms, where the sensor must stay quiet;
  * vacuum: the positivity limiter alone on Toro's near-vacuum test 2 (see
  * vacuum() below).
- * usage: shock_1d burgers|smooth|sod|sod2d|vacuum CFG [cuda] */
+ * usage: shock_1d burgers|smooth|sod|sod2d|sod3d|vacuum CFG [cuda] */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,7 +127,7 @@ typedef struct {
   double (*exact)(double x, double t);
   double lower, length, t_end, scale; /* scale: the viscosity's speed, eps0 = scale h / N */
   int ncomp;                          /* state components; component 0 is checked */
-  int dim;                            /* 2: the planar tube, cells x 1 rectangles */
+  int dim;                            /* 2, 3: the planar tube, cells x 1 (x 1) */
   double jump, over_bound, ratio_bound;
 } problem;
 
@@ -133,15 +137,22 @@ typedef struct {
 
 static int run(const problem *pb, const char *cfg, int cells, int N, int shock, int cuda,
                result *out) {
-  char dir[256], c1[64], c2[64], c3[80], c4[64];
+  char dir[256], c1[64], c2[64], c3[80], c4[64], c5[96];
   snprintf(dir, sizeof dir, "shock_%s_out_%d_%d", pb->name, cells, shock);
-  snprintf(c1, sizeof c1, pb->dim == 2 ? "mesh.cells=%d 1" : "mesh.cells=%d", cells);
+  snprintf(c1, sizeof c1,
+           pb->dim == 3 ? "mesh.cells=%d 1 1" : pb->dim == 2 ? "mesh.cells=%d 1" : "mesh.cells=%d",
+           cells);
+  /* 3D: the tube one cube across (its tetrahedra as shaped at every size) */
+  double hc = pb->length / cells;
+  snprintf(c5, sizeof c5, "mesh.upper=%.17g %.17g %.17g", pb->lower + pb->length, hc, hc);
   snprintf(c2, sizeof c2, "discretization.order=%d", N);
   /* the viscosity's scale h/N is the mesh's: the time step's bound with it */
   snprintf(c3, sizeof c3, "shock.max_viscosity=%.17g", pb->scale * pb->length / cells / N);
   snprintf(c4, sizeof c4, "time.final=%.17g", pb->t_end);
-  char *ov[8] = {c1, c2, c3, c4, "output.enabled=false"};
+  char *ov[10] = {c1, c2, c3, c4, "output.enabled=false"};
   int n = 5;
+  if (pb->dim == 3)
+    ov[n++] = c5;
   if (!shock)
     ov[n++] = "shock.sensor=", ov[n++] = "shock.positivity=";
   if (cuda)
@@ -155,8 +166,8 @@ static int run(const problem *pb, const char *cfg, int cells, int N, int shock, 
    * state is in the mesh's element order: [mesh] order = input) */
   dg_problem *prob = NULL;
   dg_discretization *disc = NULL;
-  const char *pov[8] = {c1, c2, "backend.device=cpu"};
-  if (dg_problem_load(cfg, pov, 3, &prob) != DG_OK ||
+  const char *pov[8] = {c1, c2, "backend.device=cpu", c5};
+  if (dg_problem_load(cfg, pov, pb->dim == 3 ? 4 : 3, &prob) != DG_OK ||
       dg_discretization_create(prob->mesh, N, DG_DOUBLE, &disc) != DG_OK) {
     dg_error_print(stderr);
     return 1;
@@ -186,7 +197,7 @@ static int run(const problem *pb, const char *cfg, int cells, int N, int shock, 
       }
       over = fmax(over, fmax(u - hi, lo - u));
     }
-  l1 *= pb->length / area; /* per unit length of the tube (2D: its width divided out) */
+  l1 *= pb->length / area; /* per unit length of the tube (2D, 3D: its section divided out) */
   dg_discretization_destroy(&disc);
   dg_problem_destroy(&prob);
   free(res.state);
@@ -238,7 +249,7 @@ static int vacuum(const char *cfg, int cuda) {
 
 int main(int argc, char **argv) {
   if (argc < 3) {
-    fprintf(stderr, "usage: shock_1d burgers|smooth|sod|sod2d|vacuum CFG [cuda]\n");
+    fprintf(stderr, "usage: shock_1d burgers|smooth|sod|sod2d|sod3d|vacuum CFG [cuda]\n");
     return 2;
   }
   int cuda = argc > 3 && strcmp(argv[3], "cuda") == 0;
@@ -273,8 +284,15 @@ int main(int argc, char **argv) {
     cells[0] = 32, cells[1] = 64;
     if (strcmp(argv[1], "sod2d") == 0) /* 2 triangles a cell, N = 2 (below) */
       pb.name = "sod2d", pb.ncomp = 4, pb.dim = 2, cells[0] = 10, cells[1] = 20;
+    /* 6 tetrahedra a cube, N = 1 (below); the stated overshoot bound is 5 %
+     * there (measured 3.3 % and 4.3 % of the jump: linear elements carry
+     * the ramp of the viscosity over a whole element, and the sensor's
+     * modal decay has only one degree to read) */
+    if (strcmp(argv[1], "sod3d") == 0)
+      pb.name = "sod3d", pb.ncomp = 5, pb.dim = 3, cells[0] = 12, cells[1] = 24,
+      pb.over_bound = 0.05;
   }
-  const int N = pb.dim == 2 ? 2 : 3;
+  const int N = pb.dim == 3 ? 1 : pb.dim == 2 ? 2 : 3;
   result r[2], bare;
   for (int m = 0; m < 2; m++)
     if (run(&pb, argv[2], cells[m], N, 1, cuda, &r[m]))

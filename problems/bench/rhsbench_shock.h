@@ -1,0 +1,20 @@
+/* dgbench rhs with shock capturing (problem.cfg's [shock]): the module's
+ * kernels (problems/solver/shock.h) timed as rows of their own beside the
+ * right-hand side, and the RHS with shock capturing over the RHS without. */
+#ifndef DG_PROBLEMS_BENCH_RHSBENCH_SHOCK_H
+#define DG_PROBLEMS_BENCH_RHSBENCH_SHOCK_H
+
+#include <stdio.h>
+
+#include "problems/driver/problem.h"
+#include "problems/solver/solver.h"
+
+/* Build the [shock] module of problem p for solver s (whose state and
+ * coefficients it reads and writes), time each of its kernels over
+ * `repeats` (median, device events, after a warm-up) and print the rows and
+ * the ratio (rhs_ms + the shock kernels) / rhs_ms to out.  *ratio gets it. */
+dg_error dg_rhsbench_shock(dg_solver *s, const dg_discretization *disc, dg_problem *p,
+                           const dg_physics *ph, int repeats, double rhs_ms, FILE *out,
+                           double *ratio);
+
+#endif
