@@ -84,8 +84,26 @@ static const dg_config_key schema_base[] = {
     {"discretization", "filter_alpha", DG_CONFIG_DOUBLE, NULL, "36",
      "filter: the strength (0, 100]; the degree-N modes are scaled by exp(-alpha) every "
      "step (36: removed; 0.01: 1 % per step)"},
-    {"time", "scheme", DG_CONFIG_ENUM, "lserk4|ssprk3", "lserk4",
-     "explicit Runge-Kutta scheme"},
+    {"time", "scheme", DG_CONFIG_ENUM, "lserk4|ssprk3|rk34|rk45", "lserk4",
+     "explicit Runge-Kutta scheme; rk34, rk45: embedded pairs (Kennedy, Carpenter & Lewis "
+     "2000, 2R+) with adaptive steps from a PI controller (atol, rtol; dt or the CFL dt "
+     "is the first step)"},
+    {"time", "atol", DG_CONFIG_DOUBLE, NULL, "1e-6",
+     "rk34/rk45: absolute tolerance of the scaled error norm sqrt(mean((err / (atol + "
+     "rtol max(|u_old|, |u_new|)))^2)); a step is accepted when it is < 1 (>= 0, not both 0)"},
+    {"time", "rtol", DG_CONFIG_DOUBLE, NULL, "1e-6",
+     "rk34/rk45: relative tolerance of the error norm (>= 0, not both 0 with atol)"},
+    {"time", "safety", DG_CONFIG_DOUBLE, NULL, "0.8",
+     "rk34/rk45: safety factor of the PI controller, dt_next = dt clamp(safety "
+     "err^(-pi_alpha/p) err_prev^(pi_beta/p), min_fac, max_fac), in (0, 1]"},
+    {"time", "max_fac", DG_CONFIG_DOUBLE, NULL, "2.5",
+     "rk34/rk45: the most dt grows from one step to the next (>= 1)"},
+    {"time", "min_fac", DG_CONFIG_DOUBLE, NULL, "0.3",
+     "rk34/rk45: the most dt shrinks from one step to the next, rejected steps too (0, 1)"},
+    {"time", "pi_alpha", DG_CONFIG_DOUBLE, NULL, "0.7",
+     "rk34/rk45: the PI controller's exponent of this step's error (> 0)"},
+    {"time", "pi_beta", DG_CONFIG_DOUBLE, NULL, "0.4",
+     "rk34/rk45: the PI controller's exponent of the last accepted step's error (>= 0)"},
     {"time", "final", DG_CONFIG_DOUBLE, NULL, "-1",
      "final time (the start is 0); required for kind = transient"},
     {"time", "cfl", DG_CONFIG_STRING, NULL, "auto",
