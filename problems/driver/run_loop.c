@@ -425,6 +425,7 @@ static dg_error run_observed(const dg_run_options *opt, dg_run_state *r, dg_run_
   double dofs = (double)r->ncomp * (double)r->par->K_global * r->disc->Np;
   res->steps = now.step;
   res->rejected_steps = r->rk_ctrl.rejected;
+  res->dt_last = now.dt;
   res->t_final = now.t;
   res->wall_seconds = wall;
   res->dof_updates_per_second =

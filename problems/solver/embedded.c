@@ -24,44 +24,76 @@ struct dg_embedded {
   dg_reduction *norm;
 };
 
-static dg_error kernels(dg_embedded *e) {
-  dg_solver *s = e->s;
-  const char *rt = s->rs == 4 ? "float" : "double";
-  char sig[256], name[64];
-  /* u0 = acc = q, err = 0 */
-  snprintf(name, sizeof name, "rk_embedded_start_%s", rt);
-  snprintf(sig, sizeof sig, "%s *u0, %s *acc, %s *err, const %s *q", rt, rt, rt, rt);
-  DG_CALL(dg_elementwise_create(s->dev, name, sig,
-                                "u0[i] = q[i]; acc[i] = q[i]; err[i] = 0", &e->k_start));
-  /* one stage: ea, aa, ba = dt e_i, dt a_i, dt b_i (in double) */
-  snprintf(name, sizeof name, "rk_embedded_stage_%s", rt);
-  snprintf(sig, sizeof sig,
-           "%s *q, %s *acc, %s *err, const %s *k, double ea, double aa, double ba", rt, rt, rt,
-           rt);
-  char op[256];
-  snprintf(op, sizeof op,
-           "const double r = (double)k[i]; const double a0 = (double)acc[i]; "
-           "err[i] = (%s)((double)err[i] + ea * r); q[i] = (%s)(a0 + aa * r); "
-           "acc[i] = (%s)(a0 + ba * r)",
-           rt, rt, rt);
-  DG_CALL(dg_elementwise_create(s->dev, name, sig, op, &e->k_stage));
-  snprintf(name, sizeof name, "rk_embedded_zero_%s", rt);
-  snprintf(sig, sizeof sig, "%s *x", rt);
-  DG_CALL(dg_elementwise_create(s->dev, name, sig, "x[i] = 0", &e->k_zero));
-  /* sum over logical value i = (c K_owned + k) Np + j (element-major:
-   * (k ncomp + c) Np + j) of (err / (atol + rtol max(|u0|, |q|)))^2 at
-   * device index (g / A) B + (g % A) np_pad + j, g = i / Np */
-  snprintf(name, sizeof name, "rk_embedded_norm_%s", rt);
-  snprintf(sig, sizeof sig,
-           "const %s *err, const %s *u0, const %s *q, double atol, double rtol, int64_t np, "
-           "int64_t A, int64_t B, int64_t np_pad",
-           rt, rt, rt);
+/* The kernels' text: name, signature and operation (or map) of kernel
+ * which (DG_EMBEDDED_*), for real type rt. */
+typedef struct spec {
+  char name[64], sig[256], op[1024];
+} spec;
+
+/* sum over logical value i = (c K_owned + k) Np + j (element-major:
+ * (k ncomp + c) Np + j) of (err / (atol + rtol max(|u0|, |q|)))^2 at
+ * device index (g / A) B + (g % A) np_pad + j, g = i / Np */
 #define IX "((i / np) / A * B + (i / np) % A * np_pad + i % np)"
-#define W "((double)err[" IX "] / (atol + rtol * fmax(fabs((double)u0[" IX "]), fabs((double)q[" IX "]))))"
-  static const char map[] = W " * " W;
+#define W                                                                                     \
+  "((double)err[" IX "] / (atol + rtol * fmax(fabs((double)u0[" IX "]), fabs((double)q[" IX  \
+  "]))))"
+static const char norm_map[] = W " * " W;
 #undef W
 #undef IX
-  DG_CALL(dg_reduction_create(s->dev, name, sig, map, DG_REDUCE_SUM, 0.0, &e->norm));
+
+static void kernel_spec(int which, int is_float, spec *k) {
+  const char *rt = is_float ? "float" : "double";
+  switch (which) {
+  case DG_EMBEDDED_START: /* u0 = acc = q, err = 0 */
+    snprintf(k->name, sizeof k->name, "rk_embedded_start_%s", rt);
+    snprintf(k->sig, sizeof k->sig, "%s *u0, %s *acc, %s *err, const %s *q", rt, rt, rt, rt);
+    snprintf(k->op, sizeof k->op, "u0[i] = q[i]; acc[i] = q[i]; err[i] = 0");
+    break;
+  case DG_EMBEDDED_STAGE: /* one stage: ea, aa, ba = dt e_i, dt a_i, dt b_i (in double) */
+    snprintf(k->name, sizeof k->name, "rk_embedded_stage_%s", rt);
+    snprintf(k->sig, sizeof k->sig,
+             "%s *q, %s *acc, %s *err, const %s *k, double ea, double aa, double ba", rt, rt,
+             rt, rt);
+    snprintf(k->op, sizeof k->op,
+             "const double r = (double)k[i]; const double a0 = (double)acc[i]; "
+             "err[i] = (%s)((double)err[i] + ea * r); q[i] = (%s)(a0 + aa * r); "
+             "acc[i] = (%s)(a0 + ba * r)",
+             rt, rt, rt);
+    break;
+  case DG_EMBEDDED_ZERO:
+    snprintf(k->name, sizeof k->name, "rk_embedded_zero_%s", rt);
+    snprintf(k->sig, sizeof k->sig, "%s *x", rt);
+    snprintf(k->op, sizeof k->op, "x[i] = 0");
+    break;
+  default: /* DG_EMBEDDED_NORM */
+    snprintf(k->name, sizeof k->name, "rk_embedded_norm_%s", rt);
+    snprintf(k->sig, sizeof k->sig,
+             "const %s *err, const %s *u0, const %s *q, double atol, double rtol, int64_t np, "
+             "int64_t A, int64_t B, int64_t np_pad",
+             rt, rt, rt);
+    snprintf(k->op, sizeof k->op, "%s", norm_map);
+    break;
+  }
+}
+
+dg_error dg_embedded_kernel_source(int which, int is_float, int cuda, dg_strbuf *out) {
+  spec k;
+  kernel_spec(which, is_float, &k);
+  if (which == DG_EMBEDDED_NORM)
+    return dg_reduction_emit_source(k.name, k.sig, k.op, DG_REDUCE_SUM, 0.0, cuda, out);
+  return dg_elementwise_emit_source(k.name, k.sig, k.op, cuda, out);
+}
+
+static dg_error kernels(dg_embedded *e) {
+  dg_solver *s = e->s;
+  dg_elementwise **ew[] = {&e->k_start, &e->k_stage, &e->k_zero};
+  spec k;
+  for (int w = 0; w < 3; w++) {
+    kernel_spec(w, s->rs == 4, &k);
+    DG_CALL(dg_elementwise_create(s->dev, k.name, k.sig, k.op, ew[w]));
+  }
+  kernel_spec(DG_EMBEDDED_NORM, s->rs == 4, &k);
+  DG_CALL(dg_reduction_create(s->dev, k.name, k.sig, k.op, DG_REDUCE_SUM, 0.0, &e->norm));
   return DG_OK;
 }
 

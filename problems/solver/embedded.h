@@ -16,6 +16,7 @@
 
 #include <stdint.h>
 
+#include "core/strbuf.h"
 #include "dg/timestep_embedded.h"
 #include "problems/solver/solver.h"
 
@@ -33,5 +34,13 @@ dg_error dg_embedded_step(dg_embedded *e, const dg_rk_embedded *rk, double t, do
                           double atol, double rtol, double *sum_sq, double *count);
 /* A rejected step: the state back to the start of the last step. */
 dg_error dg_embedded_restore(dg_embedded *e);
+
+/* The kernels (elementwise: the start, a stage, zeroing; a reduction: the
+ * norm), their source for the cuda (cuda != 0) or cpu backend appended to
+ * out, as dg_embedded_create compiles them: for the NVRTC, emulator and
+ * digest tests (no device needed). */
+enum { DG_EMBEDDED_START, DG_EMBEDDED_STAGE, DG_EMBEDDED_ZERO, DG_EMBEDDED_NORM,
+       DG_EMBEDDED_NKERNELS };
+dg_error dg_embedded_kernel_source(int which, int is_float, int cuda, dg_strbuf *out);
 
 #endif
