@@ -20,6 +20,11 @@
  *                           not accuracy, and the error no longer follows)
  *   stiff cfg dt0 [ov...]   a first step dt0 far past stability: steps are
  *                           rejected, and the run still ends within its tolerance
+ *   layouts cfg [ov...]     the kernel variants (element-major with padded nodes,
+ *                           the update and surface fused into the volume kernel)
+ *                           take the default run's steps: the same accepted and
+ *                           rejected counts, the state to 1e-12 of its size (the
+ *                           error norm reads the owned nodes in every layout)
  *   backends cfg [ov...]    the cuda run (exit 77 without a GPU) takes the cpu
  *                           run's step sequence: the same accepted and rejected
  *                           counts, the last dt equal to 1e-9 relative, the state
@@ -169,6 +174,35 @@ static int mode_stiff(const char *dt0) {
   return expect_finish();
 }
 
+static int mode_layouts(void) {
+  const char *variants[][3] = {{"backend.layout=element-major", "backend.np_align=8", NULL},
+                               {"backend.fuse_update=true", "backend.fuse_surface=true", NULL}};
+  for (int m = 0; m < 2; m++) {
+    dg_run_result ref;
+    char s[64];
+    snprintf(s, sizeof s, "time.scheme=%s", schemes[m]);
+    const char *ov0[] = {s, "time.dt=0.5"};
+    run("cpu", 2, ov0, &ref);
+    for (int v = 0; v < 2; v++) {
+      const char *ov[] = {s, "time.dt=0.5", variants[v][0], variants[v][1]};
+      dg_run_result res;
+      run("cpu", 4, ov, &res);
+      state_diff d = state_compare(&ref, &res);
+      printf("%s  %s %s: %lld steps (%lld rejected), default %lld (%lld); max |du| %.3e\n",
+             schemes[m], variants[v][0], variants[v][1], (long long)res.steps,
+             (long long)res.rejected_steps, (long long)ref.steps, (long long)ref.rejected_steps,
+             d.maxdiff);
+      EXPECT(res.steps == ref.steps && res.rejected_steps == ref.rejected_steps &&
+                 ref.rejected_steps > 0,
+             "%s: the step sequences differ (or none rejected)", schemes[m]);
+      EXPECT(d.maxdiff <= 1e-12 * d.maxref, "%s: the states differ", schemes[m]);
+      free(res.state);
+    }
+    free(ref.state);
+  }
+  return expect_finish();
+}
+
 static int mode_backends(void) {
   if (!dg_device_cuda_available()) {
     printf("skipped: no usable CUDA device\n");
@@ -194,7 +228,7 @@ static int mode_backends(void) {
 }
 
 int main(int argc, char **argv) {
-  CHECK(argc >= 3, "usage: %s order|tolerance|stiff|backends problem.cfg [dt0] [ov...]", argv[0]);
+  CHECK(argc >= 3, "usage: %s order|tolerance|stiff|layouts|backends problem.cfg [dt0] [ov...]", argv[0]);
   const char *mode = argv[1];
   cfg = argv[2];
   int first = 3, with_dt = strcmp(mode, "order") == 0 || strcmp(mode, "stiff") == 0;
@@ -209,6 +243,8 @@ int main(int argc, char **argv) {
     return mode_tolerance();
   if (strcmp(mode, "stiff") == 0)
     return mode_stiff(argv[3]);
+  if (strcmp(mode, "layouts") == 0)
+    return mode_layouts();
   CHECK(strcmp(mode, "backends") == 0, "unknown mode %s", mode);
   return mode_backends();
 }
