@@ -83,7 +83,7 @@ static dg_error controller(dg_problem *p) {
 dg_error dg_problem_adaptive_keys(dg_problem *p, int scheme_index) {
   const dg_config *cfg = p->cfg;
   char loc[WHERE_MAX];
-  p->adaptive = scheme_index >= 2;
+  p->adaptive = scheme_index == 2 || scheme_index == 3;
   const char *name = scheme_index == 2 ? "rk34" : scheme_index == 3 ? "rk45" : NULL;
   if (!p->adaptive) {
     const char *k = set_key(cfg, adaptive_only, sizeof adaptive_only / sizeof *adaptive_only);
