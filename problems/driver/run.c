@@ -465,7 +465,8 @@ static dg_error setup(const dg_run_options *opt, dg_run_state *r) {
     dg_info("%s: %dD, order %d, %lld elements, %lld DOFs, %s, %s", p->name, r->disc->dim,
             r->disc->N, (long long)r->par->K_global,
             (long long)(n / (r->disc->K ? r->disc->K : 1) * r->par->K_global),
-            p->precision == DG_FLOAT ? "float" : "double", p->adaptive ? p->embedded.name : p->scheme.name);
+            p->precision == DG_FLOAT ? "float" : "double",
+            p->adaptive ? p->embedded.name : p->scheme.name);
   return DG_OK;
 }
 
