@@ -20,12 +20,18 @@ static void print_line(const dg_run_now *now, int tty, double elapsed, double do
     return;
   int64_t step = now->step, nsteps = now->total;
   double eta = step > 0 ? elapsed / (double)step * (double)(nsteps - step) : 0;
-  char line[256];
+  char line[256], rejected[48] = "";
+  const dg_problem *p = now->run->prob;
+  /* adaptive steps: the rejected ones too (the step count is the accepted) */
+  if (p->adaptive)
+    snprintf(rejected, sizeof rejected, " (%lld rejected)",
+             (long long)now->run->rk_ctrl.rejected);
   /* with dt from the computed wave speed the total is an estimate (~) at
-   * the last dt update */
+   * the last dt update; with adaptive steps at the controller's next dt */
   snprintf(line, sizeof line,
-           "step %lld/%s%lld  t = %.6g  dt = %.3g  wall %.1f s  ETA %.1f s  %.3g DOF-updates/s",
-           (long long)step, now->run->prob->speed_computed && !final ? "~" : "",
+           "step %lld%s/%s%lld  t = %.6g  dt = %.3g  wall %.1f s  ETA %.1f s  %.3g "
+           "DOF-updates/s",
+           (long long)step, rejected, (p->speed_computed || p->adaptive) && !final ? "~" : "",
            (long long)(final ? step : nsteps), now->t, now->dt, elapsed, eta, dofs_per_s);
   if (tty) {
     fprintf(stderr, "\r%-110s", line);

@@ -474,7 +474,8 @@ static dg_error load_time(dg_problem *p) {
            "%s: [time] final is required (the run's final time)", dg_config_name(cfg));
   int scheme = 0;
   DG_CALL(dg_config_get_enum(cfg, "time", "scheme", &scheme));
-  DG_CALL(dg_rk_scheme_get(scheme == 0 ? "lserk4" : "ssprk3", &p->scheme));
+  DG_CALL(dg_rk_scheme_get(scheme == 1 ? "ssprk3" : scheme == 4 ? "lsrk14" : "lserk4", &p->scheme));
+  DG_CALL(dg_problem_adaptive_keys(p, scheme));
   DG_CALL(dg_config_get_double(cfg, "time", "final", &p->t_final));
   DG_CHECK(p->kind == 1 || p->t_final >= 0, DG_ERR_INPUT,
            "%s: [time] final = %g must not be negative", AT(cfg, "time", "final"), p->t_final);

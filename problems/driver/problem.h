@@ -15,6 +15,7 @@
 #include "dg/discretization.h"
 #include "dg/filter.h"
 #include "dg/timestep.h"
+#include "dg/timestep_embedded.h"
 #include "meshes/mesh.h"
 #include "meshes/partition.h"
 #include "operators/codegen.h"
@@ -49,7 +50,12 @@ typedef struct dg_problem {
   int *tag_to_bc;             /* per mesh tag: boundary-condition index */
   int order;
   dg_dtype precision;
-  dg_rk_scheme scheme;
+  dg_rk_scheme scheme;        /* lserk4 | ssprk3 (lserk4 with an adaptive scheme: its cfl) */
+  int adaptive;               /* [time] scheme = rk34 | rk45: embedded pair, PI controller */
+  dg_rk_embedded embedded;    /* the pair (with adaptive) */
+  dg_rk_pi pi;                /* its controller ([time] safety, max_fac, min_fac, pi_alpha,
+                                 pi_beta) */
+  double atol, rtol;          /* [time] atol, rtol: the scaled error norm's tolerances */
   double t_final, cfl, dt_fixed, wave_speed;
   double diffusivity;         /* [time] diffusivity (0: the advective CFL only) */
   int filter;                 /* [discretization] filter: 0 none, 1 exponential */
@@ -108,6 +114,12 @@ dg_error dg_problem_load(const char *cfg_path, const char *const *overrides,
 dg_error dg_problem_load_rank(const char *cfg_path, const char *const *overrides,
                               int noverrides, int rank, int nranks, dg_problem **out);
 void dg_problem_destroy(dg_problem **p);
+
+/* [time] scheme = rk34 | rk45 and the keys of the adaptive step
+ * (problems/driver/problem_adaptive.c): atol, rtol, the controller's; the
+ * [time] keys one kind of scheme cannot use are refused at their
+ * file:line:col.  scheme_index: the [time] scheme enum's value. */
+dg_error dg_problem_adaptive_keys(dg_problem *p, int scheme_index);
 
 /* [shock] into p->shock (problems/driver/shock_config.c), and whether it
  * asks for a sensor or a limiter. */

@@ -84,15 +84,34 @@ static const dg_config_key schema_base[] = {
     {"discretization", "filter_alpha", DG_CONFIG_DOUBLE, NULL, "36",
      "filter: the strength (0, 100]; the degree-N modes are scaled by exp(-alpha) every "
      "step (36: removed; 0.01: 1 % per step)"},
-    {"time", "scheme", DG_CONFIG_ENUM, "lserk4|ssprk3", "lserk4",
-     "explicit Runge-Kutta scheme"},
+    {"time", "scheme", DG_CONFIG_ENUM, "lserk4|ssprk3|rk34|rk45|lsrk14", "lserk4",
+     "explicit Runge-Kutta scheme (lsrk14: Niegemann, Diehl & Busch 2012, 14 stages, a "
+     "larger stability region for DG); rk34, rk45: embedded pairs (Kennedy, Carpenter & Lewis "
+     "2000, 2R+) with adaptive steps from a PI controller (atol, rtol; dt or the CFL dt "
+     "is the first step)"},
+    {"time", "atol", DG_CONFIG_DOUBLE, NULL, "1e-6",
+     "rk34/rk45: absolute tolerance of the scaled error norm sqrt(mean((err / (atol + "
+     "rtol max(|u_old|, |u_new|)))^2)); a step is accepted when it is < 1 (>= 0, not both 0)"},
+    {"time", "rtol", DG_CONFIG_DOUBLE, NULL, "1e-6",
+     "rk34/rk45: relative tolerance of the error norm (>= 0, not both 0 with atol)"},
+    {"time", "safety", DG_CONFIG_DOUBLE, NULL, "0.8",
+     "rk34/rk45: safety factor of the PI controller, dt_next = dt clamp(safety "
+     "err^(-pi_alpha/p) err_prev^(pi_beta/p), min_fac, max_fac), in (0, 1]"},
+    {"time", "max_fac", DG_CONFIG_DOUBLE, NULL, "2.5",
+     "rk34/rk45: the most dt grows from one step to the next (>= 1)"},
+    {"time", "min_fac", DG_CONFIG_DOUBLE, NULL, "0.3",
+     "rk34/rk45: the most dt shrinks from one step to the next, rejected steps too (0, 1)"},
+    {"time", "pi_alpha", DG_CONFIG_DOUBLE, NULL, "0.7",
+     "rk34/rk45: the PI controller's exponent of this step's error (> 0)"},
+    {"time", "pi_beta", DG_CONFIG_DOUBLE, NULL, "0.4",
+     "rk34/rk45: the PI controller's exponent of the last accepted step's error (>= 0)"},
     {"time", "final", DG_CONFIG_DOUBLE, NULL, "-1",
      "final time (the start is 0); required for kind = transient"},
     {"time", "cfl", DG_CONFIG_STRING, NULL, "auto",
      "dt = cfl / max_k ((N+1)^2 lambda_k / h_k + (N+1)^4 diffusivity / h_k^2), lambda_k the "
      "largest wave speed at element k's nodes and h_k its size; auto: with [time] wave_speed "
      "0.5 (as before), with the flux file's wave_speed the scheme's default (lserk4 2.4, "
-     "ssprk3 1.4: 0.7 times the smallest measured limit, problems/PROBLEM_CFG.md)"},
+     "lsrk14 9.1, ssprk3 1.4: 0.7 times the smallest measured limit, problems/PROBLEM_CFG.md)"},
     {"time", "dt", DG_CONFIG_DOUBLE, NULL, "0",
      "fixed time step (0: from the CFL condition); steps are shortened evenly to land on final"},
     {"time", "wave_speed", DG_CONFIG_STRING, NULL, "auto",

@@ -59,6 +59,7 @@ static void run_state_free(dg_run_state *r) {
   dg_state_filter_destroy(&r->filter);
   free(r->quantity_values);
   dg_wave_speed_destroy(&r->speed);
+  dg_embedded_destroy(&r->embedded);
   dg_solver_destroy(&r->solver);
   dg_physics_tables_destroy(&r->tables);
   free(r->bc_used);
@@ -374,6 +375,9 @@ static dg_error kernels_and_solver(const dg_run_options *opt, dg_run_state *r) {
   if (!opt->tune_only && p->speed_computed)
     DG_CALL(dg_parallel_agree(opt->comm, dg_wave_speed_create(r->solver, r->disc, p->program,
                                                               r->par, &r->speed)));
+  /* the adaptive step's registers and kernels */
+  if (!opt->tune_only && p->adaptive)
+    DG_CALL(dg_parallel_agree(opt->comm, dg_embedded_create(r->solver, &r->embedded)));
   if (r->quantities) {
     r->quantity_values = calloc((size_t)dg_quantities_count(r->quantities) + 1, sizeof(double));
     DG_CHECK(r->quantity_values, DG_ERR_MEMORY, "out of memory");
@@ -461,7 +465,8 @@ static dg_error setup(const dg_run_options *opt, dg_run_state *r) {
     dg_info("%s: %dD, order %d, %lld elements, %lld DOFs, %s, %s", p->name, r->disc->dim,
             r->disc->N, (long long)r->par->K_global,
             (long long)(n / (r->disc->K ? r->disc->K : 1) * r->par->K_global),
-            p->precision == DG_FLOAT ? "float" : "double", p->scheme.name);
+            p->precision == DG_FLOAT ? "float" : "double",
+            p->adaptive ? p->embedded.name : p->scheme.name);
   return DG_OK;
 }
 

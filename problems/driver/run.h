@@ -43,6 +43,8 @@ typedef struct dg_run_result {
    * order, u[(c*K + k)*Np + i] (malloc'd: the caller frees it). */
   double *state;
   int64_t state_length;
+  int64_t rejected_steps;        /* [time] scheme = rk34 | rk45: steps the controller rejected */
+  double dt_last;                /* the last step's size */
   int interrupted_by;            /* SIGINT/SIGTERM that stopped the run (DG_ERR_INTERRUPTED) */
 } dg_run_result;
 

@@ -11,6 +11,7 @@
 #include "core/timing.h"
 #include "dg/timestep.h"
 #include "problems/driver/observer.h"
+#include "problems/driver/run_loop_adaptive.h"
 #include "problems/driver/run_loop_speed.h"
 #include "problems/driver/run_state.h"
 
@@ -189,14 +190,11 @@ static dg_error start_state(const dg_run_options *opt, dg_run_state *r, const dg
   return DG_OK;
 }
 
-/* One step of the time loop and its observers, time after it t_after. */
-static dg_error one_step(observers *obs, dg_run_now *now, double t_after, int ph_first,
-                         int *first_pending) {
+/* After a step to t_after: the count, the time to first step, the
+ * observers of steps. */
+static dg_error step_done(observers *obs, dg_run_now *now, double t_after, int ph_first,
+                          int *first_pending) {
   dg_run_state *r = now->run;
-  DG_CALL(dg_parallel_test_fault(r->par, now->step));
-  DG_CALL(dg_solver_step(r->solver, &r->prob->scheme, now->t, now->dt));
-  if (r->filter) /* after the whole step: H&W 2008 sec. 5.3 */
-    DG_CALL(dg_state_filter_apply(r->filter));
   now->step++;
   if (*first_pending) { /* time to first step: set-up + one step */
     *first_pending = 0;
@@ -207,6 +205,45 @@ static dg_error one_step(observers *obs, dg_run_now *now, double t_after, int ph
   }
   now->t = t_after;
   DG_CALL(notify(obs, DG_OBSERVE_STEP, now));
+  return DG_OK;
+}
+
+/* One step of the time loop and its observers, time after it t_after. */
+static dg_error one_step(observers *obs, dg_run_now *now, double t_after, int ph_first,
+                         int *first_pending) {
+  dg_run_state *r = now->run;
+  DG_CALL(dg_parallel_test_fault(r->par, now->step));
+  DG_CALL(dg_solver_step(r->solver, &r->prob->scheme, now->t, now->dt));
+  if (r->filter) /* after the whole step: H&W 2008 sec. 5.3 */
+    DG_CALL(dg_state_filter_apply(r->filter));
+  DG_CALL(step_done(obs, now, t_after, ph_first, first_pending));
+  return DG_OK;
+}
+
+/* Adaptive steps (run_loop_adaptive.c) from landing time to landing time. */
+static dg_error loop_adaptive(observers *obs, dg_run_now *now, const dg_run_resume *at,
+                              double dt_cfl) {
+  dg_run_state *r = now->run;
+  const dg_problem *p = r->prob;
+  landing_ctx lc = {obs, p->t_final};
+  int ph_first = dg_timing_begin("first step");
+  int first_pending = 1;
+  DG_CALL(dg_run_adaptive_start(r, now->opt->restart ? at : NULL, dt_cfl, now->t, now->step));
+  while (before_end(now->t, p->t_final)) {
+    double stop = landing(&lc, now->t);
+    for (int lands = 0; !lands;) {
+      DG_CALL(dg_parallel_test_fault(r->par, now->step));
+      double t_before = now->t;
+      DG_CALL(dg_run_adaptive_step(r, now, stop, &lands));
+      double t_after = now->t;
+      now->t = t_before; /* (step_done sets it, as for the equal steps) */
+      now->total = dg_run_adaptive_estimate(r, now) + 1;
+      DG_CALL(step_done(obs, now, t_after, ph_first, &first_pending));
+    }
+    DG_CALL(dg_solver_get_state(r->solver, r->u));
+    now->final = !before_end(now->t, p->t_final);
+    DG_CALL(notify(obs, DG_OBSERVE_TIME, now));
+  }
   return DG_OK;
 }
 
@@ -273,6 +310,8 @@ static dg_error loop(observers *obs, dg_run_now *now, const dg_run_resume *at,
                      double dt_max) {
   dg_run_state *r = now->run;
   const dg_problem *p = r->prob;
+  if (p->adaptive)
+    return loop_adaptive(obs, now, at, dt_max);
   if (p->speed_computed)
     return loop_speed(obs, now, at);
   landing_ctx lc = {obs, p->t_final};
@@ -313,6 +352,17 @@ struct dg_run_plan {
 
 static dg_error plan(const dg_run_options *opt, dg_run_state *r, dg_run_plan *pl) {
   const dg_problem *p = r->prob;
+  if (p->adaptive) { /* steps from the controller: no plan of them */
+    if (p->speed_computed && p->dt_fixed == 0)
+      DG_CALL(dg_problem_check_wave_speed(p));
+    else
+      DG_CALL(largest_dt(r, &pl->dt_max)); /* the first step */
+    DG_CALL(observers_create(r, opt, &pl->obs));
+    if (opt->restart)
+      DG_CALL(dg_run_restart_read(opt, r, &pl->at));
+    pl->total = pl->at.step;
+    return DG_OK;
+  }
   if (p->speed_computed) { /* dt from the state: known once the kernels exist */
     DG_CALL(dg_problem_check_wave_speed(p));
     DG_CALL(observers_create(r, opt, &pl->obs));
@@ -362,7 +412,8 @@ static dg_error run_observed(const dg_run_options *opt, dg_run_state *r, dg_run_
      update's growth, as the continued run's last update does) */
   r->speed_dt_max = at.dt_max;
   dg_run_now now = {.run = r, .opt = opt, .res = res, .t = at.t,
-                    .dt = r->prob->speed_computed ? at.dt : dt_max, .step = at.step};
+                    .dt = r->prob->speed_computed || r->prob->adaptive ? at.dt : dt_max,
+                    .step = at.step};
   DG_CALL(notify(obs, DG_OBSERVE_START, &now));
   now.total = pl->total;
   now.loop_start = dg_run_now_seconds();
@@ -373,6 +424,8 @@ static dg_error run_observed(const dg_run_options *opt, dg_run_state *r, dg_run_
   dg_solver_timings tm = dg_solver_get_timings(r->solver);
   double dofs = (double)r->ncomp * (double)r->par->K_global * r->disc->Np;
   res->steps = now.step;
+  res->rejected_steps = r->rk_ctrl.rejected;
+  res->dt_last = now.dt;
   res->t_final = now.t;
   res->wall_seconds = wall;
   res->dof_updates_per_second =

@@ -43,6 +43,11 @@ void dg_run_checkpoint_info(const dg_run_state *r, dg_checkpoint_info *info) {
   info->coef_names = r->coef_names;
   info->coef_values = r->coef_local;
   info->dt_max = r->speed_dt_max;
+  if (r->prob->adaptive)
+    info->scheme = r->prob->embedded.name;
+  info->rk_dt_next = r->rk_ctrl.dt;
+  info->rk_err_prev = r->rk_ctrl.err_prev;
+  info->rk_rejected = r->rk_ctrl.rejected;
 }
 
 dg_error dg_run_restart_read(const dg_run_options *opt, dg_run_state *r, dg_run_resume *at) {
@@ -81,6 +86,8 @@ dg_error dg_run_restart_read(const dg_run_options *opt, dg_run_state *r, dg_run_
   at->t = info.time;
   at->dt = info.dt;
   at->dt_max = info.dt_max;
+  at->rk_ctrl = (dg_rk_pi_state){.dt = info.rk_dt_next, .err_prev = info.rk_err_prev,
+                                 .accepted = info.step, .rejected = info.rk_rejected};
   at->step = info.step;
   /* rank 0 (gathering), or all collectively; every rank learns of a
    * failure (rank 0's own would leave the others waiting for it) */

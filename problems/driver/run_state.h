@@ -15,6 +15,7 @@
 #include "problems/io/h5part.h"
 #include "problems/io/snapshot.h"
 #include "problems/solver/coefficients.h"
+#include "problems/solver/embedded.h"
 #include "problems/solver/filter.h"
 #include "problems/solver/parallel.h"
 #include "problems/solver/quantities.h"
@@ -38,6 +39,8 @@ struct dg_run_state {
                                 prob->speed_computed; after the solver) */
   double speed_dt_max;       /* its last update's dt_max (0: none yet), the reference
                                 of the growth limit; in checkpoints */
+  dg_embedded *embedded;      /* the adaptive step's registers (prob->adaptive) */
+  dg_rk_pi_state rk_ctrl;     /* its controller's state (step sizes, counts); in checkpoints */
   dg_snapshot_writer *writer;
   dg_parallel *par;
   double *u;        /* host state, logical order (this rank's elements) */
@@ -86,6 +89,7 @@ dg_error dg_run_loop(const dg_run_options *opt, dg_run_state *r, dg_run_result *
 typedef struct dg_run_resume {
   double t, dt;
   double dt_max; /* the checkpoint's dt_max (the computed wave speed's, or 0) */
+  dg_rk_pi_state rk_ctrl; /* the checkpoint's controller state (adaptive steps) */
   int64_t step;
   int in_segment;     /* 1: continue the segment [t0, stop] of n steps of dt at step s */
   double seg_t0, seg_stop;

@@ -143,6 +143,9 @@ static dg_error write_body(dg_h5io_out *o, const char *path, const dg_checkpoint
   DG_CALL_GOTO(err, attrs, dg_h5io_attr_put_i64(file, "step", in->step, path));
   DG_CALL_GOTO(err, attrs, dg_h5io_attr_put_f64(file, "dt", in->dt, path));
   DG_CALL_GOTO(err, attrs, dg_h5io_attr_put_f64(file, "dt_max", in->dt_max, path));
+  DG_CALL_GOTO(err, attrs, dg_h5io_attr_put_f64(file, "rk_dt_next", in->rk_dt_next, path));
+  DG_CALL_GOTO(err, attrs, dg_h5io_attr_put_f64(file, "rk_err_prev", in->rk_err_prev, path));
+  DG_CALL_GOTO(err, attrs, dg_h5io_attr_put_i64(file, "rk_rejected", in->rk_rejected, path));
   DG_CALL_GOTO(err, attrs, dg_h5io_attr_put_str(file, "scheme", in->scheme, path));
   DG_CALL_GOTO(err, attrs, dg_h5io_attr_put_i64(file, "order", in->N, path));
   DG_CALL_GOTO(err, attrs, dg_h5io_attr_put_i64(file, "dim", in->dim, path));
@@ -485,6 +488,17 @@ static dg_error read_body(hid_t file, const char *path, dg_checkpoint_info *in,
     DG_CALL(dg_h5io_attr_get_f64(file, "dt_max", &in->dt_max, path));
   else
     H5Eclear2(H5E_DEFAULT);
+  /* (files from before the adaptive step have no controller) */
+  in->rk_dt_next = 0;
+  in->rk_err_prev = 1;
+  in->rk_rejected = 0;
+  if (H5Aexists(file, "rk_dt_next") > 0) {
+    DG_CALL(dg_h5io_attr_get_f64(file, "rk_dt_next", &in->rk_dt_next, path));
+    DG_CALL(dg_h5io_attr_get_f64(file, "rk_err_prev", &in->rk_err_prev, path));
+    DG_CALL(dg_h5io_attr_get_i64(file, "rk_rejected", &in->rk_rejected, path));
+  } else {
+    H5Eclear2(H5E_DEFAULT);
+  }
   return DG_OK;
 }
 

@@ -9,7 +9,9 @@
  *                    FNV-1a hash of the whole array, and is still read)
  *   root attributes  format ("dgrun-checkpoint"), format_version, dgrun_version,
  *                    time, step, dt, dt_max (the computed wave speed's last
- *                    update, 0 otherwise; read as 0 where absent), scheme, order,
+ *                    update, 0 otherwise; read as 0 where absent), rk_dt_next,
+ *                    rk_err_prev, rk_rejected (the adaptive step's controller;
+ *                    0, 1, 0 where absent), scheme, order,
  *                    dim, num_elements,
  *                    nodes_per_element, precision ("float"|"double"), problem_id,
  *                    num_fields, mesh_hash and mesh (format version 3: a restart
@@ -94,6 +96,12 @@ typedef struct dg_checkpoint_info {
    * the last update (the reference of its growth limit); written always,
    * read as 0 from files without it */
   double dt_max;
+  /* progress, continued: the adaptive step's PI controller ([time] scheme =
+   * rk34 | rk45, dg/timestep_embedded.h): its next step, the error of the
+   * last accepted step and the rejected steps so far; written always, read
+   * as 0 from files without them (rk_err_prev: 1, the controller's start) */
+  double rk_dt_next, rk_err_prev;
+  int64_t rk_rejected;
 } dg_checkpoint_info;
 
 /* What a checkpoint stores of the run's inputs (malloc'd; NULL when the

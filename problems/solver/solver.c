@@ -563,6 +563,10 @@ static dg_error eval_rhs(dg_solver *s, double t, double a, double b, double dt) 
   return DG_OK;
 }
 
+dg_error dg_solver_eval_rhs(dg_solver *s, double t, double a, double b, double dt) {
+  return eval_rhs(s, t, a, b, dt);
+}
+
 static dg_error launch_update(dg_solver *s, dg_kernel *k, void *x, void *y, double c1,
                               double c2, double dt) {
   long long n = s->n_state;

@@ -45,4 +45,10 @@ dg_error dg_solver_upload_new(dg_device *dev, const void *host, size_t bytes, vo
  * device layout (n_state reals of the solver's size, the rest zero). */
 dg_error dg_solver_pack_state(const dg_solver *s, const double *u, void *buf);
 
+/* One right-hand-side evaluation at t (a, b, dt: the fused LSERK update's,
+ * 0, 0, 1 for rhs into res with the update fused; 0, 0, 0 for rhs into rhs
+ * otherwise), as dg_solver_step runs it; for the embedded pairs
+ * (problems/solver/embedded.c). */
+dg_error dg_solver_eval_rhs(dg_solver *s, double t, double a, double b, double dt);
+
 #endif

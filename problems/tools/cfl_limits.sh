@@ -4,7 +4,8 @@
 # A run is stable when it exits 0 (no NaN or divergence stop) and its final
 # L2 error is at most 1.5x that at cfl 1, over about 1500/cfl steps (the
 # final time scaled with (N+1)^-2; FINAL=t fixes it).
-# usage: cfl_limits.sh DGRUN CASES_DIR [backend]   (SCHEMES, ORDERS narrow it)
+# usage: cfl_limits.sh DGRUN CASES_DIR [backend]   (SCHEMES, ORDERS narrow it;
+# HI: the upper end of the bisection, 17 unless given)
 D=$1; P=$2; BACKEND=${3:-cpu}
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
 run() { # cfg scheme N cfl final extra...
@@ -18,7 +19,7 @@ bisect() { # name cfg scale extra...
   name=$1; cfg=$2; scale=$3; shift 3
   for sc in ${SCHEMES:-lserk4 ssprk3}; do for N in ${ORDERS:-1 2 3 4}; do
     fin=${FINAL:-$(awk "BEGIN{print $scale/(($N+1)*($N+1))}")}
-    lo=1; hi=17
+    lo=1; hi=${HI:-17}
     ref=$(run $cfg $sc $N 1 $fin "$@")
     lim=$(awk "BEGIN{print 1.5*$ref + 1e-12}")
     for i in 1 2 3 4 5; do

@@ -92,6 +92,7 @@ static int interrupt_at(const char *work, int64_t s, int one_rank, const dg_run_
   if (rank == 0) {
     state_diff sd = state_compare(full, &res);
     bad = sd.ndiff > 0 || res.state_length != full->state_length || res.steps != full->steps ||
+          res.rejected_steps != full->rejected_steps ||
           res.t_final != full->t_final;
     printf("%s: stopped after step %lld%s, restarted: %lld steps, t = %.17g; %lld of %lld "
            "values differ (max %.3g)\n",

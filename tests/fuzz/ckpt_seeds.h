@@ -28,7 +28,8 @@ static const dg_ckpt_seed dg_ckpt_seeds[DG_CKPT_SEED_COUNT] = {
 static inline dg_checkpoint_info dg_ckpt_seed_info(const dg_ckpt_seed *s) {
   dg_checkpoint_info in = {s->dim, s->N, s->Np, s->K, s->real_size, s->nfields,
                            s->names, "lserk4", "fuzz", s->order, 0.25, 0.01, 25,
-                           s->mesh_hash, "fuzz mesh", NULL, NULL, 0, NULL, NULL, 0 /* dt_max */};
+                           s->mesh_hash, "fuzz mesh", NULL, NULL, 0, NULL, NULL, 0 /* dt_max */,
+                           0, 1, 0 /* rk_dt_next, rk_err_prev, rk_rejected */};
   return in;
 }
 

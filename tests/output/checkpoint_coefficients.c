@@ -47,7 +47,7 @@ int main(void) {
   void *out[NF] = {got[0], got[1]};
   const double *cvals[NC] = {cv[0], cv[1]}, *cnow[NC] = {cw[0], cw[1]};
   dg_checkpoint_info info = {2, 2, NP, K, 4, NF, names, "lserk4", "p", "input", 0.5, 0.01, 50,
-                             7, "m", NULL, NULL, NC, cnames, cvals, 0 /* dt_max */};
+                             7, "m", NULL, NULL, NC, cnames, cvals, 0 /* dt_max */, 0, 1, 0};
   dg_error err = dg_checkpoint_write(path, &info, in);
   EXPECT(err == DG_OK, "write: %s", dg_error_message());
   dg_checkpoint_info plain_info = info;

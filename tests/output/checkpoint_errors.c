@@ -24,7 +24,7 @@ static const char *names[NF] = {"u", "v"};
 static void *const out[NF] = {ra, rb};
 
 static dg_checkpoint_info good(void) {
-  dg_checkpoint_info in = {2, 3, NP, K, 8, NF, names, "ssprk3", "prob-1234", "hilbert", 0.5, 0.01, 50, 7, "m", NULL, NULL, 0, NULL, NULL, 0 /* dt_max */};
+  dg_checkpoint_info in = {2, 3, NP, K, 8, NF, names, "ssprk3", "prob-1234", "hilbert", 0.5, 0.01, 50, 7, "m", NULL, NULL, 0, NULL, NULL, 0 /* dt_max */, 0, 1, 0};
   return in;
 }
 

@@ -33,7 +33,7 @@ static void roundtrip(const char *dir, int dim, int N, int Np, int real_size) {
     double t = (double)tu_rand() / 3.0, dt = 1.0 / (double)(tu_rand() | 1);
     int64_t step = (int64_t)(tu_rand() >> 20);
     dg_checkpoint_info info = {dim, N, Np, K, real_size, NF, names, "lserk4", "advect-2d#abc", "input",
-                               t, dt, step, (uint64_t)tu_rand(), "m", NULL, NULL, 0, NULL, NULL, 0 /* dt_max */};
+                               t, dt, step, (uint64_t)tu_rand(), "m", NULL, NULL, 0, NULL, NULL, 0 /* dt_max */, 0, 1, 0};
     dg_error err = dg_checkpoint_write(path, &info, (const void *const *)in);
     EXPECT(err == DG_OK, "write %s: %s", path, dg_error_message());
     dg_checkpoint_info rd = info;

@@ -69,7 +69,7 @@ int main(void) {
   for (int i = 0; i < NF; i++)
     for (int n = 0; n < K * NP; n++)
       in[i][n] = (double)(tu_rand() >> 11) / 9007199254740992.0 - 0.5;
-  dg_checkpoint_info info = {3, 2, NP, K, 8, NF, names, "lserk4", "p", "input", 0.5, 0.01, 50, 7, "m", NULL, NULL, 0, NULL, NULL, 0 /* dt_max */};
+  dg_checkpoint_info info = {3, 2, NP, K, 8, NF, names, "lserk4", "p", "input", 0.5, 0.01, 50, 7, "m", NULL, NULL, 0, NULL, NULL, 0 /* dt_max */, 0, 1, 0};
   const void *fin[NF] = {in[0], in[1]};
   void *fout[NF] = {out[0], out[1]};
   EXPECT(dg_checkpoint_write(path, &info, fin) == DG_OK, "write: %s", dg_error_message());

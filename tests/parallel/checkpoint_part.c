@@ -38,7 +38,7 @@ static int write_file(const char *path, int version, int damage) {
     for (int64_t g = 0; g < K; g++)
       for (int i = 0; i < NP; i++)
         in[f][g * NP + i] = value(f, g, i);
-  dg_checkpoint_info info = {3, 2, NP, K, 8, NF, names, "lserk4", "p", "input", 0.5, 0.01, 50, 7, "m", NULL, NULL, 0, NULL, NULL, 0 /* dt_max */};
+  dg_checkpoint_info info = {3, 2, NP, K, 8, NF, names, "lserk4", "p", "input", 0.5, 0.01, 50, 7, "m", NULL, NULL, 0, NULL, NULL, 0 /* dt_max */, 0, 1, 0};
   const void *fin[NF] = {in[0], in[1]};
   if (dg_checkpoint_write(path, &info, fin) != DG_OK)
     return 0;
@@ -95,7 +95,7 @@ static dg_error read(dg_comm *comm, const char *path, int drop, double out[NF][K
     (*n)--;
   dg_h5part *part = NULL;
   DG_CALL(dg_h5part_create(gk, *n, K, &part));
-  dg_checkpoint_info in = {3, 2, NP, K, 8, NF, names, "lserk4", "p", "input", 0, 0, 0, 7, "m", NULL, NULL, 0, NULL, NULL, 0 /* dt_max */};
+  dg_checkpoint_info in = {3, 2, NP, K, 8, NF, names, "lserk4", "p", "input", 0, 0, 0, 7, "m", NULL, NULL, 0, NULL, NULL, 0 /* dt_max */, 0, 1, 0};
   *info = in;
   void *fout[NF] = {out[0], out[1]};
   memset(out, 0, sizeof(double) * NF * K * NP);

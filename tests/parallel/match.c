@@ -118,6 +118,18 @@ int main(int argc, char **argv) {
              "%lld steps, halo exchanges %lld\n",
              size, (long long)ser.state_length, dmax, umax, (long long)par.steps,
              (long long)par.halo_exchanges);
+      /* (adaptive steps: the error norm's sum is added in another order over
+       * the ranks, so dt may differ in the last bits, the counts not) */
+      if (par.steps != ser.steps || par.rejected_steps != ser.rejected_steps) {
+        fprintf(stderr, "FAIL: %lld steps (%lld rejected), serial %lld (%lld rejected)\n",
+                (long long)par.steps, (long long)par.rejected_steps, (long long)ser.steps,
+                (long long)ser.rejected_steps);
+        bad = 1;
+      }
+      if (par.rejected_steps || ser.rejected_steps || par.dt_last != ser.dt_last)
+        printf("rejected steps %lld (serial %lld), last dt %.17g (serial %.17g)\n",
+               (long long)par.rejected_steps, (long long)ser.rejected_steps, par.dt_last,
+               ser.dt_last);
       if (!(dmax <= 1e-12 * umax)) {
         fprintf(stderr, "FAIL: the fields differ from the serial run\n");
         bad = 1;

@@ -51,9 +51,9 @@ static double run(const dg_rk_scheme *rk, int nsteps, int forced) {
 }
 
 int main(void) {
-  const char *names[] = {"lserk4", "ssprk3"};
+  const char *names[] = {"lserk4", "ssprk3", "lsrk14"};
   int failures = 0;
-  for (int m = 0; m < 2; m++) {
+  for (int m = 0; m < 3; m++) {
     dg_rk_scheme rk;
     if (dg_rk_scheme_get(names[m], &rk) != DG_OK)
       return 1;
