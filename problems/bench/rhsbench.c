@@ -149,7 +149,6 @@ static dg_error bench_one(const char *cfg, const bench_opts *o, bench_row *row, 
   DG_CALL_GOTO(err, done, dg_problem_load(cfg, o->ov, o->nov, &p));
   DG_CALL_GOTO(err, done, dg_device_create(p->device, -1, &dev));
   DG_CALL_GOTO(err, done, dg_discretization_create(p->mesh, p->order, p->precision, &disc));
-  DG_CALL_GOTO(err, done, dg_opdata_check_affine(disc)); /* no curved kernels yet */
   DG_CALL_GOTO(err, done, dg_physics_from_program(p->program, &ph, &tab));
   /* as dgrun: conditions no face uses do not keep a physics off BB coefficients */
   DG_CALL_GOTO(err, done,
@@ -193,6 +192,13 @@ static dg_error bench_one(const char *cfg, const bench_opts *o, bench_row *row, 
   DG_CALL_GOTO(err, done, dg_solver_create(dev, disc, &ph, p->tag_to_bc, &so, &s));
   if (co)
     DG_CALL_GOTO(err, done, dg_solver_set_coefficients(s, co->values));
+  if (o->tune != DG_TUNE_OFF && disc->ncurved > 0) { /* the curved kernels' own tuning */
+    dg_autotune_request tq = {dev, disc, &ph, p->tag_to_bc, NULL, (dg_tune_mode)o->tune,
+                              kc, NULL, NULL, 0, DG_AUTOTUNE_SEARCH_MISSING,
+                              co ? co->values : NULL};
+    dg_autotune_outcome tc;
+    DG_CALL_GOTO(err, done, dg_autotune_curved(&tq, s, &tc));
+  }
   DG_CALL_GOTO(err, done, dg_autotune_time_kernels(s, o->repeats, 0, 7, row->ms, &stopped));
   row->rhs_ms = row->ms[0] + row->ms[1] + row->ms[2];
   counts(disc, dg_solver_generated(s), ph.ncomp, ph.ncoef, ph.ngrad * disc->dim, kc.fuse_update,
