@@ -128,6 +128,11 @@ static void counts(const dg_discretization *d, const dg_generated *g, int nc, in
     row->bytes[1] += K * Np * nq * r;
     row->flops[0] += K * nq / dim * (2.0 * Np * Np * dim + 2.0 * Np * F + 2.0 * dim * dim * Np);
   }
+  /* curved elements (issue 40): their metric terms per volume node and
+   * their normals and Fscale per face node, not once per element and face */
+  double Kc = (double)d->ncurved;
+  row->bytes[0] += Kc * (F - d->Nfaces) * (dim + 1) * r;
+  row->bytes[1] += Kc * (Np - 1) * g->ngeo * r;
   if (fused_surface) { /* one kernel: the fl round trip (write + read) is gone */
     row->bytes[1] += row->bytes[0] - 2 * K * F * nc * r;
     row->bytes[0] = 0;
@@ -208,6 +213,9 @@ static dg_error bench_one(const char *cfg, const bench_opts *o, bench_row *row, 
     const dg_device_info *info = dg_device_get_info(dev);
     fprintf(out, "%s: %s, %dD N=%d %s, K=%lld, %lld DOFs\n", cfg, info->name, row->dim,
             row->N, row->is_float ? "float" : "double", row->K, row->dofs);
+    if (disc->ncurved > 0) /* surface and volume below: the curved kernels and the affine */
+      fprintf(out, "curved elements: %lld of %lld (their own kernels: %s)\n",
+              (long long)disc->ncurved, row->K, "dg_surface_curved, dg_volume_curved");
     fprintf(out, "copy bandwidth (device-to-device, same run): %.1f GB/s\n", row->copy_gbs);
     fprintf(out, "variant: %s\n", row->variant);
     fprintf(out, "%-10s %10s %12s %9s %7s %9s %14s\n", "kernel", "time ms", "min MB", "GB/s",

@@ -28,6 +28,7 @@
 #include "core/device.h"
 #include "core/error.h"
 #include "core/log.h"
+#include "core/nvrtc.h"
 #include "core/strbuf.h"
 #include "dg/bernstein.h"
 #include "dg/face_geometry.h"
@@ -558,6 +559,7 @@ typedef struct {
   int curved; /* --curved: the curved module over the curved elements */
   char seen[64][DG_KERNEL_CONFIG_TEXT]; /* --curved: the mapped variants checked */
   int nseen;
+  int nvrtc; /* --curved: modules NVRTC compiled */
   double tol;
   int failures, checked, checked_mma, checked_bb;
 } emu_run;
@@ -571,6 +573,30 @@ typedef struct {
   double *ref, *got;
   int64_t nlog;
 } emu_order;
+
+/* The CUDA module through NVRTC (sm_90; skipped where NVRTC is missing,
+ * or under the sanitizers): the curved kernels' text must compile as CUDA,
+ * not only as the emulator's C. */
+static void nvrtc_check(emu_run *R, const char *cuda) {
+#ifdef DG_TEST_NO_NVRTC
+  (void)R;
+  (void)cuda;
+#else
+  void *cubin = NULL;
+  size_t size = 0;
+  dg_error e = dg_nvrtc_compile("dg_operators_curved", cuda, "sm_90", NULL, 0, &cubin, &size);
+  free(cubin);
+  if (e == DG_OK) {
+    R->nvrtc++;
+    printf("NVRTC compiled the curved module (%zu bytes)\n", size);
+  } else if (e != DG_ERR_UNSUPPORTED) {
+    dg_error_print(stdout);
+    printf("FAIL: NVRTC does not compile the curved module\n");
+    R->failures++;
+  }
+  dg_error_clear();
+#endif
+}
 
 /* Variant c against the cpu module on the same state: its emulated CUDA
  * module's rhs to tol of the cpu module's.  0, or 1 when the emulated
@@ -603,6 +629,9 @@ static int check_variant(emu_run *R, const emu_order *E, dg_kernel_config c) {
     return 0;
   }
   MUST(e);
+  if (R->curved && (c.work_mode != DG_WORK_PARALLEL || c.matrices != DG_MATRIX_GLOBAL) &&
+      R->nvrtc < 2) /* NVRTC as the cuda backend compiles it, where it exists (no GPU needed) */
+    nvrtc_check(R, gg.source);
   MUST(dg_codegen_generate(DG_CODEGEN_C, el, &R->ph, R->is_float, &cc, &gc));
   dg_opdata *od = NULL;
   MUST(dg_opdata_create(d, gg.np_pad, c.layout == DG_LAYOUT_ELEMENT_MAJOR, R->nc,
