@@ -20,7 +20,13 @@
  *     must be >= MINRATE (rates are log(e1/e2)/log(h1/h2) with h the
  *     meshes' largest altitude... taken as sqrt(area / K), Gmsh's sizes
  *     being nominal).  MINRATE < 0: the rates must be below -MINRATE (the
- *     straight-sided mesh, geometry_order = 1, which loses the rate). */
+ *     straight-sided mesh, geometry_order = 1, which loses the rate).
+ *
+ *   cylinder CFG N "SIZE..." MINRATE [k=v ...]
+ *     The same for Maxwell in 3D, the TM_010 mode of the PEC cylinder
+ *     r <= 1/2, 0 <= z <= 1 (meshes/cylinder.geo): E = (0, 0, J0(k r)
+ *     cos(w t)), H = J1(k r) (y/r, -x/r, 0) sin(w t), k = j_01 / (1/2),
+ *     w = k (E_z vanishes on the wall, is normal to the end caps). */
 /* jn, yn: X/Open (POSIX math.h XSI) */
 #define _XOPEN_SOURCE 700
 #include <math.h>
@@ -163,21 +169,37 @@ static void mode(double k, double x, double y, double t, double out[3]) {
   out[2] = R * c * cos(k * t);
 }
 
-static void mode_state(const dg_discretization *d, double k, double t, double *u) {
+/* (E, H) of the cylinder's TM_010 mode at x, t (k = j01 / R) */
+static void mode3d(double k, const double *x, double t, double out[6]) {
+  double r = hypot(x[0], x[1]);
+  double j1r = r > 0 ? jn(1, k * r) / r : 0.5 * k; /* J1(kr)/r -> k/2 on the axis */
+  out[0] = out[1] = 0;
+  out[2] = jn(0, k * r) * cos(k * t);
+  out[3] = j1r * x[1] * sin(k * t);
+  out[4] = -j1r * x[0] * sin(k * t);
+  out[5] = 0;
+}
+
+static void mode_state(const dg_discretization *d, int nc, double k, double t, double *u) {
   for (int64_t e = 0; e < d->K; e++)
     for (int i = 0; i < d->Np; i++) {
-      double v[3];
+      double v[6], x[3];
       int64_t n = e * d->Np + i;
-      mode(k, d->x[n], d->y[n], t, v);
-      for (int c = 0; c < 3; c++)
+      for (int a = 0; a < d->dim; a++)
+        x[a] = d->X[a][n];
+      if (nc == 6)
+        mode3d(k, x, t, v);
+      else
+        mode(k, x[0], x[1], t, v);
+      for (int c = 0; c < nc; c++)
         u[((int64_t)c * d->K + e) * d->Np + i] = v[c];
     }
 }
 
 /* L2 error over the domain: sum_k e^T M e J (J at the nodes) */
-static double l2_error(const dg_discretization *d, const double *u, const double *ex) {
+static double l2_error(const dg_discretization *d, int nc, const double *u, const double *ex) {
   double sum = 0;
-  for (int c = 0; c < 3; c++)
+  for (int c = 0; c < nc; c++)
     for (int64_t e = 0; e < d->K; e++) {
       const double *a = u + ((int64_t)c * d->K + e) * d->Np;
       const double *b = ex + ((int64_t)c * d->K + e) * d->Np;
@@ -191,10 +213,11 @@ static double l2_error(const dg_discretization *d, const double *u, const double
   return sqrt(sum);
 }
 
-static void annulus(const char *cfg, int N, const char *sizes, double minrate,
-                    const char **extra, int nextra) {
-  const double k = mode_k();
-  CHECK(isfinite(k) && fabs(cross_product(k)) < 1e-12, "no mode root");
+/* nc = 3: the annulus (2D TM), 6: the cylinder (3D) */
+static void cavity(int nc, const char *cfg, int N, const char *sizes, double minrate,
+                   const char **extra, int nextra) {
+  const double k = nc == 6 ? 2.404825557695773 / 0.5 : mode_k(); /* j_01 / R */
+  CHECK(isfinite(k) && (nc == 6 || fabs(cross_product(k)) < 1e-12), "no mode root");
   double err[8], hs[8];
   int nsz = 0;
   char buf[256];
@@ -210,10 +233,11 @@ static void annulus(const char *cfg, int N, const char *sizes, double minrate,
     run r;
     run_open(cfg, ov, nov, &r);
     const dg_discretization *d = r.d;
-    size_t n = (size_t)3 * d->K * d->Np;
+    CHECK(r.ph.ncomp == nc, "%s: %d components, not %d", cfg, r.ph.ncomp, nc);
+    size_t n = (size_t)nc * d->K * d->Np;
     double *u = malloc(n * sizeof *u), *ex = malloc(n * sizeof *ex);
     CHECK(u && ex);
-    mode_state(d, k, 0.0, u);
+    mode_state(d, nc, k, 0.0, u);
     MUST(dg_solver_set_state(r.s, u));
     dg_rk_scheme rk;
     MUST(dg_rk_scheme_get("lserk4", &rk));
@@ -224,9 +248,9 @@ static void annulus(const char *cfg, int N, const char *sizes, double minrate,
     for (int st = 0; st < steps; st++)
       MUST(dg_solver_step(r.s, &rk, st * dt, dt));
     MUST(dg_solver_get_state(r.s, u));
-    mode_state(d, k, T, ex);
-    err[nsz] = l2_error(d, u, ex);
-    hs[nsz] = sqrt(d->volume / (double)d->K);
+    mode_state(d, nc, k, T, ex);
+    err[nsz] = l2_error(d, nc, u, ex);
+    hs[nsz] = pow(d->volume / (double)d->K, 1.0 / d->dim);
     printf("N %d size %s: K %lld (%lld curved), %d steps, L2 error %.4e\n", N, tok,
            (long long)d->K, (long long)d->ncurved, steps, err[nsz]);
     free(u);
@@ -248,8 +272,8 @@ static void annulus(const char *cfg, int N, const char *sizes, double minrate,
 int main(int argc, char **argv) {
   dg_log_set_level(DG_LOG_WARN);
   if (argc < 3) {
-    fprintf(stderr, "usage: %s freestream CFG [k=v ...] | annulus CFG N \"SIZES\" MINRATE "
-                    "[k=v ...]\n", argv[0]);
+    fprintf(stderr, "usage: %s freestream CFG [k=v ...] | annulus|cylinder CFG N \"SIZES\" "
+                    "MINRATE [k=v ...]\n", argv[0]);
     return 2;
   }
   if (dg_device_create("cpu", -1, &dev) != DG_OK) {
@@ -258,8 +282,10 @@ int main(int argc, char **argv) {
   }
   if (strcmp(argv[1], "freestream") == 0) {
     freestream(argv[2], (const char **)argv + 3, argc - 3);
-  } else if (strcmp(argv[1], "annulus") == 0 && argc >= 6) {
-    annulus(argv[2], atoi(argv[3]), argv[4], atof(argv[5]), (const char **)argv + 6, argc - 6);
+  } else if ((strcmp(argv[1], "annulus") == 0 || strcmp(argv[1], "cylinder") == 0) &&
+             argc >= 6) {
+    cavity(strcmp(argv[1], "cylinder") == 0 ? 6 : 3, argv[2], atoi(argv[3]), argv[4],
+           atof(argv[5]), (const char **)argv + 6, argc - 6);
   } else {
     fprintf(stderr, "unknown mode %s\n", argv[1]);
     return 2;
