@@ -30,8 +30,8 @@ typedef struct dg_opdata {
   int32_t *fbc;     /* K*Nfaces: -1 or boundary-condition index */
   double *Jk;       /* K: element Jacobians (host, for norms) */
   int64_t Kc;       /* curved elements, [0, Kc) (0: an affine mesh) */
-  void *cgeo;       /* Kc*Np x ngeo: Ja = J dr_a/dx_d (a*dim + d), 1/J per node */
-  void *cfgeo;      /* Kc*nfnfp x (dim+1): n, Fscale per face node */
+  void *cgeo;       /* Kc x ngeo x Np: Ja = J dr_a/dx_d (g = a*dim + d), 1/J (g = dim*dim) */
+  void *cfgeo;      /* Kc*nfnfp x (dim+1): n, sJ per face node (1/J: after the lift) */
 } dg_opdata;
 
 /* The curved rows cgeo, cfgeo and Kc of o from d (dg/opdata_curved.c;

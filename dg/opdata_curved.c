@@ -1,5 +1,5 @@
 /* The operator data of curved elements (issue 40): per-node metric terms
- * and per-face-node normals and Fscale, for the elements [0, ncurved) that
+ * and per-face-node normals and surface Jacobians sJ, for the elements [0, ncurved) that
  * the generated curved kernels run over (operators/codegen.h, "curved").
  *
  * Formulation (why these numbers and not d->G): the curved kernels evaluate
@@ -24,17 +24,22 @@
  * trace): the scheme is conservative, d/dt sum_i w_i J_i u_i being the sum
  * of the faces' fluxes (w the mass matrix's row sums).  The inverse mass
  * matrix is the collocation one, diag(1/J) applied after the reference
- * operators (the strong form of Hesthaven & Warburton 2008 with Fscale
- * = sJ/J per face node), not the weight-adjusted M^-1 M_{1/J} M^-1 of
- * Chan, Hewett & Warburton (2017): it costs no extra matrix product, and
- * for resolved linear waves it converges at the design rate (tests).
+ * operators, to the volume terms and to the lift alike:
+ *   du/dt_i = (1/J_i) [-sum_a (D_a ghat_a)_i + (LIFT (sJ (f* - n.F(u-))))_i],
+ * so that sum_i w_i J_i du_i/dt telescopes into the faces' sJ f* (with the
+ * affine path's Fscale = sJ/J inside the lift, J_i / J_face would not
+ * cancel).  Not the weight-adjusted M^-1 M_{1/J} M^-1 of Chan, Hewett &
+ * Warburton (2017): it costs no extra matrix product, and for resolved
+ * linear waves it converges at the design rate (tests).
  * Other volume terms (a lone derivative dx(g)) use the chain rule with the
  * same per-node dr/dx = Ja / J, which a constant state also keeps exactly.
  *
  * The device rows, NGEO = DIM*DIM + 1 reals per node and DIM + 1 per face
  * node (the affine egeo and fgeo hold the same per element and per face):
- *   cgeo[(k*NP + i)*NGEO + a*DIM + d] = Ja_ad, cgeo[... + DIM*DIM] = 1/J
- *   cfgeo[(k*NFNFP + m)*(DIM+1) + d] = n_d, cfgeo[... + DIM] = Fscale. */
+ *   cgeo[(k*NGEO + g)*NP + i]: g = a*DIM + d Ja_ad, g = DIM*DIM 1/J (node
+ *   i fastest: the threads of an element's nodes load each factor coalesced)
+ *   cfgeo[(k*NFNFP + m)*(DIM+1) + d] = n_d, cfgeo[... + DIM] = sJ
+ * (the surface kernels' "fscale": the curved volume kernel applies 1/J). */
 #include "dg/opdata.h"
 
 #include <math.h>
@@ -130,8 +135,8 @@ static int curved_rows(const dg_discretization *d, dg_opdata *o, int64_t k, doub
       bad = i;
     for (int a = 0; a < dim; a++)
       for (int c = 0; c < dim; c++)
-        put(o->cgeo, rs, (k * Np + i) * ngeo + a * dim + c, Ja[(i * 3 + a) * 3 + c]);
-    put(o->cgeo, rs, (k * Np + i) * ngeo + dim * dim, 1.0 / J[i]);
+        put(o->cgeo, rs, (k * ngeo + a * dim + c) * Np + i, Ja[(i * 3 + a) * 3 + c]);
+    put(o->cgeo, rs, (k * ngeo + dim * dim) * Np + i, 1.0 / J[i]);
   }
   const double(*coef)[3] = dim == 2 ? coef2 : coef3;
   for (int f = 0; f < d->Nfaces; f++)
@@ -147,7 +152,7 @@ static int curved_rows(const dg_discretization *d, dg_opdata *o, int64_t k, doub
       len = sqrt(len);
       for (int c = 0; c < dim; c++)
         put(o->cfgeo, rs, m * (dim + 1) + c, nv[c] / len);
-      put(o->cfgeo, rs, m * (dim + 1) + dim, len / J[vn]);
+      put(o->cfgeo, rs, m * (dim + 1) + dim, len); /* sJ: 1/J comes after the lift */
     }
   return bad;
 }

@@ -65,9 +65,10 @@
  *   dg_surface_curved (q, fl, mapM, mapP, fbc, fgeo, fx, t, K, fcf, Qg, KC)
  *   dg_volume_curved  (the 20 arguments of dg_volume with cf, fcf, Qg, then KC)
  * over elements [0, KC) (the curved ones come first, dg/opdata.h), with
- * egeo = cgeo, per node (k*NP + i)*NGEO + g: Ja_ad = J dr_a/dx_d at
- * a*DIM + d, 1/J at DIM*DIM; fgeo = cfgeo, per face node (k*NFNFP + m)*
- * (DIM+1) + d: n, Fscale.  Divergences in conservative form (1/J) sum_a
+ * egeo = cgeo, per node (k*NGEO + g)*NP + i: Ja_ad = J dr_a/dx_d at
+ * g = a*DIM + d, 1/J at g = DIM*DIM; fgeo = cfgeo, per face node (k*NFNFP + m)*
+ * (DIM+1) + d: n, sJ (the volume kernel scales the lift by 1/J at its
+ * node).  Divergences in conservative form (1/J) sum_a
  * D_a (sum_d Ja_ad F_d), other partials by the chain rule with Ja/J
  * (dg/opdata_curved.c says why); cuda node-per-thread work modes only, no
  * fused surface, nodal basis, first-order terms.  A mesh without curved

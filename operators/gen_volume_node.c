@@ -246,12 +246,13 @@ static void emit_lifting(dg_strbuf *b, const dg_kernel_config *cfg, const char *
 }
 
 /* Curved elements (dg/opdata_curved.c): node i's Ja = J dr_a/dx_d and 1/J
- * as ij, from the per-node rows of egeo (the curved cgeo). */
+ * as ij, from egeo (the curved cgeo: factor g of node i of element k at
+ * (k*NGEO + g)*NP + i, so that a block's nodes load each factor coalesced). */
 static void emit_curved_node_geometry(dg_strbuf *b) {
   dg_strbuf_lines(b,
                   "/* the node's metric terms (curved): Ja and 1/J */\n"
-                  "const real *gn = egeo + (k * NP + i) * NGEO;\n"
-                  "const real ij = gn[DIM * DIM];\n"
+                  "const real *gn = egeo + k * NGEO * NP + i; /* factor g at gn[g * NP] */\n"
+                  "const real ij = gn[DIM * DIM * NP];\n"
                   "(void)ij;\n");
 }
 
@@ -275,7 +276,7 @@ static void emit_chain_rule(dg_strbuf *b, const deriv_table *dtab, const char *r
         dg_strbuf_appendf(b, curved ? "P[%d] = ij * (" : "P[%d] =", g * dim + d);
         for (int a = 0; a < dim; a++) {
           if (curved)
-            dg_strbuf_appendf(b, "%sgn[%d] * ", a ? " + " : "", a * dim + d);
+            dg_strbuf_appendf(b, "%sgn[%d * NP] * ", a ? " + " : "", a * dim + d);
           else
             dg_strbuf_appendf(b, "%s G[%d] * ", a ? " +" : "", a * dim + d);
           dg_strbuf_appendf(b, rfmt, g * dim + a);
@@ -292,7 +293,7 @@ static void emit_node_rhs(dg_strbuf *b, const dg_physics *ph, const deriv_table 
                           int nr, int curved) {
   if (uses_x)
     emit_load_x(b);
-  if (curved && (nd > 0 || nr > 0))
+  if (curved) /* 1/J also scales the lift (dg/opdata_curved.c) */
     emit_curved_node_geometry(b);
   if (nd > 0) {
     dg_strbuf_line(b, "real DV[%d];", nd);
@@ -310,7 +311,7 @@ static void emit_node_rhs(dg_strbuf *b, const dg_physics *ph, const deriv_table 
                     "for (int a = 0; a < DIM * DIM; ++a) G[a] = egeo[k * NGEO + a];\n");
     emit_chain_rule(b, dtab, "R[w][%d]", 0);
   }
-  dg_gen_emit_rhs_store(b, ph, cfg, ctx, "rl[w][%d]", "res[o]");
+  dg_gen_emit_rhs_store(b, ph, cfg, ctx, curved ? "ij * rl[w][%d]" : "rl[w][%d]", "res[o]");
 }
 
 /* cuda dg_volume.  Block = NP x EPB threads; thread (i, e) owns node i of
@@ -412,7 +413,7 @@ void dg_gen_emit_volume_node_cuda(dg_strbuf *b, const dg_element_ops *el, const 
     emit_load_x(b);
   if (dtab->nd > 0 && el->curved) {
     dg_strbuf_line(b, "real G[DIM * DIM]; /* Ja = J dr_a/dx_d at the node (curved) */");
-    dg_strbuf_line(b, "for (int a = 0; a < DIM * DIM; ++a) G[a] = egeo[(k * NP + i) * NGEO + a];");
+    dg_strbuf_line(b, "for (int a = 0; a < DIM * DIM; ++a) G[a] = egeo[(k * NGEO + a) * NP + i];");
   } else if (dtab->nd > 0) {
     dg_strbuf_line(b, "real G[DIM * DIM]; /* dr_a/dx_d of the (affine) element */");
     dg_strbuf_line(b, "for (int a = 0; a < DIM * DIM; ++a) G[a] = egeo[k * NGEO + a];");
@@ -480,7 +481,7 @@ static void emit_c_flux_quantities(dg_strbuf *b, const dg_physics *ph, const der
   dg_strbuf_line(b, "(void)u;");
   if (curved && dtab->nd > 0) {
     dg_strbuf_line(b, "real G[DIM * DIM]; /* Ja = J dr_a/dx_d at the node */");
-    dg_strbuf_line(b, "for (int a = 0; a < DIM * DIM; ++a) G[a] = egeo[(k * NP + i) * NGEO + a];");
+    dg_strbuf_line(b, "for (int a = 0; a < DIM * DIM; ++a) G[a] = egeo[(k * NGEO + a) * NP + i];");
   }
   dg_gen_emit_gvalues(b, dtab, ctx, "g_all[%d][i]", curved, 0);
   b->indent = 4;
@@ -556,8 +557,7 @@ void dg_gen_emit_volume_curved_c(dg_strbuf *b, const dg_element_ops *el, const d
     }
     dg_strbuf_line(b, "}");
   }
-  if (nd > 0 || nr > 0)
-    emit_curved_node_geometry(b);
+  emit_curved_node_geometry(b); /* 1/J: the volume terms and the lift */
   if (nd > 0) {
     dg_strbuf_line(b, "real DV[%d];", nd);
     dg_strbuf_line(b, "for (int g = 0; g < %d; ++g) DV[g] = DVa[g] * ij;", nd);
@@ -573,7 +573,7 @@ void dg_gen_emit_volume_curved_c(dg_strbuf *b, const dg_element_ops *el, const d
                   "  const real L = c_LIFT[i * NFNFP + mm];\n"
                   "  for (int c = 0; c < NC; ++c) rl[c] += L * fl[((long long)c * K + k) * NFNFP + mm];\n"
                   "}\n");
-  dg_gen_emit_rhs_store(b, ph, cfg, ctx, "rl[%d]", "res[o]");
+  dg_gen_emit_rhs_store(b, ph, cfg, ctx, "ij * rl[%d]", "res[o]");
   b->indent = 4;
   dg_strbuf_line(b, "}");
   b->indent = 2;

@@ -157,6 +157,12 @@ dg_error dg_solver_create_partitioned(dg_device *dev, const dg_discretization *d
                   "curved elements in partitioned runs are not supported yet (%lld curved "
                   "elements here): run on one rank",
                   (long long)disc->ncurved);
+    /* before any kernel is compiled: nothing half-made for a refused run */
+    DG_CHECK_GOTO(err, fail, physics->ngrad == 0, DG_ERR_UNSUPPORTED,
+                  "curved elements run work_mode parallel, sequence or inline, fuse_surface 0, "
+                  "basis nodal, first-order terms only: this physics has %d lifted gradients "
+                  "(second-order terms) and the mesh %lld curved elements",
+                  physics->ngrad, (long long)disc->ncurved);
     if (s->cfg.fuse_surface || s->cfg.basis)
       dg_warn("curved elements: the affine kernels run without fuse_surface and in the nodal "
               "basis (the element ranges and the state's basis are shared)");
