@@ -341,6 +341,8 @@ static dg_error make_space(const dg_autotune_request *q, const dg_tune_key *key,
   }
   if (q->physics->ngrad > 0)
     dg_tune_space_drop_viscous(sp);
+  if (q->disc->ncurved > 0) /* the affine kernels beside the curved ones */
+    dg_tune_space_drop_curved(sp);
   if (sp->nkin)
     dg_info("tuning: %d shipped choice(s) of related devices join the search", sp->nkin);
   return DG_OK;
