@@ -80,6 +80,35 @@ static int candidates(const dg_tune_space *sp, const dg_kernel_config *affine,
   return n;
 }
 
+/* Compile the candidates' curved modules side by side into the kernel
+ * cache (as autotune.c does the affine ones): timing them then loads
+ * instead of compiling.  Best effort. */
+static void precompile(const dg_autotune_request *q, const dg_kernel_config *c, int n) {
+  dg_element_ops el = dg_element_ops_of(q->disc->re);
+  el.curved = 1;
+  dg_codegen_target tg = dg_device_get_info(q->dev)->backend == DG_BACKEND_CUDA
+                             ? DG_CODEGEN_CUDA
+                             : DG_CODEGEN_C;
+  char **src = calloc((size_t)n + 1, sizeof *src);
+  int ns = 0;
+  for (int i = 0; src && i < n; i++) {
+    dg_generated g;
+    if (dg_codegen_generate(tg, &el, q->physics, q->disc->precision == DG_FLOAT, &c[i], &g) !=
+        DG_OK) {
+      dg_error_clear(); /* refused for this size: the search skips it */
+      continue;
+    }
+    src[ns++] = g.source; /* taken over */
+    g.source = NULL;
+    dg_generated_free(&g);
+  }
+  if (src && dg_device_precompile(q->dev, (const char *const *)src, ns, 0) != DG_OK)
+    dg_error_clear();
+  for (int i = 0; i < ns; i++)
+    free(src[i]);
+  free(src);
+}
+
 /* Time every candidate on s; the fastest is set on s and returned. */
 static dg_error search(const dg_autotune_request *q, dg_solver *s, dg_autotune_outcome *out) {
   const dg_device_info *info = dg_device_get_info(q->dev);
@@ -94,6 +123,7 @@ static dg_error search(const dg_autotune_request *q, dg_solver *s, dg_autotune_o
   int n = candidates(&sp, &affine, &start, c, cap), timed = 0;
   dg_info("tuning: the curved elements' kernels (%lld elements) as an operator of their own: "
           "%d candidates", (long long)dg_solver_curved_elements(s), n);
+  precompile(q, c, n);
   double best = INFINITY;
   dg_kernel_config pick = start;
   for (int i = 0; i < n; i++) {
