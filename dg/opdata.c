@@ -27,6 +27,7 @@ enum { OPDATA_OK = 0, OPDATA_CURVED = 1, OPDATA_NO_BC = 2 /* + face */ };
  * OPDATA_NO_BC + f when its face f has a tag without boundary condition. */
 static int element_opdata(const dg_discretization *d, dg_opdata *o, const int *tag_to_bc,
                           int64_t k) {
+  const int curved = d->ncurved > 0 && d->curved[k]; /* factors in cgeo (opdata_curved.c) */
   const int dim = d->dim, Np = d->Np, nfnfp = o->nfnfp, np_pad = o->np_pad;
   const int64_t K = o->K;
   const size_t rs = o->real_size;
@@ -42,7 +43,7 @@ static int element_opdata(const dg_discretization *d, dg_opdata *o, const int *t
     for (int b = 0; b < dim; b++) {
       const double *G = d->G[a][b];
       double g0 = G[k * Np];
-      for (int i = 1; i < Np; i++)
+      for (int i = 1; i < Np && !curved; i++)
         if (!(fabs(G[k * Np + i] - g0) <= 1e-8 * gmax))
           return OPDATA_CURVED;
       put(o->egeo, rs, k * o->ngeo + a * dim + b, g0);
@@ -88,6 +89,8 @@ void dg_opdata_destroy(dg_opdata **od) {
   free(o->mapP);
   free(o->fbc);
   free(o->Jk);
+  free(o->cgeo);
+  free(o->cfgeo);
   free(o);
   *od = NULL;
 }
@@ -96,8 +99,8 @@ dg_error dg_opdata_check_affine(const dg_discretization *d) {
   for (int64_t k = 0; k < d->K && d->ncurved > 0; k++)
     DG_CHECK(!d->curved[k], DG_ERR_UNSUPPORTED,
              "element %lld is curved (the mesh has geometry order %d and %lld curved "
-             "elements): curved elements are read and validated but cannot be run yet (no "
-             "curved kernels); use a straight-sided mesh (geometry_order = 1)",
+             "elements): this solver runs straight-sided elements only; use a straight-sided "
+             "mesh (geometry_order = 1)",
              (long long)k, d->mesh->geom_order, (long long)d->ncurved);
   return DG_OK;
 }
@@ -141,7 +144,7 @@ dg_error dg_opdata_create(const dg_discretization *d, int np_pad, int element_ma
                 o->egeo && o->fgeo && o->fx && o->vx && o->mapM && o->mapP && o->fbc && o->Jk,
                 DG_ERR_MEMORY, "out of memory for the operator data of %lld elements",
                 (long long)K);
-  DG_CALL_GOTO(err, fail, dg_opdata_check_affine(d));
+  DG_CALL_GOTO(err, fail, dg_opdata_curved_fill(d, o));
   /* Elements in parallel (each writes only its own rows); the first bad
    * element is reported, as a sequential loop would. */
   int64_t bad = K;

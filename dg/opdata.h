@@ -2,9 +2,11 @@
  * operators/codegen.h for the layout of every array).  Pure data
  * arrangement: the solver uploads these buffers as they are.
  *
- * Elements must be straight-sided (affine): the geometric factors are stored
- * once per element.  A mesh whose factors vary inside an element is refused
- * (DG_ERR_UNSUPPORTED) rather than silently approximated. */
+ * Straight-sided (affine) elements have their geometric factors once per
+ * element (egeo) and face (fgeo).  Curved elements (d->curved) must be the
+ * first ncurved elements (dg_mesh_order_curved_first): theirs are per node
+ * and face node in cgeo and cfgeo (dg/opdata_curved.c, the formulation
+ * there), which the curved kernels read over elements [0, Kc). */
 #ifndef DG_DG_OPDATA_H
 #define DG_DG_OPDATA_H
 
@@ -27,11 +29,20 @@ typedef struct dg_opdata {
   int32_t *mapM, *mapP; /* K*nfnfp state offsets base(k, i) */
   int32_t *fbc;     /* K*Nfaces: -1 or boundary-condition index */
   double *Jk;       /* K: element Jacobians (host, for norms) */
+  int64_t Kc;       /* curved elements, [0, Kc) (0: an affine mesh) */
+  void *cgeo;       /* Kc x ngeo x Np: Ja = J dr_a/dx_d (g = a*dim + d), 1/J (g = dim*dim) */
+  void *cfgeo;      /* Kc*nfnfp x (dim+1): n, sJ per face node (1/J: after the lift) */
 } dg_opdata;
 
-/* No kernel runs curved elements yet (issue 40): DG_ERR_UNSUPPORTED naming
- * the first curved element of d (d->curved), DG_OK for an affine mesh.
- * dg_opdata_create checks it; drivers call it before generating kernels. */
+/* The curved rows cgeo, cfgeo and Kc of o from d (dg/opdata_curved.c;
+ * dg_opdata_create calls it): DG_ERR_ARG when the curved elements are not
+ * the first ones, DG_ERR_INPUT naming a node where the Jacobian of the
+ * interpolated geometry is not positive. */
+dg_error dg_opdata_curved_fill(const dg_discretization *d, dg_opdata *o);
+
+/* For what runs affine elements only (SIPG assembly): DG_ERR_UNSUPPORTED
+ * naming the first curved element of d (d->curved), DG_OK for an affine
+ * mesh. */
 dg_error dg_opdata_check_affine(const dg_discretization *d);
 
 /* tag_to_bc[t] is the boundary-condition index of mesh tag t (ntags

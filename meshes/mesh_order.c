@@ -1,4 +1,5 @@
 #include "meshes/mesh_order.h"
+#include "meshes/mesh_curved.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -50,6 +51,18 @@ static int compare_keyed_element(const void *pa, const void *pb) {
   return (a->k > b->k) - (a->k < b->k);
 }
 
+/* Renumber m's elements (element k becomes rank[k]), copy rank to
+ * new_of_old if given, free rank. */
+static dg_error permute_by_rank(dg_mesh *m, int64_t *rank, int64_t *new_of_old) {
+  dg_error err = dg_mesh_permute(m, rank);
+  if (err == DG_OK && new_of_old)
+    memcpy(new_of_old, rank, (size_t)m->K * sizeof *rank);
+  free(rank);
+  if (err != DG_OK)
+    return dg_error_push(err, __FILE__, __LINE__, __func__);
+  return DG_OK;
+}
+
 dg_error dg_mesh_order_hilbert(dg_mesh *m, int64_t *new_of_old) {
   DG_CHECK(m, DG_ERR_ARG, "dg_mesh_order_hilbert: NULL mesh");
   const int dim = m->dim, nv = dim + 1, bits = dim == 3 ? 21 : 31;
@@ -95,11 +108,27 @@ dg_error dg_mesh_order_hilbert(dg_mesh *m, int64_t *new_of_old) {
   for (int64_t j = 0; j < K; j++)
     rank[order[j].k] = j;
   free(order);
-  dg_error err = dg_mesh_permute(m, rank);
-  if (err == DG_OK && new_of_old)
-    memcpy(new_of_old, rank, (size_t)K * sizeof *rank);
-  free(rank);
-  if (err != DG_OK)
-    return dg_error_push(err, __FILE__, __LINE__, __func__);
+  DG_CALL(permute_by_rank(m, rank, new_of_old));
+  return DG_OK;
+}
+
+dg_error dg_mesh_order_curved_first(dg_mesh *m, int64_t *new_of_old) {
+  DG_CHECK(m, DG_ERR_ARG, "dg_mesh_order_curved_first: NULL mesh");
+  const int64_t K = m->K;
+  int64_t *rank = malloc((size_t)(K > 0 ? K : 1) * sizeof *rank);
+  DG_CHECK(rank, DG_ERR_MEMORY, "element order: out of memory for %lld elements", (long long)K);
+  int64_t nc = 0;
+  for (int64_t k = 0; k < K; k++)
+    nc += m->geom_order > 1 && !dg_mesh_element_affine(m, k);
+  if (nc == 0) { /* nothing to move: the mesh stays as it is */
+    for (int64_t k = 0; k < K && new_of_old; k++)
+      new_of_old[k] = k;
+    free(rank);
+    return DG_OK;
+  }
+  int64_t ic = 0, ia = nc;
+  for (int64_t k = 0; k < K; k++)
+    rank[k] = m->geom_order > 1 && !dg_mesh_element_affine(m, k) ? ic++ : ia++;
+  DG_CALL(permute_by_rank(m, rank, new_of_old));
   return DG_OK;
 }

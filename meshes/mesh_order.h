@@ -35,6 +35,13 @@
  * Errors: DG_ERR_ARG (NULL mesh), DG_ERR_MEMORY. */
 dg_error dg_mesh_order_hilbert(dg_mesh *mesh, int64_t *new_of_old);
 
+/* Renumber the elements so that the curved ones (not the affine image of
+ * their vertices, dg_mesh_element_affine) come first, each kind keeping its
+ * order: the curved kernels run over one range [0, ncurved) and the affine
+ * ones over the rest (dg/opdata.h).  A mesh of geometry order 1 is left
+ * alone.  new_of_old as above. */
+dg_error dg_mesh_order_curved_first(dg_mesh *mesh, int64_t *new_of_old);
+
 /* The Hilbert index of grid point x (dim coordinates of `bits` bits each,
  * dim * bits <= 63): exposed for the tests. */
 uint64_t dg_hilbert_index(int dim, int bits, const uint32_t *x);

@@ -27,13 +27,13 @@ int dg_codegen_version(void) { return GENERATOR_VERSION; }
 
 dg_element_ops dg_element_ops_of(const dg_refelem *re) {
   dg_element_ops el = {re->dim, re->N,  re->Np, re->Nfp,  re->Nfaces,
-                       re->Dr,  re->Ds, re->Dt, re->LIFT, re->Fmask, 0};
+                       re->Dr,  re->Ds, re->Dt, re->LIFT, re->Fmask, 0, 0};
   return el;
 }
 
 dg_element_ops dg_element_ops_of_bernstein(const dg_refelem *re, const dg_bernstein *bb) {
   dg_element_ops el = {re->dim, re->N,  re->Np, re->Nfp,  re->Nfaces,
-                       bb->Dr,  bb->Ds, bb->Dt, bb->LIFT, re->Fmask, 1};
+                       bb->Dr,  bb->Ds, bb->Dt, bb->LIFT, re->Fmask, 1, 0};
   return el;
 }
 
@@ -48,6 +48,9 @@ static void emit_prelude(dg_strbuf *b, dg_codegen_target tg, const dg_element_op
                     " * knobs: %s (NP_PAD %d) */\n",
                     GENERATOR_VERSION, tg == DG_CODEGEN_CUDA ? "cuda" : "c",
                     is_float ? "float" : "double", el->dim, el->N, knobs, np_pad);
+  if (el->curved)
+    dg_strbuf_append(b, "/* curved elements: dg_surface_curved and dg_volume_curved with per-node\n"
+                        " * metric terms over elements [0, KC) (dg/opdata_curved.c) */\n");
   if (tg == DG_CODEGEN_C)
     dg_strbuf_append(b, "#include <math.h>\n#include <stdint.h>\n#define KERNEL\n");
   else
@@ -96,7 +99,9 @@ static void emit_prelude(dg_strbuf *b, dg_codegen_target tg, const dg_element_op
 static dg_error emit_volume(dg_strbuf *b, dg_codegen_target tg, const dg_element_ops *el,
                             const dg_physics *ph, const deriv_table *dtab,
                             const dg_kernel_config *cfg, int is_float, int uses_x, int uses_fx) {
-  gen_state st = {dtab, el->dim, tg == DG_CODEGEN_CUDA};
+  /* curved: the contravariant divergence on both targets (the conservative
+   * form of dg/opdata_curved.c, which needs the per-node Ja inside D_a) */
+  gen_state st = {dtab, el->dim, tg == DG_CODEGEN_CUDA || el->curved};
   dg_emit_ctx ctx;
   dg_gen_init_ctx(&ctx, ph, el->dim, is_float);
   ctx.field = dg_gen_volume_field;
@@ -112,6 +117,8 @@ static dg_error emit_volume(dg_strbuf *b, dg_codegen_target tg, const dg_element
     dg_gen_emit_volume_gemm(b, el, ph, dtab, cfg, &ctx, uses_x, uses_fx, is_float);
   } else if (tg == DG_CODEGEN_CUDA) {
     dg_gen_emit_volume_node_cuda(b, el, ph, dtab, cfg, &ctx, uses_x, uses_fx, is_float);
+  } else if (el->curved) {
+    dg_gen_emit_volume_curved_c(b, el, ph, dtab, cfg, &ctx, uses_x);
   } else {
     dg_gen_emit_volume_node_c(b, el, ph, dtab, cfg, &ctx, uses_x);
   }
@@ -150,7 +157,7 @@ static void count_products(dg_codegen_target tg, const dg_element_ops *el,
     const deriv_entry *de = &dtab->d[x];
     /* a contravariant divergence source takes one application, any other
      * differentiated scalar DIM (a curl taken as rows is a divergence) */
-    int napp = tg == DG_CODEGEN_CUDA && de->div
+    int napp = (tg == DG_CODEGEN_CUDA || el->curved) && de->div
                    ? de->rows * el->dim
                    : dg_flux_shape_size(de->node->args[0]->shape) * el->dim;
     if (!sparse) {
@@ -176,6 +183,15 @@ dg_error dg_codegen_generate(dg_codegen_target target, const dg_element_ops *el,
            el->bernstein ? "Bernstein-Bezier" : "nodal", cfg->basis ? "bernstein" : "nodal");
   if (cfg->basis) /* pointwise work on coefficients is exact for affine physics only */
     DG_CALL(dg_flux_check_affine(ph, NULL, NULL));
+  if (el->curved) /* node-per-thread kernels with per-node factors, over [0, KC) */
+    DG_CHECK(cfg->work_mode != DG_WORK_GEMM && cfg->work_mode != DG_WORK_MMA &&
+                 !cfg->fuse_surface && !cfg->basis && ph->ngrad == 0 && el->dim >= 2,
+             DG_ERR_UNSUPPORTED,
+             "curved elements run work_mode parallel, sequence or inline, fuse_surface 0, "
+             "basis nodal, first-order terms only, in 2D and 3D (here work_mode %s, "
+             "fuse_surface %d, basis %d, %d lifted gradients, dim %d)",
+             dg_work_mode_name(cfg->work_mode), cfg->fuse_surface, cfg->basis, ph->ngrad,
+             el->dim);
   if (ph->ngrad > 0) /* the lifted gradients Qg share the state's mapM / mapP offsets */
     DG_CHECK(cfg->layout == DG_LAYOUT_FIELD_MAJOR && !cfg->gather_ahead && !cfg->local_traces,
              DG_ERR_INPUT,
@@ -238,15 +254,20 @@ dg_error dg_codegen_generate(dg_codegen_target target, const dg_element_ops *el,
   emit_prelude(&b, target, el, ph, cfg, is_float, np_pad, ngeo);
   DG_CALL_GOTO(err, fail_buf, dg_gen_emit_surface(&b, target, el, ph, is_float, uses_fx));
   DG_CALL_GOTO(err, fail_buf, emit_volume(&b, target, el, ph, dtab, cfg, is_float, uses_vx, uses_fx));
-  if (ph->ngrad > 0)
-    DG_CALL_GOTO(err, fail_buf, dg_gen_emit_gradient(&b, target, el, ph, is_float, uses_fx));
-  dg_gen_emit_updates(&b, target);
   int has_initial = ph->initial != NULL;
   for (int f = 0; f < ph->nfields && has_initial; f++)
     has_initial = ph->initial[f] != NULL;
+  if (el->curved) /* the curved module: its two kernels only */
+    goto finish;
+  if (ph->ngrad > 0)
+    DG_CALL_GOTO(err, fail_buf, dg_gen_emit_gradient(&b, target, el, ph, is_float, uses_fx));
+  dg_gen_emit_updates(&b, target);
   if (has_initial)
     DG_CALL_GOTO(err, fail_buf, dg_gen_emit_initial(&b, target, ph, el->dim, is_float));
+finish:
   DG_CALL_GOTO(err, fail_buf, dg_strbuf_finish(&b, &out->source));
+  if (el->curved)
+    has_initial = 0;
   out->np_pad = np_pad;
   out->ngeo = ngeo;
   out->nderiv = dtab->ng;

@@ -59,7 +59,20 @@
  *               over elements [0, K_owned) (cuda: NP x GEPB threads a block,
  *               dg_codegen_gradient_* below).
  * A fused dg_volume (config.fuse_update) skips rhs and applies the LSERK
- * update to q and res itself. */
+ * update to q and res itself..
+ *
+ * Curved elements (issue 40; dg_element_ops.curved, a module of its own):
+ *   dg_surface_curved (q, fl, mapM, mapP, fbc, fgeo, fx, t, K, fcf, Qg, KC)
+ *   dg_volume_curved  (the 20 arguments of dg_volume with cf, fcf, Qg, then KC)
+ * over elements [0, KC) (the curved ones come first, dg/opdata.h), with
+ * egeo = cgeo, per node (k*NGEO + g)*NP + i: Ja_ad = J dr_a/dx_d at
+ * g = a*DIM + d, 1/J at g = DIM*DIM; fgeo = cfgeo, per face node (k*NFNFP + m)*
+ * (DIM+1) + d: n, sJ (the volume kernel scales the lift by 1/J at its
+ * node).  Divergences in conservative form (1/J) sum_a
+ * D_a (sum_d Ja_ad F_d), other partials by the chain rule with Ja/J
+ * (dg/opdata_curved.c says why); cuda node-per-thread work modes only, no
+ * fused surface, nodal basis, first-order terms.  A mesh without curved
+ * elements never generates this module: its kernels are those above. */
 #ifndef DG_OPERATORS_CODEGEN_H
 #define DG_OPERATORS_CODEGEN_H
 
@@ -250,6 +263,9 @@ typedef struct dg_element_ops {
   int bernstein;              /* the matrices act on Bernstein-Bezier coefficients (node
                                  p's coefficient belongs to its lattice point, see
                                  dg/bernstein.h); must match dg_kernel_config.basis */
+  int curved;                 /* 0: the affine module.  1: the module of the curved
+                                 elements, dg_surface_curved and dg_volume_curved only,
+                                 with per-node metric terms (see "Curved elements" above) */
 } dg_element_ops;
 
 /* The element operators of a reference element (pointers into re, which

@@ -396,6 +396,20 @@ void dg_gen_emit_volume_signature_cuda(dg_strbuf *b, const char *nthreads, int m
                                   : ") {\n");
 }
 
+void dg_gen_emit_volume_signature_curved_cuda(dg_strbuf *b, const char *nthreads) {
+  dg_strbuf_appendf(b, "KERNEL void __launch_bounds__(%s) ", nthreads);
+  dg_strbuf_append(b,
+    "dg_volume_curved(real *__restrict__ q,\n"
+    "    real *__restrict__ rhs, const real *__restrict__ fl, const real *__restrict__ egeo,\n"
+    "    const real *__restrict__ vx, real t, long long K, real *__restrict__ res,\n"
+    "    real rk_a, real rk_b, real dt, real *__restrict__ q_out,\n"
+    "    const int *__restrict__ mapM, const int *__restrict__ mapP,\n"
+    "    const int *__restrict__ fbc, const real *__restrict__ fgeo,\n"
+    "    const real *__restrict__ fx, const real *__restrict__ cf,\n"
+    "    const real *__restrict__ fcf, const real *__restrict__ Qg, long long KC) {\n"
+    "  (void)cf; (void)fcf; (void)Qg;\n");
+}
+
 /* The lattice of Bernstein-Bezier coefficients and nodes (the listing
  * order is in gen_gemm_bernstein.c). */
 int dg_gen_lattice_count(int dim, int n) {

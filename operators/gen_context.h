@@ -129,7 +129,13 @@ void dg_gen_emit_surface_body(dg_strbuf *b, const dg_element_ops *el, const dg_p
  * DG_GEN_TRACES_UM_ON_BOUNDARIES uM is loaded on boundary faces only (the
  * caller has the interior values).  Same expectations as above; flags need
  * !preloaded. */
-enum { DG_GEN_TRACES_GRADIENTS = 1, DG_GEN_TRACES_UM_ON_BOUNDARIES = 2 };
+enum {
+  DG_GEN_TRACES_GRADIENTS = 1,
+  DG_GEN_TRACES_UM_ON_BOUNDARIES = 2,
+  /* the curved kernels: normal and Fscale per face node, fgeo[(k*NFNFP + m)*(DIM+1) + d]
+     (dg/opdata_curved.c's cfgeo) instead of once per face */
+  DG_GEN_TRACES_PER_NODE_GEOMETRY = 4
+};
 void dg_gen_emit_face_traces(dg_strbuf *b, const dg_physics *ph, int uses_x, dg_emit_ctx *ctx,
                              int absolute_k, int preloaded, int ldg, int local, int flags);
 /* The fused surface of a cuda dg_volume: the scaled face fluxes of the
@@ -179,5 +185,10 @@ dg_error dg_gen_finish_element_kernel(dg_strbuf *b, dg_codegen_target tg, dg_emi
  * ngrad > 0 appends cf, fcf and the lifted gradients Qg. */
 void dg_gen_emit_volume_signature_cuda(dg_strbuf *b, const char *nthreads, int min_blocks,
                                        int ncoef, int ngrad);
+
+/* The cuda dg_volume_curved signature (node-per-thread work modes): the
+ * arguments of dg_volume with cf, fcf and Qg always, then KC, the number of
+ * curved elements [0, KC) it runs over (egeo: dg/opdata_curved.c's cgeo). */
+void dg_gen_emit_volume_signature_curved_cuda(dg_strbuf *b, const char *nthreads);
 
 #endif

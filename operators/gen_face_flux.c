@@ -65,8 +65,11 @@ void dg_gen_emit_face_traces(dg_strbuf *b, const dg_physics *ph, int uses_x, dg_
   int grads = flags & DG_GEN_TRACES_GRADIENTS, um_late = flags & DG_GEN_TRACES_UM_ON_BOUNDARIES;
   dg_strbuf_lines(b,
                   "const long long idx = k * NFNFP + m;\n"
-                  "const int f = m / NFP;\n"
-                  "const real *fg = fgeo + (k * NFACES + f) * (DIM + 1); /* per face (affine) */\n"
+                  "const int f = m / NFP;\n");
+  dg_strbuf_line(b, flags & DG_GEN_TRACES_PER_NODE_GEOMETRY
+                        ? "const real *fg = fgeo + idx * (DIM + 1); /* per face node (curved) */"
+                        : "const real *fg = fgeo + (k * NFACES + f) * (DIM + 1); /* per face (affine) */");
+  dg_strbuf_lines(b,
                   "real nrm[DIM];\n"
                   "for (int d = 0; d < DIM; ++d) nrm[d] = fg[d];\n"
                   "const real fscale = fg[DIM];\n");
@@ -152,8 +155,8 @@ void dg_gen_emit_surface_body(dg_strbuf *b, const dg_element_ops *el, const dg_p
                               int is_float, int uses_x, dg_emit_ctx *ctx, const char *dst,
                               int absolute_k, int preloaded, int ldg, int local) {
   dg_gen_emit_face_traces(b, ph, uses_x, ctx, absolute_k, preloaded, ldg, local,
-                          ph->ngrad > 0 ? DG_GEN_TRACES_GRADIENTS : 0);
-  (void)el;
+                          (ph->ngrad > 0 ? DG_GEN_TRACES_GRADIENTS : 0) |
+                              (el->curved ? DG_GEN_TRACES_PER_NODE_GEOMETRY : 0));
   (void)is_float;
   dg_strbuf_line(b, "/* Fscale * (numerical flux - surface form of the volume term at u-) */");
   for (int f = 0; f < ph->nfields; f++)

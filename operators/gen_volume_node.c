@@ -5,6 +5,7 @@
 #include "operators/gen_volume_node.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "operators/gen_context.h"
 
@@ -84,12 +85,13 @@ static const char *volume_signature_c =
 
 /* Open "for each of the thread's WI elements in the pass, if it exists" and
  * load its node's state u (closed by the caller at indent 4). */
-static void open_slot_loop(dg_strbuf *b, const char *uload) {
+static void open_slot_loop(dg_strbuf *b, const char *uload, int curved) {
   dg_strbuf_lines(b,
                   "for (int w = 0; w < WI; ++w) {\n"
                   "  const int s = w * EPB + e;\n"
-                  "  const long long k = k0 + s;\n"
-                  "  if (k < K) {\n");
+                  "  const long long k = k0 + s;\n");
+  /* curved: the range's own end (the affine elements after it are another kernel's) */
+  dg_strbuf_line(b, curved ? "  if (k < KC) {" : "  if (k < K) {");
   b->indent = 8;
   dg_strbuf_line(b, "real u[NC];");
   dg_strbuf_line(b, "%s", uload);
@@ -243,43 +245,73 @@ static void emit_lifting(dg_strbuf *b, const dg_kernel_config *cfg, const char *
   dg_strbuf_line(b, "}");
 }
 
+/* Curved elements (dg/opdata_curved.c): node i's Ja = J dr_a/dx_d and 1/J
+ * as ij, from egeo (the curved cgeo: factor g of node i of element k at
+ * (k*NGEO + g)*NP + i, so that a block's nodes load each factor coalesced). */
+static void emit_curved_node_geometry(dg_strbuf *b) {
+  dg_strbuf_lines(b,
+                  "/* the node's metric terms (curved): Ja and 1/J */\n"
+                  "const real *gn = egeo + k * NGEO * NP + i; /* factor g at gn[g * NP] */\n"
+                  "const real ij = gn[DIM * DIM * NP];\n"
+                  "(void)ij;\n");
+}
+
+/* d/dx_d of the differentiated scalars that are not divergence rows, by the
+ * chain rule: affine with the element's G[], P = G R, or curved with node
+ * i's dr_a/dx_d = Ja_ad / J, P = ij (gn R) (expects gn and ij); rfmt: the
+ * reference partial g*DIM + a. */
+static void emit_chain_rule(dg_strbuf *b, const deriv_table *dtab, const char *rfmt,
+                            int curved) {
+  int dim = dtab->dim;
+  dg_strbuf_line(b, "real P[%d];", dtab->ng * dim);
+  for (int x = 0; x < dtab->n; x++) {
+    const deriv_entry *de = &dtab->d[x];
+    if (de->div)
+      continue;
+    int gsz = dg_flux_shape_size(de->node->args[0]->shape);
+    for (int c = 0; c < gsz; c++)
+      for (int d = 0; d < dim; d++) {
+        int g = de->gbase + c;
+        dg_strbuf_indent(b);
+        dg_strbuf_appendf(b, curved ? "P[%d] = ij * (" : "P[%d] =", g * dim + d);
+        for (int a = 0; a < dim; a++) {
+          if (curved)
+            dg_strbuf_appendf(b, "%sgn[%d * NP] * ", a ? " + " : "", a * dim + d);
+          else
+            dg_strbuf_appendf(b, "%s G[%d] * ", a ? " +" : "", a * dim + d);
+          dg_strbuf_appendf(b, rfmt, g * dim + a);
+        }
+        dg_strbuf_append(b, curved ? ");\n" : ";\n");
+      }
+  }
+}
+
 /* Per node of the pass: the chain rule and the store or fused update
  * (inside open_slot_loop). */
 static void emit_node_rhs(dg_strbuf *b, const dg_physics *ph, const deriv_table *dtab,
                           const dg_kernel_config *cfg, dg_emit_ctx *ctx, int uses_x, int nd,
-                          int nr) {
-  int ng = dtab->ng, dim = dtab->dim;
+                          int nr, int curved) {
   if (uses_x)
     emit_load_x(b);
+  if (curved) /* 1/J also scales the lift (dg/opdata_curved.c) */
+    emit_curved_node_geometry(b);
   if (nd > 0) {
     dg_strbuf_line(b, "real DV[%d];", nd);
     dg_strbuf_line(b, "#pragma unroll");
-    dg_strbuf_line(b, "for (int g = 0; g < %d; ++g) DV[g] = DVa[w][g];", nd);
+    dg_strbuf_line(b, curved ? "for (int g = 0; g < %d; ++g) DV[g] = DVa[w][g] * ij;"
+                             : "for (int g = 0; g < %d; ++g) DV[g] = DVa[w][g];", nd);
   }
-  if (nr > 0) {
+  if (nr > 0 && curved) {
+    dg_strbuf_line(b, "/* chain rule with the node's geometric factors (curved) */");
+    emit_chain_rule(b, dtab, "R[w][%d]", 1);
+  } else if (nr > 0) {
     dg_strbuf_lines(b,
                     "/* chain rule with the element's (affine) geometric factors */\n"
                     "real G[DIM * DIM];\n"
                     "for (int a = 0; a < DIM * DIM; ++a) G[a] = egeo[k * NGEO + a];\n");
-    dg_strbuf_line(b, "real P[%d];", ng * dim);
-    for (int x = 0; x < dtab->n; x++) {
-      const deriv_entry *de = &dtab->d[x];
-      if (de->div)
-        continue;
-      int gsz = dg_flux_shape_size(de->node->args[0]->shape);
-      for (int c = 0; c < gsz; c++)
-        for (int d = 0; d < dim; d++) {
-          int g = de->gbase + c;
-          dg_strbuf_indent(b);
-          dg_strbuf_appendf(b, "P[%d] =", g * dim + d);
-          for (int a = 0; a < dim; a++)
-            dg_strbuf_appendf(b, "%s G[%d] * R[w][%d]", a ? " +" : "", a * dim + d,
-                              g * dim + a);
-          dg_strbuf_append(b, ";\n");
-        }
-    }
+    emit_chain_rule(b, dtab, "R[w][%d]", 0);
   }
-  dg_gen_emit_rhs_store(b, ph, cfg, ctx, "rl[w][%d]", "res[o]");
+  dg_gen_emit_rhs_store(b, ph, cfg, ctx, curved ? "ij * rl[w][%d]" : "rl[w][%d]", "res[o]");
 }
 
 /* cuda dg_volume.  Block = NP x EPB threads; thread (i, e) owns node i of
@@ -304,7 +336,10 @@ void dg_gen_emit_volume_node_cuda(dg_strbuf *b, const dg_element_ops *el, const 
   dg_strbuf_appendf(b, "#define QOUT %s\n", cfg->fuse_surface ? "q_out" : "q");
   if (cfg->vector_loads)
     dg_strbuf_appendf(b, "typedef %s real2;\n", is_float ? "float2" : "double2");
-  dg_gen_emit_volume_signature_cuda(b, "NP * EPB", 1, ph->ncoef, ph->ngrad);
+  if (el->curved)
+    dg_gen_emit_volume_signature_curved_cuda(b, "NP * EPB");
+  else
+    dg_gen_emit_volume_signature_cuda(b, "NP * EPB", 1, ph->ncoef, ph->ngrad);
   b->indent = 2;
   dg_strbuf_lines(b,
                   "extern __shared__ __align__(16) double smem_raw[];\n"
@@ -373,10 +408,13 @@ void dg_gen_emit_volume_node_cuda(dg_strbuf *b, const dg_element_ops *el, const 
                           : "for (int c = 0; c < NC; ++c) u[c] = q[BASE(k, i) + c * CSTRIDE(K)];";
   dg_strbuf_line(b, "/* pointwise flux quantities of every node into shared */");
   dg_strbuf_line(b, "#pragma unroll");
-  open_slot_loop(b, uload);
+  open_slot_loop(b, uload, el->curved);
   if (dtab->uses_x) /* a derivative's argument reads x */
     emit_load_x(b);
-  if (dtab->nd > 0) {
+  if (dtab->nd > 0 && el->curved) {
+    dg_strbuf_line(b, "real G[DIM * DIM]; /* Ja = J dr_a/dx_d at the node (curved) */");
+    dg_strbuf_line(b, "for (int a = 0; a < DIM * DIM; ++a) G[a] = egeo[(k * NGEO + a) * NP + i];");
+  } else if (dtab->nd > 0) {
     dg_strbuf_line(b, "real G[DIM * DIM]; /* dr_a/dx_d of the (affine) element */");
     dg_strbuf_line(b, "for (int a = 0; a < DIM * DIM; ++a) G[a] = egeo[k * NGEO + a];");
   }
@@ -399,8 +437,8 @@ void dg_gen_emit_volume_node_cuda(dg_strbuf *b, const dg_element_ops *el, const 
     emit_reference_derivatives(b, dtab, cfg, mp, nd, nr);
   emit_lifting(b, cfg, mp, sfl);
   dg_strbuf_line(b, "#pragma unroll");
-  open_slot_loop(b, uload);
-  emit_node_rhs(b, ph, dtab, cfg, ctx, uses_x, nd, nr);
+  open_slot_loop(b, uload, el->curved);
+  emit_node_rhs(b, ph, dtab, cfg, ctx, uses_x, nd, nr, el->curved);
   b->indent = 4;
   dg_strbuf_line(b, "  }");
   dg_strbuf_line(b, "}");
@@ -412,11 +450,18 @@ void dg_gen_emit_volume_node_cuda(dg_strbuf *b, const dg_element_ops *el, const 
   dg_strbuf_append(b, "}\n\n");
 }
 
-void dg_gen_emit_volume_node_c(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
-                               const deriv_table *dtab, const dg_kernel_config *cfg,
-                               dg_emit_ctx *ctx, int uses_x) {
+/* The c dg_volume's (curved: dg_volume_curved's) signature, its element
+ * loop and the flux quantities of every node into g_all (curved: the
+ * divergence rows contravariant with the node's Ja); leaves indent 4. */
+static void emit_c_flux_quantities(dg_strbuf *b, const dg_physics *ph, const deriv_table *dtab,
+                                   dg_emit_ctx *ctx, int curved) {
   int ng = dtab->ng;
-  dg_strbuf_append(b, volume_signature_c);
+  if (curved) {
+    dg_strbuf_append(b, "KERNEL void dg_volume_curved");
+    dg_strbuf_append(b, strstr(volume_signature_c, "(void **args"));
+  } else {
+    dg_strbuf_append(b, volume_signature_c);
+  }
   if (ph->ncoef > 0) /* after the 17 arguments of the cuda kernel */
     dg_strbuf_append(b, "  const real *restrict cf = *(const real **)args[17];\n"
                         "  (void)cf;\n");
@@ -427,18 +472,108 @@ void dg_gen_emit_volume_node_c(dg_strbuf *b, const dg_element_ops *el, const dg_
   dg_strbuf_line(b, "(void)vx; (void)t; (void)rhs; (void)res; (void)rk_a; (void)rk_b; (void)dt;");
   dg_strbuf_line(b, "for (long long k = first; k < first + count; ++k) {");
   b->indent = 4;
-  dg_strbuf_line(b, "real g_all[%d][NP]; /* flux quantities at every node */", ng > 0 ? ng : 1);
+  dg_strbuf_line(b, curved ? "real g_all[%d][NP]; /* flux quantities (contravariant rows) */"
+                           : "real g_all[%d][NP]; /* flux quantities at every node */",
+                 ng > 0 ? ng : 1);
   dg_strbuf_line(b, "for (int i = 0; i < NP; ++i) {");
   b->indent = 6;
   emit_load_node(b, dtab->uses_x);
   dg_strbuf_line(b, "(void)u;");
-  dg_gen_emit_gvalues(b, dtab, ctx, "g_all[%d][i]", 0, 0);
+  if (curved && dtab->nd > 0) {
+    dg_strbuf_line(b, "real G[DIM * DIM]; /* Ja = J dr_a/dx_d at the node */");
+    dg_strbuf_line(b, "for (int a = 0; a < DIM * DIM; ++a) G[a] = egeo[(k * NGEO + a) * NP + i];");
+  }
+  dg_gen_emit_gvalues(b, dtab, ctx, "g_all[%d][i]", curved, 0);
   b->indent = 4;
   dg_strbuf_line(b, "}");
+}
+
+void dg_gen_emit_volume_node_c(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
+                               const deriv_table *dtab, const dg_kernel_config *cfg,
+                               dg_emit_ctx *ctx, int uses_x) {
+  emit_c_flux_quantities(b, ph, dtab, ctx, 0);
   dg_strbuf_line(b, "for (int i = 0; i < NP; ++i) {");
   b->indent = 6;
   emit_load_node(b, uses_x);
   emit_volume_node(b, el, ph, dtab, cfg, ctx, "g_all[%d][j]", "");
+  b->indent = 4;
+  dg_strbuf_line(b, "}");
+  b->indent = 2;
+  dg_strbuf_line(b, "}");
+  b->indent = 0;
+  dg_strbuf_append(b, "}\n\n");
+}
+
+/* c dg_volume_curved (el->curved): per element of the chunk, the flux
+ * quantities of every node, divergence rows contravariant with the node's
+ * Ja (ghat_a = sum_d Ja_ad F_d), then per node their reference derivatives,
+ * DV = (1/J) sum_a D_a ghat_a (the conservative form of
+ * dg/opdata_curved.c), the chain rule for the other partials, the lift and
+ * the store: the arithmetic of the cuda kernel, so the two agree to
+ * round-off. */
+void dg_gen_emit_volume_curved_c(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
+                                 const deriv_table *dtab, const dg_kernel_config *cfg,
+                                 dg_emit_ctx *ctx, int uses_x) {
+  static const char *dn[3] = {"Dr", "Ds", "Dt"};
+  int ng = dtab->ng, dim = el->dim, nd = dtab->nd;
+  int nr = 0;
+  for (int x = 0; x < dtab->n; x++)
+    if (!dtab->d[x].div)
+      nr += dg_flux_shape_size(dtab->d[x].node->args[0]->shape) * dim;
+  emit_c_flux_quantities(b, ph, dtab, ctx, 1);
+  dg_strbuf_line(b, "for (int i = 0; i < NP; ++i) {");
+  b->indent = 6;
+  emit_load_node(b, uses_x);
+  if (nd > 0)
+    dg_strbuf_line(b, "real DVa[%d] = {0};", nd);
+  if (nr > 0)
+    dg_strbuf_line(b, "real R[%d] = {0};", ng * dim);
+  if (ng > 0) {
+    dg_strbuf_line(b, "for (int j = 0; j < NP; ++j) {");
+    for (int d = 0; d < dim; d++)
+      dg_strbuf_line(b, "  const real %s = c_%s[i * NP + j];", dn[d], dn[d]);
+    for (int x = 0; x < dtab->n; x++) {
+      const deriv_entry *de = &dtab->d[x];
+      if (de->div) {
+        for (int row = 0; row < de->rows; row++) {
+          dg_strbuf_indent(b);
+          dg_strbuf_appendf(b, "  DVa[%d] +=", de->dbase + row);
+          for (int a = 0; a < dim; a++)
+            dg_strbuf_appendf(b, "%s %s * g_all[%d][j]", a ? " +" : "", dn[a],
+                              de->gbase + row * dim + a);
+          dg_strbuf_append(b, ";\n");
+        }
+        continue;
+      }
+      int gsz = dg_flux_shape_size(de->node->args[0]->shape);
+      for (int c = 0; c < gsz; c++) {
+        int g = de->gbase + c;
+        dg_strbuf_indent(b);
+        dg_strbuf_appendf(b, "  { const real v = g_all[%d][j];", g);
+        for (int d = 0; d < dim; d++)
+          dg_strbuf_appendf(b, " R[%d] += %s * v;", g * dim + d, dn[d]);
+        dg_strbuf_append(b, " }\n");
+      }
+    }
+    dg_strbuf_line(b, "}");
+  }
+  emit_curved_node_geometry(b); /* 1/J: the volume terms and the lift */
+  if (nd > 0) {
+    dg_strbuf_line(b, "real DV[%d];", nd);
+    dg_strbuf_line(b, "for (int g = 0; g < %d; ++g) DV[g] = DVa[g] * ij;", nd);
+  }
+  if (nr > 0) {
+    dg_strbuf_line(b, "/* chain rule with the node's geometric factors (curved) */");
+    emit_chain_rule(b, dtab, "R[%d]", 1);
+  }
+  dg_strbuf_lines(b,
+                  "real rl[NC];\n"
+                  "for (int c = 0; c < NC; ++c) rl[c] = 0;\n"
+                  "for (int mm = 0; mm < NFNFP; ++mm) {\n"
+                  "  const real L = c_LIFT[i * NFNFP + mm];\n"
+                  "  for (int c = 0; c < NC; ++c) rl[c] += L * fl[((long long)c * K + k) * NFNFP + mm];\n"
+                  "}\n");
+  dg_gen_emit_rhs_store(b, ph, cfg, ctx, "ij * rl[%d]", "res[o]");
   b->indent = 4;
   dg_strbuf_line(b, "}");
   b->indent = 2;

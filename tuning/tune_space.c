@@ -349,6 +349,20 @@ void dg_tune_space_drop_viscous(dg_tune_space *s) {
   s->nkin = n;
 }
 
+void dg_tune_space_drop_curved(dg_tune_space *s) {
+  dg_tune_space_drop_bernstein(s);
+  int n = 0;
+  for (int i = 0; i < s->nvolume; i++)
+    if (!s->volume[i].fuse_surface)
+      s->volume[n++] = s->volume[i];
+  s->nvolume = n;
+  n = 0;
+  for (int i = 0; i < s->nkin; i++)
+    if (!s->kin[i].fuse_surface)
+      s->kin[n++] = s->kin[i];
+  s->nkin = n;
+}
+
 void dg_tune_space_free(dg_tune_space *s) {
   free(s->layouts);
   free(s->volume);

@@ -43,6 +43,12 @@ void dg_tune_space_drop_nodal_mma(dg_tune_space *s);
  * field-major layout only, and no trace forms that bypass them
  * (gather_ahead, local_traces; operators/codegen.c checks the same). */
 void dg_tune_space_drop_viscous(dg_tune_space *s);
+/* Drop the candidates the affine kernels of a mesh with curved elements
+ * cannot take (issue 40): a fused surface (it runs over every element at
+ * once, the curved ones are another module's) and Bernstein-Bezier
+ * coefficients (one basis for the whole state; the curved kernels are
+ * nodal).  The curved kernels' own candidates: problems/solver/autotune_curved.c. */
+void dg_tune_space_drop_curved(dg_tune_space *s);
 void dg_tune_space_free(dg_tune_space *s);
 
 /* Apply the knobs of one phase's candidate to a configuration. */

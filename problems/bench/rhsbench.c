@@ -137,6 +137,11 @@ static void counts(const dg_discretization *d, const dg_generated *g, int nc, in
     row->bytes[1] += K * Np * nq * r;
     row->flops[0] += K * nq / dim * (2.0 * Np * Np * dim + 2.0 * Np * F + 2.0 * dim * dim * Np);
   }
+  /* curved elements (issue 40): their metric terms per volume node and
+   * their normals and Fscale per face node, not once per element and face */
+  double Kc = (double)d->ncurved;
+  row->bytes[0] += Kc * (F - d->Nfaces) * (dim + 1) * r;
+  row->bytes[1] += Kc * (Np - 1) * g->ngeo * r;
   if (fused_surface) { /* one kernel: the fl round trip (write + read) is gone */
     row->bytes[1] += row->bytes[0] - 2 * K * F * nc * r;
     row->bytes[0] = 0;
@@ -158,7 +163,6 @@ static dg_error bench_one(const char *cfg, const bench_opts *o, bench_row *row, 
   DG_CALL_GOTO(err, done, dg_problem_load(cfg, o->ov, o->nov, &p));
   DG_CALL_GOTO(err, done, dg_device_create(p->device, -1, &dev));
   DG_CALL_GOTO(err, done, dg_discretization_create(p->mesh, p->order, p->precision, &disc));
-  DG_CALL_GOTO(err, done, dg_opdata_check_affine(disc)); /* no curved kernels yet */
   DG_CALL_GOTO(err, done, dg_physics_from_program(p->program, &ph, &tab));
   /* as dgrun: conditions no face uses do not keep a physics off BB coefficients */
   DG_CALL_GOTO(err, done,
@@ -207,6 +211,13 @@ static dg_error bench_one(const char *cfg, const bench_opts *o, bench_row *row, 
     DG_CALL_GOTO(err, done, dg_solver_set_coefficients(s, co->values));
   if (shock)
     DG_CALL_GOTO(err, done, dg_solver_set_initial(s, 0.0));
+  if (o->tune != DG_TUNE_OFF && disc->ncurved > 0) { /* the curved kernels' own tuning */
+    dg_autotune_request tq = {dev, disc, &ph, p->tag_to_bc, NULL, (dg_tune_mode)o->tune,
+                              kc, NULL, NULL, 0, DG_AUTOTUNE_SEARCH_MISSING,
+                              co ? co->values : NULL};
+    dg_autotune_outcome tc;
+    DG_CALL_GOTO(err, done, dg_autotune_curved(&tq, s, &tc));
+  }
   DG_CALL_GOTO(err, done, dg_autotune_time_kernels(s, o->repeats, 0, 7, row->ms, &stopped));
   row->rhs_ms = row->ms[0] + row->ms[1] + row->ms[2];
   counts(disc, dg_solver_generated(s), ph.ncomp, ph.ncoef, ph.ngrad * disc->dim, kc.fuse_update,
@@ -216,6 +227,9 @@ static dg_error bench_one(const char *cfg, const bench_opts *o, bench_row *row, 
     const dg_device_info *info = dg_device_get_info(dev);
     fprintf(out, "%s: %s, %dD N=%d %s, K=%lld, %lld DOFs\n", cfg, info->name, row->dim,
             row->N, row->is_float ? "float" : "double", row->K, row->dofs);
+    if (disc->ncurved > 0) /* surface and volume below: the curved kernels and the affine */
+      fprintf(out, "curved elements: %lld of %lld (their own kernels: %s)\n",
+              (long long)disc->ncurved, row->K, "dg_surface_curved, dg_volume_curved");
     fprintf(out, "copy bandwidth (device-to-device, same run): %.1f GB/s\n", row->copy_gbs);
     fprintf(out, "variant: %s\n", row->variant);
     fprintf(out, "%-10s %10s %12s %9s %7s %9s %14s\n", "kernel", "time ms", "min MB", "GB/s",

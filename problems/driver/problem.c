@@ -197,6 +197,9 @@ static dg_error load_mesh(dg_problem *p) {
     dg_timing_end(ph);
     p->element_order = "hilbert";
   }
+  /* the curved kernels run over the first elements (dg/opdata.h) */
+  if (!p->part)
+    DG_CALL(dg_mesh_order_curved_first(p->mesh, NULL));
   int64_t nflipped = 0;
   ph = dg_timing_begin("mesh orientation");
   DG_CALL(dg_mesh_orient(p->mesh, &nflipped));

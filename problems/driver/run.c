@@ -332,17 +332,18 @@ static dg_error kernels_and_solver(const dg_run_options *opt, dg_run_state *r) {
   /* Under mpirun every rank tunes its own part (the parts are alike; the
    * database entry is shared by key). */
   dg_kernel_config kc = p->kernels;
-  if (p->tuning != DG_TUNE_OFF || opt->tune_only) {
-    /* dgrun tune: a full search unless --tune=auto (then auto's, where no
-     * entry exists); auto asked for by name searches on every backend */
-    dg_tune_mode mode = opt->tune_only && (!p->tuning_given || p->tuning == DG_TUNE_OFF)
-                            ? DG_TUNE_FULL
-                            : (dg_tune_mode)p->tuning;
-    dg_autotune_request tq = {r->dev, r->disc, &r->phys, r->par->tag_to_bc, NULL, mode,
-                              p->kernels, opt->tune_only ? stdout : NULL, NULL, 0,
-                              opt->tune_only || p->tuning_given ? DG_AUTOTUNE_SEARCH_MISSING
-                                                                : DG_AUTOTUNE_BY_BACKEND,
-                              r->coef->ncoef > 0 ? r->coef->values : NULL};
+  /* dgrun tune: a full search unless --tune=auto (then auto's, where no
+   * entry exists); auto asked for by name searches on every backend */
+  const int tuning = p->tuning != DG_TUNE_OFF || opt->tune_only;
+  dg_tune_mode mode = opt->tune_only && (!p->tuning_given || p->tuning == DG_TUNE_OFF)
+                          ? DG_TUNE_FULL
+                          : (dg_tune_mode)p->tuning;
+  dg_autotune_request tq = {r->dev, r->disc, &r->phys, r->par->tag_to_bc, NULL, mode,
+                            p->kernels, opt->tune_only ? stdout : NULL, NULL, 0,
+                            opt->tune_only || p->tuning_given ? DG_AUTOTUNE_SEARCH_MISSING
+                                                              : DG_AUTOTUNE_BY_BACKEND,
+                            r->coef->ncoef > 0 ? r->coef->values : NULL};
+  if (tuning) {
     dg_autotune_outcome to;
     ph = dg_timing_begin("tuning (database lookup or search)");
     DG_CALL(dg_parallel_agree(opt->comm, dg_autotune(&tq, &to)));
@@ -357,6 +358,12 @@ static dg_error kernels_and_solver(const dg_run_options *opt, dg_run_state *r) {
                                               &r->solver)));
   if (r->coef->ncoef > 0)
     DG_CALL(dg_parallel_agree(opt->comm, dg_solver_set_coefficients(r->solver, r->coef->values)));
+  if (tuning && r->disc->ncurved > 0) { /* the curved kernels: an operator of their own */
+    dg_autotune_outcome tc;
+    ph = dg_timing_begin("tuning (database lookup or search)");
+    DG_CALL(dg_parallel_agree(opt->comm, dg_autotune_curved(&tq, r->solver, &tc)));
+    dg_timing_end(ph);
+  }
   if (dg_problem_shock_enabled(p)) { /* [shock]: problems/solver/shock.h */
     dg_shock *sh = NULL;
     DG_CALL(dg_parallel_agree(opt->comm,
@@ -412,8 +419,6 @@ static dg_error setup(const dg_run_options *opt, dg_run_state *r) {
   ph = dg_timing_begin("discretization");
   DG_CALL(dg_parallel_agree(opt->comm, dg_discretization_create(r->par->mesh, p->order,
                                                                  p->precision, &r->disc)));
-  /* curved meshes are read, not run (yet): say so before any kernel */
-  DG_CALL(dg_parallel_agree(opt->comm, dg_opdata_check_affine(r->disc)));
   DG_CALL(dg_parallel_agree(opt->comm, dg_mesh_identity_hash(r->par, r->disc, &r->mesh_hash)));
   mesh_description(p->cfg, r->mesh_name, sizeof r->mesh_name);
   dg_timing_end(ph);

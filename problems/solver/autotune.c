@@ -152,8 +152,10 @@ static double *rounded_copy(const double *a, size_t n) {
   return r;
 }
 
-dg_error dg_autotune_module_digest(const dg_refelem *re, const dg_physics *physics,
-                                   int precision_float, char hex[65]) {
+/* The digest of the module of the default knobs (curved: the curved
+ * module, dg_element_ops.curved). */
+static dg_error module_digest(const dg_refelem *re, const dg_physics *physics,
+                              int precision_float, int curved, char hex[65]) {
   /* The operator matrices enter rounded: LAPACK/BLAS builds for other
    * processors (OpenBLAS picks its kernels at run time) differ in the last
    * bits of D and LIFT, and the H100 machine's entries must key the same
@@ -170,6 +172,7 @@ dg_error dg_autotune_module_digest(const dg_refelem *re, const dg_physics *physi
   el.Ds = m[1];
   el.Dt = m[2];
   el.LIFT = m[3];
+  el.curved = curved;
   dg_kernel_config c = dg_kernel_config_default();
   dg_generated g;
   DG_CALL_GOTO(err, done, dg_codegen_generate(DG_CODEGEN_C, &el, physics, precision_float, &c, &g));
@@ -195,6 +198,18 @@ done:
   for (int i = 0; i < 4; i++)
     free(m[i]);
   DG_CALL(err);
+  return DG_OK;
+}
+
+dg_error dg_autotune_module_digest(const dg_refelem *re, const dg_physics *physics,
+                                   int precision_float, char hex[65]) {
+  DG_CALL(module_digest(re, physics, precision_float, 0, hex));
+  return DG_OK;
+}
+
+dg_error dg_autotune_curved_digest(const dg_refelem *re, const dg_physics *physics,
+                                   int precision_float, char hex[65]) {
+  DG_CALL(module_digest(re, physics, precision_float, 1, hex));
   return DG_OK;
 }
 
@@ -326,6 +341,8 @@ static dg_error make_space(const dg_autotune_request *q, const dg_tune_key *key,
   }
   if (q->physics->ngrad > 0)
     dg_tune_space_drop_viscous(sp);
+  if (q->disc->ncurved > 0) /* the affine kernels beside the curved ones */
+    dg_tune_space_drop_curved(sp);
   if (sp->nkin)
     dg_info("tuning: %d shipped choice(s) of related devices join the search", sp->nkin);
   return DG_OK;
@@ -401,6 +418,22 @@ static int no_entries(const char *dir) {
   return n == 0;
 }
 
+int dg_autotune_cpu_default(const dg_autotune_request *q) {
+  return q->mode == DG_TUNE_AUTO && q->search == DG_AUTOTUNE_BY_BACKEND &&
+         dg_device_get_info(q->dev)->backend != DG_BACKEND_CUDA;
+}
+
+dg_error dg_autotune_db_dir(const dg_autotune_request *q, char **dir) {
+  *dir = NULL;
+  if (q->db_dir) {
+    *dir = strdup(q->db_dir);
+    DG_CHECK(*dir, DG_ERR_MEMORY, "out of memory");
+  } else {
+    DG_CALL(dg_tune_db_default_dir(dir));
+  }
+  return DG_OK;
+}
+
 dg_error dg_autotune(const dg_autotune_request *q, dg_autotune_outcome *out) {
   memset(out, 0, sizeof *out);
   out->cfg = q->base;
@@ -409,15 +442,9 @@ dg_error dg_autotune(const dg_autotune_request *q, dg_autotune_outcome *out) {
   const dg_device_info *info = dg_device_get_info(q->dev);
   /* the cpu backend's default: its own database only (shipped entries are
    * for GPU models) */
-  int cpu_default = q->mode == DG_TUNE_AUTO && q->search == DG_AUTOTUNE_BY_BACKEND &&
-                    info->backend != DG_BACKEND_CUDA;
+  int cpu_default = dg_autotune_cpu_default(q);
   char *dir = NULL;
-  if (q->db_dir) {
-    dir = strdup(q->db_dir);
-    DG_CHECK(dir, DG_ERR_MEMORY, "out of memory");
-  } else {
-    DG_CALL(dg_tune_db_default_dir(&dir));
-  }
+  DG_CALL(dg_autotune_db_dir(q, &dir));
   dg_error err = DG_OK;
   int found = 0;
   if (cpu_default && no_entries(dir)) {

@@ -76,4 +76,24 @@ dg_error dg_autotune_module_digest(const dg_refelem *re, const dg_physics *physi
 dg_error dg_autotune_time_kernels(dg_solver *s, int repeats, double cutoff_ms, int score_mask,
                                   double ms[3], int *stopped);
 
+/* The cpu backend's default (auto, by backend, not cuda): its own database
+ * only, no search; and the database directory of q (malloc'd). */
+int dg_autotune_cpu_default(const dg_autotune_request *q);
+dg_error dg_autotune_db_dir(const dg_autotune_request *q, char **dir);
+
+/* The curved elements' operator (dg_surface_curved + dg_volume_curved,
+ * operators/codegen.h): the digest of the curved module of the default
+ * knobs, a key of its own in the tuning database
+ * (problems/solver/autotune_curved.c). */
+dg_error dg_autotune_curved_digest(const dg_refelem *re, const dg_physics *physics,
+                                   int precision_float, char hex[65]);
+/* Tune the curved kernels of solver s (its affine knobs fixed) as an
+ * operator of their own: q's mode, database and repeats as dg_autotune's
+ * (q->base unused); the database's entry where it has one, else (cuda, or
+ * a full search) every volume and surface variant of the tuning space the
+ * curved kernels take, timed on s.  The choice is set on s and returned in
+ * out; an affine mesh returns at once. */
+dg_error dg_autotune_curved(const dg_autotune_request *q, dg_solver *s,
+                            dg_autotune_outcome *out);
+
 #endif

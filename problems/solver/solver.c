@@ -1,5 +1,6 @@
 #include "problems/solver/solver.h"
 #include "problems/solver/solver_private.h"
+#include "problems/solver/solver_curved.h"
 #include "problems/solver/shock.h"
 
 #include <stdio.h>
@@ -149,12 +150,45 @@ dg_error dg_solver_create_partitioned(dg_device *dev, const dg_discretization *d
     s->cfg.overlay_state = 0;
     s->cfg.compact_smem = 0;
   }
+  if (disc->ncurved > 0) {
+    /* curved elements: their kernels over [0, Kc), the affine ones over the
+     * rest as a range (solver_curved.c) */
+    DG_CHECK_GOTO(err, fail, !halo, DG_ERR_UNSUPPORTED,
+                  "curved elements in partitioned runs are not supported yet (%lld curved "
+                  "elements here): run on one rank",
+                  (long long)disc->ncurved);
+    /* before any kernel is compiled: nothing half-made for a refused run */
+    DG_CHECK_GOTO(err, fail, physics->ngrad == 0, DG_ERR_UNSUPPORTED,
+                  "curved elements run work_mode parallel, sequence or inline, fuse_surface 0, "
+                  "basis nodal, first-order terms only: this physics has %d lifted gradients "
+                  "(second-order terms) and the mesh %lld curved elements",
+                  physics->ngrad, (long long)disc->ncurved);
+    if (s->cfg.fuse_surface || s->cfg.basis)
+      dg_warn("curved elements: the affine kernels run without fuse_surface and in the nodal "
+              "basis (the element ranges and the state's basis are shared)");
+    s->cfg.fuse_surface = 0; /* the fused surface runs over every element at once */
+    s->cfg.local_traces = 0;
+    s->cfg.overlay_state = 0;
+    s->cfg.compact_smem = 0;
+    s->cfg.basis = 0; /* one basis for the whole state */
+    s->cfg.stage_state = 0;
+    s->cfg.sparse_lift = 0;
+  }
   DG_CALL_GOTO(err, fail, load_kernels(s, &s->cfg));
+  if (disc->ncurved > 0)
+    DG_CALL_GOTO(err, fail, dg_solver_curved_load(s, NULL));
   int ph = dg_timing_begin("operator data");
   DG_CALL_GOTO(err, fail, dg_opdata_create(disc, s->gen.np_pad,
                                            s->cfg.layout == DG_LAYOUT_ELEMENT_MAJOR,
                                            s->ncomp, tag_to_bc, &s->od));
   dg_timing_end(ph);
+  if (s->od->Kc > 0 && s->target == DG_CODEGEN_CUDA) {
+    /* Slack after the last element: the affine range [Kc, K) rounds up to
+     * whole blocks of any tuned size, whose extra threads must stay in
+     * bounds (their results land in the slack). */
+    int64_t slack = 1024 / s->od->nfnfp + 1 + 64 * 8;
+    DG_CALL_GOTO(err, fail, dg_opdata_extend(s->od, s->od->K + slack));
+  }
   if (halo) {
     /* Every rank got this far: the set-up exchange below cannot hang. */
     agreed = 1;
@@ -205,6 +239,8 @@ dg_error dg_solver_create_partitioned(dg_device *dev, const dg_discretization *d
   DG_CALL_GOTO(err, fail, dg_solver_upload_new(dev, od->fbc,
                                      (size_t)od->K * od->Nfaces * sizeof(int32_t), &s->fbc));
   DG_CALL_GOTO(err, fail, ensure_alt_state(s));
+  if (od->Kc > 0)
+    DG_CALL_GOTO(err, fail, dg_solver_curved_upload(s));
   dg_timing_end(ph);
   *out = s;
   return DG_OK;
@@ -224,6 +260,7 @@ void dg_solver_destroy(dg_solver **sp) {
   for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
     if (*bufs[i])
       dg_device_free(s->dev, *bufs[i]);
+  dg_solver_curved_free(s);
   dg_shock_destroy(&s->shock);
   dg_halo_destroy(&s->qhalo);
   dg_halo_destroy(&s->halo);
@@ -331,10 +368,7 @@ static dg_error transfer_state(dg_solver *s, void *dev_buf, double *u, int to_de
 }
 
 /* Scalars passed to kernels in the device precision. */
-typedef union {
-  double d;
-  float f;
-} real_arg;
+typedef dg_real_arg real_arg;
 
 static real_arg mkreal(const dg_solver *s, double v) {
   real_arg r;
@@ -543,9 +577,15 @@ static dg_error eval_rhs(dg_solver *s, double t, double a, double b, double dt) 
     DG_CALL(dg_shock_viscosity(s->shock, s->q, s->cf, s->fcf));
   if (s->physics->ngrad > 0)
     return eval_rhs_viscous(s, t, a, b, dt);
-  if (!s->halo) {
-    DG_CALL(launch_surface(s, t, 0, K));
-    DG_CALL(launch_volume_range(s, t, a, b, dt, 0, K));
+  const int64_t Kc = s->od->Kc;
+  if (!s->halo) { /* curved elements: both surfaces before a fused update changes q */
+    if (Kc > 0)
+      DG_CALL(dg_solver_curved_surface(s, mkreal(s, t)));
+    DG_CALL(launch_surface(s, t, Kc, K - Kc));
+    if (Kc > 0)
+      DG_CALL(dg_solver_curved_volume(s, mkreal(s, t), mkreal(s, a), mkreal(s, b),
+                                      mkreal(s, dt)));
+    DG_CALL(launch_volume_range(s, t, a, b, dt, Kc, K - Kc));
     return DG_OK;
   }
   int64_t Ki = dg_halo_overlap(s->halo) ? dg_halo_interior(s->halo) : 0;
@@ -647,10 +687,22 @@ dg_error dg_solver_launch_kernel(dg_solver *s, dg_solver_kernel_id which, double
   case DG_SOLVER_SURFACE: /* with second-order terms the gradient pass first */
     if (s->physics->ngrad > 0)
       DG_CALL(launch_gradient(s, t));
-    DG_CALL(launch_surface(s, t, 0, s->od->K_owned));
+    if (s->od->Kc > 0) /* every element's faces, as a right-hand side */
+      DG_CALL(dg_solver_curved_surface(s, mkreal(s, t)));
+    DG_CALL(launch_surface(s, t, s->od->Kc, s->od->K_owned - s->od->Kc));
     break;
   case DG_SOLVER_VOLUME:
-    DG_CALL(launch_volume_range(s, t, 0.0, 0.0, 0.0, 0, s->od->K_owned));
+    if (s->od->Kc > 0)
+      DG_CALL(dg_solver_curved_volume(s, mkreal(s, t), mkreal(s, 0.0), mkreal(s, 0.0),
+                                      mkreal(s, 0.0)));
+    DG_CALL(launch_volume_range(s, t, 0.0, 0.0, 0.0, s->od->Kc, s->od->K_owned - s->od->Kc));
+    break;
+  case DG_SOLVER_SURFACE_CURVED:
+    DG_CALL(dg_solver_curved_surface(s, mkreal(s, t)));
+    break;
+  case DG_SOLVER_VOLUME_CURVED:
+    DG_CALL(dg_solver_curved_volume(s, mkreal(s, t), mkreal(s, 0.0), mkreal(s, 0.0),
+                                    mkreal(s, 0.0)));
     break;
   case DG_SOLVER_UPDATE:
     if (!s->cfg.fuse_update)
@@ -663,6 +715,8 @@ dg_error dg_solver_launch_kernel(dg_solver *s, dg_solver_kernel_id which, double
 }
 
 int dg_solver_kernel_launches(const dg_solver *s, dg_solver_kernel_id which) {
+  if (which == DG_SOLVER_SURFACE_CURVED || which == DG_SOLVER_VOLUME_CURVED)
+    return s->od->Kc > 0;
   if (which == DG_SOLVER_SURFACE)
     return (!fused_surface(s) || s->physics->ngrad > 0) && s->od->K_owned > 0;
   if (which == DG_SOLVER_UPDATE)
@@ -672,12 +726,17 @@ int dg_solver_kernel_launches(const dg_solver *s, dg_solver_kernel_id which) {
 
 dg_error dg_solver_kernel_attributes(const dg_solver *s, dg_solver_kernel_id which,
                                      dg_kernel_attributes *out, unsigned *dynamic_shared) {
-  const dg_kernel *k = which == DG_SOLVER_SURFACE  ? s->k_surface
-                       : which == DG_SOLVER_VOLUME ? s->k_volume
-                                                   : s->k_lserk;
+  const dg_kernel *k = which == DG_SOLVER_SURFACE          ? s->k_surface
+                       : which == DG_SOLVER_VOLUME         ? s->k_volume
+                       : which == DG_SOLVER_SURFACE_CURVED ? s->k_surface_curved
+                       : which == DG_SOLVER_VOLUME_CURVED  ? s->k_volume_curved
+                                                           : s->k_lserk;
+  DG_CHECK(k, DG_ERR_ARG, "solver kernel %d is not loaded (no curved elements?)", (int)which);
   DG_CALL(dg_kernel_get_attributes(k, out));
   if (dynamic_shared)
-    *dynamic_shared = which == DG_SOLVER_VOLUME ? s->gen.volume_shared_bytes : 0;
+    *dynamic_shared = which == DG_SOLVER_VOLUME          ? s->gen.volume_shared_bytes
+                      : which == DG_SOLVER_VOLUME_CURVED ? s->cgen.volume_shared_bytes
+                                                         : 0;
   return DG_OK;
 }
 
@@ -687,6 +746,13 @@ dg_error dg_solver_set_kernels(dg_solver *s, const dg_kernel_config *cfg) {
   DG_CHECK(!s->halo, DG_ERR_ARG, "dg_solver_set_kernels: not on a partitioned solver");
   DG_CHECK(cfg->np_align == s->cfg.np_align && cfg->layout == s->cfg.layout, DG_ERR_ARG,
            "dg_solver_set_kernels cannot change the data layout (np_align, layout)");
+  if (s->od->Kc > 0) { /* the curved kernels follow the shared knobs (solver_curved.c) */
+    DG_CHECK(!cfg->fuse_surface && !cfg->basis, DG_ERR_INPUT,
+             "curved elements: the affine kernels run without fuse_surface, in the nodal basis");
+    DG_CALL(load_kernels(s, cfg));
+    DG_CALL(dg_solver_curved_load(s, &s->ccfg));
+    return DG_OK;
+  }
   if (cfg->basis == s->cfg.basis) {
     DG_CALL(load_kernels(s, cfg));
     DG_CALL(ensure_alt_state(s));

@@ -59,7 +59,12 @@ dg_error dg_solver_step(dg_solver *s, const dg_rk_scheme *rk, double t, double d
 typedef enum {
   DG_SOLVER_SURFACE = 0, /* dg_surface (after dg_gradient: second-order terms) */
   DG_SOLVER_VOLUME = 1,  /* dg_volume (fused or not, as configured) */
-  DG_SOLVER_UPDATE = 2   /* dg_update_lserk (nothing when the update is fused) */
+  DG_SOLVER_UPDATE = 2,  /* dg_update_lserk (nothing when the update is fused) */
+  /* Curved elements (a mesh with dg_solver_curved_elements > 0): above, the
+   * curved kernels and then the affine ones (every element, as in a step);
+   * these, the curved elements' own kernels alone. */
+  DG_SOLVER_SURFACE_CURVED = 3, /* dg_surface_curved */
+  DG_SOLVER_VOLUME_CURVED = 4   /* dg_volume_curved */
 } dg_solver_kernel_id;
 
 /* Launch one kernel of a LSERK stage on the current state, asynchronously
@@ -77,6 +82,17 @@ dg_error dg_solver_kernel_attributes(const dg_solver *s, dg_solver_kernel_id whi
  * layout (np_align, layout) of the solver's: the tuner's slicing search. */
 dg_error dg_solver_set_kernels(dg_solver *s, const dg_kernel_config *cfg);
 const dg_kernel_config *dg_solver_kernels(const dg_solver *s);
+/* Curved elements: their number (0 on an affine mesh), the knobs of their
+ * kernels, and their choice (the tuner's curved operators).  The curved
+ * kernels follow the affine configuration in what the two share (layout,
+ * np_align, fuse_update, batch_residual); dg_solver_curved_config says
+ * which knobs of cfg they take (node-per-thread work modes, no fused
+ * surface, nodal basis). */
+int64_t dg_solver_curved_elements(const dg_solver *s);
+const dg_kernel_config *dg_solver_kernels_curved(const dg_solver *s);
+dg_error dg_solver_set_kernels_curved(dg_solver *s, const dg_kernel_config *cfg);
+dg_kernel_config dg_solver_curved_config(const dg_kernel_config *affine,
+                                         const dg_kernel_config *curved);
 dg_device *dg_solver_device(const dg_solver *s);
 /* The device state (it may move between steps: ask again each time) and
  * the node coordinates vx, in the layout of dg_solver_opdata, for the

@@ -16,6 +16,14 @@ struct dg_solver {
   dg_module *mod;
   dg_kernel *k_surface, *k_volume, *k_lserk, *k_ssp;
   dg_kernel *k_gradient; /* second-order terms (physics ngrad > 0): the lifted gradients */
+  /* Curved elements [0, od->Kc) (issue 40): their own module and knobs
+   * (dg_surface_curved, dg_volume_curved; NULL and unused on an affine
+   * mesh), and their per-node metric terms cgeo, cfgeo (dg/opdata.h). */
+  dg_kernel_config ccfg;
+  dg_module *cmod;
+  dg_generated cgen;
+  dg_kernel *k_surface_curved, *k_volume_curved;
+  void *cgeo, *cfgeo;
   int ncomp;
   int64_t n_state; /* reals in one state array */
   size_t rs;       /* real size */

@@ -12,8 +12,12 @@
  * of a user-space switch per barrier and thread (an OpenMP team of up to
  * 1024 OS threads spent minutes in the kernel's scheduler on 2 cores).
  *
- * usage: test_cuda_emulate problem.cfg [--orders=A,B,...] [section.key=value ...]
+ * usage: test_cuda_emulate problem.cfg [--orders=A,B,...] [--curved] [section.key=value ...]
  *   --orders: the polynomial orders to check (default 1,3; at most 4)
+ *   --curved: a mesh with curved elements: the curved module instead
+ *             (dg_surface_curved, dg_volume_curved over the curved elements,
+ *             with their per-node metric terms), every variant as the solver
+ *             maps it to the curved kernels' knobs (dg_solver_curved_config)
  * With discretization.precision=float both modules run in float (the
  * tensor-core variants as split TF32), compared to 5e-5 relative. */
 #include <math.h>
@@ -24,6 +28,7 @@
 #include "core/device.h"
 #include "core/error.h"
 #include "core/log.h"
+#include "core/nvrtc.h"
 #include "core/strbuf.h"
 #include "dg/bernstein.h"
 #include "dg/face_geometry.h"
@@ -33,6 +38,7 @@
 #include "operators/physics.h"
 #include "problems/driver/problem.h"
 #include "problems/solver/coefficients.h"
+#include "problems/solver/solver.h"
 #include "tests/expect.h"
 
 static const char *SHIM =
@@ -128,11 +134,22 @@ static const char *SHIM =
     "  emu_tmma(&(d0), &(d1), &(d2), &(d3), (a), (b0), (b1))\n";
 
 static const char *WRAPPERS =
+    /* the curved module (DG_EMU_CURVED): its kernels over [0, KC), KC last */
+    "#ifdef DG_EMU_CURVED\n"
+    "#define dg_surface(...) dg_surface_curved(__VA_ARGS__, *(real **)a[10], *(real **)a[11], KC)\n"
+    "#define dg_volume(...) dg_volume_curved(__VA_ARGS__, *(real **)a[20], *(real **)a[21], \\\n"
+    "    *(real **)a[22], KC)\n"
+    "#undef NCF\n#undef NGR\n"
+    "#define EMU_KS 12\n#define EMU_KV 23\n"
+    "#else\n"
+    "#define EMU_KS 8\n#define EMU_KV 6\n"
+    "#endif\n"
     "void emu_surface(void **a, int64_t first, int64_t count) {\n"
     "  (void)first; (void)count;\n"
-    "  const long long K = *(const long long *)a[8];\n"
+    "  const long long K = *(const long long *)a[8], KC = *(const long long *)a[EMU_KS];\n"
+    "  (void)KC;\n"
     "  const int nt = *(const int *)a[9];\n"
-    "  const long long nb = (K * NFNFP + nt - 1) / nt;\n"
+    "  const long long nb = (KC * NFNFP + nt - 1) / nt;\n"
     "  blockDim.x = nt; blockDim.y = blockDim.z = 1;\n"
     "  for (long long b = 0; b < nb; ++b) {\n"
     "    blockIdx.x = (unsigned)b;\n"
@@ -154,6 +171,8 @@ static const char *WRAPPERS =
     "static int emu_kind;\n" /* 0: dg_volume, 1: dg_gradient */
     "static void emu_thread(void) {\n"
     "  void **a = emu_args;\n"
+    "  const long long KC = *(const long long *)a[EMU_KV];\n"
+    "  (void)KC;\n"
     "#ifdef NGR\n"
     "  if (emu_kind == 1)\n"
     "    dg_gradient(*(real **)a[0], *(real **)a[1], *(int **)a[2], *(int **)a[3],\n"
@@ -221,7 +240,7 @@ static const char *WRAPPERS =
     "}\n"
     "void emu_volume(void **a, int64_t first, int64_t count) {\n"
     "  (void)first; (void)count;\n"
-    "  const long long K = *(const long long *)a[6];\n"
+    "  const long long K = *(const long long *)a[EMU_KV];\n"
     "  const int per_block = *(const int *)a[12];\n"
     "  emu_kind = 0;\n"
     "  emu_blocks(a, (K + per_block - 1) / per_block, *(const unsigned **)a[11], *(int **)a[13]);\n"
@@ -238,13 +257,15 @@ static const char *WRAPPERS =
     "#endif\n";
 
 /* The CUDA module made compilable as C with the shim. */
-static char *emulated_source(const char *cuda, unsigned shared_bytes) {
+static char *emulated_source(const char *cuda, unsigned shared_bytes, int curved) {
   const char *key = "#define KERNEL extern \"C\" __global__\n";
   const char *at = strstr(cuda, key);
   if (!at)
     return NULL;
   dg_strbuf b;
   dg_strbuf_init(&b);
+  if (curved)
+    dg_strbuf_append(&b, "#define DG_EMU_CURVED 1\n");
   dg_strbuf_appendf(&b, "#define SMEM_DOUBLES %u\n", shared_bytes / 8 + 1);
   dg_strbuf_append(&b, SHIM);
   dg_strbuf_appendf(&b, "%.*s", (int)(at - cuda), cuda);
@@ -269,7 +290,8 @@ static double residual0(int64_t z) { return 0.3 * sin(0.7 * (double)z); }
  * logical order [(c*K + k)*Np + i]. */
 static void run_module(dg_device *dev, const dg_discretization *d, const dg_opdata *od,
                        int nc, const dg_kernel_config *cfg, const char *src, int emulated,
-                       const double *u, int ncf, const double *coef, int nq, double *out) {
+                       int curved, const double *u, int ncf, const double *coef, int nq,
+                       double *out) {
   dg_module *mod = NULL;
   /* the emulated module at -O0 (after the backend's -O3): what it checks
    * is the indexing, on meshes of a few elements, and the compile is the
@@ -279,8 +301,8 @@ static void run_module(dg_device *dev, const dg_discretization *d, const dg_opda
   MUST(dg_device_compile(dev, emulated ? "emu_operators" : "dg_operators", src,
                          emulated ? o1 : NULL, emulated, &mod));
   dg_kernel *ks, *kv;
-  MUST(dg_module_get_kernel(mod, emulated ? "emu_surface" : "dg_surface", &ks));
-  MUST(dg_module_get_kernel(mod, emulated ? "emu_volume" : "dg_volume", &kv));
+  MUST(dg_module_get_kernel(mod, emulated ? "emu_surface" : curved ? "dg_surface_curved" : "dg_surface", &ks));
+  MUST(dg_module_get_kernel(mod, emulated ? "emu_volume" : curved ? "dg_volume_curved" : "dg_volume", &kv));
   int64_t n = dg_opdata_state_length(od);
   size_t rs = od->real_size; /* float or double, as the modules' real */
   void *q = calloc((size_t)n, rs), *rhs = calloc((size_t)n, rs);
@@ -321,6 +343,12 @@ static void run_module(dg_device *dev, const dg_discretization *d, const dg_opda
   size_t fgeo_bytes = 0;
   MUST(dg_face_geometry_per_face(od, &fgeo, &fgeo_bytes));
   void *egeo = od->egeo, *fx = od->fx, *vx = od->vx;
+  long long KC = od->Kc; /* curved: the kernels' range, their per-node geometry */
+  void *fgeo_run = fgeo;
+  if (curved) {
+    egeo = od->cgeo;
+    fgeo_run = od->cfgeo;
+  }
   void *cf = NULL, *fcf = NULL; /* coefficients: as the solver lays them out */
   if (ncf > 0) {
     cf = calloc((size_t)ncf * od->K * od->np_pad, rs);
@@ -350,17 +378,17 @@ static void run_module(dg_device *dev, const dg_discretization *d, const dg_opda
   }
   /* the native module takes the solver's arguments, the emulator's
    * wrappers theirs (block shape, flags), both the coefficient tables last */
-  void *sa_n[] = {&q, &fl, &mapM, &mapP, &fbc, &fgeo, &fx, t, &K, &fcf, &Qg};
-  void *sa_e[] = {&q, &fl, &mapM, &mapP, &fbc, &fgeo, &fx, t, &K, &nt, &fcf, &Qg};
+  void *sa_n[] = {&q, &fl, &mapM, &mapP, &fbc, &fgeo_run, &fx, t, &K, &fcf, &Qg, &KC};
+  void *sa_e[] = {&q, &fl, &mapM, &mapP, &fbc, &fgeo_run, &fx, t, &K, &nt, &fcf, &Qg, &KC};
   void *va_n[] = {&q,   &rhs,  &fl,   &egeo, &vx,   t,    &K,  &res, a,   b,
-                  dt,   &qo,   &mapM, &mapP, &fbc,  &fgeo, &fx, &cf,  &fcf, &Qg};
+                  dt,   &qo,   &mapM, &mapP, &fbc,  &fgeo_run, &fx, &cf,  &fcf, &Qg, &KC};
   void *va_e[] = {&q,    &rhs,  &fl,  &egeo, &vx,   t,  &K,        &res,  a,    b,
-                  dt,    &blkp, &per_block, &badp, &qo, &mapM, &mapP, &fbc, &fgeo, &fx,
-                  &cf,   &fcf,  &Qg};
+                  dt,    &blkp, &per_block, &badp, &qo, &mapM, &mapP, &fbc, &fgeo_run, &fx,
+                  &cf,   &fcf,  &Qg, &KC};
   void **sa = emulated ? sa_e : sa_n, **va = emulated ? va_e : va_n;
   dg_launch l;
   memset(&l, 0, sizeof l);
-  l.items = emulated ? 1 : K;
+  l.items = emulated ? 1 : curved ? KC : K;
   l.chunk = emulated ? 1 : 0;
   if (!(emulated && cfg->fuse_surface)) /* fused: fl stays zero, unused */
     MUST(dg_kernel_launch(ks, &l, sa, NULL));
@@ -529,6 +557,10 @@ typedef struct {
   dg_device *dev;
   dg_physics ph;
   int nc, is_float;
+  int curved; /* --curved: the curved module over the curved elements */
+  char seen[64][DG_KERNEL_CONFIG_TEXT]; /* --curved: the mapped variants checked */
+  int nseen;
+  int nvrtc; /* --curved: modules NVRTC compiled */
   double tol;
   int failures, checked, checked_mma, checked_bb;
 } emu_run;
@@ -543,6 +575,30 @@ typedef struct {
   int64_t nlog;
 } emu_order;
 
+/* The CUDA module through NVRTC (sm_90; skipped where NVRTC is missing,
+ * or under the sanitizers): the curved kernels' text must compile as CUDA,
+ * not only as the emulator's C. */
+static void nvrtc_check(emu_run *R, const char *cuda) {
+#ifdef DG_TEST_NO_NVRTC
+  (void)R;
+  (void)cuda;
+#else
+  void *cubin = NULL;
+  size_t size = 0;
+  dg_error e = dg_nvrtc_compile("dg_operators_curved", cuda, "sm_90", NULL, 0, &cubin, &size);
+  free(cubin);
+  if (e == DG_OK) {
+    R->nvrtc++;
+    printf("NVRTC compiled the curved module (%zu bytes)\n", size);
+  } else if (e != DG_ERR_UNSUPPORTED) {
+    dg_error_print(stdout);
+    printf("FAIL: NVRTC does not compile the curved module\n");
+    R->failures++;
+  }
+  dg_error_clear();
+#endif
+}
+
 /* Variant c against the cpu module on the same state: its emulated CUDA
  * module's rhs to tol of the cpu module's.  0, or 1 when the emulated
  * source cannot be built. */
@@ -554,12 +610,29 @@ static int check_variant(emu_run *R, const emu_order *E, dg_kernel_config c) {
   cc.layout = c.layout;
   cc.basis = c.basis;
   const dg_element_ops *el = c.basis ? &E->el_bb : &E->el_nodal;
+  dg_element_ops elc = E->el_nodal;
+  if (R->curved) { /* the variant as the solver runs it on curved elements */
+    c = dg_solver_curved_config(&c, &c);
+    cc = dg_solver_curved_config(&cc, &cc);
+    elc.curved = 1;
+    el = &elc;
+    char txt[DG_KERNEL_CONFIG_TEXT];
+    dg_kernel_config_describe(&c, txt, sizeof txt);
+    for (int i = 0; i < R->nseen; i++)
+      if (strcmp(R->seen[i], txt) == 0)
+        return 0; /* mapped onto a variant checked already */
+    if (R->nseen < 64)
+      snprintf(R->seen[R->nseen++], sizeof R->seen[0], "%s", txt);
+  }
   dg_error e = dg_codegen_generate(DG_CODEGEN_CUDA, el, &R->ph, R->is_float, &c, &gg);
   if (e == DG_ERR_INPUT) { /* illegal here (constant memory, 8-row tiles in float): skip */
     dg_error_clear();
     return 0;
   }
   MUST(e);
+  if (R->curved && (c.work_mode != DG_WORK_PARALLEL || c.matrices != DG_MATRIX_GLOBAL) &&
+      R->nvrtc < 2) /* NVRTC as the cuda backend compiles it, where it exists (no GPU needed) */
+    nvrtc_check(R, gg.source);
   MUST(dg_codegen_generate(DG_CODEGEN_C, el, &R->ph, R->is_float, &cc, &gc));
   dg_opdata *od = NULL;
   MUST(dg_opdata_create(d, gg.np_pad, c.layout == DG_LAYOUT_ELEMENT_MAJOR, R->nc,
@@ -569,17 +642,19 @@ static int check_variant(emu_run *R, const emu_order *E, dg_kernel_config c) {
                                       dg_codegen_gradient_elements_per_block(d->Np, c.face_threads))
                                 : 0;
   char *emu = emulated_source(gg.source, gg.volume_shared_bytes > gsh ? gg.volume_shared_bytes
-                                                                      : gsh);
+                                                                      : gsh, R->curved);
   if (!emu) {
     printf("cannot build the emulated source\n");
     return 1;
   }
-  run_module(R->dev, d, od, R->nc, &cc, gc.source, 0, E->u, R->ph.ncoef, E->coef,
+  run_module(R->dev, d, od, R->nc, &cc, gc.source, 0, R->curved, E->u, R->ph.ncoef, E->coef,
              R->ph.ngrad * d->dim, E->ref);
-  run_module(R->dev, d, od, R->nc, &c, emu, 1, E->u, R->ph.ncoef, E->coef,
+  run_module(R->dev, d, od, R->nc, &c, emu, 1, R->curved, E->u, R->ph.ncoef, E->coef,
              R->ph.ngrad * d->dim, E->got);
   double num = 0, den = 0;
   for (int64_t z = 0; z < E->nlog; z++) {
+    if (R->curved && (z / d->Np) % d->K >= d->ncurved)
+      continue; /* an affine element: not the curved kernels' (a fused update's R0) */
     num = fmax(num, fabs(E->got[z] - E->ref[z]));
     den = fmax(den, fabs(E->ref[z]));
   }
@@ -606,6 +681,8 @@ static int check_order(emu_run *R, int N) {
   memset(&E, 0, sizeof E);
   MUST(dg_discretization_create(R->p->mesh, N, R->p->precision, &E.d));
   const dg_discretization *d = E.d;
+  CHECK(!R->curved || d->ncurved > 0, "--curved: the mesh has no curved elements");
+  R->nseen = 0;
   E.el_nodal = dg_element_ops_of(d->re);
   dg_bernstein *bb = NULL;
   MUST(dg_bernstein_create(d->re, &bb));
@@ -632,7 +709,10 @@ static int check_order(emu_run *R, int N) {
     E.coef = co->values;
   }
   int rc = 0;
-  for (int v = 0; v < 60 && rc == 0; v++)
+  /* curved: variants 0..6 (the node-per-thread work modes, prefetch, the
+   * three matrix places, both layouts, padding, the fused update, pairs,
+   * unrolling), 10 CPU-s cold */
+  for (int v = 0; v < (R->curved ? 7 : 60) && rc == 0; v++)
     rc = check_variant(R, &E, variant(v, d->Np));
   dg_coefficients_destroy(&co);
   free(u);
@@ -652,6 +732,12 @@ int main(int argc, char **argv) {
     return 2;
   emu_run R;
   memset(&R, 0, sizeof R);
+  if (argc > 2 && strcmp(argv[2], "--curved") == 0) {
+    R.curved = 1;
+    argv[2] = argv[1];
+    argv++;
+    argc--;
+  }
   MUST(dg_problem_load(argv[1], (const char *const *)argv + 2, argc - 2, &R.p));
   MUST(dg_device_create("cpu", 0, &R.dev));
   dg_physics_tables *tab = NULL;
@@ -678,6 +764,10 @@ int main(int argc, char **argv) {
   dg_problem_destroy(&R.p);
   printf("%d variants checked (%d on the tensor cores), %d failures\n", R.checked,
          R.checked_mma, R.failures);
+  if (R.curved) {
+    printf("curved module: %d distinct variants on the curved elements\n", R.checked);
+    return R.failures || R.checked == 0;
+  }
   if (R.checked_mma == 0)
     printf("FAIL: no tensor-core variant was checked\n");
   printf("%d Bernstein-Bezier variants checked (the physics is %saffine)\n", R.checked_bb,

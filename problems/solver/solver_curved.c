@@ -1,0 +1,151 @@
+/* The solver's curved elements (issue 40): the module of dg_surface_curved
+ * and dg_volume_curved (operators/codegen.h), its knobs, the per-node
+ * metric terms on the device and the two launches over elements [0, Kc).
+ * The affine elements [Kc, K) keep the affine module's kernels, launched as
+ * an element range (solver.c); a mesh without curved elements never comes
+ * here. */
+#include <string.h>
+
+#include "core/log.h"
+#include "problems/solver/solver_curved.h"
+
+dg_kernel_config dg_solver_curved_config(const dg_kernel_config *affine,
+                                         const dg_kernel_config *curved) {
+  dg_kernel_config r = curved ? *curved : *affine;
+  /* shared with the affine kernels: one state layout, one stepping flow */
+  r.np_align = affine->np_align;
+  r.layout = affine->layout;
+  r.fuse_update = affine->fuse_update;
+  r.batch_residual = affine->batch_residual;
+  r.cpu_chunk = affine->cpu_chunk;
+  /* what the curved kernels have: node-per-thread modes, separate surface */
+  if (r.work_mode == DG_WORK_GEMM || r.work_mode == DG_WORK_MMA) {
+    r.work_mode = DG_WORK_PARALLEL;
+    r.work_per_thread = 1;
+  }
+  r.fuse_surface = 0;
+  r.local_traces = 0;
+  r.overlay_state = 0;
+  r.compact_smem = 0;
+  r.gather_ahead = 0;
+  r.basis = 0;
+  r.stage_state = 0;
+  r.sparse_lift = 0;
+  r.volume_passes = 1;
+  r.volume_warps = 0;
+  r.l2_prefetch = 0;
+  r.early_residual = 0;
+  r.stream_update = 0;
+  /* knobs of the tensor-core kernels only: their defaults */
+  dg_kernel_config d = dg_kernel_config_default();
+  r.mma_rows = d.mma_rows;
+  r.mma_pairs = d.mma_pairs;
+  r.mma_extra_blocks = d.mma_extra_blocks;
+  r.mma_unroll = d.mma_unroll;
+  r.strided_k = d.strided_k;
+  return r;
+}
+
+int64_t dg_solver_curved_elements(const dg_solver *s) { return s->od ? s->od->Kc : 0; }
+const dg_kernel_config *dg_solver_kernels_curved(const dg_solver *s) { return &s->ccfg; }
+
+dg_error dg_solver_curved_load(dg_solver *s, const dg_kernel_config *cfg) {
+  dg_kernel_config c = dg_solver_curved_config(&s->cfg, cfg);
+  int is_float = s->disc->precision == DG_FLOAT;
+  dg_element_ops el = dg_element_ops_of(s->disc->re);
+  el.curved = 1;
+  dg_generated gen;
+  DG_CALL(dg_codegen_generate(s->target, &el, s->physics, is_float, &c, &gen));
+  dg_error err = DG_OK;
+  dg_module *mod = NULL;
+  DG_CALL_GOTO(err, fail, dg_solver_dump(s, s->target == DG_CODEGEN_CUDA ? "dg_operators_curved.cu"
+                                                                        : "dg_operators_curved.c",
+                                         gen.source));
+  DG_CALL_GOTO(err, fail, dg_device_compile(s->dev, "dg_operators_curved", gen.source, NULL, 0,
+                                            &mod));
+  dg_kernel *ks = NULL, *kv = NULL;
+  DG_CALL_GOTO(err, fail, dg_module_get_kernel(mod, "dg_surface_curved", &ks));
+  DG_CALL_GOTO(err, fail, dg_module_get_kernel(mod, "dg_volume_curved", &kv));
+  DG_CHECK_GOTO(err, fail, gen.np_pad == s->gen.np_pad, DG_ERR_ARG,
+                "curved kernels with NP_PAD %d beside affine ones with %d", gen.np_pad,
+                s->gen.np_pad);
+  dg_module_destroy(&s->cmod);
+  dg_generated_free(&s->cgen);
+  s->cmod = mod;
+  s->cgen = gen;
+  s->ccfg = c;
+  s->k_surface_curved = ks;
+  s->k_volume_curved = kv;
+  return DG_OK;
+fail:
+  dg_module_destroy(&mod);
+  dg_generated_free(&gen);
+  return err;
+}
+
+dg_error dg_solver_set_kernels_curved(dg_solver *s, const dg_kernel_config *cfg) {
+  DG_CHECK(s->od && s->od->Kc > 0, DG_ERR_ARG, "the mesh has no curved elements");
+  DG_CALL(dg_solver_curved_load(s, cfg));
+  return DG_OK;
+}
+
+dg_error dg_solver_curved_upload(dg_solver *s) {
+  const dg_opdata *od = s->od;
+  DG_CALL(dg_solver_upload_new(s->dev, od->cgeo, (size_t)od->Kc * od->Np * od->ngeo * s->rs,
+                               &s->cgeo));
+  DG_CALL(dg_solver_upload_new(s->dev, od->cfgeo,
+                               (size_t)od->Kc * od->nfnfp * (od->dim + 1) * s->rs, &s->cfgeo));
+  return DG_OK;
+}
+
+void dg_solver_curved_free(dg_solver *s) {
+  if (s->cgeo)
+    dg_device_free(s->dev, s->cgeo);
+  if (s->cfgeo)
+    dg_device_free(s->dev, s->cfgeo);
+  s->cgeo = s->cfgeo = NULL;
+  dg_module_destroy(&s->cmod);
+  dg_generated_free(&s->cgen);
+}
+
+dg_error dg_solver_curved_surface(dg_solver *s, dg_real_arg t) {
+  const dg_opdata *od = s->od;
+  long long K = od->K, KC = od->Kc;
+  void *args[] = {&s->q, &s->fl, &s->mapM, &s->mapP, &s->fbc, &s->cfgeo,
+                  &s->fx, &t,    &K,       &s->fcf,  &s->Qg,  &KC};
+  dg_launch l;
+  memset(&l, 0, sizeof l);
+  long long total = KC * od->nfnfp;
+  unsigned threads = (unsigned)s->ccfg.face_threads;
+  l.grid[0] = (unsigned)((total + threads - 1) / threads);
+  l.grid[1] = l.grid[2] = 1;
+  l.block[0] = threads;
+  l.block[1] = l.block[2] = 1;
+  l.items = KC;
+  l.chunk = s->ccfg.cpu_chunk;
+  if (KC > 0)
+    DG_CALL(dg_kernel_launch(s->k_surface_curved, &l, args, NULL));
+  return DG_OK;
+}
+
+dg_error dg_solver_curved_volume(dg_solver *s, dg_real_arg t, dg_real_arg a, dg_real_arg b,
+                                 dg_real_arg dt) {
+  const dg_opdata *od = s->od;
+  long long K = od->K, KC = od->Kc;
+  void *args[] = {&s->q,    &s->rhs,  &s->fl,    &s->cgeo, &s->vx,    &t,       &K,
+                  &s->res,  &a,       &b,        &dt,      &s->q,     &s->mapM, &s->mapP,
+                  &s->fbc,  &s->cfgeo, &s->fx,   &s->cf,   &s->fcf,   &s->Qg,   &KC};
+  dg_launch l;
+  memset(&l, 0, sizeof l);
+  unsigned per_block = (unsigned)(s->ccfg.elements_per_block * s->ccfg.work_per_thread);
+  l.grid[0] = (unsigned)((KC + per_block - 1) / per_block);
+  l.grid[1] = l.grid[2] = 1;
+  dg_kernel_config_volume_block(&s->ccfg, od->Np, l.block);
+  l.block[2] = 1;
+  l.shared_bytes = s->cgen.volume_shared_bytes;
+  l.items = KC;
+  l.chunk = s->ccfg.cpu_chunk;
+  if (KC > 0)
+    DG_CALL(dg_kernel_launch(s->k_volume_curved, &l, args, NULL));
+  return DG_OK;
+}
