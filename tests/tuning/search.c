@@ -262,9 +262,9 @@ static void check_cpu_chunk_and_prune(void) {
   EXPECT(dg_tune_prune(&big, 128, 227 * 1024, &info, why, sizeof why) && strstr(why, "shared"));
 }
 
-int main(void) {
-  dg_log_set_level(DG_LOG_WARN);
-  check_all_pruned();
+/* Both modes on the model: the winner, every candidate timed once and the
+ * leaders again, the strided and unbatched twins, the early stops. */
+static void check_search_modes(void) {
   for (int mode = 1; mode <= 2; mode++) {
     dg_tune_space sp;
     EXPECT(dg_tune_space_create(1, (dg_tune_mode)mode, 10, 12, &sp) == DG_OK);
@@ -299,254 +299,262 @@ int main(void) {
     EXPECT(stopped_early > 0); /* the epb = 1 variants */
     dg_tune_result_free(&r);
     dg_tune_space_free(&sp);
+}
+}
+
+/* the other unroll factors and the node-major shared layout (node-per-
+ * thread modes only) in full mode only; the traces gathered ahead in both
+ * modes, the tensor-core kernel's too */
+static void check_full_mode_space(void) {
+for (int mode = 1; mode <= 2; mode++) {
+  dg_tune_space sp;
+  EXPECT(dg_tune_space_create(1, (dg_tune_mode)mode, 56, 84, &sp) == DG_OK);
+  int seen[9] = {0}, vec = 0, vec_gemm = 0, ga = 0, ga_mma = 0, rows16 = 0, xb = 0,
+      pairs = 0, l2pf = 0, vpass = 0, eres = 0, eres_rows8 = 0;
+  for (int i = 0; i < sp.nvolume; i++) {
+    const dg_kernel_config *c = &sp.volume[i];
+    EXPECT(dg_kernel_config_check(c, 56) == DG_OK);
+    seen[c->unroll]++;
+    vec += c->vector_loads;
+    vec_gemm += c->vector_loads && c->work_mode >= DG_WORK_GEMM;
+    ga += c->gather_ahead;
+    ga_mma += c->gather_ahead && c->work_mode == DG_WORK_MMA;
+    rows16 += c->mma_rows == 16;
+    pairs += c->mma_pairs;
+    l2pf += c->l2_prefetch;
+    vpass += c->volume_passes == 2;
+    eres += c->early_residual;
+    eres_rows8 += c->early_residual && c->mma_rows == 8 && !c->mma_pairs;
+    EXPECT(c->volume_passes == 1 || c->work_mode == DG_WORK_MMA);
+    EXPECT(!c->l2_prefetch || c->work_mode == DG_WORK_MMA);
+    /* the early residual: the fused (update) tensor-core kernel in one pass */
+    EXPECT(!c->early_residual || (c->work_mode == DG_WORK_MMA && c->fuse_update &&
+                                  c->volume_passes == 1));
+    EXPECT(!c->mma_pairs || (c->work_mode == DG_WORK_MMA && c->mma_rows == 8));
+    EXPECT(c->mma_rows == 8 || c->work_mode == DG_WORK_MMA);
+    /* one more resident block: the fused tensor-core kernel's knob only */
+    xb += c->mma_extra_blocks == 1;
+    EXPECT(c->mma_extra_blocks == 0 ||
+           (c->work_mode == DG_WORK_MMA && c->fuse_surface && c->fuse_update));
   }
-  /* the other unroll factors and the node-major shared layout (node-per-
-   * thread modes only) in full mode only; the traces gathered ahead in both
-   * modes, the tensor-core kernel's too */
-  for (int mode = 1; mode <= 2; mode++) {
-    dg_tune_space sp;
-    EXPECT(dg_tune_space_create(1, (dg_tune_mode)mode, 56, 84, &sp) == DG_OK);
-    int seen[9] = {0}, vec = 0, vec_gemm = 0, ga = 0, ga_mma = 0, rows16 = 0, xb = 0,
-        pairs = 0, l2pf = 0, vpass = 0, eres = 0, eres_rows8 = 0;
-    for (int i = 0; i < sp.nvolume; i++) {
-      const dg_kernel_config *c = &sp.volume[i];
-      EXPECT(dg_kernel_config_check(c, 56) == DG_OK);
-      seen[c->unroll]++;
-      vec += c->vector_loads;
-      vec_gemm += c->vector_loads && c->work_mode >= DG_WORK_GEMM;
-      ga += c->gather_ahead;
-      ga_mma += c->gather_ahead && c->work_mode == DG_WORK_MMA;
-      rows16 += c->mma_rows == 16;
-      pairs += c->mma_pairs;
-      l2pf += c->l2_prefetch;
-      vpass += c->volume_passes == 2;
-      eres += c->early_residual;
-      eres_rows8 += c->early_residual && c->mma_rows == 8 && !c->mma_pairs;
-      EXPECT(c->volume_passes == 1 || c->work_mode == DG_WORK_MMA);
-      EXPECT(!c->l2_prefetch || c->work_mode == DG_WORK_MMA);
-      /* the early residual: the fused (update) tensor-core kernel in one pass */
-      EXPECT(!c->early_residual || (c->work_mode == DG_WORK_MMA && c->fuse_update &&
-                                    c->volume_passes == 1));
-      EXPECT(!c->mma_pairs || (c->work_mode == DG_WORK_MMA && c->mma_rows == 8));
-      EXPECT(c->mma_rows == 8 || c->work_mode == DG_WORK_MMA);
-      /* one more resident block: the fused tensor-core kernel's knob only */
-      xb += c->mma_extra_blocks == 1;
-      EXPECT(c->mma_extra_blocks == 0 ||
-             (c->work_mode == DG_WORK_MMA && c->fuse_surface && c->fuse_update));
-    }
-    int full = mode == DG_TUNE_FULL;
-    EXPECT(seen[4] > 0 && (seen[1] > 0) == full && (seen[2] > 0) == full &&
-           (seen[8] > 0) == full);
-    EXPECT((vec >= 8) == full && vec_gemm == 0);
-    EXPECT(ga >= 10 && ga_mma >= 2); /* check() above: only with fuse_surface */
-    EXPECT(rows16 >= 2);             /* both tensor-core tile shapes */
-    EXPECT(xb >= 6);                 /* every tile, traces gathered ahead or not */
-    EXPECT(pairs >= 4);
-    EXPECT(l2pf >= 12); /* every fused tensor-core candidate, with and without */
-    EXPECT(vpass >= 4);
-    /* every fused tensor-core candidate (every tile shape), with and without */
-    EXPECT(eres_rows8 >= 8 && eres >= 24);
-    /* Bernstein-Bezier coefficients: the fused tensor-core kernel, every
-     * tile, with and without one more block, with the early residual or the
-     * state staged (and staged in two passes), the staged ones also with
-     * the update streamed, the two-pass ones also with the traces from the
-     * staged state and without the L2 prefetch; gone for a physics that is
-     * not affine */
-    int bb = 0, staged = 0, streamed = 0, local = 0, unfetched = 0;
-    for (int i = 0; i < sp.nvolume; i++) {
-      bb += sp.volume[i].basis && sp.volume[i].work_mode == DG_WORK_MMA &&
-            sp.volume[i].fuse_surface && sp.volume[i].fuse_update;
-      staged += sp.volume[i].stage_state;
-      streamed += sp.volume[i].stream_update;
-      local += sp.volume[i].local_traces;
-      unfetched += sp.volume[i].stage_state && sp.volume[i].volume_passes == 2 &&
-                   !sp.volume[i].l2_prefetch;
-      EXPECT(!sp.volume[i].local_traces || sp.volume[i].volume_passes == 2);
-      EXPECT(!sp.volume[i].stage_state || sp.volume[i].basis);
-      EXPECT(!sp.volume[i].stream_update || sp.volume[i].stage_state);
-    }
-    EXPECT(bb == 40 && staged == 28 && streamed == 14 && local == 8 && unfetched == 8,
-           "bb %d staged %d streamed %d local %d unfetched %d", bb, staged, streamed, local,
-           unfetched);
-    int before = sp.nvolume;
-    { /* an affine physics in auto mode: the coefficient forms stand in for
-       * the nodal tensor-core ones, and every other candidate stays */
-      dg_tune_space aff;
-      EXPECT(dg_tune_space_create(1, (dg_tune_mode)mode, 56, 84, &aff) == DG_OK);
-      int nodal_mma = 0, other = 0;
-      for (int i = 0; i < aff.nvolume; i++) {
-        nodal_mma += aff.volume[i].work_mode == DG_WORK_MMA && !aff.volume[i].basis;
-        other += aff.volume[i].work_mode != DG_WORK_MMA;
-      }
-      dg_tune_space_drop_nodal_mma(&aff);
-      int left_bb = 0, left_other = 0;
-      for (int i = 0; i < aff.nvolume; i++) {
-        EXPECT(aff.volume[i].work_mode != DG_WORK_MMA || aff.volume[i].basis);
-        left_bb += aff.volume[i].basis && aff.volume[i].work_mode == DG_WORK_MMA;
-        left_other += aff.volume[i].work_mode != DG_WORK_MMA;
-      }
-      EXPECT(nodal_mma >= 48 && aff.nvolume == before - nodal_mma && left_bb == 40 &&
-             left_other == other, "nodal mma %d, %d -> %d", nodal_mma, before, aff.nvolume);
-      dg_tune_space_free(&aff);
-      /* no coefficient candidate (Np < 20): nothing to stand in, nothing dropped */
-      EXPECT(dg_tune_space_create(1, (dg_tune_mode)mode, 10, 12, &aff) == DG_OK);
-      int n10 = aff.nvolume;
-      dg_tune_space_drop_nodal_mma(&aff);
-      EXPECT(aff.nvolume == n10);
-      dg_tune_space_free(&aff);
-    }
-    dg_tune_space_drop_bernstein(&sp);
-    EXPECT(sp.nvolume == before - 40);
-    for (int i = 0; i < sp.nvolume; i++)
-      EXPECT(!sp.volume[i].basis);
-    dg_tune_space_free(&sp);
+  int full = mode == DG_TUNE_FULL;
+  EXPECT(seen[4] > 0 && (seen[1] > 0) == full && (seen[2] > 0) == full &&
+         (seen[8] > 0) == full);
+  EXPECT((vec >= 8) == full && vec_gemm == 0);
+  EXPECT(ga >= 10 && ga_mma >= 2); /* check() above: only with fuse_surface */
+  EXPECT(rows16 >= 2);             /* both tensor-core tile shapes */
+  EXPECT(xb >= 6);                 /* every tile, traces gathered ahead or not */
+  EXPECT(pairs >= 4);
+  EXPECT(l2pf >= 12); /* every fused tensor-core candidate, with and without */
+  EXPECT(vpass >= 4);
+  /* every fused tensor-core candidate (every tile shape), with and without */
+  EXPECT(eres_rows8 >= 8 && eres >= 24);
+  /* Bernstein-Bezier coefficients: the fused tensor-core kernel, every
+   * tile, with and without one more block, with the early residual or the
+   * state staged (and staged in two passes), the staged ones also with
+   * the update streamed, the two-pass ones also with the traces from the
+   * staged state and without the L2 prefetch; gone for a physics that is
+   * not affine */
+  int bb = 0, staged = 0, streamed = 0, local = 0, unfetched = 0;
+  for (int i = 0; i < sp.nvolume; i++) {
+    bb += sp.volume[i].basis && sp.volume[i].work_mode == DG_WORK_MMA &&
+          sp.volume[i].fuse_surface && sp.volume[i].fuse_update;
+    staged += sp.volume[i].stage_state;
+    streamed += sp.volume[i].stream_update;
+    local += sp.volume[i].local_traces;
+    unfetched += sp.volume[i].stage_state && sp.volume[i].volume_passes == 2 &&
+                 !sp.volume[i].l2_prefetch;
+    EXPECT(!sp.volume[i].local_traces || sp.volume[i].volume_passes == 2);
+    EXPECT(!sp.volume[i].stage_state || sp.volume[i].basis);
+    EXPECT(!sp.volume[i].stream_update || sp.volume[i].stage_state);
   }
-  /* one lucky timing does not win: the leaders are timed again */
-  {
-    dg_tune_space sp;
-    EXPECT(dg_tune_space_create(1, DG_TUNE_FULL, 10, 12, &sp) == DG_OK);
-    int n8 = 0, n2 = 0;
-    for (int i = 0; i < sp.nvolume; i++) {
-      n8 += sp.volume[i].unroll == 8;
-      n2 += sp.volume[i].unroll == 2;
+  EXPECT(bb == 40 && staged == 28 && streamed == 14 && local == 8 && unfetched == 8,
+         "bb %d staged %d streamed %d local %d unfetched %d", bb, staged, streamed, local,
+         unfetched);
+  int before = sp.nvolume;
+  { /* an affine physics in auto mode: the coefficient forms stand in for
+     * the nodal tensor-core ones, and every other candidate stays */
+    dg_tune_space aff;
+    EXPECT(dg_tune_space_create(1, (dg_tune_mode)mode, 56, 84, &aff) == DG_OK);
+    int nodal_mma = 0, other = 0;
+    for (int i = 0; i < aff.nvolume; i++) {
+      nodal_mma += aff.volume[i].work_mode == DG_WORK_MMA && !aff.volume[i].basis;
+      other += aff.volume[i].work_mode != DG_WORK_MMA;
     }
-    EXPECT(n8 > 0 && n2 > 0); /* full mode has both unroll factors */
-    dg_kernel_config base = dg_kernel_config_default();
-    dg_tune_result r;
-    lucky_calls = 0;
-    EXPECT(dg_tune_search(&sp, &base, lucky, NULL, NULL, &r) == DG_OK);
-    EXPECT(r.best.unroll == 2);
-    EXPECT(lucky_calls >= 3); /* the lucky one was timed again too */
-    dg_tune_result_free(&r);
-    dg_tune_space_free(&sp);
-  }
-  /* strided_k: the three best tensor-core variants again with it, prepared
-   * first; chosen where it is faster, not where it is slower; the space
-   * itself has no strided_k candidate.  Then the register twins of the
-   * three best (strided or not): the residual loaded field by field, and
-   * one more block where a leader runs two passes, and for the staged
-   * leaders level 1 before the face fluxes (overlay_state), batched and
-   * not, prepared first; the unbatched and overlay ones chosen where they
-   * are faster only, the extra block (slower in the model) never; no twin
-   * of a variant timed before; then the warps, compact and sparse twins of
-   * the leaders; last the winner and its combinations fully unrolled */
-  for (int w = 0; w < 128; w++) {
-    strided_wins = w & 1;
-    unbatched_wins = (w >> 1) & 1;
-    overlay_wins = (w >> 2) & 1;
-    warps_wins = (w >> 3) & 1;
-    compact_wins = (w >> 4) & 1;
-    sparse_wins = (w >> 5) & 1;
-    unroll_wins = w >> 6;
-    dg_tune_space sp;
-    EXPECT(dg_tune_space_create(1, DG_TUNE_AUTO, 56, 84, &sp) == DG_OK);
-    for (int i = 0; i < sp.nvolume; i++)
-      EXPECT(!sp.volume[i].strided_k && sp.volume[i].batch_residual);
-    dg_kernel_config base = dg_kernel_config_default();
-    dg_tune_result r;
-    prepared_ok = rounds = ahead_missing = 0;
-    EXPECT(dg_tune_search(&sp, &base, mma_model, mma_prepare, NULL, &r) == DG_OK);
-    /* the first round prepares the strided twins, their register twins and
-     * the leaders' (3 + 10 + 10, in one compile wave: each leader unbatched
-     * and with one more block, and the two staged ones with the fused
-     * surface also overlaid, batched and not); the second asks for none it
-     * did not prepare */
-    EXPECT(rounds >= 3 && round_n[0] == 23 && round_strided[0] == 13,
-           "rounds %d, first %d (%d strided)", rounds, round_n[0], round_strided[0]);
-    EXPECT(ahead_missing == 0, "%d register twins not prepared ahead", ahead_missing);
-    EXPECT(round_n[1] == 10 && round_register[1] == 10,
-           "register round %d (%d legal twins)", round_n[1], round_register[1]);
-    int twins = 0, unbatched = 0, extra = 0, overlay = 0, warps = 0, warps4 = 0, compact = 0,
-        sparse = 0, combined = 0, unrolled = 0;
-    /* the combination round: the block round's winner, a warps or compact
-     * twin, with sparse_lift where that won on a leader too */
-    int combine = sparse_wins && (warps_wins || compact_wins);
-    for (int i = 0; i < r.nrows; i++) {
-      const dg_tune_row *x = &r.rows[i];
-      /* the unrolled twins apart (first2 and first leave them out) */
-      unrolled += x->phase == 2 && !x->retime && x->cfg.mma_unroll;
-      EXPECT(!x->cfg.mma_unroll || x->phase == 3 || /* phase 3: the winner's */
-             (x->phase == 2 && x->cfg.work_mode == DG_WORK_MMA));
-      int first2 = x->phase == 2 && !x->retime && !x->cfg.mma_unroll;
-      int both = x->cfg.sparse_lift && (x->cfg.volume_warps || x->cfg.compact_smem);
-      combined += first2 && both;
-      compact += first2 && x->cfg.compact_smem && !x->cfg.sparse_lift;
-      sparse += first2 && x->cfg.sparse_lift && !both;
-      EXPECT(!x->cfg.sparse_lift || x->cfg.basis); /* the leaders' own, or the combination */
-      EXPECT(!x->cfg.compact_smem || x->cfg.overlay_state);
-      warps += first2 && x->cfg.volume_warps && !x->cfg.compact_smem && !x->cfg.sparse_lift;
-      warps4 += first2 && x->cfg.volume_warps == 4 && !x->cfg.compact_smem && !x->cfg.sparse_lift;
-      /* W = 56 x 8 / 96 = 4 and 5 warps, one pass of the leader's knobs */
-      EXPECT(!x->cfg.volume_warps ||
-             ((x->cfg.volume_warps == 4 || x->cfg.volume_warps == 5) &&
-              x->cfg.volume_passes == 1 && x->cfg.fuse_surface && x->cfg.fuse_update));
-      int first = first2 && !x->cfg.volume_warps &&
-                  !x->cfg.compact_smem && !x->cfg.sparse_lift; /* before the block round */
-      twins += first && x->cfg.strided_k;
-      unbatched += first && !x->cfg.batch_residual;
-      extra += first && x->cfg.volume_passes > 1 && x->cfg.mma_extra_blocks == 1;
-      overlay += first && x->cfg.overlay_state;
-      EXPECT(!x->cfg.overlay_state || !x->cfg.local_traces);
-      for (int j = 0; j < i; j++) /* no variant timed twice in phase 2 but re-timed */
-        EXPECT(x->phase != 2 || r.rows[j].phase != 2 || x->retime || r.rows[j].retime ||
-               memcmp(&x->cfg, &r.rows[j].cfg, sizeof x->cfg) != 0);
+    dg_tune_space_drop_nodal_mma(&aff);
+    int left_bb = 0, left_other = 0;
+    for (int i = 0; i < aff.nvolume; i++) {
+      EXPECT(aff.volume[i].work_mode != DG_WORK_MMA || aff.volume[i].basis);
+      left_bb += aff.volume[i].basis && aff.volume[i].work_mode == DG_WORK_MMA;
+      left_other += aff.volume[i].work_mode != DG_WORK_MMA;
     }
-    /* the register twins of strided leaders are strided too */
-    EXPECT(twins == (strided_wins ? 13 : 3), "%d strided", twins);
-    for (int i = 0; i < sp.nvolume; i++) /* the space's own (nodal two-pass ones) */
-      extra -= sp.volume[i].volume_passes > 1 && sp.volume[i].mma_extra_blocks == 1;
-    EXPECT(unbatched == 5 && extra == 3, "unbatched %d extra twins %d", unbatched, extra);
-    /* (a compact twin is overlaid: with compact winning the overlay comes along) */
-    EXPECT(overlay == 4 && r.best.overlay_state == (overlay_wins || compact_wins),
-           "%d overlay twins", overlay);
-    EXPECT(r.best.work_mode == DG_WORK_MMA && r.best.basis && r.best.mma_rows == 16);
-    EXPECT(r.best.strided_k == strided_wins);
-    /* the block round (the third and last): the three leaders after the
-     * register round (two-pass, fused) with 4 and 5 warps (ceil(448 / 128),
-     * ceil(448 / 96)); a staged leader not overlaid also overlaid and
-     * compact with them, an overlaid one compact, and its warps twins
-     * compact too: 3 leaders, 2 staged, 1 non-staged: 4 + 4 + 2 = 10; with
-     * the overlay won 2 overlaid + 1 staged (3 + 3 + 4 = 10), or, with the
-     * overlay won unbatched, 2 overlaid + 1 non-staged (3 + 3 + 2 = 8); and
-     * each leader (all on Bernstein coefficients) with sparse_lift: 3 more */
-    int expect_block = (overlay_wins && unbatched_wins ? 8 : 10) + 3;
-    EXPECT(rounds == 4 && round_n[2] == warps + compact + sparse &&
-               round_n[2] == expect_block && sparse == 3 && warps4 == warps - warps4,
-           "%d rounds, block round %d (%d warps twins, %d with 4; %d compact; %d sparse)",
-           rounds, round_n[2], warps, warps4, compact, sparse);
-    /* the combination round: the winner with sparse_lift where that won on
-     * a leader too, and the winner and that twin fully unrolled */
-    EXPECT(combined == combine && unrolled == 1 + combine && round_n[3] == 1 + 2 * combine,
-           "%d combination twins (expected %d), %d unrolled, last round %d", combined, combine,
-           unrolled, round_n[3]);
-    EXPECT(r.best.mma_unroll == unroll_wins, "best: mma_unroll %d", r.best.mma_unroll);
-    EXPECT(r.best.sparse_lift == sparse_wins, "best: sparse_lift %d", r.best.sparse_lift);
-    /* chosen where faster, but an overlaid leader's warps twins are compact
-     * only (so with the warps and the overlay winning, compact comes along),
-     * and a compact twin of a leader not overlaid has warps */
-    int want_vw = warps_wins || (compact_wins && !overlay_wins) ? 4 : 0;
-    int want_compact = compact_wins || (warps_wins && overlay_wins);
-    EXPECT(r.best.volume_warps == want_vw && r.best.volume_passes == (want_vw ? 1 : 2) &&
-               r.best.compact_smem == want_compact,
-           "best: %d warps, %d passes, compact %d", r.best.volume_warps, r.best.volume_passes,
-           r.best.compact_smem);
-    EXPECT(r.best.batch_residual == !(unbatched_wins || overlay_wins) &&
-           r.best.mma_extra_blocks == 0);
-    dg_tune_result_free(&r);
-    /* no tensor-core variant timed: no strided twins, no extra blocks */
-    prepared_ok = rounds = 0;
-    dg_tune_space_drop_bernstein(&sp);
-    for (int i = 0; i < sp.nvolume; i++)
-      if (sp.volume[i].work_mode == DG_WORK_MMA)
-        sp.volume[i] = sp.volume[0];
-    EXPECT(dg_tune_search(&sp, &base, mma_model, mma_prepare, NULL, &r) == DG_OK);
-    EXPECT(prepared_ok == 0 && !r.best.strided_k && r.best.work_mode != DG_WORK_MMA);
-    EXPECT(rounds == 1 && round_register[0] == round_n[0] && round_n[0] <= 3);
-    dg_tune_result_free(&r);
-    dg_tune_space_free(&sp);
+    EXPECT(nodal_mma >= 48 && aff.nvolume == before - nodal_mma && left_bb == 40 &&
+           left_other == other, "nodal mma %d, %d -> %d", nodal_mma, before, aff.nvolume);
+    dg_tune_space_free(&aff);
+    /* no coefficient candidate (Np < 20): nothing to stand in, nothing dropped */
+    EXPECT(dg_tune_space_create(1, (dg_tune_mode)mode, 10, 12, &aff) == DG_OK);
+    int n10 = aff.nvolume;
+    dg_tune_space_drop_nodal_mma(&aff);
+    EXPECT(aff.nvolume == n10);
+    dg_tune_space_free(&aff);
   }
-  /* a nodal tensor-core winner: the combination round is its unrolled
-   * twin alone, chosen where it is faster */
+  dg_tune_space_drop_bernstein(&sp);
+  EXPECT(sp.nvolume == before - 40);
+  for (int i = 0; i < sp.nvolume; i++)
+    EXPECT(!sp.volume[i].basis);
+  dg_tune_space_free(&sp);
+}
+}
+
+/* one lucky timing does not win: the leaders are timed again */
+static void check_lucky(void) {
+dg_tune_space sp;
+EXPECT(dg_tune_space_create(1, DG_TUNE_FULL, 10, 12, &sp) == DG_OK);
+int n8 = 0, n2 = 0;
+for (int i = 0; i < sp.nvolume; i++) {
+  n8 += sp.volume[i].unroll == 8;
+  n2 += sp.volume[i].unroll == 2;
+}
+EXPECT(n8 > 0 && n2 > 0); /* full mode has both unroll factors */
+dg_kernel_config base = dg_kernel_config_default();
+dg_tune_result r;
+lucky_calls = 0;
+EXPECT(dg_tune_search(&sp, &base, lucky, NULL, NULL, &r) == DG_OK);
+EXPECT(r.best.unroll == 2);
+EXPECT(lucky_calls >= 3); /* the lucky one was timed again too */
+dg_tune_result_free(&r);
+dg_tune_space_free(&sp);
+}
+
+/* strided_k: the three best tensor-core variants again with it, prepared
+ * first; chosen where it is faster, not where it is slower; the space
+ * itself has no strided_k candidate.  Then the register twins of the
+ * three best (strided or not): the residual loaded field by field, and
+ * one more block where a leader runs two passes, and for the staged
+ * leaders level 1 before the face fluxes (overlay_state), batched and
+ * not, prepared first; the unbatched and overlay ones chosen where they
+ * are faster only, the extra block (slower in the model) never; no twin
+ * of a variant timed before; then the warps, compact and sparse twins of
+ * the leaders; last the winner and its combinations fully unrolled */
+static void check_twins(int w) {
+  strided_wins = w & 1;
+  unbatched_wins = (w >> 1) & 1;
+  overlay_wins = (w >> 2) & 1;
+  warps_wins = (w >> 3) & 1;
+  compact_wins = (w >> 4) & 1;
+  sparse_wins = (w >> 5) & 1;
+  unroll_wins = w >> 6;
+  dg_tune_space sp;
+  EXPECT(dg_tune_space_create(1, DG_TUNE_AUTO, 56, 84, &sp) == DG_OK);
+  for (int i = 0; i < sp.nvolume; i++)
+    EXPECT(!sp.volume[i].strided_k && sp.volume[i].batch_residual);
+  dg_kernel_config base = dg_kernel_config_default();
+  dg_tune_result r;
+  prepared_ok = rounds = ahead_missing = 0;
+  EXPECT(dg_tune_search(&sp, &base, mma_model, mma_prepare, NULL, &r) == DG_OK);
+  /* the first round prepares the strided twins, their register twins and
+   * the leaders' (3 + 10 + 10, in one compile wave: each leader unbatched
+   * and with one more block, and the two staged ones with the fused
+   * surface also overlaid, batched and not); the second asks for none it
+   * did not prepare */
+  EXPECT(rounds >= 3 && round_n[0] == 23 && round_strided[0] == 13,
+         "rounds %d, first %d (%d strided)", rounds, round_n[0], round_strided[0]);
+  EXPECT(ahead_missing == 0, "%d register twins not prepared ahead", ahead_missing);
+  EXPECT(round_n[1] == 10 && round_register[1] == 10,
+         "register round %d (%d legal twins)", round_n[1], round_register[1]);
+  int twins = 0, unbatched = 0, extra = 0, overlay = 0, warps = 0, warps4 = 0, compact = 0,
+      sparse = 0, combined = 0, unrolled = 0;
+  /* the combination round: the block round's winner, a warps or compact
+   * twin, with sparse_lift where that won on a leader too */
+  int combine = sparse_wins && (warps_wins || compact_wins);
+  for (int i = 0; i < r.nrows; i++) {
+    const dg_tune_row *x = &r.rows[i];
+    /* the unrolled twins apart (first2 and first leave them out) */
+    unrolled += x->phase == 2 && !x->retime && x->cfg.mma_unroll;
+    EXPECT(!x->cfg.mma_unroll || x->phase == 3 || /* phase 3: the winner's */
+           (x->phase == 2 && x->cfg.work_mode == DG_WORK_MMA));
+    int first2 = x->phase == 2 && !x->retime && !x->cfg.mma_unroll;
+    int both = x->cfg.sparse_lift && (x->cfg.volume_warps || x->cfg.compact_smem);
+    combined += first2 && both;
+    compact += first2 && x->cfg.compact_smem && !x->cfg.sparse_lift;
+    sparse += first2 && x->cfg.sparse_lift && !both;
+    EXPECT(!x->cfg.sparse_lift || x->cfg.basis); /* the leaders' own, or the combination */
+    EXPECT(!x->cfg.compact_smem || x->cfg.overlay_state);
+    warps += first2 && x->cfg.volume_warps && !x->cfg.compact_smem && !x->cfg.sparse_lift;
+    warps4 += first2 && x->cfg.volume_warps == 4 && !x->cfg.compact_smem && !x->cfg.sparse_lift;
+    /* W = 56 x 8 / 96 = 4 and 5 warps, one pass of the leader's knobs */
+    EXPECT(!x->cfg.volume_warps ||
+           ((x->cfg.volume_warps == 4 || x->cfg.volume_warps == 5) &&
+            x->cfg.volume_passes == 1 && x->cfg.fuse_surface && x->cfg.fuse_update));
+    int first = first2 && !x->cfg.volume_warps &&
+                !x->cfg.compact_smem && !x->cfg.sparse_lift; /* before the block round */
+    twins += first && x->cfg.strided_k;
+    unbatched += first && !x->cfg.batch_residual;
+    extra += first && x->cfg.volume_passes > 1 && x->cfg.mma_extra_blocks == 1;
+    overlay += first && x->cfg.overlay_state;
+    EXPECT(!x->cfg.overlay_state || !x->cfg.local_traces);
+    for (int j = 0; j < i; j++) /* no variant timed twice in phase 2 but re-timed */
+      EXPECT(x->phase != 2 || r.rows[j].phase != 2 || x->retime || r.rows[j].retime ||
+             memcmp(&x->cfg, &r.rows[j].cfg, sizeof x->cfg) != 0);
+  }
+  /* the register twins of strided leaders are strided too */
+  EXPECT(twins == (strided_wins ? 13 : 3), "%d strided", twins);
+  for (int i = 0; i < sp.nvolume; i++) /* the space's own (nodal two-pass ones) */
+    extra -= sp.volume[i].volume_passes > 1 && sp.volume[i].mma_extra_blocks == 1;
+  EXPECT(unbatched == 5 && extra == 3, "unbatched %d extra twins %d", unbatched, extra);
+  /* (a compact twin is overlaid: with compact winning the overlay comes along) */
+  EXPECT(overlay == 4 && r.best.overlay_state == (overlay_wins || compact_wins),
+         "%d overlay twins", overlay);
+  EXPECT(r.best.work_mode == DG_WORK_MMA && r.best.basis && r.best.mma_rows == 16);
+  EXPECT(r.best.strided_k == strided_wins);
+  /* the block round (the third and last): the three leaders after the
+   * register round (two-pass, fused) with 4 and 5 warps (ceil(448 / 128),
+   * ceil(448 / 96)); a staged leader not overlaid also overlaid and
+   * compact with them, an overlaid one compact, and its warps twins
+   * compact too: 3 leaders, 2 staged, 1 non-staged: 4 + 4 + 2 = 10; with
+   * the overlay won 2 overlaid + 1 staged (3 + 3 + 4 = 10), or, with the
+   * overlay won unbatched, 2 overlaid + 1 non-staged (3 + 3 + 2 = 8); and
+   * each leader (all on Bernstein coefficients) with sparse_lift: 3 more */
+  int expect_block = (overlay_wins && unbatched_wins ? 8 : 10) + 3;
+  EXPECT(rounds == 4 && round_n[2] == warps + compact + sparse &&
+             round_n[2] == expect_block && sparse == 3 && warps4 == warps - warps4,
+         "%d rounds, block round %d (%d warps twins, %d with 4; %d compact; %d sparse)",
+         rounds, round_n[2], warps, warps4, compact, sparse);
+  /* the combination round: the winner with sparse_lift where that won on
+   * a leader too, and the winner and that twin fully unrolled */
+  EXPECT(combined == combine && unrolled == 1 + combine && round_n[3] == 1 + 2 * combine,
+         "%d combination twins (expected %d), %d unrolled, last round %d", combined, combine,
+         unrolled, round_n[3]);
+  EXPECT(r.best.mma_unroll == unroll_wins, "best: mma_unroll %d", r.best.mma_unroll);
+  EXPECT(r.best.sparse_lift == sparse_wins, "best: sparse_lift %d", r.best.sparse_lift);
+  /* chosen where faster, but an overlaid leader's warps twins are compact
+   * only (so with the warps and the overlay winning, compact comes along),
+   * and a compact twin of a leader not overlaid has warps */
+  int want_vw = warps_wins || (compact_wins && !overlay_wins) ? 4 : 0;
+  int want_compact = compact_wins || (warps_wins && overlay_wins);
+  EXPECT(r.best.volume_warps == want_vw && r.best.volume_passes == (want_vw ? 1 : 2) &&
+             r.best.compact_smem == want_compact,
+         "best: %d warps, %d passes, compact %d", r.best.volume_warps, r.best.volume_passes,
+         r.best.compact_smem);
+  EXPECT(r.best.batch_residual == !(unbatched_wins || overlay_wins) &&
+         r.best.mma_extra_blocks == 0);
+  dg_tune_result_free(&r);
+  /* no tensor-core variant timed: no strided twins, no extra blocks */
+  prepared_ok = rounds = 0;
+  dg_tune_space_drop_bernstein(&sp);
+  for (int i = 0; i < sp.nvolume; i++)
+    if (sp.volume[i].work_mode == DG_WORK_MMA)
+      sp.volume[i] = sp.volume[0];
+  EXPECT(dg_tune_search(&sp, &base, mma_model, mma_prepare, NULL, &r) == DG_OK);
+  EXPECT(prepared_ok == 0 && !r.best.strided_k && r.best.work_mode != DG_WORK_MMA);
+  EXPECT(rounds == 1 && round_register[0] == round_n[0] && round_n[0] <= 3);
+  dg_tune_result_free(&r);
+  dg_tune_space_free(&sp);
+}
+
+/* a nodal tensor-core winner: the combination round is its unrolled
+ * twin alone, chosen where it is faster */
+static void check_nodal_mma_winner(void) {
   for (unroll_wins = 0; unroll_wins < 2; unroll_wins++) {
     strided_wins = unbatched_wins = overlay_wins = warps_wins = compact_wins = 0;
     sparse_wins = 0;
@@ -566,77 +574,92 @@ int main(void) {
            last >= 0 ? round_n[last] : -1, unrolled, r.best.mma_unroll);
     dg_tune_result_free(&r);
     dg_tune_space_free(&sp);
-  }
-  /* the combination round without the L2 prefetch: phase 2's leaders carry
-   * it (it wins there), the warps twin keeps it although it loses there,
-   * and the round times the winner with sparse_lift, without the prefetch
-   * and both (3 twins), and the four fully unrolled: all three chosen */
-  {
-    strided_wins = unbatched_wins = overlay_wins = compact_wins = 0;
-    warps_wins = sparse_wins = prefetch_model = unroll_wins = 1;
-    dg_tune_space sp;
-    EXPECT(dg_tune_space_create(1, DG_TUNE_AUTO, 56, 84, &sp) == DG_OK);
-    dg_kernel_config base = dg_kernel_config_default();
-    dg_tune_result r;
-    rounds = 0;
-    EXPECT(dg_tune_search(&sp, &base, mma_model, mma_prepare, NULL, &r) == DG_OK);
-    int fetched_warps = 0;
-    for (int i = 0; i < r.nrows; i++)
-      fetched_warps += r.rows[i].phase == 2 && r.rows[i].cfg.volume_warps &&
-                       r.rows[i].cfg.l2_prefetch && !r.rows[i].cfg.sparse_lift;
-    EXPECT(fetched_warps > 0 && rounds == 4 && round_n[3] == 7,
-           "%d warps twins with the prefetch, %d rounds, the last %d", fetched_warps, rounds,
-           round_n[3]);
-    EXPECT(r.best.volume_warps && r.best.sparse_lift && !r.best.l2_prefetch && r.best.mma_unroll,
-           "best: %d warps, sparse_lift %d, l2_prefetch %d, mma_unroll %d", r.best.volume_warps,
-           r.best.sparse_lift, r.best.l2_prefetch, r.best.mma_unroll);
-    dg_tune_result_free(&r);
-    dg_tune_space_free(&sp);
-    prefetch_model = 0;
-  }
-  /* the printed table and choice carry every knob, the last (cpu_chunk)
-   * too, at every knob's longest value */
-  {
-    dg_tune_result r;
-    memset(&r, 0, sizeof r);
-    dg_kernel_config c = dg_kernel_config_default();
-    c.elements_per_block = 16;
-    c.face_threads = 1024;
-    c.matrices = DG_MATRIX_CONSTANT;
-    c.np_align = 16;
-    c.layout = DG_LAYOUT_ELEMENT_MAJOR;
-    c.work_mode = DG_WORK_SEQUENCE;
-    c.basis = c.stage_state = c.stream_update = c.local_traces = c.strided_k = 1;
-    c.overlay_state = 1;
-    c.volume_warps = 32;
-    c.compact_smem = 1;
-    c.mma_extra_blocks = 2;
-    c.cpu_chunk = 100000;
-    c.sparse_lift = 1;
-    c.mma_unroll = 1;
-    r.best = c;
-    dg_tune_row row;
-    memset(&row, 0, sizeof row);
-    row.phase = 2;
-    row.cfg = c;
-    r.rows = &row;
-    r.nrows = 1;
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    EXPECT(f != NULL);
-    if (f) {
-      dg_tune_print(f, &r);
-      fclose(f);
-      const char *tail = "ltr=1 sk=1 bres=1 ovs=1 csm=1 spl=1 mun=1 chunk=100000";
-      const char *row_at = text ? strstr(text, tail) : NULL;
-      EXPECT(row_at && strstr(row_at + 1, tail), "%s", text);
-      free(text);
-    }
-    char d[DG_KERNEL_CONFIG_TEXT];
-    dg_kernel_config_describe(&c, d, sizeof d);
-    EXPECT(strlen(d) < sizeof d - 1 && strstr(d, "chunk=100000") != NULL);
-  }
+}
+}
+
+/* the combination round without the L2 prefetch: phase 2's leaders carry
+ * it (it wins there), the warps twin keeps it although it loses there,
+ * and the round times the winner with sparse_lift, without the prefetch
+ * and both (3 twins), and the four fully unrolled: all three chosen */
+static void check_combination_round(void) {
+strided_wins = unbatched_wins = overlay_wins = compact_wins = 0;
+warps_wins = sparse_wins = prefetch_model = unroll_wins = 1;
+dg_tune_space sp;
+EXPECT(dg_tune_space_create(1, DG_TUNE_AUTO, 56, 84, &sp) == DG_OK);
+dg_kernel_config base = dg_kernel_config_default();
+dg_tune_result r;
+rounds = 0;
+EXPECT(dg_tune_search(&sp, &base, mma_model, mma_prepare, NULL, &r) == DG_OK);
+int fetched_warps = 0;
+for (int i = 0; i < r.nrows; i++)
+  fetched_warps += r.rows[i].phase == 2 && r.rows[i].cfg.volume_warps &&
+                   r.rows[i].cfg.l2_prefetch && !r.rows[i].cfg.sparse_lift;
+EXPECT(fetched_warps > 0 && rounds == 4 && round_n[3] == 7,
+       "%d warps twins with the prefetch, %d rounds, the last %d", fetched_warps, rounds,
+       round_n[3]);
+EXPECT(r.best.volume_warps && r.best.sparse_lift && !r.best.l2_prefetch && r.best.mma_unroll,
+       "best: %d warps, sparse_lift %d, l2_prefetch %d, mma_unroll %d", r.best.volume_warps,
+       r.best.sparse_lift, r.best.l2_prefetch, r.best.mma_unroll);
+dg_tune_result_free(&r);
+dg_tune_space_free(&sp);
+prefetch_model = 0;
+}
+
+/* the printed table and choice carry every knob, the last (cpu_chunk)
+ * too, at every knob's longest value */
+static void check_print_every_knob(void) {
+dg_tune_result r;
+memset(&r, 0, sizeof r);
+dg_kernel_config c = dg_kernel_config_default();
+c.elements_per_block = 16;
+c.face_threads = 1024;
+c.matrices = DG_MATRIX_CONSTANT;
+c.np_align = 16;
+c.layout = DG_LAYOUT_ELEMENT_MAJOR;
+c.work_mode = DG_WORK_SEQUENCE;
+c.basis = c.stage_state = c.stream_update = c.local_traces = c.strided_k = 1;
+c.overlay_state = 1;
+c.volume_warps = 32;
+c.compact_smem = 1;
+c.mma_extra_blocks = 2;
+c.cpu_chunk = 100000;
+c.sparse_lift = 1;
+c.mma_unroll = 1;
+r.best = c;
+dg_tune_row row;
+memset(&row, 0, sizeof row);
+row.phase = 2;
+row.cfg = c;
+r.rows = &row;
+r.nrows = 1;
+char *text = NULL;
+size_t len = 0;
+FILE *f = open_memstream(&text, &len);
+EXPECT(f != NULL);
+if (f) {
+  dg_tune_print(f, &r);
+  fclose(f);
+  const char *tail = "ltr=1 sk=1 bres=1 ovs=1 csm=1 spl=1 mun=1 chunk=100000";
+  const char *row_at = text ? strstr(text, tail) : NULL;
+  EXPECT(row_at && strstr(row_at + 1, tail), "%s", text);
+  free(text);
+}
+char d[DG_KERNEL_CONFIG_TEXT];
+dg_kernel_config_describe(&c, d, sizeof d);
+EXPECT(strlen(d) < sizeof d - 1 && strstr(d, "chunk=100000") != NULL);
+}
+
+int main(void) {
+  dg_log_set_level(DG_LOG_WARN);
+  check_all_pruned();
+  check_search_modes();
+  check_full_mode_space();
+  check_lucky();
+  for (int w = 0; w < 128; w++)
+    check_twins(w);
+  check_nodal_mma_winner();
+  check_combination_round();
+  check_print_every_knob();
   check_kin();
   check_cpu_chunk_and_prune();
   printf("%d failures\n", failures);
