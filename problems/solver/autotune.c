@@ -226,6 +226,16 @@ dg_error dg_autotune_op_digest(const dg_refelem *re, const dg_physics *physics,
   return DG_OK;
 }
 
+/* Compile the candidates' sources together ahead of their timing (a
+ * failure only means each is compiled when timed), then free them. */
+void dg_autotune_precompile_sources(dg_device *dev, char **src, int ns) {
+  if (src && dg_device_precompile(dev, (const char *const *)src, ns, 0) != DG_OK)
+    dg_error_clear();
+  for (int i = 0; i < ns; i++)
+    free(src[i]);
+  free(src);
+}
+
 /* Compile the configurations cfgs[0..n) side by side into the kernel
  * cache, so that timing them loads instead of compiling: compiles, not
  * timings, were most of a tuning run.  Best effort. */
@@ -256,11 +266,7 @@ static void precompile_configs(const dg_autotune_request *q, const dg_kernel_con
     g.source = NULL;
     dg_generated_free(&g);
   }
-  if (src && dg_device_precompile(q->dev, (const char *const *)src, ns, 0) != DG_OK)
-    dg_error_clear();
-  for (int i = 0; i < ns; i++)
-    free(src[i]);
-  free(src);
+  dg_autotune_precompile_sources(q->dev, src, ns);
   dg_bernstein_destroy(&bb);
 }
 

@@ -81,6 +81,10 @@ dg_error dg_autotune_time_kernels(dg_solver *s, int repeats, double cutoff_ms, i
 int dg_autotune_cpu_default(const dg_autotune_request *q);
 dg_error dg_autotune_db_dir(const dg_autotune_request *q, char **dir);
 
+/* Compile ns candidate sources together ahead of their timing (a failure
+ * only means each is compiled when timed), then free them and src. */
+void dg_autotune_precompile_sources(dg_device *dev, char **src, int ns);
+
 /* The curved elements' operator (dg_surface_curved + dg_volume_curved,
  * operators/codegen.h): the digest of the curved module of the default
  * knobs, a key of its own in the tuning database

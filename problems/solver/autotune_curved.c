@@ -102,11 +102,7 @@ static void precompile(const dg_autotune_request *q, const dg_kernel_config *c, 
     g.source = NULL;
     dg_generated_free(&g);
   }
-  if (src && dg_device_precompile(q->dev, (const char *const *)src, ns, 0) != DG_OK)
-    dg_error_clear();
-  for (int i = 0; i < ns; i++)
-    free(src[i]);
-  free(src);
+  dg_autotune_precompile_sources(q->dev, src, ns);
 }
 
 /* Time every candidate on s; the fastest is set on s and returned. */
