@@ -15,7 +15,6 @@
  *    dg_partition_extract) keeps its order and nodes bitwise; `dgrun import`
  *    of an order-2 .msh keeps the nodes on the circles; a straight-sided
  *    file and an old file (written before high-order nodes) read as order 1. */
-#include <gmshc.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -28,6 +27,9 @@
 #include "meshes/partition.h"
 #include "meshtest.h"
 #include "tests/expect.h"
+
+#ifdef DGRUN_HAVE_GMSH
+#include <gmshc.h>
 
 static const double PI = 3.14159265358979323846;
 
@@ -271,9 +273,14 @@ static void check_h5(const char *dir) {
   dg_mesh_destroy(&b);
 }
 
+#endif
+
 int main(int argc, char **argv) {
-  if (!dg_gmsh_reader_available())
-    return 77;
+#ifndef DGRUN_HAVE_GMSH
+  (void)argc, (void)argv;
+  printf("skipped: built without Gmsh\n");
+  return 77;
+#else
   CHECK(argc == 2, "usage: %s MESH_DIR", argv[0]);
   check_straight(argv[1], "regions_square.geo", 0.3, 2);
   check_straight(argv[1], "regions_square.geo", 0.3, 4);
@@ -285,4 +292,5 @@ int main(int argc, char **argv) {
   check_h5(argv[1]);
   mt_cleanup();
   return expect_finish();
+#endif
 }
