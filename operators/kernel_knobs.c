@@ -492,6 +492,23 @@ static dg_error check_applies(const dg_kernel_config *c, const dg_kernel_knob *k
   DG_RAISE(DG_ERR_INPUT, "%s%s%s %s%s", k->key, value[0] ? " " : "", value, k->needs, deps);
 }
 
+void dg_kernel_config_drop_inapplicable(dg_kernel_config *c) {
+  /* a knob dropped can take another's condition with it (gather_ahead
+   * needs the fused surface, staged_surface the fused surface too): repeat
+   * until nothing changes; each pass only lowers knobs to their defaults,
+   * so it ends within nknobs passes */
+  for (int changed = 1, pass = 0; changed && pass <= dg_kernel_nknobs; pass++) {
+    changed = 0;
+    for (int i = 0; i < dg_kernel_nknobs; i++) {
+      const dg_kernel_knob *k = &dg_kernel_knobs[i];
+      if (k->applies && dg_kernel_knob_get(c, k) != k->def && !k->applies(c)) {
+        dg_kernel_knob_put(c, k, k->def);
+        changed = 1;
+      }
+    }
+  }
+}
+
 /* ---- rules across knobs that are no row's condition ----------------------- */
 
 static dg_error rule_block_threads(const dg_kernel_config *c, int Np) {

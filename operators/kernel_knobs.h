@@ -60,6 +60,10 @@ dg_error dg_kernel_knob_parse(const dg_kernel_knob *k, const char *text, int *v)
  * true/false (problem.cfg) rather than 0/1 (tuning database). */
 void dg_kernel_knob_text(const dg_kernel_config *c, const dg_kernel_knob *k, int as_cfg,
                          char *buf, size_t n);
+/* Every knob whose condition no longer holds (after the caller forced
+ * fuse_surface or basis off, say) back to its default, so that the
+ * configuration passes dg_kernel_config_check again. */
+void dg_kernel_config_drop_inapplicable(dg_kernel_config *c);
 /* "epb=8 ft=256 mat=global ..." over every knob; DG_KERNEL_CONFIG_TEXT
  * bytes hold it for any configuration (215 characters with every knob at
  * its longest value, 24 knobs).  Why a constant: the tuning table's 160

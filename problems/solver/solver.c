@@ -10,6 +10,7 @@
 #include "core/fsutil.h"
 #include "core/log.h"
 #include "core/timing.h"
+#include "operators/kernel_knobs.h"
 #include "core/reduction.h"
 #include "dg/bernstein.h"
 #include "dg/linalg.h"
@@ -149,6 +150,7 @@ dg_error dg_solver_create_partitioned(dg_device *dev, const dg_discretization *d
     s->cfg.local_traces = 0; /* knobs of the fused surface */
     s->cfg.overlay_state = 0;
     s->cfg.compact_smem = 0;
+    dg_kernel_config_drop_inapplicable(&s->cfg); /* gather_ahead, staged surface, ... */
   }
   if (disc->ncurved > 0) {
     /* curved elements: their kernels over [0, Kc), the affine ones over the
@@ -173,6 +175,7 @@ dg_error dg_solver_create_partitioned(dg_device *dev, const dg_discretization *d
     s->cfg.basis = 0; /* one basis for the whole state */
     s->cfg.stage_state = 0;
     s->cfg.sparse_lift = 0;
+    dg_kernel_config_drop_inapplicable(&s->cfg); /* gather_ahead, staged surface, ... */
   }
   DG_CALL_GOTO(err, fail, load_kernels(s, &s->cfg));
   if (disc->ncurved > 0)

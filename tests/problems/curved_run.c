@@ -66,7 +66,7 @@ static void run_open(const char *cfg, const char **ov, int nov, run *r) {
   MUST(dg_problem_load(cfg, ov, nov, &r->p));
   MUST(dg_discretization_create(r->p->mesh, r->p->order, r->p->precision, &r->d));
   MUST(dg_physics_from_program(r->p->program, &r->ph, &r->tab));
-  dg_solver_options so = {dg_kernel_config_default(), NULL};
+  dg_solver_options so = {r->p->kernels, NULL}; /* [backend] knobs as given */
   MUST(dg_solver_create(dev, r->d, &r->ph, r->p->tag_to_bc, &so, &r->s));
 }
 

@@ -219,7 +219,13 @@ static int mode_backends(void) {
            (long long)g.steps, (long long)g.rejected_steps, g.dt_last, d.maxdiff, d.maxref);
     EXPECT(c.steps == g.steps && c.rejected_steps == g.rejected_steps,
            "%s: the step sequences differ", schemes[m]);
-    EXPECT(fabs(c.dt_last - g.dt_last) <= 1e-9 * c.dt_last, "%s: last dt differs", schemes[m]);
+    /* The step counts and rejections must agree exactly, the last dt only
+     * to 1e-6: the embedded error estimate is the difference of two nearly
+     * equal stage sums, so the backends' round-off (reduction order, FMA
+     * contraction) comes out of it amplified by ~1/tol, and the PI
+     * controller passes that on to dt (measured on the H200: 1.4e-8 rk34,
+     * 3.4e-8 rk45 relative, with the states within 3.4e-15). */
+    EXPECT(fabs(c.dt_last - g.dt_last) <= 1e-6 * c.dt_last, "%s: last dt differs", schemes[m]);
     EXPECT(d.maxdiff <= 1e-9 * d.maxref, "%s: the states differ", schemes[m]);
     free(c.state);
     free(g.state);
