@@ -314,6 +314,66 @@ static void emit_node_rhs(dg_strbuf *b, const dg_physics *ph, const deriv_table 
   dg_gen_emit_rhs_store(b, ph, cfg, ctx, curved ? "ij * rl[w][%d]" : "rl[w][%d]", "res[o]");
 }
 
+/* The cuda dg_volume's shared memory: the matrices (matrices = shared),
+ * then s_g, s_q (prefetch) and s_fl (prefetch or the fused surface);
+ * returns the matrices' name prefix ("s_" or ""). */
+static const char *emit_shared_layout(dg_strbuf *b, const dg_element_ops *el,
+                                      const dg_physics *ph, const deriv_table *dtab,
+                                      const dg_kernel_config *cfg, int slots, int sfl) {
+  int ng = dtab->ng, dim = el->dim;
+  static const char *dn[3] = {"Dr", "Ds", "Dt"};
+  const char *mp = "";
+  size_t off = 0;
+  if (cfg->matrices == DG_MATRIX_SHARED) {
+    for (int d = 0; d < dim; d++) {
+      dg_strbuf_line(b, "real *s_c_%s = smem + %zu;", dn[d], off);
+      off += (size_t)el->Np * el->Np;
+    }
+    dg_strbuf_line(b, "real *s_c_LIFT = smem + %zu;", off);
+    off += (size_t)el->Np * el->Nfaces * el->Nfp;
+    dg_strbuf_line(b, "for (int z = tid; z < NP * NP; z += NP * EPB) {");
+    for (int d = 0; d < dim; d++)
+      dg_strbuf_line(b, "  s_c_%s[z] = c_%s[z];", dn[d], dn[d]);
+    dg_strbuf_line(b, "}");
+    dg_strbuf_line(b, "for (int z = tid; z < NP * NFNFP; z += NP * EPB) s_c_LIFT[z] = c_LIFT[z];");
+    mp = "s_";
+  }
+  int gst = g_stride(ng, cfg), vec = cfg->vector_loads;
+  off = g_offset(off, cfg);
+  if (vec)
+    dg_strbuf_line(b, "real *s_g = smem + %zu; /* [SLOTS][NP][%d] */", off, gst);
+  else
+    dg_strbuf_line(b, "real *s_g = smem + %zu; /* [SLOTS][NG][NP] */", off);
+  off += (size_t)slots * gst * el->Np;
+  if (cfg->prefetch) {
+    dg_strbuf_line(b, "real *s_q = smem + %zu; /* [NC][SLOTS][NP] */", off);
+    off += (size_t)slots * ph->ncomp * el->Np;
+  }
+  if (sfl)
+    dg_strbuf_line(b, "real *s_fl = smem + %zu; /* [NC][SLOTS][NFNFP] */", off);
+  return mp;
+}
+
+/* Prefetch: coalesced copies of the pass's state (and, without the fused
+ * surface, of its face fluxes) into shared memory. */
+static void emit_pass_prefetch(dg_strbuf *b, const dg_kernel_config *cfg) {
+  dg_strbuf_lines(b,
+                  "/* coalesced copies of the pass's state and face fluxes */\n"
+                  "for (int z = tid; z < NC * SLOTS * NP; z += NP * EPB) {\n"
+                  "  const int c = z / (SLOTS * NP), r = z - c * (SLOTS * NP);\n"
+                  "  const int s = r / NP, j = r - s * NP;\n"
+                  "  const long long kk = k0 + s;\n"
+                  "  s_q[z] = kk < K ? q[BASE(kk, j) + c * CSTRIDE(K)] : (real)0;\n"
+                  "}\n");
+  if (!cfg->fuse_surface) {
+    dg_strbuf_lines(b,
+                    "for (int z = tid; z < NC * SLOTS * NFNFP; z += NP * EPB) {\n"
+                    "  const int c = z / (SLOTS * NFNFP), r = z - c * (SLOTS * NFNFP);\n"
+                    "  s_fl[z] = k0 * NFNFP + r < K * NFNFP ? fl[((long long)c * K + k0) * NFNFP + r] : (real)0;\n"
+                    "}\n");
+  }
+}
+
 /* cuda dg_volume.  Block = NP x EPB threads; thread (i, e) owns node i of
  * the elements slot = w*EPB + e of a pass (w < WI: inline mode, WI = W;
  * otherwise WI = 1), and sequence mode runs W passes.  A pass: (prefetch:
@@ -348,56 +408,13 @@ void dg_gen_emit_volume_node_cuda(dg_strbuf *b, const dg_element_ops *el, const 
                   "(void)q_out; (void)mapM; (void)mapP; (void)fbc; (void)fgeo; (void)fx; (void)fl;\n"
                   "const int i = threadIdx.x, e = threadIdx.y, tid = e * NP + i;\n"
                   "(void)tid;\n");
-  static const char *dn[3] = {"Dr", "Ds", "Dt"};
-  const char *mp = "";
-  size_t off = 0;
-  if (cfg->matrices == DG_MATRIX_SHARED) {
-    for (int d = 0; d < dim; d++) {
-      dg_strbuf_line(b, "real *s_c_%s = smem + %zu;", dn[d], off);
-      off += (size_t)el->Np * el->Np;
-    }
-    dg_strbuf_line(b, "real *s_c_LIFT = smem + %zu;", off);
-    off += (size_t)el->Np * el->Nfaces * el->Nfp;
-    dg_strbuf_line(b, "for (int z = tid; z < NP * NP; z += NP * EPB) {");
-    for (int d = 0; d < dim; d++)
-      dg_strbuf_line(b, "  s_c_%s[z] = c_%s[z];", dn[d], dn[d]);
-    dg_strbuf_line(b, "}");
-    dg_strbuf_line(b, "for (int z = tid; z < NP * NFNFP; z += NP * EPB) s_c_LIFT[z] = c_LIFT[z];");
-    mp = "s_";
-  }
+  const char *mp = emit_shared_layout(b, el, ph, dtab, cfg, slots, sfl);
   int gst = g_stride(ng, cfg), vec = cfg->vector_loads;
-  off = g_offset(off, cfg);
-  if (vec)
-    dg_strbuf_line(b, "real *s_g = smem + %zu; /* [SLOTS][NP][%d] */", off, gst);
-  else
-    dg_strbuf_line(b, "real *s_g = smem + %zu; /* [SLOTS][NG][NP] */", off);
-  off += (size_t)slots * gst * el->Np;
-  if (cfg->prefetch) {
-    dg_strbuf_line(b, "real *s_q = smem + %zu; /* [NC][SLOTS][NP] */", off);
-    off += (size_t)slots * ph->ncomp * el->Np;
-  }
-  if (sfl)
-    dg_strbuf_line(b, "real *s_fl = smem + %zu; /* [NC][SLOTS][NFNFP] */", off);
   dg_strbuf_line(b, "for (int pass = 0; pass < PASSES; ++pass) {");
   b->indent = 4;
   dg_strbuf_line(b, "const long long k0 = ((long long)blockIdx.x * PASSES + pass) * SLOTS;");
-  if (cfg->prefetch) {
-    dg_strbuf_lines(b,
-                    "/* coalesced copies of the pass's state and face fluxes */\n"
-                    "for (int z = tid; z < NC * SLOTS * NP; z += NP * EPB) {\n"
-                    "  const int c = z / (SLOTS * NP), r = z - c * (SLOTS * NP);\n"
-                    "  const int s = r / NP, j = r - s * NP;\n"
-                    "  const long long kk = k0 + s;\n"
-                    "  s_q[z] = kk < K ? q[BASE(kk, j) + c * CSTRIDE(K)] : (real)0;\n"
-                    "}\n");
-    if (!cfg->fuse_surface) {
-      dg_strbuf_lines(b,
-                      "for (int z = tid; z < NC * SLOTS * NFNFP; z += NP * EPB) {\n"
-                      "  const int c = z / (SLOTS * NFNFP), r = z - c * (SLOTS * NFNFP);\n"
-                      "  s_fl[z] = k0 * NFNFP + r < K * NFNFP ? fl[((long long)c * K + k0) * NFNFP + r] : (real)0;\n"
-                      "}\n");
-    }
-  }
+  if (cfg->prefetch)
+    emit_pass_prefetch(b, cfg);
   if (cfg->fuse_surface) /* the pass's face fluxes, straight into shared memory */
     dg_gen_emit_block_faces(b, el, ph, is_float, uses_fx, ctx, "SLOTS", "NP * EPB",
                            "s_fl[(%d * SLOTS + s) * NFNFP + m]", 0, cfg->gather_ahead, 0, 0);
