@@ -288,6 +288,41 @@ static double residual0(int64_t z) { return 0.3 * sin(0.7 * (double)z); }
 
 /* Surface + volume of one module on the given data; returns the rhs in
  * logical order [(c*K + k)*Np + i]. */
+/* The nodal state u ([nc][K][Np]) into the kernels' layout q, as reals of
+ * the module's size. */
+static void pack_state(const dg_discretization *d, const dg_opdata *od, int nc, const double *u,
+                       void *q) {
+  size_t rs = od->real_size;
+  for (int c = 0; c < nc; c++)
+    for (int64_t k = 0; k < od->K; k++)
+      for (int i = 0; i < d->Np; i++) {
+        double v = u[((int64_t)c * od->K + k) * d->Np + i];
+        int64_t z = dg_opdata_offset(od, k, i, c);
+        if (rs == 4)
+          ((float *)q)[z] = (float)v;
+        else
+          ((double *)q)[z] = v;
+      }
+}
+
+/* The kernels' result r (rhs, or with a fused update rk_a R0 + dt rhs)
+ * back to [nc][K][Np] doubles, less the 0.5 R0 a fused update added. */
+static void unpack_result(const dg_discretization *d, const dg_opdata *od, int nc,
+                          int fuse_update, const void *r, double *out) {
+  size_t rs = od->real_size;
+  for (int c = 0; c < nc; c++)
+    for (int64_t k = 0; k < od->K; k++)
+      for (int i = 0; i < d->Np; i++) {
+        int64_t z = dg_opdata_offset(od, k, i, c);
+        /* R0 as stored (float: rounded), subtracted exactly in double */
+        double r0 = !fuse_update ? 0.0
+                    : rs == 4         ? (double)(float)residual0(z)
+                                      : residual0(z);
+        out[((int64_t)c * od->K + k) * d->Np + i] =
+            (rs == 4 ? (double)((const float *)r)[z] : ((const double *)r)[z]) - 0.5 * r0;
+      }
+}
+
 static void run_module(dg_device *dev, const dg_discretization *d, const dg_opdata *od,
                        int nc, const dg_kernel_config *cfg, const char *src, int emulated,
                        int curved, const double *u, int ncf, const double *coef, int nq,
@@ -308,16 +343,7 @@ static void run_module(dg_device *dev, const dg_discretization *d, const dg_opda
   void *q = calloc((size_t)n, rs), *rhs = calloc((size_t)n, rs);
   void *res = calloc((size_t)n, rs), *qo = calloc((size_t)n, rs);
   void *fl = calloc((size_t)nc * od->K * od->nfnfp + 1, rs);
-  for (int c = 0; c < nc; c++)
-    for (int64_t k = 0; k < od->K; k++)
-      for (int i = 0; i < d->Np; i++) {
-        double v = u[((int64_t)c * od->K + k) * d->Np + i];
-        int64_t z = dg_opdata_offset(od, k, i, c);
-        if (rs == 4)
-          ((float *)q)[z] = (float)v;
-        else
-          ((double *)q)[z] = v;
-      }
+  pack_state(d, od, nc, u, q);
   long long K = od->K;
   /* the kernels' real scalars t, rk_a, rk_b, dt; a fused update starts
    * from a residual R0 (z) and gives rk_a R0 + dt rhs: rk_a = 0.5 checks
@@ -397,18 +423,7 @@ static void run_module(dg_device *dev, const dg_discretization *d, const dg_opda
     printf("a thread block over 1024 threads, or no memory for its stacks: cannot emulate\n");
     exit(1);
   }
-  const void *r = cfg->fuse_update ? res : rhs;
-  for (int c = 0; c < nc; c++)
-    for (int64_t k = 0; k < od->K; k++)
-      for (int i = 0; i < d->Np; i++) {
-        int64_t z = dg_opdata_offset(od, k, i, c);
-        /* R0 as stored (float: rounded), subtracted exactly in double */
-        double r0 = !cfg->fuse_update ? 0.0
-                    : rs == 4         ? (double)(float)residual0(z)
-                                      : residual0(z);
-        out[((int64_t)c * od->K + k) * d->Np + i] =
-            (rs == 4 ? (double)((const float *)r)[z] : ((const double *)r)[z]) - 0.5 * r0;
-      }
+  unpack_result(d, od, nc, cfg->fuse_update, cfg->fuse_update ? res : rhs, out);
   free(q);
   free(rhs);
   free(res);
