@@ -23,6 +23,10 @@ static const double normal_coef1[2][3] = {{-1, 0, 0}, {1, 0, 0}};
 static const double normal_coef2[3][3] = {{0, -1, 0}, {1, 1, 0}, {-1, 0, 0}};
 static const double normal_coef3[4][3] = {{0, 0, -1}, {0, -1, 0}, {1, 1, 1}, {-1, 0, 0}};
 
+const double *dg_discretization_normal_coef(int dim, int f) {
+  return dim == 1 ? normal_coef1[f] : dim == 2 ? normal_coef2[f] : normal_coef3[f];
+}
+
 static double *alloc_doubles(int64_t n) { return calloc((size_t)n, sizeof(double)); }
 
 /* x = sum_v lambda_v(r) VX[v] with barycentric lambda_0 = 1 - sum lambda_a,

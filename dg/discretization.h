@@ -110,6 +110,11 @@ void dg_discretization_destroy(dg_discretization **d);
 dg_error dg_discretization_boundary_nodes(const dg_discretization *d, const char *tag,
                                           const int64_t **map, int64_t *count);
 
+/* The unnormalised reference outward normal of face f (dim entries): the
+ * physical one at a point is J sum_a c[a] grad r_a (Normals2D/3D), its
+ * length sJ there. */
+const double *dg_discretization_normal_coef(int dim, int f);
+
 /* The device-ready packing of these arrays, in the layout the generated
  * kernels read, is dg/opdata.h. */
 

@@ -194,8 +194,8 @@ static void face_local(int dim, int f, double r, double s, double t,
   }
 }
 
-static void face_point(int dim, int f, double fa, double fb, double *r,
-                       double *s, double *t) {
+void dg_refelem_face_point(int dim, int f, double fa, double fb, double *r,
+                           double *s, double *t) {
   *s = *t = 0.0;
   if (dim == 1) {
     *r = f == 0 ? -1.0 : 1.0;
@@ -324,7 +324,7 @@ static dg_error build_face_quadrature(dg_refelem *re) {
   for (int f = 0; f < nf; ++f) {
     for (int q = 0; q < Nfq; ++q) {
       double r, s, t;
-      face_point(re->dim, f, qa[q], qa[Nfq + q], &r, &s, &t);
+      dg_refelem_face_point(re->dim, f, qa[q], qa[Nfq + q], &r, &s, &t);
       re->fq_r[f * Nfq + q] = r;
       if (re->fq_s)
         re->fq_s[f * Nfq + q] = s;

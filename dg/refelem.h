@@ -104,4 +104,10 @@ void dg_refelem_mode_degrees(int dim, int N, int *deg);
 dg_error dg_refelem_interp(const dg_refelem *re, int n, const double *r,
                            const double *s, const double *t, double *I);
 
+/* The volume coordinates (r, s, t) of the point of face f with face-local
+ * coordinates (fa, fb) (the face-local coordinates above; fb unused in 2D,
+ * both in 1D; t written 0 below 3D, s below 2D). */
+void dg_refelem_face_point(int dim, int f, double fa, double fb, double *r,
+                           double *s, double *t);
+
 #endif

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dg/sipg_curved.h"
+
 dg_sipg_options dg_sipg_defaults(void) {
   dg_sipg_options o;
   memset(&o, 0, sizeof o);
@@ -18,9 +20,10 @@ typedef struct work {
   const double *D[3];  /* Dr, Ds, Dt */
   double *CD[3];       /* Ncub x Np: gradient along r_a at the volume points */
   double *FD[3];       /* (Nf*Nfq) x Np: the same at the face points */
-  double *Tm, *Gm, *Tp, *Gp; /* Nfq x Np face traces (see face_mats) */
-  double *wq;          /* Nfq physical face weights */
+  dg_sipg_face F;       /* Nfq points: the traces of face_mats */
+  dg_sipg_volume V;     /* Ncub points */
   double *gx;          /* dim x Ncub x Np physical gradients */
+  dg_sipg_curved *cv;  /* curved elements' rules (NULL: none) */
 } work;
 
 static void work_free(work *w) {
@@ -28,12 +31,17 @@ static void work_free(work *w) {
     free(w->CD[a]);
     free(w->FD[a]);
   }
-  free(w->Tm);
-  free(w->Gm);
-  free(w->Tp);
-  free(w->Gp);
-  free(w->wq);
+  free(w->F.Tm);
+  free(w->F.Gm);
+  free(w->F.Tp);
+  free(w->F.Gp);
+  free(w->F.wq);
+  free(w->F.x);
+  free(w->F.n);
+  free(w->V.wJ);
+  free(w->V.x);
   free(w->gx);
+  dg_sipg_curved_destroy(&w->cv);
 }
 
 /* C (n x Np) = A (n x Np) B (Np x Np). */
@@ -66,15 +74,29 @@ static dg_error work_init(const dg_discretization *d, work *w) {
     ok &= (w->CD[a] = malloc(sizeof(double) * (size_t)w->Ncub * np)) != NULL;
     ok &= (w->FD[a] = malloc(sizeof(double) * (size_t)w->Nf * nfq * np)) != NULL;
   }
-  ok &= (w->Tm = malloc(sizeof(double) * nfq * np)) != NULL;
-  ok &= (w->Gm = malloc(sizeof(double) * nfq * np)) != NULL;
-  ok &= (w->Tp = malloc(sizeof(double) * nfq * np)) != NULL;
-  ok &= (w->Gp = malloc(sizeof(double) * nfq * np)) != NULL;
-  ok &= (w->wq = malloc(sizeof(double) * nfq)) != NULL;
+  ok &= (w->F.Tm = malloc(sizeof(double) * nfq * np)) != NULL;
+  ok &= (w->F.Gm = malloc(sizeof(double) * nfq * np)) != NULL;
+  ok &= (w->F.Tp = malloc(sizeof(double) * nfq * np)) != NULL;
+  ok &= (w->F.Gp = malloc(sizeof(double) * nfq * np)) != NULL;
+  ok &= (w->F.wq = malloc(sizeof(double) * nfq)) != NULL;
+  ok &= (w->F.x = calloc(nfq * 3, sizeof(double))) != NULL;
+  ok &= (w->F.n = calloc(nfq * 3, sizeof(double))) != NULL;
+  ok &= (w->V.wJ = malloc(sizeof(double) * (size_t)w->Ncub)) != NULL;
+  ok &= (w->V.x = calloc((size_t)w->Ncub * 3, sizeof(double))) != NULL;
   ok &= (w->gx = malloc(sizeof(double) * 3 * (size_t)w->Ncub * np)) != NULL;
   if (!ok) {
     work_free(w);
     DG_RAISE(DG_ERR_MEMORY, "out of memory for the SIPG work arrays (Np = %d)", w->Np);
+  }
+  w->F.nq = w->Nfq;
+  w->V.nq = w->Ncub;
+  w->V.T = re->cub_interp;
+  if (d->ncurved > 0) {
+    dg_error err = dg_sipg_curved_create(d, &w->cv);
+    if (err != DG_OK) {
+      work_free(w);
+      return dg_error_push(err, __FILE__, __LINE__, __func__);
+    }
   }
   for (int a = 0; a < w->dim; a++) {
     matmul(w->Ncub, w->Np, re->cub_interp, w->D[a], w->CD[a]);
@@ -118,6 +140,7 @@ static void normal_coef(const dg_discretization *d, int64_t k, const double *n, 
  * gradient, is fixed by the face nodes (dg_refelem fq_face_interp).
  * wq gets the quadrature weights times sJ. */
 static void face_mats(work *w, int64_t k, int f, int neighbour) {
+  dg_sipg_face *F = &w->F;
   const dg_discretization *d = w->d;
   const dg_refelem *re = d->re;
   int Np = w->Np, Nfq = w->Nfq, Nfp = w->Nfp;
@@ -127,14 +150,14 @@ static void face_mats(work *w, int64_t k, int f, int neighbour) {
     n[b] = d->n[b][fn];
   normal_coef(d, k, n, c);
   for (int q = 0; q < Nfq; q++) {
-    w->wq[q] = re->fq_w[q] * d->sJ[fn];
+    F->wq[q] = re->fq_w[q] * d->sJ[fn];
     const double *row = re->fq_interp + (size_t)(f * Nfq + q) * Np;
     for (int j = 0; j < Np; j++) {
-      w->Tm[q * Np + j] = row[j];
+      F->Tm[q * Np + j] = row[j];
       double g = 0;
       for (int a = 0; a < d->dim; a++)
         g += c[a] * w->FD[a][(size_t)(f * Nfq + q) * Np + j];
-      w->Gm[q * Np + j] = g;
+      F->Gm[q * Np + j] = g;
     }
   }
   if (!neighbour)
@@ -142,19 +165,19 @@ static void face_mats(work *w, int64_t k, int f, int neighbour) {
   int64_t k2 = d->EToE[k * w->Nf + f];
   double c2[3] = {0, 0, 0};
   normal_coef(d, k2, n, c2);
-  memset(w->Tp, 0, sizeof(double) * (size_t)Nfq * Np);
-  memset(w->Gp, 0, sizeof(double) * (size_t)Nfq * Np);
+  memset(F->Tp, 0, sizeof(double) * (size_t)Nfq * Np);
+  memset(F->Gp, 0, sizeof(double) * (size_t)Nfq * Np);
   const double *FI = re->fq_face_interp + (size_t)f * Nfq * Nfp;
   for (int i = 0; i < Nfp; i++) {
     int m = (int)(d->vmapP[fn + i] - k2 * Np);
     for (int q = 0; q < Nfq; q++) {
       double fi = FI[q * Nfp + i];
-      w->Tp[q * Np + m] += fi;
+      F->Tp[q * Np + m] += fi;
       for (int j = 0; j < Np; j++) {
         double g = 0;
         for (int a = 0; a < d->dim; a++)
           g += c2[a] * w->D[a][m * Np + j];
-        w->Gp[q * Np + j] += fi * g;
+        F->Gp[q * Np + j] += fi * g;
       }
     }
   }
@@ -162,15 +185,14 @@ static void face_mats(work *w, int64_t k, int f, int neighbour) {
 
 /* B += sum_q wq (s * (G_j T_i + G_i T_j) + tau T_i T_j), filled as
  * symmetric pairs so that B stays exactly symmetric. */
-static void add_sym(const work *w, const double *T, const double *G, double s, double tau,
-                    double *B) {
-  int Np = w->Np;
+static void add_sym(const dg_sipg_face *F, int Np, const double *T, const double *G, double s,
+                    double tau, double *B) {
   for (int i = 0; i < Np; i++)
     for (int j = i; j < Np; j++) {
       double v = 0;
-      for (int q = 0; q < w->Nfq; q++) {
+      for (int q = 0; q < F->nq; q++) {
         double ti = T[q * Np + i], tj = T[q * Np + j];
-        v += w->wq[q] * (s * (G[q * Np + j] * ti + G[q * Np + i] * tj) + tau * ti * tj);
+        v += F->wq[q] * (s * (G[q * Np + j] * ti + G[q * Np + i] * tj) + tau * ti * tj);
       }
       B[i * Np + j] += v;
       if (j != i)
@@ -181,6 +203,10 @@ static void add_sym(const work *w, const double *T, const double *G, double s, d
 /* Volume stiffness of element k: sum_q w_q J grad phi_i . grad phi_j. */
 static void add_stiffness(work *w, int64_t k, double *B) {
   const dg_discretization *d = w->d;
+  if (d->curved[k]) {
+    dg_sipg_curved_stiffness(w->cv, k, B);
+    return;
+  }
   int Np = w->Np, Nc = w->Ncub;
   double J = d->J[k * Np];
   for (int b = 0; b < d->dim; b++)
@@ -210,6 +236,17 @@ static int is_boundary(const dg_discretization *d, int64_t k, int f) {
   return d->EToE[k * d->Nfaces + f] == k && d->EToF[k * d->Nfaces + f] == f;
 }
 
+/* The traces of face f of element k (and of its neighbour): the curved
+ * rules when either side is curved, else face_mats. */
+static dg_error face_eval(work *w, int64_t k, int f, int neighbour, const dg_sipg_face **F) {
+  const dg_discretization *d = w->d;
+  if (d->curved[k] || (neighbour && d->curved[d->EToE[k * w->Nf + f]]))
+    return dg_sipg_curved_face(w->cv, k, f, neighbour, F);
+  face_mats(w, k, f, neighbour);
+  *F = &w->F;
+  return DG_OK;
+}
+
 static dg_sipg_bc face_kind(const dg_discretization *d, const dg_sipg_options *opt, int64_t k,
                             int f) {
   int tag = d->mesh->face_tag[k * d->Nfaces + f];
@@ -233,10 +270,11 @@ static double *block_of(brow *r, int64_t col, int Np) {
   return r->B[r->n++];
 }
 
-static void element_row(work *w, const dg_sipg_options *opt, const int64_t *row_of, int64_t k,
-                        brow *r) {
+static dg_error element_row(work *w, const dg_sipg_options *opt, const int64_t *row_of,
+                            int64_t k, brow *r) {
   const dg_discretization *d = w->d;
-  int Np = w->Np, Nfq = w->Nfq;
+  int Np = w->Np;
+  const dg_sipg_face *F;
   r->n = 0;
   double *D = block_of(r, k, Np);
   add_stiffness(w, k, D);
@@ -244,8 +282,8 @@ static void element_row(work *w, const dg_sipg_options *opt, const int64_t *row_
     double tau = dg_sipg_penalty(d, opt, k, f);
     if (is_boundary(d, k, f)) {
       if (face_kind(d, opt, k, f) == DG_SIPG_DIRICHLET) {
-        face_mats(w, k, f, 0);
-        add_sym(w, w->Tm, w->Gm, -1.0, tau, D);
+        DG_CALL(face_eval(w, k, f, 0, &F));
+        add_sym(F, Np, F->Tm, F->Gm, -1.0, tau, D);
       }
       continue;
     }
@@ -254,25 +292,26 @@ static void element_row(work *w, const dg_sipg_options *opt, const int64_t *row_
     /* Canonical by global row, so that every rank picks the same side. */
     int canonical = row_of[k] * w->Nf + f < row_of[k2] * w->Nf + f2;
     /* Integrate from the canonical side (kc, fc); O = block (row kc, col ko). */
-    face_mats(w, canonical ? k : k2, canonical ? f : f2, 1);
+    DG_CALL(face_eval(w, canonical ? k : k2, canonical ? f : f2, 1, &F));
     if (canonical)
-      add_sym(w, w->Tm, w->Gm, -0.5, tau, D);
+      add_sym(F, Np, F->Tm, F->Gm, -0.5, tau, D);
     else
-      add_sym(w, w->Tp, w->Gp, 0.5, tau, D);
+      add_sym(F, Np, F->Tp, F->Gp, 0.5, tau, D);
     double *O = block_of(r, k2, Np);
     for (int i = 0; i < Np; i++)
       for (int j = 0; j < Np; j++) {
         double v = 0;
-        for (int q = 0; q < Nfq; q++)
-          v += w->wq[q] * (-0.5 * w->Gp[q * Np + j] * w->Tm[q * Np + i] +
-                           0.5 * w->Gm[q * Np + i] * w->Tp[q * Np + j] -
-                           tau * w->Tm[q * Np + i] * w->Tp[q * Np + j]);
+        for (int q = 0; q < F->nq; q++)
+          v += F->wq[q] * (-0.5 * F->Gp[q * Np + j] * F->Tm[q * Np + i] +
+                           0.5 * F->Gm[q * Np + i] * F->Tp[q * Np + j] -
+                           tau * F->Tm[q * Np + i] * F->Tp[q * Np + j]);
         if (canonical)
           O[i * Np + j] += v;
         else
           O[j * Np + i] += v;
       }
   }
+  return DG_OK;
 }
 
 dg_error dg_sipg_assemble(const dg_discretization *d, const dg_sipg_options *opt,
@@ -324,7 +363,9 @@ dg_error dg_sipg_assemble(const dg_discretization *d, const dg_sipg_options *opt
   int64_t pos = 0;
   A->rowptr[0] = 0;
   for (int64_t e = 0; e < nowned; e++) {
-    element_row(&w, opt, row_of, owned[e], &r);
+    err = element_row(&w, opt, row_of, owned[e], &r);
+    if (err != DG_OK)
+      break;
     /* Blocks in increasing global column order (insertion sort, <= 7). */
     int ord[8];
     for (int i = 0; i < r.n; i++) {
@@ -349,6 +390,10 @@ dg_error dg_sipg_assemble(const dg_discretization *d, const dg_sipg_options *opt
   }
   free(bufs);
   work_free(&w);
+  if (err != DG_OK) {
+    dg_sparse_csr_destroy(&A);
+    return dg_error_push(err, __FILE__, __LINE__, __func__);
+  }
   *out = A;
   return DG_OK;
 }
@@ -365,30 +410,56 @@ static void face_point(const dg_discretization *d, int64_t k, int f, int q, doub
   }
 }
 
-static void volume_point(const dg_discretization *d, int64_t k, int q, double *x) {
-  const double *row = d->re->cub_interp + (size_t)q * d->Np;
-  for (int c = 0; c < d->dim; c++) {
-    double s = 0;
-    for (int m = 0; m < d->Np; m++)
-      s += row[m] * d->X[c][k * d->Np + m];
-    x[c] = s;
+/* Face f of element k with its points and normals (the right-hand side's
+ * boundary data): the curved rules, or face_mats with the face's constant
+ * normal. */
+static dg_error boundary_face(work *w, int64_t k, int f, const dg_sipg_face **out) {
+  const dg_discretization *d = w->d;
+  DG_CALL(face_eval(w, k, f, 0, out));
+  if (d->curved[k])
+    return DG_OK;
+  int64_t fn = (k * w->Nf + f) * w->Nfp;
+  for (int q = 0; q < w->Nfq; q++) {
+    face_point(d, k, f, q, w->F.x + 3 * q);
+    for (int c = 0; c < d->dim; c++)
+      w->F.n[3 * q + c] = d->n[c][fn];
   }
+  return DG_OK;
+}
+
+/* Element k's volume points and weights times J: the curved rule, or the
+ * reference cubature with the element's constant J. */
+static const dg_sipg_volume *volume_eval(work *w, int64_t k) {
+  const dg_discretization *d = w->d;
+  if (d->curved[k])
+    return dg_sipg_curved_volume(w->cv, k);
+  const dg_refelem *re = d->re;
+  double J = d->J[k * d->Np];
+  for (int q = 0; q < re->Ncub; q++) {
+    const double *row = re->cub_interp + (size_t)q * d->Np;
+    for (int c = 0; c < d->dim; c++) {
+      double s = 0;
+      for (int m = 0; m < d->Np; m++)
+        s += row[m] * d->X[c][k * d->Np + m];
+      w->V.x[3 * q + c] = s;
+    }
+    w->V.wJ[q] = re->cub_w[q] * J;
+  }
+  return &w->V;
 }
 
 static dg_error rhs_element(work *w, const dg_sipg_options *opt, int64_t k,
                             const dg_sipg_data *data, double *b) {
   const dg_discretization *d = w->d;
-  const dg_refelem *re = d->re;
   int Np = w->Np;
-  double J = d->J[k * Np];
   for (int i = 0; i < Np; i++)
     b[i] = 0;
-  for (int q = 0; q < w->Ncub && data->source; q++) {
-    double x[3] = {0, 0, 0}, fv;
-    volume_point(d, k, q, x);
-    DG_CALL(data->source(data->ctx, x, &fv));
+  const dg_sipg_volume *V = volume_eval(w, k);
+  for (int q = 0; q < V->nq && data->source; q++) {
+    double fv;
+    DG_CALL(data->source(data->ctx, V->x + 3 * q, &fv));
     for (int i = 0; i < Np; i++)
-      b[i] += re->cub_w[q] * J * fv * re->cub_interp[(size_t)q * Np + i];
+      b[i] += V->wJ[q] * fv * V->T[(size_t)q * Np + i];
   }
   for (int f = 0; f < w->Nf; f++) {
     if (!is_boundary(d, k, f))
@@ -397,19 +468,15 @@ static dg_error rhs_element(work *w, const dg_sipg_options *opt, int64_t k,
     dg_sipg_bc kind = face_kind(d, opt, k, f);
     int tag = d->mesh->face_tag[k * w->Nf + f];
     double tau = dg_sipg_penalty(d, opt, k, f);
-    face_mats(w, k, f, 0);
-    int64_t fn = (k * w->Nf + f) * w->Nfp;
-    double n[3] = {0, 0, 0};
-    for (int c = 0; c < d->dim; c++)
-      n[c] = d->n[c][fn];
-    for (int q = 0; q < w->Nfq; q++) {
-      double x[3] = {0, 0, 0}, g;
-      face_point(d, k, f, q, x);
-      DG_CALL(data->boundary(data->ctx, tag, x, n, &g));
+    const dg_sipg_face *F;
+    DG_CALL(boundary_face(w, k, f, &F));
+    for (int q = 0; q < F->nq; q++) {
+      double g;
+      DG_CALL(data->boundary(data->ctx, tag, F->x + 3 * q, F->n + 3 * q, &g));
       for (int i = 0; i < Np; i++) {
-        double t = w->Tm[q * Np + i];
-        b[i] += w->wq[q] * (kind == DG_SIPG_DIRICHLET
-                                ? (tau * t - w->Gm[q * Np + i]) * g
+        double t = F->Tm[q * Np + i];
+        b[i] += F->wq[q] * (kind == DG_SIPG_DIRICHLET
+                                ? (tau * t - F->Gm[q * Np + i]) * g
                                 : t * g);
       }
     }
@@ -439,27 +506,31 @@ dg_error dg_sipg_error(const dg_discretization *d, int64_t nowned, const int64_t
                        double *l2sq, double *maxerr) {
   DG_CHECK(d && exact && l2sq && maxerr && (nowned == 0 || (owned && u)), DG_ERR_ARG,
            "dg_sipg_error: NULL argument");
-  const dg_refelem *re = d->re;
   int Np = d->Np;
-  for (int64_t e = 0; e < nowned; e++) {
+  work w;
+  DG_CALL(work_init(d, &w));
+  dg_error err = DG_OK;
+  for (int64_t e = 0; e < nowned && err == DG_OK; e++) {
     int64_t k = owned[e];
     const double *ue = u + e * Np;
-    double J = d->J[k * Np];
-    for (int q = 0; q < re->Ncub; q++) {
-      double x[3] = {0, 0, 0}, ex, uh = 0;
-      volume_point(d, k, q, x);
-      DG_CALL(exact(ctx, x, &ex));
+    const dg_sipg_volume *V = volume_eval(&w, k);
+    for (int q = 0; q < V->nq && err == DG_OK; q++) {
+      double ex, uh = 0;
+      err = exact(ctx, V->x + 3 * q, &ex);
       for (int m = 0; m < Np; m++)
-        uh += re->cub_interp[(size_t)q * Np + m] * ue[m];
-      *l2sq += re->cub_w[q] * J * (uh - ex) * (uh - ex);
+        uh += V->T[(size_t)q * Np + m] * ue[m];
+      *l2sq += V->wJ[q] * (uh - ex) * (uh - ex);
     }
-    for (int i = 0; i < Np; i++) {
+    for (int i = 0; i < Np && err == DG_OK; i++) {
       double x[3] = {0, 0, 0}, ex;
       for (int c = 0; c < d->dim; c++)
         x[c] = d->X[c][k * Np + i];
-      DG_CALL(exact(ctx, x, &ex));
+      err = exact(ctx, x, &ex);
       *maxerr = fmax(*maxerr, fabs(ue[i] - ex));
     }
   }
+  work_free(&w);
+  if (err != DG_OK)
+    return dg_error_push(err, __FILE__, __LINE__, __func__);
   return DG_OK;
 }

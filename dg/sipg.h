@@ -30,8 +30,19 @@
  * row_of[k]*Nfaces+f, the same on every rank),
  * and both sides' blocks are written from that one computation, and the
  * element-diagonal blocks are filled as symmetric pairs: the assembled
- * matrix is exactly (bitwise) symmetric.  Geometric factors are taken
- * constant per element (node 0): straight-sided elements only.
+ * matrix is exactly (bitwise) symmetric.  On straight-sided elements the
+ * geometric factors are taken constant per element (node 0).  Curved
+ * elements (d->curved[k], issue 40) and faces with a curved side use
+ * dg/sipg_curved.h instead: the exact geometry map at volume and Gauss face
+ * points of degree 2N + 2k (k the geometry order), per-point normals and
+ * sJ, the neighbour's basis and metric at its own reference points; the
+ * same face-once, symmetric-pair assembly keeps the matrix exactly
+ * symmetric, and the penalty is tau_F above (Fscale's max over the nodes
+ * of both elements' faces, which varies per node on curved elements).  The
+ * load vector, boundary data and dg_sipg_error's L2 norm use the same
+ * curved rules (boundary data at points on the curved face).  Measured on
+ * the annulus (tests/poisson, poisson.curved_*): rates N + 1 and above for
+ * geometry order >= N, near 2 on the straight-sided mesh.
  *
  * Distribution: the caller names the elements whose rows it wants (`owned`,
  * in row order) and the global block row of every element (`row_of`, K

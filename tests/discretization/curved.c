@@ -231,7 +231,8 @@ static void check_affine(int dim) {
            (long long)q->ncurved, (long long)q->K);
     /* The curved kernels run [0, ncurved): unless the curved elements come
      * first the operator data refuses, naming the order that runs; an
-     * affine-only consumer (SIPG) refuses any curved element. */
+     * affine-only consumer (dg_opdata_check_affine) refuses any curved
+     * element. */
     dg_opdata *o = NULL;
     int bc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
     dg_error err = q->curved[0] ? DG_ERR_ARG : dg_opdata_create(q, q->Np, 1, 1, bc, &o);
