@@ -107,8 +107,10 @@ static int list_fields(dg_run_state *r, const double *u, int64_t K, int errors,
   return nout;
 }
 
+/* live: [shock]'s artificial viscosity the last stage used (K x Np), in
+ * place of its coefficient's start value; NULL: none. */
 static dg_error write_fields(dg_run_state *r, double t, int64_t step, dg_run_result *res,
-                             const double *u, const double *e, int64_t K) {
+                             const double *u, const double *e, const double *live, int64_t K) {
   const dg_flux_program *prog = r->prob->program;
   int nf = dg_flux_field_count(prog);
   /* (at most DG_RUN_MAX_FIELDS fields, refused at set-up past it) */
@@ -126,7 +128,6 @@ static dg_error write_fields(dg_run_state *r, double t, int64_t step, dg_run_res
   size_t n = (size_t)(r->ncomp + ncoef) + 1;
   dg_snapshot_field *fields = calloc(2 * n, sizeof *fields);
   char(*names)[80] = calloc(2 * n, sizeof *names);
-  double *live = NULL; /* [shock]: the live viscosity */
   dg_error err = fields && names ? DG_OK
                                  : dg_error_raise(DG_ERR_MEMORY, __FILE__, __LINE__, __func__,
                                                   "out of memory");
@@ -138,17 +139,11 @@ static dg_error write_fields(dg_run_state *r, double t, int64_t step, dg_run_res
       snprintf(names[nout], sizeof names[nout], "coef_%s", r->coef_names[c]);
       fields[nout] = (dg_snapshot_field){names[nout], 1, 8, {cv + (int64_t)c * K * r->disc->Np}};
     }
-    /* [shock]: the artificial viscosity the last stage used, not its start
-     * value (serial runs: shock capturing refuses partitioned ones) */
     int av = -1;
-    if (r->prob->shock.sensor && r->prob->shock.sensor[0] && r->par->size == 1)
+    if (live)
       err = dg_flux_coef_find(prog, r->prob->shock.viscosity, &av);
-    if (err == DG_OK && av >= 0) {
-      live = malloc(sizeof(double) * (size_t)(K * r->disc->Np) + 1);
-      err = live ? dg_solver_get_coefficient(r->solver, av, live)
-                 : dg_error_raise(DG_ERR_MEMORY, __FILE__, __LINE__, __func__, "out of memory");
+    if (err == DG_OK && av >= 0)
       fields[nout - ncoef + av].comp[0] = live;
-    }
     int nerr = e ? list_fields(r, e, K, 1, fields + n, names + n) : 0;
     if (err == DG_OK)
       err = dg_snapshot_writer_write_with(r->writer, t, step, fields, nout, fields + n, nerr,
@@ -156,8 +151,22 @@ static dg_error write_fields(dg_run_state *r, double t, int64_t step, dg_run_res
   }
   free(fields);
   free(names);
-  free(live);
   DG_CALL(err);
+  return DG_OK;
+}
+
+/* [shock]: this rank's live artificial viscosity (*live, K_owned x Np; NULL
+ * without a sensor), as the last stage left it on the device. */
+static dg_error live_viscosity(dg_run_state *r, double **live) {
+  *live = NULL;
+  const dg_shock_settings *sh = &r->prob->shock;
+  if (!sh->sensor || !sh->sensor[0])
+    return DG_OK;
+  int av;
+  DG_CALL(dg_flux_coef_find(r->prob->program, sh->viscosity, &av));
+  *live = malloc(sizeof(double) * (size_t)(r->disc->K * r->disc->Np) + 1);
+  DG_CHECK(*live, DG_ERR_MEMORY, "out of memory");
+  DG_CALL(dg_solver_get_coefficient(r->solver, av, *live));
   return DG_OK;
 }
 
@@ -170,7 +179,7 @@ static dg_error write_file(dg_run_state *r, double t, int64_t step, dg_run_resul
   if (!(r->prob->output_formats & DG_SNAPSHOT_VTKHDF))
     ne = 0;
   double *e = ne ? malloc(sizeof(double) * (size_t)(ne * d->K * d->Np)) : NULL;
-  double *eg = NULL;
+  double *eg = NULL, *live = NULL, *live_g = NULL;
   const double *u = r->u, *eu = e;
   int64_t K = d->K;
   dg_error err = !ne || e ? DG_OK
@@ -178,6 +187,9 @@ static dg_error write_file(dg_run_state *r, double t, int64_t step, dg_run_resul
                                            "out of memory for the error fields");
   if (err == DG_OK && ne)
     err = point_errors(r, t, e);
+  if (err == DG_OK)
+    err = live_viscosity(r, &live);
+  const double *lv = live;
   if (r->par->size > 1 && !r->collective) {
     /* Serial HDF5: rank 0 gathers the fields and writes the file. */
     DG_CALL_GOTO(err, done, dg_parallel_agree(r->par->comm, err));
@@ -186,21 +198,30 @@ static dg_error write_file(dg_run_state *r, double t, int64_t step, dg_run_resul
       eg = malloc(sizeof(double) * (size_t)(ne * r->par->K_global * d->Np));
       DG_CHECK_GOTO(err, gathered, eg, DG_ERR_MEMORY, "out of memory for the error fields");
     }
+    if (live && r->par->rank == 0) {
+      live_g = malloc(sizeof(double) * (size_t)(r->par->K_global * d->Np));
+      DG_CHECK_GOTO(err, gathered, live_g, DG_ERR_MEMORY, "out of memory for the viscosity");
+    }
   gathered:
     DG_CALL_GOTO(err, done, dg_parallel_agree(r->par->comm, err));
     if (ne)
       DG_CALL_GOTO(err, done, dg_parallel_gather(r->par, ne, d->Np, e, eg));
+    if (live) /* (every rank has a sensor or none) */
+      DG_CALL_GOTO(err, done, dg_parallel_gather(r->par, 1, d->Np, live, live_g));
     if (r->par->rank != 0)
       goto done;
     u = r->u_global;
     eu = eg;
+    lv = live_g;
     K = r->par->K_global;
   }
   if (err == DG_OK)
-    err = write_fields(r, t, step, res, u, eu, K);
+    err = write_fields(r, t, step, res, u, eu, lv, K);
 done:
   free(e);
   free(eg);
+  free(live);
+  free(live_g);
   DG_CALL(err);
   return DG_OK;
 }

@@ -47,11 +47,6 @@ dg_error dg_problem_load_shock(dg_problem *p) {
   dg_error err = dg_problem_shock_enabled(p) ? dg_shock_check(p->program, s) : DG_OK;
   s->where_sensor = s->where_viscosity = s->where_positivity = NULL;
   DG_CALL(err);
-  /* refused before any kernel is generated (problems/solver/shock.h) */
-  DG_CHECK(p->nranks <= 1 || !dg_problem_shock_enabled(p), DG_ERR_INPUT,
-           "%s: [shock] runs serially for now (the vertex maxima of the viscosity and the "
-           "limiter do not cross ranks): run without mpirun, or without [shock]",
-           dg_config_where(cfg, "shock", s->sensor[0] ? "sensor" : "positivity", loc, sizeof loc));
   return DG_OK;
 }
 

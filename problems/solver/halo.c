@@ -161,15 +161,16 @@ static dg_error launch_copy(dg_kernel *k, void *q, void *buf, void *idx, int64_t
  * components: the state's (offsets of od's layout), or a companion array's
  * in the field-major layout of od's K and np_pad (its component c at
  * (c*K + k)*np_pad + i, c beyond od's ncomp too). */
-static int64_t component_offset(const dg_opdata *od, int64_t k, int i, int c) {
-  if (c < od->ncomp)
+static int64_t component_offset(const dg_opdata *od, int64_t k, int i, int c, int field_major) {
+  if (c < od->ncomp && !field_major)
     return dg_opdata_offset(od, k, i, c);
   return ((int64_t)c * od->K + k) * od->np_pad + i;
 }
 
 static dg_error setup_exchange(dg_halo *h, const dg_partition_local *L,
                                const dg_discretization *d, const dg_opdata *od, int nc,
-                               const int *nbr, const int64_t *start, int64_t fpe) {
+                               int field_major, const int *nbr, const int64_t *start,
+                               int64_t fpe) {
   dg_device *dev = h->dev;
   const int Nfp = d->Nfp, Nf = d->Nfaces;
   int32_t *sidx = NULL, *ridx = NULL;
@@ -187,8 +188,8 @@ static dg_error setup_exchange(dg_halo *h, const dg_partition_local *L,
       int64_t vm = d->vmapM[(hf->k * Nf + hf->f) * Nfp + j];
       for (int c = 0; c < nc; c++) {
         int64_t z = (f * Nfp + j) * nc + c;
-        sidx[z] = (int32_t)component_offset(od, vm / d->Np, (int)(vm % d->Np), c);
-        ridx[z] = (int32_t)component_offset(od, ge, (int)(f % fpe) * Nfp + j, c);
+        sidx[z] = (int32_t)component_offset(od, vm / d->Np, (int)(vm % d->Np), c, field_major);
+        ridx[z] = (int32_t)component_offset(od, ge, (int)(f % fpe) * Nfp + j, c, field_major);
       }
     }
   }
@@ -258,7 +259,7 @@ dg_error dg_halo_create(dg_device *dev, const dg_halo_spec *spec, const dg_discr
   DG_CALL_GOTO(err, fail, neighbours(L, &h->nnb, &nbr, &start));
   DG_CALL_GOTO(err, fail, match_ghosts(spec->comm, L, d, od, h->nnb, nbr, start, fpe));
 
-  DG_CALL_GOTO(err, fail, setup_exchange(h, L, d, od, nc, nbr, start, fpe));
+  DG_CALL_GOTO(err, fail, setup_exchange(h, L, d, od, nc, 0, nbr, start, fpe));
   if (dg_comm_rank(h->comm) == 0)
     dg_info("halo exchange (rank 0): %d neighbour rank(s), %lld face(s), %.3g kB per exchange, "
             "%lld of %lld elements computed while it is in flight; %s",
@@ -278,11 +279,13 @@ fail:
   return err;
 }
 
-dg_error dg_halo_create_companion(dg_device *dev, const dg_halo *base, const dg_halo_spec *spec,
-                                  const dg_discretization *d, const dg_opdata *od, int ncomp,
-                                  dg_halo **out) {
+/* A second exchange over base's faces and ghost slots: nc components,
+ * field-major (or, field_major 0, the state's offsets for the first
+ * od->ncomp), messages of tag base's + dtag. */
+static dg_error create_second(dg_device *dev, const dg_halo *base, const dg_halo_spec *spec,
+                              const dg_discretization *d, const dg_opdata *od, int ncomp,
+                              int field_major, int dtag, dg_halo **out) {
   *out = NULL;
-  DG_CHECK(!od->element_major, DG_ERR_ARG, "a companion exchange needs the field-major layout");
   dg_halo *h = calloc(1, sizeof *h);
   DG_CHECK(h, DG_ERR_MEMORY, "out of memory");
   int *nbr = NULL;
@@ -295,9 +298,9 @@ dg_error dg_halo_create_companion(dg_device *dev, const dg_halo *base, const dg_
   h->overlap = base->overlap;
   h->K_interior = base->K_interior;
   h->rs = base->rs;
-  h->tag = base->tag + 1;
+  h->tag = base->tag + dtag;
   DG_CALL_GOTO(err, fail, neighbours(spec->local, &h->nnb, &nbr, &start));
-  DG_CALL_GOTO(err, fail, setup_exchange(h, spec->local, d, od, ncomp, nbr, start,
+  DG_CALL_GOTO(err, fail, setup_exchange(h, spec->local, d, od, ncomp, field_major, nbr, start,
                                          od->np_pad / d->Nfp));
   free(nbr);
   free(start);
@@ -308,6 +311,22 @@ fail:
   free(start);
   dg_halo_destroy(&h);
   return err;
+}
+
+dg_error dg_halo_create_companion(dg_device *dev, const dg_halo *base, const dg_halo_spec *spec,
+                                  const dg_discretization *d, const dg_opdata *od, int ncomp,
+                                  dg_halo **out) {
+  *out = NULL;
+  DG_CHECK(!od->element_major, DG_ERR_ARG, "a companion exchange needs the field-major layout");
+  DG_CALL(create_second(dev, base, spec, d, od, ncomp, 0, 1, out));
+  return DG_OK;
+}
+
+dg_error dg_halo_create_coefficient(dg_device *dev, const dg_halo *base,
+                                    const dg_halo_spec *spec, const dg_discretization *d,
+                                    const dg_opdata *od, dg_halo **out) {
+  DG_CALL(create_second(dev, base, spec, d, od, 1, 1, 2, out));
+  return DG_OK;
 }
 
 /* cpu: pack and post; the kernels run on this thread afterwards and the

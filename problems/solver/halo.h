@@ -57,6 +57,14 @@ dg_error dg_halo_create(dg_device *dev, const dg_halo_spec *spec, const dg_discr
 dg_error dg_halo_create_companion(dg_device *dev, const dg_halo *base, const dg_halo_spec *spec,
                                   const dg_discretization *d, const dg_opdata *od, int ncomp,
                                   dg_halo **out);
+/* The same for one coefficient's node values (a slice of the solver's cf
+ * table: field-major K x np_pad whatever the state's layout), for shock
+ * capturing's artificial viscosity (problems/solver/shock.h): the
+ * neighbours' node values of its halo faces into its ghost slots, where
+ * mapP points.  Its own message tag. */
+dg_error dg_halo_create_coefficient(dg_device *dev, const dg_halo *base,
+                                    const dg_halo_spec *spec, const dg_discretization *d,
+                                    const dg_opdata *od, dg_halo **out);
 void dg_halo_destroy(dg_halo **h);
 
 /* Pack q's traces and post the exchange; finish it and unpack into q. */

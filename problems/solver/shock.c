@@ -1,14 +1,17 @@
 /* Shock capturing on the device (shock.h): set-up of the sensor's tables,
- * the vertex connectivity of the continuous viscosity, and the launches. */
+ * the vertex connectivity of the continuous viscosity, and the launches;
+ * partitioned, the two exchanges of the viscosity (shock.h). */
 #include "problems/solver/shock.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/log.h"
 #include "dg/refelem.h"
 #include "problems/solver/solver.h"
 #include "problems/solver/solver_private.h"
+#include "problems/solver/vertex_exchange.h"
 
 struct dg_shock {
   dg_device *dev;
@@ -19,6 +22,12 @@ struct dg_shock {
   int has_sensor, has_limit;
   double eps_max;
   void *hk, *eps, *v2e_off, *v2e, *vav, *e2v, *mapP; /* device arrays */
+  /* partitioned runs (NULL serially): the vertex maximum over the ranks,
+   * and the neighbours' node values of the viscosity into cf's ghost slots
+   * of coefficient av_coef (cf_offset bytes into cf) */
+  dg_vertex_exchange *vx;
+  dg_halo *avhalo;
+  size_t cf_offset;
 };
 
 /* A name of the flux file as a scalar tree of the state: a scalar field,
@@ -103,22 +112,30 @@ static dg_error resolve_name(dg_flux_program *prog, const char *where, const cha
 }
 
 /* Vertex-to-element lists (CSR) of the owned elements, vertices renumbered
- * compactly, and each element's vertices in that numbering. */
+ * compactly, each element's vertices in that numbering, and the mesh vertex
+ * of each compact one (vmesh, nv of them). */
 static dg_error build_vertex_maps(const dg_discretization *disc, long long **off,
-                                  long long **v2e, long long **e2v, long long *nv_out) {
+                                  long long **v2e, long long **e2v, int64_t **vmesh,
+                                  long long *nv_out) {
   const dg_mesh *m = disc->mesh;
   int nvk = disc->dim + 1;
   int64_t K = disc->K;
   long long *id = malloc(((size_t)m->Nv + 1) * sizeof *id);
   *e2v = malloc(((size_t)K * nvk + 1) * sizeof **e2v);
-  DG_CHECK(id && *e2v, DG_ERR_MEMORY, "out of memory");
+  *vmesh = malloc(((size_t)K * nvk + 1) * sizeof **vmesh);
+  if (!id || !*e2v || !*vmesh) {
+    free(id);
+    DG_RAISE(DG_ERR_MEMORY, "out of memory");
+  }
   for (int64_t v = 0; v < m->Nv; v++)
     id[v] = -1;
   long long nv = 0;
   for (int64_t i = 0; i < K * nvk; i++) {
     int64_t v = m->EToV[i];
-    if (id[v] < 0)
+    if (id[v] < 0) {
+      (*vmesh)[nv] = v;
       id[v] = nv++;
+    }
     (*e2v)[i] = id[v];
   }
   free(id);
@@ -140,13 +157,38 @@ static dg_error upload_new(dg_device *dev, const void *host, size_t bytes, void 
   return DG_OK;
 }
 
-/* The device tables of the sensor: h/N per element, the vertex maps. */
+/* Partitioned: the vertex exchange by the global ids of the compact
+ * vertices, and the viscosity's exchange over the state's halo faces
+ * (collective: every rank creates its dg_shock, after the solver). */
+static dg_error setup_exchanges(dg_shock *s, const dg_solver *sol, const int64_t *vmesh,
+                                int av_coef) {
+  const dg_halo_spec *spec = sol->halo_spec;
+  const dg_partition_local *L = spec->local;
+  int64_t *gid = malloc(((size_t)s->nv + 1) * sizeof *gid);
+  DG_CHECK(gid, DG_ERR_MEMORY, "out of memory");
+  for (long long v = 0; v < s->nv; v++)
+    gid[v] = L->global_vertex[vmesh[v]];
+  dg_error err = dg_vertex_exchange_create(s->dev, spec->comm, s->nv, gid, (int)s->rs, &s->vx);
+  free(gid);
+  DG_CALL(err);
+  DG_CALL(dg_halo_create_coefficient(s->dev, sol->halo, spec, sol->disc, sol->od, &s->avhalo));
+  s->cf_offset = (size_t)av_coef * (size_t)sol->od->K * (size_t)sol->od->np_pad * s->rs;
+  if (dg_comm_rank(spec->comm) == 0)
+    dg_info("shock capturing (rank 0): %lld of %lld vertices shared with %d rank(s)",
+            (long long)dg_vertex_exchange_shared(s->vx), s->nv,
+            dg_vertex_exchange_neighbors(s->vx));
+  return DG_OK;
+}
+
+/* The device tables of the sensor: h/N per element, the vertex maps; sol
+ * partitioned (its halo): the exchanges too. */
 static dg_error setup_viscosity(dg_shock *s, const dg_discretization *disc,
-                                const dg_opdata *od) {
+                                const dg_opdata *od, const dg_solver *sol, int av_coef) {
   size_t rs = s->rs;
   int64_t K = disc->K;
   void *hk = malloc((size_t)K * rs + 1);
   long long *off = NULL, *v2e = NULL, *e2v = NULL;
+  int64_t *vmesh = NULL;
   dg_error err = DG_OK;
   DG_CHECK_GOTO(err, done, hk, DG_ERR_MEMORY, "out of memory");
   for (int64_t k = 0; k < K; k++) {
@@ -157,7 +199,7 @@ static dg_error setup_viscosity(dg_shock *s, const dg_discretization *disc,
     else
       ((double *)hk)[k] = v;
   }
-  DG_CALL_GOTO(err, done, build_vertex_maps(disc, &off, &v2e, &e2v, &s->nv));
+  DG_CALL_GOTO(err, done, build_vertex_maps(disc, &off, &v2e, &e2v, &vmesh, &s->nv));
   int nvk = disc->dim + 1;
   DG_CALL_GOTO(err, done, upload_new(s->dev, hk, (size_t)K * rs, &s->hk));
   DG_CALL_GOTO(err, done, upload_new(s->dev, off, ((size_t)s->nv + 1) * sizeof *off, &s->v2e_off));
@@ -167,11 +209,14 @@ static dg_error setup_viscosity(dg_shock *s, const dg_discretization *disc,
                                       &s->mapP));
   DG_CALL_GOTO(err, done, dg_device_malloc(s->dev, (size_t)K * rs, &s->eps));
   DG_CALL_GOTO(err, done, dg_device_malloc(s->dev, (size_t)s->nv * rs, &s->vav));
+  if (sol && sol->halo)
+    DG_CALL_GOTO(err, done, setup_exchanges(s, sol, vmesh, av_coef));
 done:
   free(hk);
   free(off);
   free(v2e);
   free(e2v);
+  free(vmesh);
   return err;
 }
 
@@ -321,14 +366,18 @@ dg_error dg_shock_source(const dg_discretization *disc, const dg_opdata *od,
   return DG_OK;
 }
 
-dg_error dg_shock_create_source(dg_device *dev, const dg_discretization *disc,
-                                const dg_opdata *od, dg_flux_program *prog,
-                                const dg_physics *ph, const dg_shock_settings *set,
-                                int is_float, const char *source, const dg_solver *dump,
-                                dg_shock **out) {
+/* dg_shock_create_source, for solver sol when given: partitioned (its
+ * halo), the exchanges of the viscosity. */
+static dg_error create(dg_device *dev, const dg_discretization *disc, const dg_opdata *od,
+                       dg_flux_program *prog, const dg_physics *ph, const dg_shock_settings *set,
+                       int is_float, const char *source, const dg_solver *dump,
+                       const dg_solver *sol, dg_shock **out) {
   *out = NULL;
-  DG_CHECK(od->K == od->K_owned, DG_ERR_INPUT,
-           "[shock]: shock capturing runs serially (the vertex maximum does not cross ranks)");
+  int partitioned = sol && sol->halo;
+  DG_CHECK(partitioned || od->K == od->K_owned, DG_ERR_ARG,
+           "dg_shock: %lld element slots beside the %lld owned ones but no halo: a partitioned "
+           "solver's shock capturing comes from dg_shock_create_for",
+           (long long)(od->K - od->K_owned), (long long)od->K_owned);
   dg_shock *s = calloc(1, sizeof *s);
   char *own = NULL;
   dg_error err = DG_OK;
@@ -350,7 +399,7 @@ dg_error dg_shock_create_source(dg_device *dev, const dg_discretization *disc,
                                 source ? source : own));
   DG_CALL_GOTO(err, fail, load(s, source ? source : own));
   if (s->has_sensor)
-    DG_CALL_GOTO(err, fail, setup_viscosity(s, disc, od));
+    DG_CALL_GOTO(err, fail, setup_viscosity(s, disc, od, partitioned ? sol : NULL, sc.av_coef));
   free(own);
   *out = s;
   return DG_OK;
@@ -358,6 +407,15 @@ fail:
   free(own);
   dg_shock_destroy(&s);
   return err;
+}
+
+dg_error dg_shock_create_source(dg_device *dev, const dg_discretization *disc,
+                                const dg_opdata *od, dg_flux_program *prog,
+                                const dg_physics *ph, const dg_shock_settings *set,
+                                int is_float, const char *source, const dg_solver *dump,
+                                dg_shock **out) {
+  DG_CALL(create(dev, disc, od, prog, ph, set, is_float, source, dump, NULL, out));
+  return DG_OK;
 }
 
 dg_error dg_shock_create(dg_device *dev, const dg_discretization *disc, const dg_opdata *od,
@@ -375,6 +433,8 @@ void dg_shock_destroy(dg_shock **sp) {
   for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
     if (bufs[i])
       dg_device_free(s->dev, bufs[i]);
+  dg_vertex_exchange_destroy(&s->vx);
+  dg_halo_destroy(&s->avhalo);
   dg_module_destroy(&s->mod);
   free(s);
   *sp = NULL;
@@ -425,8 +485,17 @@ dg_error dg_shock_viscosity(dg_shock *s, void *q, void *cf, void *fcf) {
   if (!s->has_sensor)
     return DG_OK;
   DG_CHECK(cf && fcf, DG_ERR_ARG, "shock capturing needs the coefficient tables");
-  for (int k = 0; k < 4; k++)
-    DG_CALL(launch_one(s, k, q, cf, fcf));
+  DG_CALL(launch_one(s, 0, q, cf, fcf));
+  DG_CALL(launch_one(s, 1, q, cf, fcf));
+  if (s->vx) /* a vertex's elements on other ranks */
+    DG_CALL(dg_vertex_exchange_max(s->vx, s->vav));
+  DG_CALL(launch_one(s, 2, q, cf, fcf));
+  if (s->avhalo) { /* the neighbours' node values, which dg_shock_faces reads through mapP */
+    void *av = dg_device_offset(cf, s->cf_offset);
+    DG_CALL(dg_halo_start(s->avhalo, av));
+    DG_CALL(dg_halo_finish(s->avhalo, av));
+  }
+  DG_CALL(launch_one(s, 3, q, cf, fcf));
   return DG_OK;
 }
 
@@ -473,7 +542,7 @@ double dg_shock_max_viscosity(const dg_shock *s) { return s->eps_max; }
 dg_error dg_shock_create_for(const dg_solver *solver, const dg_discretization *disc,
                              dg_flux_program *prog, const dg_physics *ph,
                              const dg_shock_settings *set, int is_float, dg_shock **out) {
-  DG_CALL(dg_shock_create_source(dg_solver_device(solver), disc, dg_solver_opdata(solver), prog,
-                                 ph, set, is_float, NULL, solver, out));
+  DG_CALL(create(dg_solver_device(solver), disc, dg_solver_opdata(solver), prog, ph, set,
+                 is_float, NULL, solver, solver, out));
   return DG_OK;
 }

@@ -4,7 +4,20 @@
  * reads, e.g. `dx(av*dx(u))`), and after every Runge-Kutta stage the
  * Zhang-Shu positivity-preserving limiter.  Kernels: operators/gen_shock.h,
  * in a module of their own (the DG operators are those of a run without).
- * Serial runs (the vertex maximum does not cross ranks). */
+ *
+ * Partitioned runs (dg_shock_create_for a solver with a halo): the sensor
+ * and the limiter are element-local; what reads across elements is
+ * exchanged, so that every rank computes the serial run's values:
+ *  - the vertex maximum: a vertex whose elements lie on several ranks (a
+ *    halo face's, or one where ranks meet at a vertex or edge alone) takes
+ *    the maximum over the ranks too, by its global id
+ *    (problems/solver/vertex_exchange.h), between dg_shock_vertex and
+ *    dg_shock_nodes;
+ *  - the exterior face trace: dg_shock_faces reads the neighbour's node
+ *    value through mapP, which points into the ghost slots on a halo face;
+ *    the neighbours' node values of the viscosity coefficient go there
+ *    through an exchange over the state's halo faces (dg_halo_create_
+ *    coefficient), between dg_shock_nodes and dg_shock_faces. */
 #ifndef DG_PROBLEMS_SOLVER_SHOCK_H
 #define DG_PROBLEMS_SOLVER_SHOCK_H
 
@@ -42,8 +55,10 @@ dg_error dg_shock_check(dg_flux_program *prog, const dg_shock_settings *set);
 dg_error dg_shock_create(dg_device *dev, const dg_discretization *disc, const dg_opdata *od,
                          dg_flux_program *prog, const dg_physics *ph,
                          const dg_shock_settings *set, int is_float, dg_shock **out);
-/* The same, its source also written where the solver dumps its own
- * (--dump-kernels: dg_shock.cu / dg_shock.c). */
+/* The same for solver's state and coefficient tables, its source also
+ * written where the solver dumps its own (--dump-kernels: dg_shock.cu /
+ * dg_shock.c); a partitioned solver's: collective over its ranks (the
+ * exchanges above). */
 struct dg_solver;
 dg_error dg_shock_create_for(const struct dg_solver *solver, const dg_discretization *disc,
                              dg_flux_program *prog, const dg_physics *ph,

@@ -204,6 +204,7 @@ dg_error dg_solver_create_partitioned(dg_device *dev, const dg_discretization *d
               (int64_t)s->cfg.elements_per_block * s->cfg.work_per_thread;
     ph = dg_timing_begin("halo (ghost slots, pinned buffers)");
     DG_CALL_GOTO(err, fail, dg_halo_create(dev, halo, disc, s->od, slack, &s->halo));
+    s->halo_spec = halo;
     if (physics->ngrad > 0)
       DG_CALL_GOTO(err, fail, dg_halo_create_companion(dev, s->halo, halo, disc, s->od,
                                                        physics->ngrad * s->od->dim, &s->qhalo));

@@ -30,7 +30,9 @@ dg_error dg_solver_create(dg_device *dev, const dg_discretization *disc,
                           const dg_solver_options *opt, dg_solver **out);
 /* A partitioned run: disc is this rank's part, and its halo faces get
  * ghost slots filled by an exchange every stage (problems/solver/halo.h);
- * collective over halo->comm.  halo NULL: dg_solver_create. */
+ * collective over halo->comm.  halo NULL: dg_solver_create.  halo (and
+ * the partition it names) must outlive the solver: shock capturing's
+ * exchanges are made from it later (problems/solver/shock.h). */
 dg_error dg_solver_create_partitioned(dg_device *dev, const dg_discretization *disc,
                                       const dg_physics *physics, const int *tag_to_bc,
                                       const dg_solver_options *opt, const dg_halo_spec *halo,

@@ -37,6 +37,9 @@ struct dg_solver {
   void *Qg;      /* the lifted gradients (codegen.h: field-major, ngrad*dim components) */
   dg_halo *halo; /* partitioned runs */
   dg_halo *qhalo; /* partitioned runs with second-order terms: the exchange of Qg */
+  const dg_halo_spec *halo_spec; /* partitioned runs: dg_solver_create_partitioned's (borrowed,
+                                    it outlives the solver), for exchanges made later
+                                    (shock capturing's, problems/solver/shock.c) */
   dg_solver_timings timings;
   dg_reduction *finite; /* created on first use */
   dg_element_ops el;
