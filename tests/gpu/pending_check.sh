@@ -62,6 +62,13 @@ if [ "${1:-1}" = 1b ]; then
   timeout 200 ctest --test-dir $B -L gpu --output-on-failure -j4 -R "adaptive_backends|curved" > "$OUT/ctest_gpu_1b.log" 2>&1
   grep -E "tests passed|\*\*\*|Failed" "$OUT/ctest_gpu_1b.log" | tee -a "$S"
   [ -f $M/cyl_small.h5 ] && cs curved_cylinder $D $PWD/tests/problems/inputs/curved_maxwell3d.cfg "${small[@]}" "${cyls[@]}" time.final=0.01
+  # [shock] on 2 ranks sharing the GPU equals the serial cuda run (the
+  # vertex maximum and the viscosity's halo through the cuda host path)
+  for n in 2 3; do
+    timeout 120 sh tests/parallel/shock_ranks.sh mpiexec $D $B/tests/parallel/test_h5same $P/sod2d/sod2d.cfg \
+      /tmp/shock_np$n $n time.final=0.02 output.interval=0.01 params.x0=0.45 backend.device=cuda > "$OUT/shock_ranks_np$n.log" 2>&1
+    echo "mpi shock sod2d cuda np$n: exit $? ($(tail -1 "$OUT/shock_ranks_np$n.log"))" | tee -a "$S"
+  done
 elif [ "${1:-1}" = 1 ]; then
   timeout 420 ctest --test-dir $B -L gpu --output-on-failure -j4 -E "ns2d_mms" > "$OUT/ctest_gpu.log" 2>&1
   grep -E "tests passed|\*\*\*|Failed" "$OUT/ctest_gpu.log" | tee -a "$S"
