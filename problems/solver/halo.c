@@ -262,7 +262,8 @@ dg_error dg_halo_create(dg_device *dev, const dg_halo_spec *spec, const dg_discr
   if (dg_comm_rank(h->comm) == 0)
     dg_info("halo exchange (rank 0): %d neighbour rank(s), %lld face(s), %.3g kB per exchange, "
             "%lld of %lld elements computed while it is in flight; %s",
-            h->nnb, (long long)L->nhalo, (double)h->nsend * (double)h->rs / 1e3, (long long)h->K_interior,
+            h->nnb, (long long)L->nhalo, (double)h->nsend * (double)h->rs / 1e3,
+            (long long)(h->K_interior - od->Kc),
             (long long)od->K_owned,
             !h->cuda         ? "host memory"
             : h->cuda_aware  ? "device buffers straight to CUDA-aware MPI"
