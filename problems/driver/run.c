@@ -358,7 +358,10 @@ static dg_error kernels_and_solver(const dg_run_options *opt, dg_run_state *r) {
                                               &r->solver)));
   if (r->coef->ncoef > 0)
     DG_CALL(dg_parallel_agree(opt->comm, dg_solver_set_coefficients(r->solver, r->coef->values)));
-  if (tuning && r->disc->ncurved > 0) { /* the curved kernels: an operator of their own */
+  /* the curved kernels: an operator of their own (partitioned: on every
+   * rank, the agreement is collective; a part without curved elements
+   * tunes nothing) */
+  if (tuning && (r->disc->ncurved > 0 || r->par->size > 1)) {
     dg_autotune_outcome tc;
     ph = dg_timing_begin("tuning (database lookup or search)");
     DG_CALL(dg_parallel_agree(opt->comm, dg_autotune_curved(&tq, r->solver, &tc)));

@@ -40,7 +40,9 @@ typedef struct dg_halo dg_halo;
 typedef struct dg_halo_spec {
   dg_comm *comm;
   const dg_partition_local *local; /* halo faces (k = local element) */
-  int64_t K_interior;              /* owned elements [0, K_interior) have no halo face */
+  int64_t K_interior;              /* owned elements [Kc, K_interior) have no halo face
+                                    * (Kc = od->Kc: the curved elements come first, with
+                                    * halo faces or not, and run after the exchange) */
   int cuda_aware;                  /* 1: hand device pointers to MPI (cuda backend) */
   int overlap;                     /* 0: finish each exchange before any kernel (timing) */
 } dg_halo_spec;

@@ -6,28 +6,37 @@
 
 #include "core/log.h"
 #include "dg/connectivity.h"
+#include "meshes/mesh_curved.h"
 
-/* Move the owned elements without halo faces to the front (stable).  L is
- * the dg_parallel's own part: the mesh, global ids and halo faces are
+/* Renumber the owned elements (stable within each kind): the curved ones
+ * first, then the affine ones without halo faces, then the affine ones with
+ * a halo face.  The curved kernels run over one range [0, Kc) (dg/opdata.h,
+ * as dg_mesh_order_curved_first orders a serial mesh), after the exchange;
+ * the affine interior [Kc, K_interior) runs while it is in flight.  A mesh
+ * without curved elements gets today's interior-first order.  L is the
+ * dg_parallel's own part: the mesh, global ids and halo faces are
  * renumbered in place (remote_k then needs refresh_remote_k). */
 static dg_error interior_first(dg_partition_local *L, int64_t *K_interior) {
   dg_mesh *m = L->mesh;
   int64_t K = m->K;
-  char *bnd = calloc((size_t)K + 1, 1);
+  char *kind = calloc((size_t)K + 1, 1); /* 0 curved, 1 affine interior, 2 affine halo */
   int64_t *newk = malloc(sizeof(int64_t) * (size_t)(K + 1));
   int64_t *gk = malloc(sizeof(int64_t) * (size_t)(K + 1));
   dg_error err = DG_OK;
-  DG_CHECK_GOTO(err, done, bnd && newk && gk, DG_ERR_MEMORY, "out of memory");
+  DG_CHECK_GOTO(err, done, kind && newk && gk, DG_ERR_MEMORY, "out of memory");
+  for (int64_t k = 0; k < K; k++)
+    kind[k] = m->geom_order > 1 && !dg_mesh_element_affine(m, k) ? 0 : 1;
   for (int64_t h = 0; h < L->nhalo; h++)
-    bnd[L->halo[h].k] = 1;
+    if (kind[L->halo[h].k] == 1)
+      kind[L->halo[h].k] = 2;
   int64_t n = 0;
-  for (int pass = 0; pass < 2; pass++)
+  for (int pass = 0; pass < 3; pass++)
     for (int64_t k = 0; k < K; k++)
-      if (bnd[k] == pass)
+      if (kind[k] == pass)
         newk[k] = n++;
   *K_interior = 0;
   for (int64_t k = 0; k < K; k++)
-    *K_interior += !bnd[k];
+    *K_interior += kind[k] != 2;
   /* vertices, face tags, regions and face pairs move with their element */
   DG_CALL_GOTO(err, done, dg_mesh_permute(m, newk));
   for (int64_t k = 0; k < K; k++)
@@ -36,7 +45,7 @@ static dg_error interior_first(dg_partition_local *L, int64_t *K_interior) {
   for (int64_t h = 0; h < L->nhalo; h++)
     L->halo[h].k = newk[L->halo[h].k];
 done:
-  free(bnd);
+  free(kind);
   free(newk);
   free(gk);
   return err;

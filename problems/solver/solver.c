@@ -154,11 +154,8 @@ dg_error dg_solver_create_partitioned(dg_device *dev, const dg_discretization *d
   }
   if (disc->ncurved > 0) {
     /* curved elements: their kernels over [0, Kc), the affine ones over the
-     * rest as a range (solver_curved.c) */
-    DG_CHECK_GOTO(err, fail, !halo, DG_ERR_UNSUPPORTED,
-                  "curved elements in partitioned runs are not supported yet (%lld curved "
-                  "elements here): run on one rank",
-                  (long long)disc->ncurved);
+     * rest as a range (solver_curved.c); partitioned, the part's curved
+     * elements come first too (problems/solver/parallel.c) */
     /* before any kernel is compiled: nothing half-made for a refused run */
     DG_CHECK_GOTO(err, fail, physics->ngrad == 0, DG_ERR_UNSUPPORTED,
                   "curved elements run work_mode parallel, sequence or inline, fuse_surface 0, "
@@ -185,13 +182,14 @@ dg_error dg_solver_create_partitioned(dg_device *dev, const dg_discretization *d
                                            s->cfg.layout == DG_LAYOUT_ELEMENT_MAJOR,
                                            s->ncomp, tag_to_bc, &s->od));
   dg_timing_end(ph);
-  if (s->od->Kc > 0 && s->target == DG_CODEGEN_CUDA) {
-    /* Slack after the last element: the affine range [Kc, K) rounds up to
-     * whole blocks of any tuned size, whose extra threads must stay in
-     * bounds (their results land in the slack). */
-    int64_t slack = 1024 / s->od->nfnfp + 1 + 64 * 8;
-    DG_CALL_GOTO(err, fail, dg_opdata_extend(s->od, s->od->K + slack));
-  }
+  /* Slack after the last element: the affine range [Kc, K) rounds up to
+   * whole blocks of any tuned size, whose extra threads must stay in bounds
+   * (their results land in the slack); partitioned, after the ghost slots. */
+  int64_t curved_slack = 0;
+  if (s->od->Kc > 0 && s->target == DG_CODEGEN_CUDA)
+    curved_slack = 1024 / s->od->nfnfp + 1 + 64 * 8;
+  if (curved_slack > 0 && !halo)
+    DG_CALL_GOTO(err, fail, dg_opdata_extend(s->od, s->od->K + curved_slack));
   if (halo) {
     /* Every rank got this far: the set-up exchange below cannot hang. */
     agreed = 1;
@@ -202,6 +200,8 @@ dg_error dg_solver_create_partitioned(dg_device *dev, const dg_discretization *d
     if (s->target == DG_CODEGEN_CUDA)
       slack = (s->cfg.face_threads + s->od->nfnfp - 1) / s->od->nfnfp +
               (int64_t)s->cfg.elements_per_block * s->cfg.work_per_thread;
+    if (slack < curved_slack) /* any block size, as without a halo */
+      slack = curved_slack;
     ph = dg_timing_begin("halo (ghost slots, pinned buffers)");
     DG_CALL_GOTO(err, fail, dg_halo_create(dev, halo, disc, s->od, slack, &s->halo));
     s->halo_spec = halo;
@@ -592,18 +592,25 @@ static dg_error eval_rhs(dg_solver *s, double t, double a, double b, double dt) 
     DG_CALL(launch_volume_range(s, t, a, b, dt, Kc, K - Kc));
     return DG_OK;
   }
-  int64_t Ki = dg_halo_overlap(s->halo) ? dg_halo_interior(s->halo) : 0;
+  /* partitioned: the affine interior [Kc, Ki) while the traces travel; the
+   * curved elements [0, Kc) (halo faces or not) and the affine rest after */
+  int64_t Ki = dg_halo_overlap(s->halo) ? dg_halo_interior(s->halo) : Kc;
   int split_volume = !(s->cfg.fuse_update && b != 0.0);
   DG_CALL(dg_halo_start(s->halo, s->q));
-  DG_CALL(launch_surface(s, t, 0, Ki));
+  DG_CALL(launch_surface(s, t, Kc, Ki - Kc));
   if (split_volume)
-    DG_CALL(launch_volume_range(s, t, a, b, dt, 0, Ki));
+    DG_CALL(launch_volume_range(s, t, a, b, dt, Kc, Ki - Kc));
   DG_CALL(dg_halo_finish(s->halo, s->q));
+  if (Kc > 0)
+    DG_CALL(dg_solver_curved_surface(s, mkreal(s, t)));
   DG_CALL(launch_surface(s, t, Ki, K - Ki));
+  if (Kc > 0) /* after every surface: a fused update changes q */
+    DG_CALL(dg_solver_curved_volume(s, mkreal(s, t), mkreal(s, a), mkreal(s, b),
+                                    mkreal(s, dt)));
   if (split_volume)
     DG_CALL(launch_volume_range(s, t, a, b, dt, Ki, K - Ki));
   else
-    DG_CALL(launch_volume_range(s, t, a, b, dt, 0, K));
+    DG_CALL(launch_volume_range(s, t, a, b, dt, Kc, K - Kc));
   return DG_OK;
 }
 
