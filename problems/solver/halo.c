@@ -260,14 +260,10 @@ dg_error dg_halo_create(dg_device *dev, const dg_halo_spec *spec, const dg_discr
   DG_CALL_GOTO(err, fail, neighbours(L, &h->nnb, &nbr, &start));
   DG_CALL_GOTO(err, fail, match_ghosts(spec->comm, L, d, od, h->nnb, nbr, start, fpe));
 
-<<<<<<< HEAD
   DG_CALL_GOTO(err, fail, setup_exchange(h, L, d, od, nc, 0, nbr, start, fpe));
-=======
-  DG_CALL_GOTO(err, fail, setup_exchange(h, L, d, od, nc, nbr, start, fpe));
   char curved[64] = "";
   if (od->Kc > 0) /* their kernels run over [0, Kc) after the exchange */
     snprintf(curved, sizeof curved, " (%lld curved ones after it)", (long long)od->Kc);
->>>>>>> curved-mpi
   if (dg_comm_rank(h->comm) == 0)
     dg_info("halo exchange (rank 0): %d neighbour rank(s), %lld face(s), %.3g kB per exchange, "
             "%lld of %lld elements computed while it is in flight%s; %s",
