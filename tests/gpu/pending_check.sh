@@ -66,7 +66,7 @@ if [ "${1:-1}" = 1b ]; then
   # vertex maximum and the viscosity's halo through the cuda host path)
   for n in 2 3; do
     timeout 120 sh tests/parallel/shock_ranks.sh mpiexec $D $B/tests/parallel/test_h5same $P/sod2d/sod2d.cfg \
-      /tmp/shock_np$n $n time.final=0.02 output.interval=0.01 params.x0=0.45 backend.device=cuda > "$OUT/shock_ranks_np$n.log" 2>&1
+      /tmp/shock_np$n $n time.final=0.02 output.interval=0.01 params.x0=0.45 backend.device=cuda parallel.gpu_oversubscribe=true > "$OUT/shock_ranks_np$n.log" 2>&1
     echo "mpi shock sod2d cuda np$n: exit $? ($(tail -1 "$OUT/shock_ranks_np$n.log"))" | tee -a "$S"
   done
 elif [ "${1:-1}" = 1 ]; then
@@ -98,7 +98,7 @@ else
     echo "== $name (exit $?): $(grep -E 'step .*/' "$OUT/$name.log" | tail -1 | sed 's/dgrun: //')" | tee -a "$S"; }
   # issue 42: lsrk14's simulated time per second against lserk4 (cfl auto),
   # and the computed wave speed's reduction every step / every 10 / fixed
-  E=($P/euler3d_vortex/euler3d_vortex.cfg "mesh.cells=40 40 8" time.final=0.5)
+  E=($P/euler3d_vortex/euler3d_vortex.cfg "mesh.cells=35 35 35" time.final=0.5)
   run euler3d_lserk4 "${E[@]}" time.wave_speed=auto
   run euler3d_lsrk14 "${E[@]}" time.wave_speed=auto time.scheme=lsrk14
   run euler3d_rk45 "${E[@]}" time.scheme=rk45
