@@ -104,6 +104,19 @@ static int run_import(int argc, char **argv) {
     fprintf(stderr, "usage: dgrun import mesh.msh mesh.h5 [--parts P] [--geometry-order K]\n");
     return 2;
   }
+  /* Gmsh's element order is chosen when a .geo is meshed; a .msh (or .h5)
+   * keeps the order it was written with, so the flag would do nothing */
+  size_t n = strlen(argv[2]);
+  int order_given = 0;
+  for (int i = 4; i + 1 < argc; i += 2)
+    order_given |= strcmp(argv[i], "--geometry-order") == 0;
+  if (order_given && !(n >= 4 && strcmp(argv[2] + n - 4, ".geo") == 0)) {
+    fprintf(stderr,
+            "dgrun import: --geometry-order applies to a .geo meshed at import; '%s' keeps "
+            "the geometry order it was written with (mesh the .geo at the order wanted)\n",
+            argv[2]);
+    return 2;
+  }
   if (dg_mesh_import_order(argv[2], argv[3], (int)parts, (int)order) != DG_OK) {
     dg_error_print(stderr);
     return 1;

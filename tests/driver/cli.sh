@@ -33,4 +33,11 @@ out=$(DGRUN_DEBUG=1 "$dgrun" "$cfg" discretization.ordr=2 2>&1)
 echo "$out" | grep -q "raised in" || fail "DGRUN_DEBUG=1 gives no trace: $out"
 out=$("$dgrun" "$cfg" discretization.ordr=2 --debug 2>&1)
 echo "$out" | grep -q "raised in" || fail "--debug gives no trace: $out"
+# --geometry-order of a .msh: refused (the order is the file's), nothing written
+msh=$(dirname "$0")/../../meshes/box.msh
+h5=${TMPDIR:-/tmp}/dgrun_cli_import_$$.h5
+rm -f "$h5"
+out=$("$dgrun" import "$msh" "$h5" --geometry-order 2 2>&1); rc=$?
+[ $rc -eq 2 ] && echo "$out" | grep -q "applies to a .geo" || fail "import --geometry-order of a .msh: $rc $out"
+[ -e "$h5" ] && fail "import --geometry-order of a .msh wrote $h5"
 echo ok

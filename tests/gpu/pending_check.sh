@@ -27,11 +27,14 @@ if [ "${1:-}" = prep ]; then
   # second-order geometry with Gmsh's high-order optimisation, and its
   # straight-sided twin (the same vertices, k = 1)
   gmsh -3 -order 2 -optimize_ho -clmax 0.025 meshes/cylinder.geo -o /tmp/cyl_k2.msh > /tmp/gmsh_cyl.log 2>&1 &&
-    $D import /tmp/cyl_k2.msh $M/cyl_k2.h5 --geometry-order 2 &&
-    $D import /tmp/cyl_k2.msh $M/cyl_k1.h5 --geometry-order 1 || { tail /tmp/gmsh_cyl.log; exit 1; }
+    $D import /tmp/cyl_k2.msh $M/cyl_k2.h5 || { tail /tmp/gmsh_cyl.log; exit 1; }
+  # (import keeps a .msh's own order: the twin is the .geo meshed at order 1;
+  # session 31's "twin" imported from the order-2 .msh ran curved)
+  gmsh -3 -order 1 -clmax 0.025 meshes/cylinder.geo -o /tmp/cyl_k1.msh > /tmp/gmsh_cyl1.log 2>&1 &&
+    $D import /tmp/cyl_k1.msh $M/cyl_k1.h5 || { tail /tmp/gmsh_cyl1.log; exit 1; }
   # a small one (640 tets) for compute-sanitizer
   gmsh -3 -order 2 -optimize_ho -clmax 0.2 meshes/cylinder.geo -o /tmp/cyl_small.msh > /tmp/gmsh_small.log 2>&1 &&
-    $D import /tmp/cyl_small.msh $M/cyl_small.h5 --geometry-order 2 || { tail /tmp/gmsh_small.log; exit 1; }
+    $D import /tmp/cyl_small.msh $M/cyl_small.h5 || { tail /tmp/gmsh_small.log; exit 1; }
   gmsh -2 -clmax 0.02 problems/cases/forward_step/forward_step.geo -o /tmp/fstep.msh > /tmp/gmsh_fs.log 2>&1 &&
     $D import /tmp/fstep.msh $M/fstep.h5 || { tail /tmp/gmsh_fs.log; exit 1; }
   ls -la $M
