@@ -31,15 +31,8 @@ static void work_free(work *w) {
     free(w->CD[a]);
     free(w->FD[a]);
   }
-  free(w->F.Tm);
-  free(w->F.Gm);
-  free(w->F.Tp);
-  free(w->F.Gp);
-  free(w->F.wq);
-  free(w->F.x);
-  free(w->F.n);
-  free(w->V.wJ);
-  free(w->V.x);
+  dg_sipg_face_free(&w->F);
+  dg_sipg_volume_free(&w->V);
   free(w->gx);
   dg_sipg_curved_destroy(&w->cv);
 }

@@ -36,6 +36,21 @@ struct dg_sipg_curved {
 /* The rules' degree (see the header). */
 static int rule_degree(int N, int kg) { return 2 * N + 2 * kg; }
 
+void dg_sipg_face_free(dg_sipg_face *F) {
+  free(F->wq);
+  free(F->Tm);
+  free(F->Gm);
+  free(F->Tp);
+  free(F->Gp);
+  free(F->x);
+  free(F->n);
+}
+
+void dg_sipg_volume_free(dg_sipg_volume *V) {
+  free(V->wJ);
+  free(V->x);
+}
+
 static void tables_free(tables *t) {
   free(t->phi);
   for (int a = 0; a < 3; a++)
@@ -99,15 +114,8 @@ void dg_sipg_curved_destroy(dg_sipg_curved **cp) {
     free(c->Vd[a]);
   free(c->gx);
   free(c->nbr);
-  free(c->F.wq);
-  free(c->F.Tm);
-  free(c->F.Gm);
-  free(c->F.Tp);
-  free(c->F.Gp);
-  free(c->F.x);
-  free(c->F.n);
-  free(c->vq.wJ);
-  free(c->vq.x);
+  dg_sipg_face_free(&c->F);
+  dg_sipg_volume_free(&c->vq);
   free(c);
   *cp = NULL;
 }

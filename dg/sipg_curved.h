@@ -67,6 +67,10 @@ typedef struct dg_sipg_volume {
   const double *T;
 } dg_sipg_volume;
 
+/* Free the arrays of either (the structs themselves are the caller's). */
+void dg_sipg_face_free(dg_sipg_face *F);
+void dg_sipg_volume_free(dg_sipg_volume *V);
+
 typedef struct dg_sipg_curved dg_sipg_curved;
 
 /* The rules and tables for d (which has curved elements and XH). */
