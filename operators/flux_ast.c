@@ -246,7 +246,7 @@ int dg_flux_node_equal(const dg_flux_node *a, const dg_flux_node *b) {
 
 /* --- transforms ----------------------------------------------------------------- */
 
-static dg_flux_node *copy_node(dg_flux_arena *a, const dg_flux_node *n) {
+dg_flux_node *dg_flux_node_copy(dg_flux_arena *a, const dg_flux_node *n) {
   dg_flux_node *c = dg_flux_node_new(a, n->op, n->shape, n->loc, n->nargs);
   if (!c)
     return NULL;
@@ -259,7 +259,7 @@ static dg_flux_node *copy_node(dg_flux_arena *a, const dg_flux_node *n) {
 
 static dg_flux_node *trace(dg_flux_arena *a, const dg_flux_node *n, dg_flux_side side,
                            const unsigned char *lets_bare) {
-  dg_flux_node *c = copy_node(a, n);
+  dg_flux_node *c = dg_flux_node_copy(a, n);
   if (!c)
     return NULL;
   if (n->side == DG_FLUX_SIDE_NONE &&
@@ -363,13 +363,13 @@ static dg_flux_node *surface(dg_flux_arena *a, const dg_flux_node *n, int dim,
     return dg_flux_node_binary(a, n->op, n->shape, n->loc, x, y);
   case DG_FLUX_NEG:
   case DG_FLUX_INDEX:
-    if (!(c = copy_node(a, n)) || !(c->args[0] = surface(a, n->args[0], dim, lb)))
+    if (!(c = dg_flux_node_copy(a, n)) || !(c->args[0] = surface(a, n->args[0], dim, lb)))
       return NULL;
     return c;
   case DG_FLUX_MUL:
   case DG_FLUX_DIV:
   case DG_FLUX_CALL: /* dot/cross with one field-free factor */
-    if (!(c = copy_node(a, n)))
+    if (!(c = dg_flux_node_copy(a, n)))
       return NULL;
     for (int i = 0; i < n->nargs; i++) {
       /* a factor that reads fields (the non-conservative h*dx(b), b a
@@ -384,7 +384,7 @@ static dg_flux_node *surface(dg_flux_arena *a, const dg_flux_node *n, int dim,
     }
     return c;
   case DG_FLUX_VEC:
-    if (!(c = copy_node(a, n)))
+    if (!(c = dg_flux_node_copy(a, n)))
       return NULL;
     for (int i = 0; i < n->nargs; i++)
       if (!(c->args[i] = surface(a, n->args[i], dim, lb)))

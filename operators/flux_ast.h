@@ -142,6 +142,9 @@ dg_flux_node *dg_flux_node_unary(dg_flux_arena *a, dg_flux_op op, dg_flux_shape 
                                  dg_flux_loc loc, dg_flux_node *x);
 dg_flux_node *dg_flux_node_binary(dg_flux_arena *a, dg_flux_op op, dg_flux_shape shape,
                                   dg_flux_loc loc, dg_flux_node *x, dg_flux_node *y);
+/* A node like n (op, shape, ref, comp, side, value) with room for its
+ * nargs arguments, unset. */
+dg_flux_node *dg_flux_node_copy(dg_flux_arena *a, const dg_flux_node *n);
 dg_flux_node *dg_flux_node_call2(dg_flux_arena *a, dg_flux_fn fn, dg_flux_shape shape,
                                  dg_flux_loc loc, dg_flux_node *x, dg_flux_node *y);
 

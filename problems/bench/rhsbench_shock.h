@@ -11,8 +11,10 @@
 
 /* Build the [shock] module of problem p for solver s (whose state and
  * coefficients it reads and writes), time each of its kernels over
- * `repeats` (median, device events, after a warm-up) and print the rows and
- * the ratio (rhs_ms + the shock kernels) / rhs_ms to out.  *ratio gets it. */
+ * `repeats` (median, device events, after a warm-up), attach it to s (s
+ * owns it after) and time a whole stage with it, end to end (RHS with the
+ * sensor, the viscosity or the first-order twin, update, limiter); print
+ * the rows and the ratio stage / rhs_ms to out.  *ratio gets it. */
 dg_error dg_rhsbench_shock(dg_solver *s, const dg_discretization *disc, dg_problem *p,
                            const dg_physics *ph, int repeats, double rhs_ms, FILE *out,
                            double *ratio);

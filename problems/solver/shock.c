@@ -20,6 +20,8 @@ struct dg_shock {
   long long K, n, nv;
   size_t rs;
   int has_sensor, has_limit;
+  int av_coef; /* the coefficient that receives the viscosity */
+  dg_comm *comm; /* partitioned runs: the solver's (NULL serially) */
   double eps_max;
   void *hk, *eps, *v2e_off, *v2e, *vav, *e2v, *mapP; /* device arrays */
   /* partitioned runs (NULL serially): the vertex maximum over the ranks,
@@ -164,6 +166,7 @@ static dg_error setup_exchanges(dg_shock *s, const dg_solver *sol, const int64_t
                                 int av_coef) {
   const dg_halo_spec *spec = sol->halo_spec;
   const dg_partition_local *L = spec->local;
+  s->comm = spec->comm;
   int64_t *gid = malloc(((size_t)s->nv + 1) * sizeof *gid);
   DG_CHECK(gid, DG_ERR_MEMORY, "out of memory");
   for (long long v = 0; v < s->nv; v++)
@@ -393,6 +396,7 @@ static dg_error create(dg_device *dev, const dg_discretization *disc, const dg_o
   s->has_sensor = sc.sensor != NULL;
   s->has_limit = sc.npositive > 0;
   s->eps_max = s->has_sensor ? sc.eps_max : 0;
+  s->av_coef = s->has_sensor ? sc.av_coef : -1;
   if (dump)
     DG_CALL_GOTO(err, fail,
                  dg_solver_dump(dump, tg == DG_CODEGEN_CUDA ? "dg_shock.cu" : "dg_shock.c",
@@ -544,5 +548,26 @@ dg_error dg_shock_create_for(const dg_solver *solver, const dg_discretization *d
                              const dg_shock_settings *set, int is_float, dg_shock **out) {
   DG_CALL(create(dg_solver_device(solver), disc, dg_solver_opdata(solver), prog, ph, set,
                  is_float, NULL, solver, solver, out));
+  return DG_OK;
+}
+
+int dg_shock_viscosity_coefficient(const dg_shock *s) { return s->av_coef; }
+
+dg_error dg_shock_viscosity_active(dg_shock *s, void *q, void *cf, void *fcf, int *active) {
+  *active = 1; /* no sensor: the coefficient is not this module's to judge */
+  if (!s->has_sensor)
+    return DG_OK;
+  DG_CALL(dg_shock_viscosity(s, q, cf, fcf));
+  double *e = malloc((size_t)s->n * sizeof *e + 1);
+  DG_CHECK(e, DG_ERR_MEMORY, "out of memory");
+  dg_error err = dg_shock_element_viscosity(s, e);
+  double any = 0;
+  for (long long k = 0; k < s->n && err == DG_OK; k++)
+    any = e[k] > 0 ? 1 : any;
+  free(e);
+  DG_CALL(err);
+  if (s->comm) /* every rank takes the same path */
+    DG_CALL(dg_comm_allreduce_max(s->comm, &any, 1));
+  *active = any > 0;
   return DG_OK;
 }

@@ -100,4 +100,12 @@ const char *dg_shock_kernel_name(int which);
 int dg_shock_kernel_launches(const dg_shock *s, int which);
 dg_error dg_shock_launch_kernel(dg_shock *s, const struct dg_solver *solver, int which);
 
+/* The coefficient that receives the viscosity (-1: no sensor). */
+int dg_shock_viscosity_coefficient(const dg_shock *s);
+/* dg_shock_viscosity, and *active: whether any element (of any rank) has a
+ * non-zero viscosity; 0: the coefficient is zero at every node, and the
+ * caller may run first-order kernels (problems/solver/solver_smooth.h);
+ * without a sensor (positivity alone) *active is 1. */
+dg_error dg_shock_viscosity_active(dg_shock *s, void *q, void *cf, void *fcf, int *active);
+
 #endif

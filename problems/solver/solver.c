@@ -1,6 +1,7 @@
 #include "problems/solver/solver.h"
 #include "problems/solver/solver_private.h"
 #include "problems/solver/solver_curved.h"
+#include "problems/solver/solver_smooth.h"
 #include "problems/solver/shock.h"
 
 #include <stdio.h>
@@ -265,6 +266,7 @@ void dg_solver_destroy(dg_solver **sp) {
     if (*bufs[i])
       dg_device_free(s->dev, *bufs[i]);
   dg_solver_curved_free(s);
+  dg_solver_smooth_free(s);
   dg_shock_destroy(&s->shock);
   dg_halo_destroy(&s->qhalo);
   dg_halo_destroy(&s->halo);
@@ -447,7 +449,7 @@ static int fused_surface(const dg_solver *s) {
 /* Kernels over the element range [first, first + n): the per-element arrays
  * are passed from element `first` on, K stays the array stride (the
  * generated kernels index k relative to the pointers they get). */
-static dg_error launch_surface(dg_solver *s, double t, int64_t first, int64_t n) {
+static dg_error launch_surface(dg_solver *s, dg_kernel *k, double t, int64_t first, int64_t n) {
   if (fused_surface(s))
     return DG_OK;
   const dg_opdata *od = s->od;
@@ -474,12 +476,12 @@ static dg_error launch_surface(dg_solver *s, double t, int64_t first, int64_t n)
   l.chunk = s->cfg.cpu_chunk;
   if (total == 0)
     return DG_OK;
-  DG_CALL(dg_kernel_launch(s->k_surface, &l, args, NULL));
+  DG_CALL(dg_kernel_launch(k, &l, args, NULL));
   return DG_OK;
 }
 
-static dg_error launch_volume_range(dg_solver *s, double t, double a, double b, double dt,
-                                    int64_t first, int64_t n) {
+static dg_error launch_volume_range(dg_solver *s, dg_kernel *k, unsigned shared, double t,
+                                    double a, double b, double dt, int64_t first, int64_t n) {
   const dg_opdata *od = s->od;
   long long K = od->K;
   real_arg rt = mkreal(s, t), ra = mkreal(s, a), rb = mkreal(s, b), rdt = mkreal(s, dt);
@@ -511,12 +513,12 @@ static dg_error launch_volume_range(dg_solver *s, double t, double a, double b, 
   l.grid[1] = l.grid[2] = 1;
   dg_kernel_config_volume_block(&s->cfg, od->Np, l.block);
   l.block[2] = 1;
-  l.shared_bytes = s->gen.volume_shared_bytes;
+  l.shared_bytes = shared;
   l.items = n;
   l.chunk = s->cfg.cpu_chunk;
   if (n == 0)
     return DG_OK;
-  DG_CALL(dg_kernel_launch(s->k_volume, &l, args, NULL));
+  DG_CALL(dg_kernel_launch(k, &l, args, NULL));
   if (swap) {
     s->q_alt = s->q;
     s->q = q_out;
@@ -563,33 +565,30 @@ static dg_error eval_rhs_viscous(dg_solver *s, double t, double a, double b, dou
     DG_CALL(dg_halo_start(s->qhalo, s->Qg));
     DG_CALL(dg_halo_finish(s->qhalo, s->Qg));
   }
-  DG_CALL(launch_surface(s, t, 0, K));
-  DG_CALL(launch_volume_range(s, t, a, b, dt, 0, K));
+  DG_CALL(launch_surface(s, s->k_surface, t, 0, K));
+  DG_CALL(launch_volume_range(s, s->k_volume, s->gen.volume_shared_bytes, t, a, b, dt, 0, K));
   return DG_OK;
 }
 
-/* One right-hand-side evaluation: surface then volume kernels (a, b, dt go
- * to a fused volume kernel).  Partitioned: post the halo exchange, run the
- * elements without halo faces, finish the exchange, run the rest.  The
- * volume kernel of the interior runs before the ghosts arrive unless it
+/* The first-order right-hand side with surface kernel ks and volume kernel
+ * kv (its dynamic shared memory sh): the solver's own, or shock
+ * capturing's twin (solver_smooth.h).  Surface then volume kernels (a, b,
+ * dt go to a fused volume kernel).  Partitioned: post the halo exchange,
+ * run the elements without halo faces, finish the exchange, run the rest.
+ * The volume kernel of the interior runs before the ghosts arrive unless it
  * changes q (fused LSERK update), which the remaining surface kernel reads. */
-static dg_error eval_rhs(dg_solver *s, double t, double a, double b, double dt) {
+static dg_error eval_rhs_first_order(dg_solver *s, dg_kernel *ks, dg_kernel *kv, unsigned sh,
+                                     double t, double a, double b, double dt) {
   int64_t K = s->od->K_owned;
-  DG_CHECK(s->physics->ncoef == 0 || s->coef_set, DG_ERR_ARG,
-           "the physics has coefficients: dg_solver_set_coefficients before the first step");
-  if (s->shock) /* the artificial viscosity of this stage's state */
-    DG_CALL(dg_shock_viscosity(s->shock, s->q, s->cf, s->fcf));
-  if (s->physics->ngrad > 0)
-    return eval_rhs_viscous(s, t, a, b, dt);
   const int64_t Kc = s->od->Kc;
   if (!s->halo) { /* curved elements: both surfaces before a fused update changes q */
     if (Kc > 0)
       DG_CALL(dg_solver_curved_surface(s, mkreal(s, t)));
-    DG_CALL(launch_surface(s, t, Kc, K - Kc));
+    DG_CALL(launch_surface(s, ks, t, Kc, K - Kc));
     if (Kc > 0)
       DG_CALL(dg_solver_curved_volume(s, mkreal(s, t), mkreal(s, a), mkreal(s, b),
                                       mkreal(s, dt)));
-    DG_CALL(launch_volume_range(s, t, a, b, dt, Kc, K - Kc));
+    DG_CALL(launch_volume_range(s, kv, sh, t, a, b, dt, Kc, K - Kc));
     return DG_OK;
   }
   /* partitioned: the affine interior [Kc, Ki) while the traces travel; the
@@ -597,21 +596,55 @@ static dg_error eval_rhs(dg_solver *s, double t, double a, double b, double dt) 
   int64_t Ki = dg_halo_overlap(s->halo) ? dg_halo_interior(s->halo) : Kc;
   int split_volume = !(s->cfg.fuse_update && b != 0.0);
   DG_CALL(dg_halo_start(s->halo, s->q));
-  DG_CALL(launch_surface(s, t, Kc, Ki - Kc));
+  DG_CALL(launch_surface(s, ks, t, Kc, Ki - Kc));
   if (split_volume)
-    DG_CALL(launch_volume_range(s, t, a, b, dt, Kc, Ki - Kc));
+    DG_CALL(launch_volume_range(s, kv, sh, t, a, b, dt, Kc, Ki - Kc));
   DG_CALL(dg_halo_finish(s->halo, s->q));
   if (Kc > 0)
     DG_CALL(dg_solver_curved_surface(s, mkreal(s, t)));
-  DG_CALL(launch_surface(s, t, Ki, K - Ki));
+  DG_CALL(launch_surface(s, ks, t, Ki, K - Ki));
   if (Kc > 0) /* after every surface: a fused update changes q */
     DG_CALL(dg_solver_curved_volume(s, mkreal(s, t), mkreal(s, a), mkreal(s, b),
                                     mkreal(s, dt)));
   if (split_volume)
-    DG_CALL(launch_volume_range(s, t, a, b, dt, Ki, K - Ki));
+    DG_CALL(launch_volume_range(s, kv, sh, t, a, b, dt, Ki, K - Ki));
   else
-    DG_CALL(launch_volume_range(s, t, a, b, dt, Kc, K - Kc));
+    DG_CALL(launch_volume_range(s, kv, sh, t, a, b, dt, Kc, K - Kc));
   return DG_OK;
+}
+
+/* Shock capturing's viscosity of this stage's state into its coefficient;
+ * *twin 1 (and the twin's kernels) when it is zero everywhere and the file
+ * has a first-order twin (solver_smooth.h). */
+static dg_error shock_stage(dg_solver *s, dg_kernel **ks, dg_kernel **kv, unsigned *sh,
+                            int *twin) {
+  int active = 1;
+  *twin = 0;
+  DG_CALL(dg_shock_viscosity_active(s->shock, s->q, s->cf, s->fcf, &active));
+  if (!active && s->physics->ngrad > 0 && dg_shock_viscosity_coefficient(s->shock) >= 0)
+    DG_CALL(dg_solver_smooth_kernels(s, dg_shock_viscosity_coefficient(s->shock), ks, kv, sh,
+                                     twin));
+  return DG_OK;
+}
+
+/* One right-hand-side evaluation (a, b, dt: the fused update's). */
+static dg_error eval_rhs(dg_solver *s, double t, double a, double b, double dt) {
+  DG_CHECK(s->physics->ncoef == 0 || s->coef_set, DG_ERR_ARG,
+           "the physics has coefficients: dg_solver_set_coefficients before the first step");
+  if (s->shock) { /* the artificial viscosity of this stage's state */
+    dg_kernel *ks = NULL, *kv = NULL;
+    unsigned sh = 0;
+    int twin;
+    DG_CALL(shock_stage(s, &ks, &kv, &sh, &twin));
+    if (twin) {
+      s->timings.smooth_evaluations++;
+      return eval_rhs_first_order(s, ks, kv, sh, t, a, b, dt);
+    }
+  }
+  if (s->physics->ngrad > 0)
+    return eval_rhs_viscous(s, t, a, b, dt);
+  return eval_rhs_first_order(s, s->k_surface, s->k_volume, s->gen.volume_shared_bytes, t, a,
+                              b, dt);
 }
 
 dg_error dg_solver_eval_rhs(dg_solver *s, double t, double a, double b, double dt) {
@@ -700,13 +733,14 @@ dg_error dg_solver_launch_kernel(dg_solver *s, dg_solver_kernel_id which, double
       DG_CALL(launch_gradient(s, t));
     if (s->od->Kc > 0) /* every element's faces, as a right-hand side */
       DG_CALL(dg_solver_curved_surface(s, mkreal(s, t)));
-    DG_CALL(launch_surface(s, t, s->od->Kc, s->od->K_owned - s->od->Kc));
+    DG_CALL(launch_surface(s, s->k_surface, t, s->od->Kc, s->od->K_owned - s->od->Kc));
     break;
   case DG_SOLVER_VOLUME:
     if (s->od->Kc > 0)
       DG_CALL(dg_solver_curved_volume(s, mkreal(s, t), mkreal(s, 0.0), mkreal(s, 0.0),
                                       mkreal(s, 0.0)));
-    DG_CALL(launch_volume_range(s, t, 0.0, 0.0, 0.0, s->od->Kc, s->od->K_owned - s->od->Kc));
+    DG_CALL(launch_volume_range(s, s->k_volume, s->gen.volume_shared_bytes, t, 0.0, 0.0, 0.0,
+                                s->od->Kc, s->od->K_owned - s->od->Kc));
     break;
   case DG_SOLVER_SURFACE_CURVED:
     DG_CALL(dg_solver_curved_surface(s, mkreal(s, t)));
@@ -757,6 +791,7 @@ dg_error dg_solver_set_kernels(dg_solver *s, const dg_kernel_config *cfg) {
   DG_CHECK(!s->halo, DG_ERR_ARG, "dg_solver_set_kernels: not on a partitioned solver");
   DG_CHECK(cfg->np_align == s->cfg.np_align && cfg->layout == s->cfg.layout, DG_ERR_ARG,
            "dg_solver_set_kernels cannot change the data layout (np_align, layout)");
+  dg_solver_smooth_free(s); /* the twin follows the knobs: rebuilt on its next use */
   if (s->od->Kc > 0) { /* the curved kernels follow the shared knobs (solver_curved.c) */
     DG_CHECK(!cfg->fuse_surface && !cfg->basis, DG_ERR_INPUT,
              "curved elements: the affine kernels run without fuse_surface, in the nodal basis");

@@ -131,6 +131,8 @@ dg_error dg_solver_state_finite(dg_solver *s, int *finite);
 /* Work done so far: right-hand-side evaluations (for DOF-updates/s). */
 typedef struct dg_solver_timings {
   int64_t rhs_evaluations;
+  int64_t smooth_evaluations; /* of them, shock capturing's first-order ones (no viscosity
+                                 anywhere: problems/solver/solver_smooth.h) */
   dg_halo_timings halo; /* zero in serial runs */
 } dg_solver_timings;
 dg_solver_timings dg_solver_get_timings(const dg_solver *s);

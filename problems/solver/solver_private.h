@@ -7,6 +7,8 @@
 #include "dg/bernstein.h"
 #include "problems/solver/solver.h"
 
+typedef struct dg_solver_smooth dg_solver_smooth;
+
 struct dg_solver {
   dg_device *dev;
   const dg_discretization *disc;
@@ -46,6 +48,7 @@ struct dg_solver {
   dg_bernstein *bb; /* basis bernstein: the state holds BB coefficients (created on first use) */
   const dg_physics *physics;
   struct dg_shock *shock; /* shock capturing (problems/solver/shock.h), owned; NULL: none */
+  struct dg_solver_smooth *smooth; /* its first-order twin (solver_smooth.h); NULL: not built */
   dg_codegen_target target;
   const char *dump_dir;
 };

@@ -6,7 +6,8 @@
 # vertex maximum over the ranks or the viscosity's halo exchange
 # (problems/solver/shock.h) makes them differ (checked by hand: 1e-12 fails
 # with either one switched off).
-# usage: shock_ranks.sh mpiexec dgrun h5same problem.cfg workdir N [overrides]
+# usage: [SHOCK_RANKS_EXPECT=text] shock_ranks.sh mpiexec dgrun h5same problem.cfg workdir N
+#        [overrides]
 mpiexec=$1; dgrun=$2; same=$3; cfg=$4; work=$5; n=$6; shift 6
 rm -rf "$work"; mkdir -p "$work"
 set -- "$cfg" backend.device=cpu output.enabled=true "$@"
@@ -17,6 +18,11 @@ set -- "$cfg" backend.device=cpu output.enabled=true "$@"
 # the exchange exists: rank 0 shares vertices with another rank
 grep -Eq "shock capturing \(rank 0\): [1-9][0-9]* of [0-9]+ vertices shared" "$work/ranks.log" ||
   { echo "FAIL: no vertex shared across ranks"; cat "$work/ranks.log"; exit 1; }
+# SHOCK_RANKS_EXPECT: a line the partitioned run's log must hold
+if [ -n "$SHOCK_RANKS_EXPECT" ]; then
+  grep -q "$SHOCK_RANKS_EXPECT" "$work/ranks.log" ||
+    { echo "FAIL: the log does not say '$SHOCK_RANKS_EXPECT'"; cat "$work/ranks.log"; exit 1; }
+fi
 files=$(cd "$work/serial" && ls)
 [ "$files" = "$(cd "$work/ranks" && ls)" ] ||
   { echo "FAIL: files differ:"; ls "$work/serial" "$work/ranks"; exit 1; }
