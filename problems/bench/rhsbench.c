@@ -253,9 +253,14 @@ static dg_error bench_one(const char *cfg, const bench_opts *o, bench_row *row, 
     fprintf(out, "untuned default RHS %.4f ms, tuned %.4f ms: speed-up %.2fx\n\n",
             row->default_ms, row->rhs_ms, row->default_ms / row->rhs_ms);
   }
-  if (shock)
-    DG_CALL_GOTO(err, done, dg_rhsbench_shock(s, disc, p, &ph, o->repeats, row->rhs_ms, out,
-                                              &row->shock_ratio));
+  if (shock) { /* with the first-order twin tuned as the RHS was */
+    dg_autotune_request tq = {dev, disc, &ph, p->tag_to_bc, NULL, (dg_tune_mode)o->tune,
+                              kc, NULL, NULL, 0, DG_AUTOTUNE_SEARCH_MISSING,
+                              co ? co->values : NULL};
+    DG_CALL_GOTO(err, done, dg_rhsbench_shock(s, disc, p, &ph,
+                                              o->tune != DG_TUNE_OFF ? &tq : NULL, o->repeats,
+                                              row->rhs_ms, out, &row->shock_ratio));
+  }
 done:
   dg_solver_destroy(&s);
   dg_coefficients_destroy(&co);

@@ -373,6 +373,15 @@ static dg_error kernels_and_solver(const dg_run_options *opt, dg_run_state *r) {
                               dg_shock_create_for(r->solver, r->disc, p->program, &r->phys,
                                                   &p->shock, p->precision == DG_FLOAT, &sh)));
     dg_solver_set_shock(r->solver, sh);
+    /* its first-order twin (smooth stages), an operator of its own; under
+     * mpirun the twin runs the solver's knobs (dg_solver_smooth_config) */
+    int coef = dg_shock_viscosity_coefficient(sh);
+    if (tuning && coef >= 0 && r->phys.ngrad > 0 && r->par->size == 1) {
+      dg_autotune_outcome ts;
+      ph = dg_timing_begin("tuning (database lookup or search)");
+      DG_CALL(dg_autotune_smooth(&tq, r->solver, coef, &ts));
+      dg_timing_end(ph);
+    }
   }
   /* the error norms' and integrals' module, compiled before the first step */
   if (!opt->tune_only)

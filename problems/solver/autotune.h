@@ -100,4 +100,13 @@ dg_error dg_autotune_curved_digest(const dg_refelem *re, const dg_physics *physi
 dg_error dg_autotune_curved(const dg_autotune_request *q, dg_solver *s,
                             dg_autotune_outcome *out);
 
+/* Shock capturing's first-order twin (problems/solver/solver_smooth.h) for
+ * viscosity coefficient coef as an operator of its own: built on s, then
+ * tuned as the curved kernels are (its key the digest of the twin's module,
+ * its candidates the volume and surface variants as dg_solver_smooth_config
+ * takes them, the solver's knobs fixed), the choice set on s.  A physics
+ * without a twin returns at once (out->cfg the solver's knobs). */
+dg_error dg_autotune_smooth(const dg_autotune_request *q, dg_solver *s, int coef,
+                            dg_autotune_outcome *out);
+
 #endif

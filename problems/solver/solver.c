@@ -64,9 +64,8 @@ dg_error dg_solver_dump(const dg_solver *s, const char *name, const char *src) {
   return DG_OK;
 }
 
-/* The second state buffer of a fused surface + update, zero padding included. */
-static dg_error ensure_alt_state(dg_solver *s) {
-  if (s->q_alt || !(s->target == DG_CODEGEN_CUDA && s->cfg.fuse_surface && s->cfg.fuse_update))
+dg_error dg_solver_ensure_alt_state(dg_solver *s, const dg_kernel_config *cfg) {
+  if (s->q_alt || !(s->target == DG_CODEGEN_CUDA && cfg->fuse_surface && cfg->fuse_update))
     return DG_OK;
   DG_CALL(zeros_new(s->dev, (size_t)s->n_state * s->rs, &s->q_alt));
   return DG_OK;
@@ -243,7 +242,7 @@ dg_error dg_solver_create_partitioned(dg_device *dev, const dg_discretization *d
   DG_CALL_GOTO(err, fail, dg_solver_upload_new(dev, od->mapP, nfn * sizeof(int32_t), &s->mapP));
   DG_CALL_GOTO(err, fail, dg_solver_upload_new(dev, od->fbc,
                                      (size_t)od->K * od->Nfaces * sizeof(int32_t), &s->fbc));
-  DG_CALL_GOTO(err, fail, ensure_alt_state(s));
+  DG_CALL_GOTO(err, fail, dg_solver_ensure_alt_state(s, &s->cfg));
   if (od->Kc > 0)
     DG_CALL_GOTO(err, fail, dg_solver_curved_upload(s));
   dg_timing_end(ph);
@@ -442,15 +441,22 @@ dg_error dg_solver_get_state(dg_solver *s, double *u) {
 }
 
 /* cuda with fuse_surface: dg_volume computes the face fluxes itself */
-static int fused_surface(const dg_solver *s) {
-  return s->target == DG_CODEGEN_CUDA && s->cfg.fuse_surface;
+static int fused(const dg_solver *s, const dg_kernel_config *c) {
+  return s->target == DG_CODEGEN_CUDA && c->fuse_surface;
+}
+static int fused_surface(const dg_solver *s) { return fused(s, &s->cfg); }
+
+/* The solver's own first-order kernels (the twin's: solver_smooth.h). */
+static dg_rhs_kernels own_kernels(const dg_solver *s) {
+  return (dg_rhs_kernels){&s->cfg, s->k_surface, s->k_volume, s->gen.volume_shared_bytes};
 }
 
 /* Kernels over the element range [first, first + n): the per-element arrays
  * are passed from element `first` on, K stays the array stride (the
  * generated kernels index k relative to the pointers they get). */
-static dg_error launch_surface(dg_solver *s, dg_kernel *k, double t, int64_t first, int64_t n) {
-  if (fused_surface(s))
+static dg_error launch_surface(dg_solver *s, const dg_rhs_kernels *k, double t, int64_t first,
+                               int64_t n) {
+  if (fused(s, k->cfg))
     return DG_OK;
   const dg_opdata *od = s->od;
   long long K = od->K;
@@ -467,21 +473,22 @@ static dg_error launch_surface(dg_solver *s, dg_kernel *k, double t, int64_t fir
   dg_launch l;
   memset(&l, 0, sizeof l);
   long long total = (long long)n * od->nfnfp;
-  unsigned threads = (unsigned)s->cfg.face_threads;
+  unsigned threads = (unsigned)k->cfg->face_threads;
   l.grid[0] = (unsigned)((total + threads - 1) / threads);
   l.grid[1] = l.grid[2] = 1;
   l.block[0] = threads;
   l.block[1] = l.block[2] = 1;
   l.items = n;
-  l.chunk = s->cfg.cpu_chunk;
+  l.chunk = k->cfg->cpu_chunk;
   if (total == 0)
     return DG_OK;
-  DG_CALL(dg_kernel_launch(k, &l, args, NULL));
+  DG_CALL(dg_kernel_launch(k->surface, &l, args, NULL));
   return DG_OK;
 }
 
-static dg_error launch_volume_range(dg_solver *s, dg_kernel *k, unsigned shared, double t,
-                                    double a, double b, double dt, int64_t first, int64_t n) {
+static dg_error launch_volume_range(dg_solver *s, const dg_rhs_kernels *k, double t, double a,
+                                    double b, double dt, int64_t first, int64_t n) {
+  const dg_kernel_config *c = k->cfg;
   const dg_opdata *od = s->od;
   long long K = od->K;
   real_arg rt = mkreal(s, t), ra = mkreal(s, a), rb = mkreal(s, b), rdt = mkreal(s, dt);
@@ -495,8 +502,8 @@ static dg_error launch_volume_range(dg_solver *s, dg_kernel *k, unsigned shared,
    * updated, so the update goes to a second state buffer (swapped below).
    * The fused surface reads neighbours through absolute offsets, so it runs
    * only over the whole element range (never in partitioned runs). */
-  int swap = fused_surface(s) && s->cfg.fuse_update;
-  DG_CHECK(!fused_surface(s) || (first == 0 && n == od->K_owned), DG_ERR_ARG,
+  int swap = fused(s, c) && c->fuse_update;
+  DG_CHECK(!fused(s, c) || (first == 0 && n == od->K_owned), DG_ERR_ARG,
            "the fused-surface volume kernel runs over all elements at once");
   void *q_out = swap ? s->q_alt : q;
   void *cf = dg_device_offset(s->cf, (size_t)first * od->np_pad * s->rs);
@@ -506,19 +513,19 @@ static dg_error launch_volume_range(dg_solver *s, dg_kernel *k, unsigned shared,
                   &s->mapP, &s->fbc,  &s->fgeo, &s->fx,   &cf,      &s->fcf, &Qg};
   dg_launch l;
   memset(&l, 0, sizeof l);
-  unsigned epb = (unsigned)s->cfg.elements_per_block;
+  unsigned epb = (unsigned)c->elements_per_block;
   /* a block covers EPB x work_per_thread elements in every work mode */
-  unsigned per_block = epb * (unsigned)s->cfg.work_per_thread;
+  unsigned per_block = epb * (unsigned)c->work_per_thread;
   l.grid[0] = (unsigned)((n + per_block - 1) / per_block);
   l.grid[1] = l.grid[2] = 1;
-  dg_kernel_config_volume_block(&s->cfg, od->Np, l.block);
+  dg_kernel_config_volume_block(c, od->Np, l.block);
   l.block[2] = 1;
-  l.shared_bytes = shared;
+  l.shared_bytes = k->volume_shared;
   l.items = n;
-  l.chunk = s->cfg.cpu_chunk;
+  l.chunk = c->cpu_chunk;
   if (n == 0)
     return DG_OK;
-  DG_CALL(dg_kernel_launch(k, &l, args, NULL));
+  DG_CALL(dg_kernel_launch(k->volume, &l, args, NULL));
   if (swap) {
     s->q_alt = s->q;
     s->q = q_out;
@@ -565,30 +572,30 @@ static dg_error eval_rhs_viscous(dg_solver *s, double t, double a, double b, dou
     DG_CALL(dg_halo_start(s->qhalo, s->Qg));
     DG_CALL(dg_halo_finish(s->qhalo, s->Qg));
   }
-  DG_CALL(launch_surface(s, s->k_surface, t, 0, K));
-  DG_CALL(launch_volume_range(s, s->k_volume, s->gen.volume_shared_bytes, t, a, b, dt, 0, K));
+  dg_rhs_kernels k = own_kernels(s);
+  DG_CALL(launch_surface(s, &k, t, 0, K));
+  DG_CALL(launch_volume_range(s, &k, t, a, b, dt, 0, K));
   return DG_OK;
 }
 
-/* The first-order right-hand side with surface kernel ks and volume kernel
- * kv (its dynamic shared memory sh): the solver's own, or shock
- * capturing's twin (solver_smooth.h).  Surface then volume kernels (a, b,
+/* The first-order right-hand side with kernels k: the solver's own, or
+ * shock capturing's twin (solver_smooth.h).  Surface then volume kernels (a, b,
  * dt go to a fused volume kernel).  Partitioned: post the halo exchange,
  * run the elements without halo faces, finish the exchange, run the rest.
  * The volume kernel of the interior runs before the ghosts arrive unless it
  * changes q (fused LSERK update), which the remaining surface kernel reads. */
-static dg_error eval_rhs_first_order(dg_solver *s, dg_kernel *ks, dg_kernel *kv, unsigned sh,
-                                     double t, double a, double b, double dt) {
+static dg_error eval_rhs_first_order(dg_solver *s, const dg_rhs_kernels *k, double t, double a,
+                                     double b, double dt) {
   int64_t K = s->od->K_owned;
   const int64_t Kc = s->od->Kc;
   if (!s->halo) { /* curved elements: both surfaces before a fused update changes q */
     if (Kc > 0)
       DG_CALL(dg_solver_curved_surface(s, mkreal(s, t)));
-    DG_CALL(launch_surface(s, ks, t, Kc, K - Kc));
+    DG_CALL(launch_surface(s, k, t, Kc, K - Kc));
     if (Kc > 0)
       DG_CALL(dg_solver_curved_volume(s, mkreal(s, t), mkreal(s, a), mkreal(s, b),
                                       mkreal(s, dt)));
-    DG_CALL(launch_volume_range(s, kv, sh, t, a, b, dt, Kc, K - Kc));
+    DG_CALL(launch_volume_range(s, k, t, a, b, dt, Kc, K - Kc));
     return DG_OK;
   }
   /* partitioned: the affine interior [Kc, Ki) while the traces travel; the
@@ -596,34 +603,32 @@ static dg_error eval_rhs_first_order(dg_solver *s, dg_kernel *ks, dg_kernel *kv,
   int64_t Ki = dg_halo_overlap(s->halo) ? dg_halo_interior(s->halo) : Kc;
   int split_volume = !(s->cfg.fuse_update && b != 0.0);
   DG_CALL(dg_halo_start(s->halo, s->q));
-  DG_CALL(launch_surface(s, ks, t, Kc, Ki - Kc));
+  DG_CALL(launch_surface(s, k, t, Kc, Ki - Kc));
   if (split_volume)
-    DG_CALL(launch_volume_range(s, kv, sh, t, a, b, dt, Kc, Ki - Kc));
+    DG_CALL(launch_volume_range(s, k, t, a, b, dt, Kc, Ki - Kc));
   DG_CALL(dg_halo_finish(s->halo, s->q));
   if (Kc > 0)
     DG_CALL(dg_solver_curved_surface(s, mkreal(s, t)));
-  DG_CALL(launch_surface(s, ks, t, Ki, K - Ki));
+  DG_CALL(launch_surface(s, k, t, Ki, K - Ki));
   if (Kc > 0) /* after every surface: a fused update changes q */
     DG_CALL(dg_solver_curved_volume(s, mkreal(s, t), mkreal(s, a), mkreal(s, b),
                                     mkreal(s, dt)));
   if (split_volume)
-    DG_CALL(launch_volume_range(s, kv, sh, t, a, b, dt, Ki, K - Ki));
+    DG_CALL(launch_volume_range(s, k, t, a, b, dt, Ki, K - Ki));
   else
-    DG_CALL(launch_volume_range(s, kv, sh, t, a, b, dt, Kc, K - Kc));
+    DG_CALL(launch_volume_range(s, k, t, a, b, dt, Kc, K - Kc));
   return DG_OK;
 }
 
 /* Shock capturing's viscosity of this stage's state into its coefficient;
- * *twin 1 (and the twin's kernels) when it is zero everywhere and the file
- * has a first-order twin (solver_smooth.h). */
-static dg_error shock_stage(dg_solver *s, dg_kernel **ks, dg_kernel **kv, unsigned *sh,
-                            int *twin) {
+ * *twin 1 (and the twin's kernels k) when it is zero everywhere and the
+ * file has a first-order twin (solver_smooth.h). */
+static dg_error shock_stage(dg_solver *s, dg_rhs_kernels *k, int *twin) {
   int active = 1;
   *twin = 0;
   DG_CALL(dg_shock_viscosity_active(s->shock, s->q, s->cf, s->fcf, &active));
   if (!active && s->physics->ngrad > 0 && dg_shock_viscosity_coefficient(s->shock) >= 0)
-    DG_CALL(dg_solver_smooth_kernels(s, dg_shock_viscosity_coefficient(s->shock), ks, kv, sh,
-                                     twin));
+    DG_CALL(dg_solver_smooth_kernels(s, dg_shock_viscosity_coefficient(s->shock), k, twin));
   return DG_OK;
 }
 
@@ -632,19 +637,18 @@ static dg_error eval_rhs(dg_solver *s, double t, double a, double b, double dt) 
   DG_CHECK(s->physics->ncoef == 0 || s->coef_set, DG_ERR_ARG,
            "the physics has coefficients: dg_solver_set_coefficients before the first step");
   if (s->shock) { /* the artificial viscosity of this stage's state */
-    dg_kernel *ks = NULL, *kv = NULL;
-    unsigned sh = 0;
+    dg_rhs_kernels k;
     int twin;
-    DG_CALL(shock_stage(s, &ks, &kv, &sh, &twin));
+    DG_CALL(shock_stage(s, &k, &twin));
     if (twin) {
       s->timings.smooth_evaluations++;
-      return eval_rhs_first_order(s, ks, kv, sh, t, a, b, dt);
+      return eval_rhs_first_order(s, &k, t, a, b, dt);
     }
   }
   if (s->physics->ngrad > 0)
     return eval_rhs_viscous(s, t, a, b, dt);
-  return eval_rhs_first_order(s, s->k_surface, s->k_volume, s->gen.volume_shared_bytes, t, a,
-                              b, dt);
+  dg_rhs_kernels k = own_kernels(s);
+  return eval_rhs_first_order(s, &k, t, a, b, dt);
 }
 
 dg_error dg_solver_eval_rhs(dg_solver *s, double t, double a, double b, double dt) {
@@ -727,20 +731,21 @@ dg_error dg_solver_step(dg_solver *s, const dg_rk_scheme *rk, double t, double d
 }
 
 dg_error dg_solver_launch_kernel(dg_solver *s, dg_solver_kernel_id which, double t) {
+  dg_rhs_kernels own = own_kernels(s), twin;
   switch (which) {
   case DG_SOLVER_SURFACE: /* with second-order terms the gradient pass first */
     if (s->physics->ngrad > 0)
       DG_CALL(launch_gradient(s, t));
     if (s->od->Kc > 0) /* every element's faces, as a right-hand side */
       DG_CALL(dg_solver_curved_surface(s, mkreal(s, t)));
-    DG_CALL(launch_surface(s, s->k_surface, t, s->od->Kc, s->od->K_owned - s->od->Kc));
+    DG_CALL(launch_surface(s, &own, t, s->od->Kc, s->od->K_owned - s->od->Kc));
     break;
   case DG_SOLVER_VOLUME:
     if (s->od->Kc > 0)
       DG_CALL(dg_solver_curved_volume(s, mkreal(s, t), mkreal(s, 0.0), mkreal(s, 0.0),
                                       mkreal(s, 0.0)));
-    DG_CALL(launch_volume_range(s, s->k_volume, s->gen.volume_shared_bytes, t, 0.0, 0.0, 0.0,
-                                s->od->Kc, s->od->K_owned - s->od->Kc));
+    DG_CALL(launch_volume_range(s, &own, t, 0.0, 0.0, 0.0, s->od->Kc,
+                                s->od->K_owned - s->od->Kc));
     break;
   case DG_SOLVER_SURFACE_CURVED:
     DG_CALL(dg_solver_curved_surface(s, mkreal(s, t)));
@@ -748,6 +753,14 @@ dg_error dg_solver_launch_kernel(dg_solver *s, dg_solver_kernel_id which, double
   case DG_SOLVER_VOLUME_CURVED:
     DG_CALL(dg_solver_curved_volume(s, mkreal(s, t), mkreal(s, 0.0), mkreal(s, 0.0),
                                     mkreal(s, 0.0)));
+    break;
+  case DG_SOLVER_SURFACE_SMOOTH: /* shock capturing's first-order twin, every element */
+  case DG_SOLVER_VOLUME_SMOOTH:
+    DG_CALL(dg_solver_smooth_loaded(s, &twin));
+    if (which == DG_SOLVER_SURFACE_SMOOTH)
+      DG_CALL(launch_surface(s, &twin, t, 0, s->od->K_owned));
+    else
+      DG_CALL(launch_volume_range(s, &twin, t, 0.0, 0.0, 0.0, 0, s->od->K_owned));
     break;
   case DG_SOLVER_UPDATE:
     if (!s->cfg.fuse_update)
@@ -762,6 +775,10 @@ dg_error dg_solver_launch_kernel(dg_solver *s, dg_solver_kernel_id which, double
 int dg_solver_kernel_launches(const dg_solver *s, dg_solver_kernel_id which) {
   if (which == DG_SOLVER_SURFACE_CURVED || which == DG_SOLVER_VOLUME_CURVED)
     return s->od->Kc > 0;
+  if (which == DG_SOLVER_SURFACE_SMOOTH || which == DG_SOLVER_VOLUME_SMOOTH) {
+    const dg_kernel_config *c = dg_solver_kernels_smooth(s);
+    return c && (which == DG_SOLVER_VOLUME_SMOOTH || !fused(s, c)) && s->od->K_owned > 0;
+  }
   if (which == DG_SOLVER_SURFACE)
     return (!fused_surface(s) || s->physics->ngrad > 0) && s->od->K_owned > 0;
   if (which == DG_SOLVER_UPDATE)
@@ -771,6 +788,15 @@ int dg_solver_kernel_launches(const dg_solver *s, dg_solver_kernel_id which) {
 
 dg_error dg_solver_kernel_attributes(const dg_solver *s, dg_solver_kernel_id which,
                                      dg_kernel_attributes *out, unsigned *dynamic_shared) {
+  if (which == DG_SOLVER_SURFACE_SMOOTH || which == DG_SOLVER_VOLUME_SMOOTH) {
+    dg_rhs_kernels twin;
+    DG_CALL(dg_solver_smooth_loaded(s, &twin));
+    DG_CALL(dg_kernel_get_attributes(which == DG_SOLVER_SURFACE_SMOOTH ? twin.surface
+                                                                       : twin.volume, out));
+    if (dynamic_shared)
+      *dynamic_shared = which == DG_SOLVER_VOLUME_SMOOTH ? twin.volume_shared : 0;
+    return DG_OK;
+  }
   const dg_kernel *k = which == DG_SOLVER_SURFACE          ? s->k_surface
                        : which == DG_SOLVER_VOLUME         ? s->k_volume
                        : which == DG_SOLVER_SURFACE_CURVED ? s->k_surface_curved
@@ -801,7 +827,7 @@ dg_error dg_solver_set_kernels(dg_solver *s, const dg_kernel_config *cfg) {
   }
   if (cfg->basis == s->cfg.basis) {
     DG_CALL(load_kernels(s, cfg));
-    DG_CALL(ensure_alt_state(s));
+    DG_CALL(dg_solver_ensure_alt_state(s, &s->cfg));
     return DG_OK;
   }
   /* another basis: carry the state over as nodal values */
@@ -812,7 +838,7 @@ dg_error dg_solver_set_kernels(dg_solver *s, const dg_kernel_config *cfg) {
   if (err == DG_OK)
     err = load_kernels(s, cfg);
   if (err == DG_OK)
-    err = ensure_alt_state(s);
+    err = dg_solver_ensure_alt_state(s, &s->cfg);
   if (err == DG_OK)
     err = dg_solver_set_state(s, u);
   free(u);

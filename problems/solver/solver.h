@@ -66,7 +66,11 @@ typedef enum {
    * curved kernels and then the affine ones (every element, as in a step);
    * these, the curved elements' own kernels alone. */
   DG_SOLVER_SURFACE_CURVED = 3, /* dg_surface_curved */
-  DG_SOLVER_VOLUME_CURVED = 4   /* dg_volume_curved */
+  DG_SOLVER_VOLUME_CURVED = 4,  /* dg_volume_curved */
+  /* Shock capturing's first-order twin (dg_solver_smooth_prepare), every
+   * element: the kernels a stage without viscosity runs. */
+  DG_SOLVER_SURFACE_SMOOTH = 5,
+  DG_SOLVER_VOLUME_SMOOTH = 6
 } dg_solver_kernel_id;
 
 /* Launch one kernel of a LSERK stage on the current state, asynchronously
@@ -95,6 +99,19 @@ const dg_kernel_config *dg_solver_kernels_curved(const dg_solver *s);
 dg_error dg_solver_set_kernels_curved(dg_solver *s, const dg_kernel_config *cfg);
 dg_kernel_config dg_solver_curved_config(const dg_kernel_config *affine,
                                          const dg_kernel_config *curved);
+/* Shock capturing's first-order twin (problems/solver/solver_smooth.h):
+ * build it for viscosity coefficient coef (*available 0: the physics has
+ * none, its second-order terms do not all vanish with the coefficient),
+ * its knobs and physics (NULL before it is built or where there is none),
+ * and their choice (the tuner's smooth operator).  The twin follows the
+ * solver's knobs in what the two share (layout, np_align, fuse_update,
+ * batch_residual, basis, cpu_chunk; partitioned: all of them);
+ * dg_solver_smooth_config says which knobs of cfg it takes. */
+dg_error dg_solver_smooth_prepare(dg_solver *s, int coef, int *available);
+const dg_kernel_config *dg_solver_kernels_smooth(const dg_solver *s);
+const dg_physics *dg_solver_physics_smooth(const dg_solver *s);
+dg_error dg_solver_set_kernels_smooth(dg_solver *s, const dg_kernel_config *cfg);
+dg_kernel_config dg_solver_smooth_config(const dg_solver *s, const dg_kernel_config *cfg);
 dg_device *dg_solver_device(const dg_solver *s);
 /* The device state (it may move between steps: ask again each time) and
  * the node coordinates vx, in the layout of dg_solver_opdata, for the

@@ -53,6 +53,18 @@ struct dg_solver {
   const char *dump_dir;
 };
 
+/* The kernels of one first-order right-hand side and their knobs: the
+ * solver's own, or shock capturing's first-order twin (solver_smooth.h). */
+typedef struct dg_rhs_kernels {
+  const dg_kernel_config *cfg;
+  dg_kernel *surface, *volume;
+  unsigned volume_shared; /* dg_volume's dynamic shared memory */
+} dg_rhs_kernels;
+
+/* The second state buffer of a fused surface + update under cfg, zero
+ * padding included (nothing where cfg does not fuse both, or it exists). */
+dg_error dg_solver_ensure_alt_state(dg_solver *s, const dg_kernel_config *cfg);
+
 /* bytes of host data to a new device buffer (*out NULL for 0 bytes). */
 dg_error dg_solver_upload_new(dg_device *dev, const void *host, size_t bytes, void **out);
 /* u (ncomp components, logical order, owned elements) into buf in the

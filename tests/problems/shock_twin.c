@@ -12,7 +12,11 @@
  *     runs the viscous kernels (not counted as first order) and differs
  *     from the RHS without viscosity;
  *  3. back on the smooth state, the twin runs again and the RHS is case 1's:
- *     the viscosity left by case 2 was cleared.
+ *     the viscosity left by case 2 was cleared;
+ *  4. the twin tuned as an operator of its own (dg_autotune_smooth, a fresh
+ *     database): the first call searches and records, keeping the solver's
+ *     layout and fused update; a second finds the entry and searches
+ *     nothing; the tuned twin's RHS is still case 1's.
  * usage: shock_twin SHOCK_CFG EULER_CFG [cuda] */
 #include <math.h>
 #include <stdio.h>
@@ -20,9 +24,11 @@
 #include <string.h>
 
 #include "core/device.h"
+#include "core/fsutil.h"
 #include "core/log.h"
 #include "operators/physics.h"
 #include "problems/driver/problem.h"
+#include "problems/solver/autotune.h"
 #include "problems/solver/coefficients.h"
 #include "problems/solver/shock.h"
 #include "problems/solver/solver.h"
@@ -141,6 +147,28 @@ int main(int argc, char **argv) {
   double d_again = reldiff(r_on, r_again, on.n);
   printf("smooth again: - case 1 %.3g\n", d_again);
   EXPECT(d_again <= 1e-13, "the viscosity of the jumps was left in the coefficient");
+  /* 4: the twin's own tuning */
+  char *dir = NULL;
+  MUST(dg_fsutil_make_temp_dir("dgtwin", &dir));
+  dg_autotune_request q = {on.dev, on.disc, &on.ph, on.p->tag_to_bc, NULL, DG_TUNE_AUTO,
+                           on.p->kernels, NULL, dir, 2, DG_AUTOTUNE_SEARCH_MISSING,
+                           on.co->values};
+  dg_autotune_outcome t1, t2;
+  MUST(dg_autotune_smooth(&q, on.s, 0, &t1));
+  MUST(dg_autotune_smooth(&q, on.s, 0, &t2));
+  const dg_kernel_config *own = dg_solver_kernels(on.s), *tw = dg_solver_kernels_smooth(on.s);
+  EXPECT(t1.tuned && !t2.tuned, "first tuned %d, second %d (expected 1, 0)", t1.tuned,
+         t2.tuned);
+  EXPECT(tw && tw->layout == own->layout && tw->fuse_update == own->fuse_update &&
+             tw->np_align == own->np_align,
+         "the twin's knobs left the solver's state layout or stepping");
+  double *r_tuned = rhs_of(&on);
+  double d_tuned = reldiff(r_on, r_tuned, on.n);
+  printf("tuned twin: - case 1 %.3g\n", d_tuned);
+  EXPECT(d_tuned <= 1e-13, "the tuned twin's RHS differs");
+  free(r_tuned);
+  (void)dg_fsutil_remove_tree(dir);
+  free(dir);
   free(u);
   free(r_off);
   free(r_on);
