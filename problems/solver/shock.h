@@ -82,6 +82,18 @@ dg_error dg_shock_create_source(dg_device *dev, const dg_discretization *disc,
 /* The sensor, the vertex maximum and the node values: cf and fcf of the
  * solver (codegen.h layouts) get the viscosity of state q. */
 dg_error dg_shock_viscosity(dg_shock *s, void *q, void *cf, void *fcf);
+/* The same, and *active = whether any element has viscosity: the sensor
+ * runs, its flag comes to the host (a synchronisation), and the spreading
+ * (vertex maximum, node values, face traces, their exchanges) runs only if
+ * *active or if cf, fcf may hold other than zeros (written by an active
+ * call or by anything else since; never by this dg_shock: the caller's
+ * start values).  Why: a smooth flow's viscosity is zero everywhere, and
+ * where it is, the caller may run the kernels without the second-order
+ * terms instead; the tables are zero then either way.  The flag is the
+ * maximum over a partitioned solver's ranks, so that every rank gets the
+ * same answer (and takes the same collective branch).  No sensor: *active
+ * = 0 and nothing runs. */
+dg_error dg_shock_viscosity_active(dg_shock *s, void *q, void *cf, void *fcf, int *active);
 /* The positivity limiter on q in place (nothing without quantities). */
 dg_error dg_shock_limit(dg_shock *s, void *q);
 /* The element viscosities of the last dg_shock_viscosity (host, K_owned). */
