@@ -204,11 +204,8 @@ static dg_error emit_sensor(dg_strbuf *b, dg_codegen_target tg, const dg_element
   return dg_emit_status(&ctx);
 }
 
-/* The element values made continuous (PyFR's artificial viscosity: the
- * maximum over the elements of each vertex, then linear inside the
- * element), into coefficient AVC's node values and face traces; the
- * exterior trace is the neighbour's (dg_shock_faces, after every node
- * value is written). */
+/* cpu: an element a loop iteration, dg_shock_nodes writing the node values
+ * and interior traces, dg_shock_faces the exterior traces. */
 static void emit_smoothing_c(dg_strbuf *b, dg_codegen_target tg, int nv) {
   const char *tn[] = {"const real *", "const long long *", "real *", "real *", "long long",
                       "long long"};
@@ -233,10 +230,12 @@ static void emit_smoothing_c(dg_strbuf *b, dg_codegen_target tg, int nv) {
    * interior node), so that both sides of a face see one value also where
    * the vertices differ (periodic sides) */
   dg_strbuf_append(b, "/* dg_shock_faces: the exterior traces of coefficient AVC */\n");
-  const char *tf[] = {"const real *", "const int *", "real *", "long long", "long long"};
-  const char *nf[] = {"cf", "mapP", "fcf", "K", "n"};
-  kernel_head(b, tg, "dg_shock_faces", 5, tf, nf, "k", "n");
-  dg_strbuf_append(b, "  for (int m = 0; m < NFNFP; ++m) {\n"
+  const char *tf[] = {"const real *", "const long long *", "const real *", "const int *",
+                      "real *", "long long", "long long"};
+  const char *nf[] = {"vav", "e2v", "cf", "mapP", "fcf", "K", "n"};
+  kernel_head(b, tg, "dg_shock_faces", 7, tf, nf, "k", "n");
+  dg_strbuf_append(b, "  (void)vav; (void)e2v; /* the cuda kernel's */\n"
+                      "  for (int m = 0; m < NFNFP; ++m) {\n"
                       "    const long long p = mapP[k * NFNFP + m];\n"
                       "    const long long k2 = p / SLOT, i2 = p - k2 * SLOT;\n"
                       "    fcf[((k * NFNFP + m) * NCF + AVC) * 2 + 1] =\n"
@@ -245,9 +244,13 @@ static void emit_smoothing_c(dg_strbuf *b, dg_codegen_target tg, int nv) {
   kernel_tail(b, tg);
 }
 
-/* cuda: thread i of an element writes node i's value and the face traces
- * of face nodes i, i + NP, ... (each the same sum over the vertices as its
- * volume node's); dg_shock_faces: a thread per face node. */
+/* cuda: dg_shock_nodes a thread per node; dg_shock_faces a thread per
+ * face node, writing both traces (one 16-byte pair: whole memory sectors,
+ * where two kernels writing a half each would make every sector a partial
+ * write): the interior one and the exterior one of an owned neighbour are
+ * the node kernel's sum over the vertices, at the face node's volume node
+ * and at the neighbour's node (mapP) -- the same value to the bit; a ghost
+ * neighbour's is its node value exchanged into cf. */
 static void emit_smoothing_cuda(dg_strbuf *b, int nv) {
   dg_strbuf_appendf(b,
                     "KERNEL void __launch_bounds__(SH_EPB * NP) dg_shock_nodes(\n"
@@ -256,32 +259,35 @@ static void emit_smoothing_cuda(dg_strbuf *b, int nv) {
                     "    long long n) {\n"
                     "  const int tid = threadIdx.x, slot = tid / NP, i = tid - slot * NP;\n"
                     "  const long long k = (long long)blockIdx.x * SH_EPB + slot;\n"
+                    "  (void)fcf; /* dg_shock_faces writes the traces */\n"
                     "  if (k >= n) return;\n"
-                    "  real w[%d];\n"
-                    "  for (int v = 0; v < %d; ++v) w[v] = vav[e2v[k * %d + v]];\n"
                     "  real s = 0;\n"
-                    "  for (int v = 0; v < %d; ++v) s += c_lam[v * NP + i] * w[v];\n"
+                    "  for (int v = 0; v < %d; ++v) s += c_lam[v * NP + i] * vav[e2v[k * %d + v]];\n"
                     "  cf[((long long)AVC * K + k) * NP_PAD + i] = s;\n"
-                    "  for (int m = i; m < NFNFP; m += NP) {\n"
-                    "    const int f = c_fmask_sh[m];\n"
-                    "    real a = 0;\n"
-                    "    for (int v = 0; v < %d; ++v) a += c_lam[v * NP + f] * w[v];\n"
-                    "    fcf[((k * NFNFP + m) * NCF + AVC) * 2] = a;\n"
-                    "  }\n"
                     "}\n\n",
-                    nv, nv, nv, nv, nv);
-  dg_strbuf_append(b, "/* dg_shock_faces: the exterior traces of coefficient AVC, the\n"
-                      " * neighbour's node value through mapP */\n"
-                      "KERNEL void __launch_bounds__(SH_FEPB * NFNFP) dg_shock_faces(\n"
-                      "    const real *__restrict__ cf, const int *__restrict__ mapP,\n"
-                      "    real *__restrict__ fcf, long long K, long long n) {\n"
-                      "  const int tid = threadIdx.x, slot = tid / NFNFP, m = tid - slot * NFNFP;\n"
-                      "  const long long k = (long long)blockIdx.x * SH_FEPB + slot;\n"
-                      "  if (k >= n) return;\n"
-                      "  const long long z = k * NFNFP + m, p = mapP[z];\n"
-                      "  const long long k2 = p / SLOT, i2 = p - k2 * SLOT;\n"
-                      "  fcf[(z * NCF + AVC) * 2 + 1] = cf[((long long)AVC * K + k2) * NP_PAD + i2];\n"
-                      "}\n\n");
+                    nv, nv);
+  dg_strbuf_appendf(b,
+                    "/* dg_shock_faces: both traces of coefficient AVC */\n"
+                    "KERNEL void __launch_bounds__(SH_FEPB * NFNFP) dg_shock_faces(\n"
+                    "    const real *__restrict__ vav, const long long *__restrict__ e2v,\n"
+                    "    const real *__restrict__ cf, const int *__restrict__ mapP,\n"
+                    "    real *__restrict__ fcf, long long K, long long n) {\n"
+                    "  const int tid = threadIdx.x, slot = tid / NFNFP, m = tid - slot * NFNFP;\n"
+                    "  const long long k = (long long)blockIdx.x * SH_FEPB + slot;\n"
+                    "  if (k >= n) return;\n"
+                    "  const long long z = k * NFNFP + m, p = mapP[z];\n"
+                    "  const long long k2 = p / SLOT, i2 = p - k2 * SLOT;\n"
+                    "  const int f = c_fmask_sh[m];\n"
+                    "  real a = 0, x = 0;\n"
+                    "  for (int v = 0; v < %d; ++v) a += c_lam[v * NP + f] * vav[e2v[k * %d + v]];\n"
+                    "  if (k2 < n)\n"
+                    "    for (int v = 0; v < %d; ++v) x += c_lam[v * NP + i2] * vav[e2v[k2 * %d + v]];\n"
+                    "  else\n"
+                    "    x = cf[((long long)AVC * K + k2) * NP_PAD + i2];\n"
+                    "  fcf[(z * NCF + AVC) * 2] = a;\n"
+                    "  fcf[(z * NCF + AVC) * 2 + 1] = x;\n"
+                    "}\n\n",
+                    nv, nv, nv, nv);
 }
 
 /* The element values made continuous (PyFR's artificial viscosity: the

@@ -11,7 +11,9 @@
  *                                              *active = 1 where some eps[k] > 0
  *   dg_shock_vertex (eps, v2e_off, v2e, vav, nv)  vav[v] = max of eps over v's elements
  *   dg_shock_nodes  (vav, e2v, cf, fcf, K, n)  cf, interior fcf of coefficient AVC from vav
- *   dg_shock_faces  (cf, mapP, fcf, K, n)      exterior fcf: the neighbour's cf
+ *                                              (cuda: cf only)
+ *   dg_shock_faces  (vav, e2v, cf, mapP, fcf, K, n)  exterior fcf: the neighbour's cf
+ *                                              (cuda: both traces, see gen_shock.c)
  *   dg_shock_limit  (q, K, n)                  the positivity limiter, in place
  * with q, hk, eps, vav, cf, fcf real pointers, v2e_off, v2e, e2v int64, mapP int32,
  * active int (the caller zeroes it; every element with viscosity stores 1),

@@ -490,7 +490,7 @@ static dg_error launch_one(dg_shock *s, int which, void *q, void *cf, void *fcf)
   }
   case DG_SHOCK_KFACES: {
     s->zero_cf = s->zero_fcf = NULL;
-    void *a[] = {&cf, &s->mapP, &fcf, &s->K, &s->n};
+    void *a[] = {&s->vav, &s->e2v, &cf, &s->mapP, &fcf, &s->K, &s->n};
     return launch(s, which, s->k_faces, s->n, a);
   }
   default: {

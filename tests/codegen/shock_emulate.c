@@ -15,7 +15,9 @@
  * inputs: the problem's initial state with every fourth element's nodes
  * pushed below zero around their mean (so that the limiter works, with the
  * means kept positive) and a jump (so that the sensor fires).
- * usage: test_shock_emulate problem.cfg [section.key=value ...] */
+ * usage: test_shock_emulate problem.cfg [--element-major] [section.key=value ...]
+ *   --element-major: the solver's state element-major, NP_PAD = Np rounded up
+ *                    to a multiple of 8 (default: field-major, NP_PAD = Np) */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -329,8 +331,12 @@ int main(int argc, char **argv) {
   int nov = 0;
   ov[nov++] = "backend.device=cpu";
   ov[nov++] = "output.enabled=false";
+  int element_major = 0;
   for (int i = 2; i < argc && nov < 32; i++)
-    ov[nov++] = argv[i];
+    if (strcmp(argv[i], "--element-major") == 0)
+      element_major = 1;
+    else
+      ov[nov++] = argv[i];
   dg_problem *p = NULL;
   MUST(dg_problem_load(argv[1], ov, nov, &p));
   CHECK(dg_problem_shock_enabled(p), "%s has no [shock]", argv[1]);
@@ -342,6 +348,10 @@ int main(int argc, char **argv) {
   dg_physics_tables *tabs = NULL;
   MUST(dg_physics_from_program(p->program, &ph, &tabs));
   dg_solver_options so = {dg_kernel_config_default(), NULL};
+  if (element_major) { /* the other layout, with padding (NP_PAD > NP) */
+    so.kernels.layout = DG_LAYOUT_ELEMENT_MAJOR;
+    so.kernels.np_align = 8;
+  }
   dg_solver *sol = NULL;
   MUST(dg_solver_create(dev, disc, &ph, p->tag_to_bc, &so, &sol));
   const dg_opdata *od = dg_solver_opdata(sol);
