@@ -551,6 +551,11 @@ dg_error dg_shock_viscosity_active(dg_shock *s, void *q, void *cf, void *fcf, in
   return DG_OK;
 }
 
+void dg_shock_forget_coefficients(dg_shock *s) {
+  if (s)
+    s->zero_cf = s->zero_fcf = NULL;
+}
+
 dg_error dg_shock_limit(dg_shock *s, void *q) {
   if (!s->has_limit)
     return DG_OK;

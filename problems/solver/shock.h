@@ -94,9 +94,14 @@ dg_error dg_shock_viscosity(dg_shock *s, void *q, void *cf, void *fcf);
  * same answer (and takes the same collective branch).  No sensor: *active
  * = 0 and nothing runs. */
 dg_error dg_shock_viscosity_active(dg_shock *s, void *q, void *cf, void *fcf, int *active);
+/* The coefficient tables were written by others (dg_solver_set_coefficients,
+ * a restart): the next dg_shock_viscosity_active spreads again, whatever
+ * the sensor says (it would skip after an inactive call otherwise). */
+void dg_shock_forget_coefficients(dg_shock *s);
 /* The positivity limiter on q in place (nothing without quantities). */
 dg_error dg_shock_limit(dg_shock *s, void *q);
-/* The element viscosities of the last dg_shock_viscosity (host, K_owned). */
+/* The element viscosities of the last dg_shock_viscosity(_active) (host,
+ * K_owned). */
 dg_error dg_shock_element_viscosity(dg_shock *s, double *out);
 /* The largest viscosity the sensor can give (the time step's limit). */
 double dg_shock_max_viscosity(const dg_shock *s);

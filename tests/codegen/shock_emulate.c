@@ -14,7 +14,9 @@
  * are).  The
  * inputs: the problem's initial state with every fourth element's nodes
  * pushed below zero around their mean (so that the limiter works, with the
- * means kept positive) and a jump (so that the sensor fires).
+ * means kept positive) and a jump (so that the sensor fires).  Then
+ * dg_shock_viscosity_active of both modules on that state and on a smooth
+ * one (check_active).
  * usage: test_shock_emulate problem.cfg [--element-major] [section.key=value ...]
  *   --element-major: the solver's state element-major, NP_PAD = Np rounded up
  *                    to a multiple of 8 (default: field-major, NP_PAD = Np) */
@@ -283,7 +285,8 @@ static void fill(dg_device *dev, void *a, size_t n, size_t rs, double v) {
  * discontinuous one is active with the same tables to the bit (the same
  * kernels); an inactive call after it writes the zeros back; and an
  * inactive call after an inactive one leaves the tables alone (the skip:
- * values put there behind the module's back stay).  1 if any fails. */
+ * values put there behind the module's back stay, until
+ * dg_shock_forget_coefficients).  1 if any fails. */
 static int check_active(dg_device *dev, dg_shock *m, void *qs, void *qd, const void *cf_ref,
                         const void *fcf_ref, size_t ncf, size_t nfcf, size_t rs,
                         const char *what) {
@@ -305,6 +308,14 @@ static int check_active(dg_device *dev, dg_shock *m, void *qs, void *qd, const v
   printf("%s: smooth again: active %d, skipped %d\n", what, active, kept);
   if (active != 0 || !kept)
     printf("FAIL: %s: an inactive call after an inactive one spread again\n", what), fail = 1;
+  dg_shock_forget_coefficients(m); /* ... unless told of them */
+  MUST(dg_shock_viscosity_active(m, qs, cf, fcf, &active));
+  zero = all_equal(dev, cf, ncf, rs, 0.0) && all_equal(dev, fcf, nfcf, rs, 0.0);
+  printf("%s: smooth after dg_shock_forget_coefficients: active %d, tables zero %d\n", what,
+         active, zero);
+  if (active != 0 || !zero)
+    printf("FAIL: %s: dg_shock_forget_coefficients\n", what), fail = 1;
+  fill(dev, cf, ncf, rs, 7.0); /* the discontinuous state's call spreads over them */
   MUST(dg_shock_viscosity_active(m, qd, cf, fcf, &active));
   double dc = maxdiff(dev, cf, cf_ref, ncf, rs, &s), df = maxdiff(dev, fcf, fcf_ref, nfcf, rs, &s);
   printf("%s: discontinuous: active %d, tables - dg_shock_viscosity's %.3g %.3g\n", what, active,
@@ -318,6 +329,40 @@ static int check_active(dg_device *dev, dg_shock *m, void *qs, void *qd, const v
     printf("FAIL: %s: an inactive call after an active one\n", what), fail = 1;
   dg_device_free(dev, cf);
   dg_device_free(dev, fcf);
+  return fail;
+}
+
+typedef struct {
+  void **cf, **fcf; /* the two modules' dg_shock_viscosity tables */
+  size_t ncf, nfcf, rs;
+} shock_tables;
+
+/* check_active for both modules: the smooth state is u (logical order,
+ * nlog values) with every element's nodes at their mean, set into sol;
+ * qorig the discontinuous state. */
+static int check_active_both(dg_device *dev, const dg_discretization *disc, dg_solver *sol,
+                             double *u, size_t nlog, dg_shock *const *mods, const void *qorig,
+                             size_t nstate, const shock_tables *t) {
+  for (size_t e = 0; e < nlog / (size_t)disc->Np; e++) {
+    double *x = u + e * (size_t)disc->Np, mean = 0;
+    for (int i = 0; i < disc->Np; i++)
+      mean += x[i] / disc->Np;
+    for (int i = 0; i < disc->Np; i++)
+      x[i] = mean;
+  }
+  MUST(dg_solver_set_state(sol, u));
+  void *qs = NULL, *qd = NULL;
+  MUST(dg_device_malloc(dev, nstate * t->rs, &qs));
+  MUST(dg_device_malloc(dev, nstate * t->rs, &qd));
+  MUST(dg_device_copy(dev, qs, dg_solver_device_state(sol), nstate * t->rs));
+  MUST(dg_device_copy(dev, qd, qorig, nstate * t->rs));
+  const char *what[2] = {"c kernels", "cuda kernels"};
+  int fail = 0;
+  for (int j = 0; j < 2; j++)
+    fail |= check_active(dev, mods[j], qs, qd, t->cf[j], t->fcf[j], t->ncf, t->nfcf, t->rs,
+                         what[j]);
+  dg_device_free(dev, qs);
+  dg_device_free(dev, qd);
   return fail;
 }
 
@@ -447,25 +492,8 @@ int main(int argc, char **argv) {
       printf("FAIL: limited states\n"), fail = 1;
   }
   if (p->shock.sensor && p->shock.sensor[0]) {
-    /* the smooth state: every element's nodes at their mean */
-    for (size_t e = 0; e < nlog / (size_t)disc->Np; e++) {
-      double *x = u + e * (size_t)disc->Np, mean = 0;
-      for (int i = 0; i < disc->Np; i++)
-        mean += x[i] / disc->Np;
-      for (int i = 0; i < disc->Np; i++)
-        x[i] = mean;
-    }
-    MUST(dg_solver_set_state(sol, u));
-    void *qs = NULL, *qd = NULL;
-    MUST(dg_device_malloc(dev, nstate * rs, &qs));
-    MUST(dg_device_malloc(dev, nstate * rs, &qd));
-    MUST(dg_device_copy(dev, qs, dg_solver_device_state(sol), nstate * rs));
-    MUST(dg_device_copy(dev, qd, qorig, nstate * rs));
-    const char *what[2] = {"c kernels", "cuda kernels"};
-    for (int j = 0; j < 2; j++)
-      fail |= check_active(dev, mods[j], qs, qd, cf[j], fcf[j], ncf, nfcf, rs, what[j]);
-    dg_device_free(dev, qs);
-    dg_device_free(dev, qd);
+    shock_tables t = {cf, fcf, ncf, nfcf, rs};
+    fail |= check_active_both(dev, disc, sol, u, nlog, mods, qorig, nstate, &t);
   }
   dg_device_free(dev, qorig);
   for (int j = 0; j < 2; j++) {
