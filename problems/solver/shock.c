@@ -470,12 +470,10 @@ static dg_error launch(dg_shock *s, int which, dg_kernel *k, long long items, vo
   return DG_OK;
 }
 
-/* Kernel `which` of the module (shock.h's numbering) on q, cf, fcf; the
- * sensor after zeroing its flag. */
+/* Kernel `which` of the module (shock.h's numbering) on q, cf, fcf. */
 static dg_error launch_one(dg_shock *s, int which, void *q, void *cf, void *fcf) {
   switch (which) {
   case DG_SHOCK_KSENSOR: {
-    DG_CALL(dg_device_zero(s->dev, s->active, sizeof(int)));
     void *a[] = {&q, &s->hk, &s->eps, &s->active, &s->K, &s->n};
     return launch(s, which, s->k_sensor, s->n, a);
   }
@@ -532,6 +530,8 @@ dg_error dg_shock_viscosity_active(dg_shock *s, void *q, void *cf, void *fcf, in
   if (!s->has_sensor)
     return DG_OK;
   DG_CHECK(cf && fcf, DG_ERR_ARG, "shock capturing needs the coefficient tables");
+  /* the flag only here: dg_shock_viscosity leaves it alone (no memset a stage) */
+  DG_CALL(dg_device_zero(s->dev, s->active, sizeof(int)));
   DG_CALL(launch_one(s, DG_SHOCK_KSENSOR, q, cf, fcf));
   int flag = 0;
   DG_CALL(dg_device_download(s->dev, &flag, s->active, sizeof flag));
