@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/comm.h"
 #include "core/error.h"
@@ -100,56 +101,73 @@ static dg_error check(dg_comm *comm, dg_device *dev, dg_solver *s, dg_shock *sh,
   return DG_OK;
 }
 
-static dg_error run(dg_comm *comm, char **args, int nargs) {
-  dg_problem *p = NULL;
-  dg_parallel *par = NULL;
-  dg_device *dev = NULL;
-  dg_discretization *d = NULL;
-  dg_physics ph;
-  dg_physics_tables *phtab = NULL;
-  dg_solver *s = NULL;
-  dg_shock *sh = NULL;
-  tables t = {{NULL, NULL}, {NULL, NULL}, 0, 0, 0};
-  dg_error err = DG_OK;
-  DG_CALL_GOTO(err, done, dg_problem_load_rank(args[0], (const char *const *)args + 1,
-                                               nargs - 1, dg_comm_rank(comm),
-                                               dg_comm_size(comm), &p));
-  DG_CALL_GOTO(err, done, dg_parallel_create_for_problem(comm, p, &par));
-  DG_CALL_GOTO(err, done, dg_parallel_device_for_problem(comm, p, &dev));
-  DG_CALL_GOTO(err, done, dg_discretization_create(par->mesh, p->order, p->precision, &d));
-  DG_CALL_GOTO(err, done, dg_physics_from_program(p->program, &ph, &phtab));
+/* The partitioned solver and its shock capturing, with the two pairs of
+ * tables. */
+typedef struct {
+  dg_problem *prob;
+  dg_parallel *par;
+  dg_device *dev;
+  dg_discretization *disc;
+  dg_physics phys;
+  dg_physics_tables *phys_tables;
+  dg_solver *solver;
+  dg_shock *shock;
+  tables t;
+} part_run;
+
+static dg_error part_open(dg_comm *comm, char **args, int nargs, part_run *r) {
+  DG_CALL(dg_problem_load_rank(args[0], (const char *const *)args + 1, nargs - 1,
+                               dg_comm_rank(comm), dg_comm_size(comm), &r->prob));
+  const dg_problem *p = r->prob;
+  DG_CALL(dg_parallel_create_for_problem(comm, p, &r->par));
+  DG_CALL(dg_parallel_device_for_problem(comm, p, &r->dev));
+  DG_CALL(dg_discretization_create(r->par->mesh, p->order, p->precision, &r->disc));
+  DG_CALL(dg_physics_from_program(p->program, &r->phys, &r->phys_tables));
   dg_solver_options so = {p->kernels, NULL};
-  DG_CALL_GOTO(err, done, dg_solver_create_partitioned(dev, d, &ph, par->tag_to_bc, &so,
-                                                       &par->halo, &s));
-  DG_CALL_GOTO(err, done, dg_shock_create_for(s, d, p->program, &ph, &p->shock,
-                                              p->precision == DG_FLOAT, &sh));
-  const dg_opdata *od = dg_solver_opdata(s);
-  size_t ncoef = (size_t)(ph.ncoef > 0 ? ph.ncoef : 1);
-  t.rs = p->precision == DG_FLOAT ? 4 : 8;
-  t.ncf = ncoef * (size_t)od->K * (size_t)od->np_pad;
-  t.nfcf = (size_t)od->K * (size_t)od->nfnfp * ncoef * 2;
+  DG_CALL(dg_solver_create_partitioned(r->dev, r->disc, &r->phys, r->par->tag_to_bc, &so,
+                                       &r->par->halo, &r->solver));
+  DG_CALL(dg_shock_create_for(r->solver, r->disc, p->program, &r->phys, &p->shock,
+                              p->precision == DG_FLOAT, &r->shock));
+  const dg_opdata *od = dg_solver_opdata(r->solver);
+  size_t ncoef = (size_t)(r->phys.ncoef > 0 ? r->phys.ncoef : 1);
+  tables *t = &r->t;
+  t->rs = p->precision == DG_FLOAT ? 4 : 8;
+  t->ncf = ncoef * (size_t)od->K * (size_t)od->np_pad;
+  t->nfcf = (size_t)od->K * (size_t)od->nfnfp * ncoef * 2;
   for (int j = 0; j < 2; j++) {
-    DG_CALL_GOTO(err, done, dg_device_malloc(dev, t.ncf * t.rs, &t.cf[j]));
-    DG_CALL_GOTO(err, done, dg_device_malloc(dev, t.nfcf * t.rs, &t.fcf[j]));
-    DG_CALL_GOTO(err, done, dg_device_zero(dev, t.cf[j], t.ncf * t.rs));
-    DG_CALL_GOTO(err, done, dg_device_zero(dev, t.fcf[j], t.nfcf * t.rs));
+    DG_CALL(dg_device_malloc(r->dev, t->ncf * t->rs, &t->cf[j]));
+    DG_CALL(dg_device_malloc(r->dev, t->nfcf * t->rs, &t->fcf[j]));
+    DG_CALL(dg_device_zero(r->dev, t->cf[j], t->ncf * t->rs));
+    DG_CALL(dg_device_zero(r->dev, t->fcf[j], t->nfcf * t->rs));
   }
-  DG_CALL_GOTO(err, done, check(comm, dev, s, sh, od->K_owned, &t));
-done:
+  return DG_OK;
+}
+
+static void part_close(part_run *r) {
   for (int j = 0; j < 2; j++) {
-    if (t.cf[j])
-      dg_device_free(dev, t.cf[j]);
-    if (t.fcf[j])
-      dg_device_free(dev, t.fcf[j]);
+    if (r->t.cf[j])
+      dg_device_free(r->dev, r->t.cf[j]);
+    if (r->t.fcf[j])
+      dg_device_free(r->dev, r->t.fcf[j]);
   }
-  dg_shock_destroy(&sh);
-  dg_solver_destroy(&s);
-  dg_physics_tables_destroy(&phtab);
-  dg_discretization_destroy(&d);
-  dg_device_destroy(&dev);
-  dg_parallel_destroy(&par);
-  dg_problem_destroy(&p);
-  return err;
+  dg_shock_destroy(&r->shock);
+  dg_solver_destroy(&r->solver);
+  dg_physics_tables_destroy(&r->phys_tables);
+  dg_discretization_destroy(&r->disc);
+  dg_device_destroy(&r->dev);
+  dg_parallel_destroy(&r->par);
+  dg_problem_destroy(&r->prob);
+}
+
+static dg_error run(dg_comm *comm, char **args, int nargs) {
+  part_run r;
+  memset(&r, 0, sizeof r);
+  dg_error err = part_open(comm, args, nargs, &r);
+  if (err == DG_OK)
+    err = check(comm, r.dev, r.solver, r.shock, dg_solver_opdata(r.solver)->K_owned, &r.t);
+  part_close(&r);
+  DG_CALL(err);
+  return DG_OK;
 }
 
 int main(int argc, char **argv) {
