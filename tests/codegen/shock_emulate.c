@@ -43,7 +43,7 @@
 
 static const char *SHIM =
     "#define _DEFAULT_SOURCE\n#include <math.h>\n#include <stdint.h>\n#include <stdlib.h>\n"
-    "#include <ucontext.h>\n"
+    "#include <sys/mman.h>\n#include <ucontext.h>\n"
     "typedef struct { unsigned x, y, z; } emu_dim3;\n"
     "static emu_dim3 threadIdx, blockIdx, blockDim;\n"
     "#define __device__\n#define __restrict__\n#define __shared__\n#define __align__(n)\n"
@@ -71,8 +71,11 @@ static const char *SHIM =
      * [first, first + count): every block once over the cpu chunks */
     "static void emu_blocks(void (*body)(void), void **args, int tpb, int ipb, int64_t first,\n"
     "                       int64_t count) {\n"
-    "  char *stacks = malloc((size_t)tpb * EMU_STACK);\n"
-    "  if (!stacks || tpb > EMU_MAX) abort();\n"
+    /* mmap'd stacks, as cuda_emulate.c's (sanitizer builds: not heap memory) */
+    "  const size_t span = (size_t)tpb * EMU_STACK;\n"
+    "  char *stacks = mmap(NULL, span, PROT_READ | PROT_WRITE,\n"
+    "                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);\n"
+    "  if (stacks == MAP_FAILED || tpb > EMU_MAX) abort();\n"
     "  emu_args = args;\n"
     "  blockDim.x = (unsigned)tpb; blockDim.y = blockDim.z = 1;\n"
     "  for (int64_t b = (first + ipb - 1) / ipb; b * ipb < first + count; ++b) {\n"
@@ -96,7 +99,7 @@ static const char *SHIM =
     "        swapcontext(&emu_main, &emu_fib[t]);\n"
     "      }\n"
     "  }\n"
-    "  free(stacks);\n"
+    "  munmap(stacks, span);\n"
     "}\n";
 
 /* The cuda text as C: the shim, the kernels renamed cu_NAME and static, and
