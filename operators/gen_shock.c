@@ -45,8 +45,9 @@ dg_shock_shape dg_codegen_shock_shape(const dg_element_ops *el, const dg_physics
   return sh;
 }
 
-/* A kernel's opening: the cuda signature and its element index, or the cpu
- * chunk loop over the same index.  type[a], name[a]: the arguments
+/* A kernel's opening: the cuda signature and its item index (a thread per
+ * item: dg_shock_vertex), or the cpu chunk loop over the same index.
+ * type[a], name[a]: the arguments
  * (pointers end their type with '*'); item: the loop variable; count: the
  * cuda guard. */
 static void kernel_head(dg_strbuf *b, dg_codegen_target tg, const char *kname, int nargs,
