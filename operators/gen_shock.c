@@ -1,6 +1,7 @@
 /* The shock-capturing module (gen_shock.h): sensor, continuous artificial
- * viscosity and positivity limiter, one thread (cuda) or loop iteration
- * (cpu) per element, or per vertex for the vertex maximum. */
+ * viscosity and positivity limiter.  cpu: a loop iteration per element (per
+ * vertex for the vertex maximum).  cuda: blocks of whole elements with a
+ * thread per node (face node), see dg_codegen_shock_shape. */
 #include "operators/gen_shock.h"
 
 #include <math.h>
@@ -14,8 +15,39 @@
 #define M_PI 3.14159265358979323846
 #endif
 
-/* A kernel's opening: the cuda signature and its element index, or the cpu
- * chunk loop over the same index.  type[a], name[a]: the arguments
+/* About 256 threads a block: whole elements of tpe threads each. */
+enum { BLOCK_THREADS = 256, MAX_THREADS = 1024 };
+static int elements_per_block(int tpe) { return tpe >= BLOCK_THREADS ? 1 : BLOCK_THREADS / tpe; }
+
+dg_shock_shape dg_codegen_shock_shape(const dg_element_ops *el, const dg_physics *ph,
+                                      int is_float, dg_shock_kernel_id which) {
+  dg_shock_shape sh = {el->Np, elements_per_block(el->Np), 0};
+  unsigned rs = is_float ? 4u : 8u, t = (unsigned)(sh.items_per_block * el->Np);
+  unsigned e = (unsigned)sh.items_per_block, nc = (unsigned)ph->ncomp;
+  switch (which) {
+  case DG_SHOCK_KSENSOR: /* the quantity's node values and modal coefficients */
+    sh.shared_bytes = 2 * t * rs;
+    break;
+  case DG_SHOCK_KVERTEX:
+    sh.threads_per_item = 1;
+    sh.items_per_block = BLOCK_THREADS;
+    break;
+  case DG_SHOCK_KFACES:
+    sh.threads_per_item = el->Nfaces * el->Nfp;
+    sh.items_per_block = elements_per_block(sh.threads_per_item);
+    break;
+  case DG_SHOCK_KLIMIT: /* node values, a quantity's, the means, theta */
+    sh.shared_bytes = (nc * t + t + nc * e + e) * rs;
+    break;
+  default:
+    break;
+  }
+  return sh;
+}
+
+/* A kernel's opening: the cuda signature and its item index (a thread per
+ * item: dg_shock_vertex), or the cpu chunk loop over the same index.
+ * type[a], name[a]: the arguments
  * (pointers end their type with '*'); item: the loop variable; count: the
  * cuda guard. */
 static void kernel_head(dg_strbuf *b, dg_codegen_target tg, const char *kname, int nargs,
@@ -70,10 +102,71 @@ static void emit_load_node(dg_strbuf *b, const char *indent) {
                     indent, indent);
 }
 
+/* The sensor's end for element k from the sums tot (every mode's c_j^2)
+ * and hi (the degree-N modes'): eps[k], and the flag of any viscosity. */
+static void emit_sensor_ramp(dg_strbuf *b, const dg_emit_ctx *ctx, const dg_shock_codegen *sc,
+                             const char *in) {
+  dg_strbuf_appendf(b,
+                    "%s/* a constant or zero quantity: no modes to decay, no viscosity */\n"
+                    "%sreal s = hi > 0 && tot > 0 ? (real)%.17g * %s(hi / tot) : (real)-1e30;\n"
+                    "%sreal e0 = %s((real)%.17g, (real)%.17g * hk[k]);\n"
+                    "%sreal z = s - (real)%.17g;\n"
+                    "%sreal e = z < -(real)%.17g ? (real)0 : z > (real)%.17g ? e0\n"
+                    "%s       : (real)0.5 * e0 * ((real)1 + %s((real)%.17g * z));\n"
+                    "%seps[k] = e;\n"
+                    "%s/* a NaN counts: the spreading shows it as before */\n"
+                    "%sif (!(e <= 0)) *active = 1;\n",
+                    in, in, 1.0 / log(10.0), dg_emit_math(ctx, "log"), in,
+                    dg_emit_math(ctx, "fmin"), sc->eps_max, sc->eps_scale, in, sc->s0, in,
+                    sc->kappa, sc->kappa, in, dg_emit_math(ctx, "sin"), M_PI / (2.0 * sc->kappa),
+                    in, in, in);
+}
+
+/* cuda: thread i of an element evaluates the quantity at node i, then its
+ * modal coefficient c_i (row i of invV, stored column-major: a warp reads
+ * neighbouring words); one thread per element sums the squares in the
+ * modes' order. */
+static void emit_sensor_cuda(dg_strbuf *b, dg_emit_ctx *ctx, const dg_shock_codegen *sc) {
+  dg_strbuf_append(b,
+                   "KERNEL void __launch_bounds__(SH_EPB * NP) dg_shock_sensor(\n"
+                   "    const real *__restrict__ q, const real *__restrict__ hk,\n"
+                   "    real *__restrict__ eps, int *__restrict__ active, long long K,\n"
+                   "    long long n) {\n"
+                   "  extern __shared__ __align__(16) double smem_raw[];\n"
+                   "  /* the block's node values of the quantity, its modal coefficients */\n"
+                   "  real *sq = (real *)smem_raw, *sm = sq + SH_EPB * NP;\n"
+                   "  const int tid = threadIdx.x, slot = tid / NP, i = tid - slot * NP;\n"
+                   "  const long long k = (long long)blockIdx.x * SH_EPB + slot;\n"
+                   "  if (k < n) {\n");
+  emit_load_node(b, "    ");
+  dg_strbuf_append(b, "    sq[tid] = ");
+  dg_emit_expr(ctx, b, sc->sensor, 0);
+  dg_strbuf_append(b, ";\n  }\n"
+                      "  __syncthreads();\n"
+                      "  if (k < n) {\n"
+                      "    real cj = 0;\n"
+                      "    for (int l = 0; l < NP; ++l) cj += c_invV[l * NP + i] * sq[slot * NP + l];\n"
+                      "    sm[tid] = cj;\n"
+                      "  }\n"
+                      "  __syncthreads();\n"
+                      "  if (k >= n || i != 0) return;\n"
+                      "  real tot = 0, hi = 0;\n"
+                      "  for (int j = 0; j < NP; ++j) {\n"
+                      "    const real cj = sm[slot * NP + j];\n"
+                      "    tot += cj * cj;\n"
+                      "    hi += c_top[j] * cj * cj;\n"
+                      "  }\n");
+  emit_sensor_ramp(b, ctx, sc, "  ");
+  dg_strbuf_append(b, "}\n\n");
+}
+
 static dg_error emit_sensor(dg_strbuf *b, dg_codegen_target tg, const dg_element_ops *el,
                             const dg_physics *ph, int is_float, const dg_shock_codegen *sc) {
-  emit_table(b, tg, "c_invV", sc->invV, el->Np * el->Np);
-  double top[64 * 64];
+  if (tg == DG_CODEGEN_CUDA)
+    dg_gen_emit_matrix(b, tg, DG_MATRIX_GLOBAL, is_float, "c_invV", sc->invV, el->Np, el->Np);
+  else
+    emit_table(b, tg, "c_invV", sc->invV, el->Np * el->Np);
+  double top[64 * 64] = {0};
   int np = el->Np;
   for (int j = 0; j < np; j++)
     top[j] = sc->mode_degree[j] == el->N ? 1.0 : 0.0;
@@ -83,63 +176,38 @@ static dg_error emit_sensor(dg_strbuf *b, dg_codegen_target tg, const dg_element
                        " * eps = eps0/2 (1 + sin(pi (s - s0)/(2 kappa))) on |s - s0| < kappa,\n"
                        " * s0 = %.6g, kappa = %.6g, eps0 = min(%.6g, %.6g hk) */\n",
                     sc->s0, sc->kappa, sc->eps_max, sc->eps_scale);
-  const char *ty[] = {"const real *", "const real *", "real *", "long long", "long long"};
-  const char *nm[] = {"q", "hk", "eps", "K", "n"};
-  kernel_head(b, tg, "dg_shock_sensor", 5, ty, nm, "k", "n");
   dg_emit_ctx ctx;
   dg_gen_init_ctx(&ctx, ph, el->dim, is_float);
   ctx.field = node_field;
   ctx.user = (void *)"u";
+  if (tg == DG_CODEGEN_CUDA) {
+    emit_sensor_cuda(b, &ctx, sc);
+    return dg_emit_status(&ctx);
+  }
+  const char *ty[] = {"const real *", "const real *", "real *", "int *", "long long",
+                      "long long"};
+  const char *nm[] = {"q", "hk", "eps", "active", "K", "n"};
+  kernel_head(b, tg, "dg_shock_sensor", 6, ty, nm, "k", "n");
   dg_strbuf_append(b, "  real qn[NP];\n  for (int i = 0; i < NP; ++i) {\n");
   emit_load_node(b, "    ");
   dg_strbuf_append(b, "    qn[i] = ");
   dg_emit_expr(&ctx, b, sc->sensor, 0);
   dg_strbuf_append(b, ";\n  }\n");
-  dg_strbuf_appendf(b,
-                    "  real tot = 0, hi = 0;\n"
-                    "  for (int j = 0; j < NP; ++j) {\n"
-                    "    real cj = 0;\n"
-                    "    for (int i = 0; i < NP; ++i) cj += c_invV[j * NP + i] * qn[i];\n"
-                    "    tot += cj * cj;\n"
-                    "    hi += c_top[j] * cj * cj;\n"
-                    "  }\n"
-                    "  /* a constant or zero quantity: no modes to decay, no viscosity */\n"
-                    "  real s = hi > 0 && tot > 0 ? (real)%.17g * %s(hi / tot) : (real)-1e30;\n"
-                    "  real e0 = %s((real)%.17g, (real)%.17g * hk[k]);\n"
-                    "  real z = s - (real)%.17g;\n"
-                    "  real e = z < -(real)%.17g ? (real)0 : z > (real)%.17g ? e0\n"
-                    "         : (real)0.5 * e0 * ((real)1 + %s((real)%.17g * z));\n"
-                    "  eps[k] = e;\n",
-                    1.0 / log(10.0), dg_emit_math(&ctx, "log"), dg_emit_math(&ctx, "fmin"),
-                    sc->eps_max, sc->eps_scale, sc->s0, sc->kappa, sc->kappa,
-                    dg_emit_math(&ctx, "sin"), M_PI / (2.0 * sc->kappa));
+  dg_strbuf_append(b, "  real tot = 0, hi = 0;\n"
+                      "  for (int j = 0; j < NP; ++j) {\n"
+                      "    real cj = 0;\n"
+                      "    for (int i = 0; i < NP; ++i) cj += c_invV[j * NP + i] * qn[i];\n"
+                      "    tot += cj * cj;\n"
+                      "    hi += c_top[j] * cj * cj;\n"
+                      "  }\n");
+  emit_sensor_ramp(b, &ctx, sc, "  ");
   kernel_tail(b, tg);
   return dg_emit_status(&ctx);
 }
 
-/* The element values made continuous (PyFR's artificial viscosity: the
- * maximum over the elements of each vertex, then linear inside the
- * element), into coefficient AVC's node values and face traces; the
- * exterior trace is the neighbour's (dg_shock_faces, after every node
- * value is written). */
-static void emit_smoothing(dg_strbuf *b, dg_codegen_target tg, const dg_element_ops *el,
-                           const dg_shock_codegen *sc) {
-  int nv = el->dim + 1;
-  dg_strbuf_append(b, "/* dg_shock_vertex: vav[v] = max of eps over the elements of vertex v */\n");
-  const char *tv[] = {"const real *", "const long long *", "const long long *", "real *",
-                      "long long"};
-  const char *nv_[] = {"eps", "v2e_off", "v2e", "vav", "nv"};
-  kernel_head(b, tg, "dg_shock_vertex", 5, tv, nv_, "v", "nv");
-  dg_strbuf_append(b, "  real m = 0;\n"
-                      "  for (long long j = v2e_off[v]; j < v2e_off[v + 1]; ++j)\n"
-                      "    m = eps[v2e[j]] > m ? eps[v2e[j]] : m;\n"
-                      "  vav[v] = m;\n");
-  kernel_tail(b, tg);
-  emit_table(b, tg, "c_lam", sc->vertex_weights, el->Np * nv);
-  dg_gen_emit_int_table(b, tg, "c_fmask_sh", el->Fmask, el->Nfaces * el->Nfp);
-  dg_strbuf_appendf(b, "/* dg_shock_nodes: coefficient %d at the nodes, linear in the vertex\n"
-                       " * values, and its face traces (both sides: it is continuous) */\n",
-                    sc->av_coef);
+/* cpu: an element a loop iteration, dg_shock_nodes writing the node values
+ * and interior traces, dg_shock_faces the exterior traces. */
+static void emit_smoothing_c(dg_strbuf *b, dg_codegen_target tg, int nv) {
   const char *tn[] = {"const real *", "const long long *", "real *", "real *", "long long",
                       "long long"};
   const char *nn[] = {"vav", "e2v", "cf", "fcf", "K", "n"};
@@ -163,16 +231,187 @@ static void emit_smoothing(dg_strbuf *b, dg_codegen_target tg, const dg_element_
    * interior node), so that both sides of a face see one value also where
    * the vertices differ (periodic sides) */
   dg_strbuf_append(b, "/* dg_shock_faces: the exterior traces of coefficient AVC */\n");
-  const char *tf[] = {"const real *", "const int *", "real *", "long long", "long long"};
-  const char *nf[] = {"cf", "mapP", "fcf", "K", "n"};
-  kernel_head(b, tg, "dg_shock_faces", 5, tf, nf, "k", "n");
-  dg_strbuf_append(b, "  for (int m = 0; m < NFNFP; ++m) {\n"
+  const char *tf[] = {"const real *", "const long long *", "const real *", "const int *",
+                      "real *", "long long", "long long"};
+  const char *nf[] = {"vav", "e2v", "cf", "mapP", "fcf", "K", "n"};
+  kernel_head(b, tg, "dg_shock_faces", 7, tf, nf, "k", "n");
+  dg_strbuf_append(b, "  (void)vav; (void)e2v; /* the cuda kernel's */\n"
+                      "  for (int m = 0; m < NFNFP; ++m) {\n"
                       "    const long long p = mapP[k * NFNFP + m];\n"
                       "    const long long k2 = p / SLOT, i2 = p - k2 * SLOT;\n"
                       "    fcf[((k * NFNFP + m) * NCF + AVC) * 2 + 1] =\n"
                       "        cf[((long long)AVC * K + k2) * NP_PAD + i2];\n"
                       "  }\n");
   kernel_tail(b, tg);
+}
+
+/* cuda: dg_shock_nodes a thread per node; dg_shock_faces a thread per
+ * face node, writing both traces (one 16-byte pair: whole memory sectors,
+ * where two kernels writing a half each would make every sector a partial
+ * write): the interior one and the exterior one of an owned neighbour are
+ * the node kernel's sum over the vertices, at the face node's volume node
+ * and at the neighbour's node (mapP) -- the same value to the bit; a ghost
+ * neighbour's is its node value exchanged into cf. */
+static void emit_smoothing_cuda(dg_strbuf *b, int nv) {
+  dg_strbuf_appendf(b,
+                    "KERNEL void __launch_bounds__(SH_EPB * NP) dg_shock_nodes(\n"
+                    "    const real *__restrict__ vav, const long long *__restrict__ e2v,\n"
+                    "    real *__restrict__ cf, real *__restrict__ fcf, long long K,\n"
+                    "    long long n) {\n"
+                    "  const int tid = threadIdx.x, slot = tid / NP, i = tid - slot * NP;\n"
+                    "  const long long k = (long long)blockIdx.x * SH_EPB + slot;\n"
+                    "  (void)fcf; /* dg_shock_faces writes the traces */\n"
+                    "  if (k >= n) return;\n"
+                    "  real s = 0;\n"
+                    "  for (int v = 0; v < %d; ++v) s += c_lam[v * NP + i] * vav[e2v[k * %d + v]];\n"
+                    "  cf[((long long)AVC * K + k) * NP_PAD + i] = s;\n"
+                    "}\n\n",
+                    nv, nv);
+  dg_strbuf_appendf(b,
+                    "/* dg_shock_faces: both traces of coefficient AVC */\n"
+                    "KERNEL void __launch_bounds__(SH_FEPB * NFNFP) dg_shock_faces(\n"
+                    "    const real *__restrict__ vav, const long long *__restrict__ e2v,\n"
+                    "    const real *__restrict__ cf, const int *__restrict__ mapP,\n"
+                    "    real *__restrict__ fcf, long long K, long long n) {\n"
+                    "  const int tid = threadIdx.x, slot = tid / NFNFP, m = tid - slot * NFNFP;\n"
+                    "  const long long k = (long long)blockIdx.x * SH_FEPB + slot;\n"
+                    "  if (k >= n) return;\n"
+                    "  const long long z = k * NFNFP + m, p = mapP[z];\n"
+                    "  const long long k2 = p / SLOT, i2 = p - k2 * SLOT;\n"
+                    "  const int f = c_fmask_sh[m];\n"
+                    "  real a = 0, x = 0;\n"
+                    "  for (int v = 0; v < %d; ++v) a += c_lam[v * NP + f] * vav[e2v[k * %d + v]];\n"
+                    "  if (k2 < n)\n"
+                    "    for (int v = 0; v < %d; ++v) x += c_lam[v * NP + i2] * vav[e2v[k2 * %d + v]];\n"
+                    "  else\n"
+                    "    x = cf[((long long)AVC * K + k2) * NP_PAD + i2];\n"
+                    "  fcf[(z * NCF + AVC) * 2] = a;\n"
+                    "  fcf[(z * NCF + AVC) * 2 + 1] = x;\n"
+                    "}\n\n",
+                    nv, nv, nv, nv);
+}
+
+/* The element values made continuous (PyFR's artificial viscosity: the
+ * maximum over the elements of each vertex, then linear inside the
+ * element), into coefficient AVC's node values and face traces; the
+ * exterior trace is the neighbour's (dg_shock_faces, after every node
+ * value is written). */
+static void emit_smoothing(dg_strbuf *b, dg_codegen_target tg, const dg_element_ops *el,
+                           int is_float, const dg_shock_codegen *sc) {
+  int nv = el->dim + 1;
+  dg_strbuf_append(b, "/* dg_shock_vertex: vav[v] = max of eps over the elements of vertex v */\n");
+  const char *tv[] = {"const real *", "const long long *", "const long long *", "real *",
+                      "long long"};
+  const char *nv_[] = {"eps", "v2e_off", "v2e", "vav", "nv"};
+  kernel_head(b, tg, "dg_shock_vertex", 5, tv, nv_, "v", "nv");
+  dg_strbuf_append(b, "  real m = 0;\n"
+                      "  for (long long j = v2e_off[v]; j < v2e_off[v + 1]; ++j)\n"
+                      "    m = eps[v2e[j]] > m ? eps[v2e[j]] : m;\n"
+                      "  vav[v] = m;\n");
+  kernel_tail(b, tg);
+  /* cuda: column-major (node i's weights a warp's neighbouring words) */
+  if (tg == DG_CODEGEN_CUDA)
+    dg_gen_emit_matrix(b, tg, DG_MATRIX_GLOBAL, is_float, "c_lam", sc->vertex_weights, el->Np,
+                       nv);
+  else
+    emit_table(b, tg, "c_lam", sc->vertex_weights, el->Np * nv);
+  dg_gen_emit_int_table(b, tg, "c_fmask_sh", el->Fmask, el->Nfaces * el->Nfp);
+  dg_strbuf_appendf(b, "/* dg_shock_nodes: coefficient %d at the nodes, linear in the vertex\n"
+                       " * values, and its face traces (both sides: it is continuous) */\n",
+                    sc->av_coef);
+  if (tg == DG_CODEGEN_CUDA)
+    emit_smoothing_cuda(b, nv);
+  else
+    emit_smoothing_c(b, tg, nv);
+}
+
+/* The limiter's per-quantity formulas (both targets): the minimum over the
+ * nodes, where a NaN value (a negative density's square root) counts as
+ * below; theta of Zhang & Shu (2010) eq. 3.7 / 3.9, clamped to [0, 1]. */
+#define NAN_MIN "mn = v < mn || v != v ? (v != v ? -(real)1e30 : v) : mn;"
+#define THETA "real th = pm > peps ? (pm - peps) / (pm - mn) : (real)0;"
+#define THETA_CLAMP "th = th < 0 ? (real)0 : th > 1 ? (real)1 : th;"
+
+/* cuda: thread i of an element holds node i's state in registers; the
+ * block's node values staged in shared memory give the element means (one
+ * thread per element and component, summing in the nodes' order) and per
+ * quantity the minimum (one thread per element), whose theta the element's
+ * threads apply to their node; an element is written back only where some
+ * quantity limited it. */
+static void emit_limiter_cuda(dg_strbuf *b, dg_emit_ctx *ctx, const dg_shock_codegen *sc) {
+  dg_strbuf_appendf(b,
+                    "KERNEL void __launch_bounds__(SH_EPB * NP) dg_shock_limit(\n"
+                    "    real *__restrict__ q, long long K, long long n) {\n"
+                    "  extern __shared__ __align__(16) double smem_raw[];\n"
+                    "  /* the block's node values [NC][SH_EPB * NP], one quantity's node\n"
+                    "   * values, the element means [NC][SH_EPB], theta [SH_EPB] (2: not\n"
+                    "   * limited; a theta is at most 1, or NaN) */\n"
+                    "  real *su = (real *)smem_raw, *sv = su + NC * SH_EPB * NP;\n"
+                    "  real *smean = sv + SH_EPB * NP, *sth = smean + NC * SH_EPB;\n"
+                    "  const int tid = threadIdx.x, slot = tid / NP, i = tid - slot * NP;\n"
+                    "  const long long k = (long long)blockIdx.x * SH_EPB + slot;\n"
+                    "  const int live = k < n;\n"
+                    "  const real peps = (real)%.17g;\n"
+                    "  real u[NC];\n"
+                    "  for (int c = 0; c < NC; ++c) {\n"
+                    "    u[c] = live ? q[BASE(k, i) + (long long)c * CSTRIDE(K)] : (real)0;\n"
+                    "    su[c * SH_EPB * NP + tid] = u[c];\n"
+                    "  }\n"
+                    "  __syncthreads();\n"
+                    "  for (int r = tid; r < NC * SH_EPB; r += SH_EPB * NP) {\n"
+                    "    const int c = r / SH_EPB, e = r - c * SH_EPB;\n"
+                    "    real s = 0;\n"
+                    "    for (int l = 0; l < NP; ++l) s += c_wmean[l] * su[c * SH_EPB * NP + e * NP + l];\n"
+                    "    smean[r] = s;\n"
+                    "  }\n"
+                    "  __syncthreads();\n"
+                    "  real um[NC];\n"
+                    "  for (int c = 0; c < NC; ++c) um[c] = smean[c * SH_EPB + slot];\n"
+                    "  int changed = 0;\n",
+                    sc->positive_eps);
+  for (int j = 0; j < sc->npositive; j++) {
+    int comp = sc->positive_comp[j];
+    dg_strbuf_appendf(b, "  { /* quantity %d */\n", j);
+    if (comp >= 0) {
+      dg_strbuf_appendf(b, "    const int c = %d;\n    sv[tid] = u[c];\n", comp);
+    } else {
+      ctx->user = (void *)"u";
+      dg_strbuf_append(b, "    sv[tid] = ");
+      dg_emit_expr(ctx, b, sc->positive[j], 0);
+      dg_strbuf_append(b, ";\n");
+    }
+    dg_strbuf_append(b, "    __syncthreads();\n    if (live && i == 0) {\n");
+    if (comp >= 0) {
+      dg_strbuf_append(b, "      real pm = um[c], mn = pm;\n"
+                          "      for (int l = 0; l < NP; ++l) {\n"
+                          "        const real v = sv[slot * NP + l];\n"
+                          "        mn = v < mn ? v : mn;\n      }\n");
+    } else {
+      ctx->user = (void *)"um";
+      dg_strbuf_append(b, "      real pm = ");
+      dg_emit_expr(ctx, b, sc->positive[j], 0);
+      dg_strbuf_appendf(b, ";\n      real mn = pm;\n"
+                           "      for (int l = 0; l < NP; ++l) {\n"
+                           "        const real v = sv[slot * NP + l];\n"
+                           "        %s\n      }\n",
+                        NAN_MIN);
+    }
+    dg_strbuf_appendf(b, "      real t2 = (real)2;\n"
+                         "      if (mn < peps) {\n        %s\n        %s\n        t2 = th;\n"
+                         "      }\n      sth[slot] = t2;\n    }\n"
+                         "    __syncthreads();\n"
+                         "    const real th = live ? sth[slot] : (real)2;\n"
+                         "    if (th != (real)2) {\n",
+                      THETA, THETA_CLAMP);
+    if (comp >= 0)
+      dg_strbuf_append(b, "      u[c] = um[c] + th * (u[c] - um[c]);\n");
+    else
+      dg_strbuf_append(b, "      for (int c = 0; c < NC; ++c) u[c] = um[c] + th * (u[c] - um[c]);\n");
+    dg_strbuf_append(b, "      changed = 1;\n    }\n  }\n");
+  }
+  dg_strbuf_append(b, "  if (!live || !changed) return;\n"
+                      "  for (int c = 0; c < NC; ++c) q[BASE(k, i) + (long long)c * CSTRIDE(K)] = u[c];\n"
+                      "}\n\n");
 }
 
 /* Zhang & Shu (2010): per quantity in order, theta = min(1, (mean - eps) /
@@ -192,12 +431,16 @@ static dg_error emit_limiter(dg_strbuf *b, dg_codegen_target tg, const dg_elemen
   dg_strbuf_appendf(b, "/* dg_shock_limit: the positivity-preserving limiter (Zhang & Shu 2010),\n"
                        " * eps = %.6g, %d quantities */\n",
                     sc->positive_eps, sc->npositive);
-  const char *tl[] = {"real *", "long long", "long long"};
-  const char *nl[] = {"q", "K", "n"};
-  kernel_head(b, tg, "dg_shock_limit", 3, tl, nl, "k", "n");
   dg_emit_ctx ctx;
   dg_gen_init_ctx(&ctx, ph, el->dim, is_float);
   ctx.field = node_field;
+  if (tg == DG_CODEGEN_CUDA) {
+    emit_limiter_cuda(b, &ctx, sc);
+    return dg_emit_status(&ctx);
+  }
+  const char *tl[] = {"real *", "long long", "long long"};
+  const char *nl[] = {"q", "K", "n"};
+  kernel_head(b, tg, "dg_shock_limit", 3, tl, nl, "k", "n");
   dg_strbuf_appendf(b,
                     "  const real peps = (real)%.17g;\n"
                     "  real um[NC];\n"
@@ -225,13 +468,9 @@ static dg_error emit_limiter(dg_strbuf *b, dg_codegen_target tg, const dg_elemen
       ctx.user = (void *)"u";
       dg_strbuf_append(b, "      real v = ");
       dg_emit_expr(&ctx, b, sc->positive[j], 0);
-      /* a NaN value (a negative density's square root) counts as below */
-      dg_strbuf_append(b, ";\n      mn = v < mn || v != v ? (v != v ? -(real)1e30 : v) : mn;\n"
-                          "    }\n");
+      dg_strbuf_appendf(b, ";\n      %s\n    }\n", NAN_MIN);
     }
-    dg_strbuf_append(b, "    if (mn < peps) {\n"
-                        "      real th = pm > peps ? (pm - peps) / (pm - mn) : (real)0;\n"
-                        "      th = th < 0 ? (real)0 : th > 1 ? (real)1 : th;\n");
+    dg_strbuf_appendf(b, "    if (mn < peps) {\n      %s\n      %s\n", THETA, THETA_CLAMP);
     if (sc->positive_comp[j] >= 0)
       dg_strbuf_append(b, "      for (int i = 0; i < NP; ++i) {\n"
                           "        long long o = BASE(k, i) + (long long)c * CSTRIDE(K);\n"
@@ -255,6 +494,10 @@ dg_error dg_codegen_shock(dg_codegen_target tg, const dg_element_ops *el, const 
   DG_CHECK(sc->sensor || sc->npositive > 0, DG_ERR_ARG, "neither a sensor nor a limiter");
   DG_CHECK(!sc->sensor || (sc->av_coef >= 0 && sc->av_coef < ph->ncoef), DG_ERR_ARG,
            "artificial viscosity coefficient %d of %d", sc->av_coef, ph->ncoef);
+  int nfnfp = el->Nfaces * el->Nfp;
+  DG_CHECK(tg != DG_CODEGEN_CUDA || (el->Np <= MAX_THREADS && nfnfp <= MAX_THREADS), DG_ERR_ARG,
+           "Np %d / %d face nodes: the cuda shock kernels run a thread per node, at most %d",
+           el->Np, nfnfp, MAX_THREADS);
   dg_strbuf b;
   dg_strbuf_init(&b);
   dg_strbuf_appendf(&b, "/* dgrun generated shock capturing (issue 41): target %s, precision "
@@ -270,6 +513,12 @@ dg_error dg_codegen_shock(dg_codegen_target tg, const dg_element_ops *el, const 
                     is_float ? "float" : "double", el->dim, el->Np, np_pad,
                     el->Nfaces * el->Nfp, ph->ncomp, ph->ncoef > 0 ? ph->ncoef : 1,
                     sc->sensor ? sc->av_coef : 0);
+  if (tg == DG_CODEGEN_CUDA) /* dg_codegen_shock_shape's blocks */
+    dg_strbuf_appendf(&b, "/* elements a block: of the node kernels (SH_EPB * NP threads), of\n"
+                          " * dg_shock_faces (SH_FEPB * NFNFP threads) */\n"
+                          "#define SH_EPB %d\n#define SH_FEPB %d\n",
+                      dg_codegen_shock_shape(el, ph, is_float, DG_SHOCK_KSENSOR).items_per_block,
+                      dg_codegen_shock_shape(el, ph, is_float, DG_SHOCK_KFACES).items_per_block);
   if (layout == DG_LAYOUT_FIELD_MAJOR)
     dg_strbuf_append(&b, "#define CSTRIDE(K) ((long long)(K) * NP_PAD)\n"
                          "#define BASE(k, i) ((long long)(k) * NP_PAD + (i))\n"
@@ -282,7 +531,7 @@ dg_error dg_codegen_shock(dg_codegen_target tg, const dg_element_ops *el, const 
   if (sc->sensor) {
     err = emit_sensor(&b, tg, el, ph, is_float, sc);
     if (err == DG_OK)
-      emit_smoothing(&b, tg, el, sc);
+      emit_smoothing(&b, tg, el, is_float, sc);
   }
   if (err == DG_OK && sc->npositive > 0)
     err = emit_limiter(&b, tg, el, ph, is_float, sc);

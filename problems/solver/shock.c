@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/comm.h"
 #include "core/log.h"
 #include "dg/refelem.h"
 #include "problems/solver/solver.h"
@@ -20,10 +21,15 @@ struct dg_shock {
   long long K, n, nv;
   size_t rs;
   int has_sensor, has_limit;
-  int av_coef; /* the coefficient that receives the viscosity */
-  dg_comm *comm; /* partitioned runs: the solver's (NULL serially) */
+  int av_coef; /* the coefficient that receives the viscosity (-1: no sensor) */
   double eps_max;
   void *hk, *eps, *v2e_off, *v2e, *vav, *e2v, *mapP; /* device arrays */
+  void *active;                /* device int: the sensor's flag of any viscosity */
+  dg_shock_shape shape[DG_SHOCK_NKERNELS]; /* the cuda launches */
+  /* the coefficient tables an inactive dg_shock_viscosity_active last
+   * wrote zeros into, unchanged since (NULL: none known) */
+  void *zero_cf, *zero_fcf;
+  dg_comm *comm; /* partitioned runs: the solver's (the flag's maximum) */
   /* partitioned runs (NULL serially): the vertex maximum over the ranks,
    * and the neighbours' node values of the viscosity into cf's ghost slots
    * of coefficient av_coef (cf_offset bytes into cf) */
@@ -166,7 +172,6 @@ static dg_error setup_exchanges(dg_shock *s, const dg_solver *sol, const int64_t
                                 int av_coef) {
   const dg_halo_spec *spec = sol->halo_spec;
   const dg_partition_local *L = spec->local;
-  s->comm = spec->comm;
   int64_t *gid = malloc(((size_t)s->nv + 1) * sizeof *gid);
   DG_CHECK(gid, DG_ERR_MEMORY, "out of memory");
   for (long long v = 0; v < s->nv; v++)
@@ -212,6 +217,7 @@ static dg_error setup_viscosity(dg_shock *s, const dg_discretization *disc,
                                       &s->mapP));
   DG_CALL_GOTO(err, done, dg_device_malloc(s->dev, (size_t)K * rs, &s->eps));
   DG_CALL_GOTO(err, done, dg_device_malloc(s->dev, (size_t)s->nv * rs, &s->vav));
+  DG_CALL_GOTO(err, done, dg_device_malloc(s->dev, sizeof(int), &s->active));
   if (sol && sol->halo)
     DG_CALL_GOTO(err, done, setup_exchanges(s, sol, vmesh, av_coef));
 done:
@@ -397,6 +403,10 @@ static dg_error create(dg_device *dev, const dg_discretization *disc, const dg_o
   s->has_limit = sc.npositive > 0;
   s->eps_max = s->has_sensor ? sc.eps_max : 0;
   s->av_coef = s->has_sensor ? sc.av_coef : -1;
+  s->comm = partitioned ? sol->halo_spec->comm : NULL;
+  dg_element_ops el = dg_element_ops_of(disc->re);
+  for (int w = 0; w < DG_SHOCK_NKERNELS; w++)
+    s->shape[w] = dg_codegen_shock_shape(&el, ph, is_float, (dg_shock_kernel_id)w);
   if (dump)
     DG_CALL_GOTO(err, fail,
                  dg_solver_dump(dump, tg == DG_CODEGEN_CUDA ? "dg_shock.cu" : "dg_shock.c",
@@ -433,7 +443,7 @@ void dg_shock_destroy(dg_shock **sp) {
   if (!sp || !*sp)
     return;
   dg_shock *s = *sp;
-  void *bufs[] = {s->hk, s->eps, s->v2e_off, s->v2e, s->vav, s->e2v, s->mapP};
+  void *bufs[] = {s->hk, s->eps, s->v2e_off, s->v2e, s->vav, s->e2v, s->mapP, s->active};
   for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
     if (bufs[i])
       dg_device_free(s->dev, bufs[i]);
@@ -444,69 +454,114 @@ void dg_shock_destroy(dg_shock **sp) {
   *sp = NULL;
 }
 
-static dg_error launch(dg_shock *s, dg_kernel *k, long long items, void **args) {
+/* Kernel `which` over items elements (vertices): cuda blocks of its shape,
+ * cpu chunks of the items. */
+static dg_error launch(dg_shock *s, int which, dg_kernel *k, long long items, void **args) {
   if (items <= 0)
     return DG_OK;
+  const dg_shock_shape *sh = &s->shape[which];
   dg_launch l;
   memset(&l, 0, sizeof l);
-  l.block[0] = 128;
-  l.grid[0] = (unsigned)((items + 127) / 128);
+  l.block[0] = (unsigned)(sh->threads_per_item * sh->items_per_block);
+  l.grid[0] = (unsigned)((items + sh->items_per_block - 1) / sh->items_per_block);
   l.grid[1] = l.grid[2] = l.block[1] = l.block[2] = 1;
+  l.shared_bytes = sh->shared_bytes;
   l.items = items;
   l.chunk = 0;
   DG_CALL(dg_kernel_launch(k, &l, args, NULL));
-  (void)s;
   return DG_OK;
 }
 
 /* Kernel `which` of the module (shock.h's numbering) on q, cf, fcf. */
 static dg_error launch_one(dg_shock *s, int which, void *q, void *cf, void *fcf) {
   switch (which) {
-  case 0: {
-    void *a[] = {&q, &s->hk, &s->eps, &s->K, &s->n};
-    return launch(s, s->k_sensor, s->n, a);
+  case DG_SHOCK_KSENSOR: {
+    void *a[] = {&q, &s->hk, &s->eps, &s->active, &s->K, &s->n};
+    return launch(s, which, s->k_sensor, s->n, a);
   }
-  case 1: {
+  case DG_SHOCK_KVERTEX: {
     void *a[] = {&s->eps, &s->v2e_off, &s->v2e, &s->vav, &s->nv};
-    return launch(s, s->k_vertex, s->nv, a);
+    return launch(s, which, s->k_vertex, s->nv, a);
   }
-  case 2: {
+  case DG_SHOCK_KNODES: {
+    s->zero_cf = s->zero_fcf = NULL;
     void *a[] = {&s->vav, &s->e2v, &cf, &fcf, &s->K, &s->n};
-    return launch(s, s->k_nodes, s->n, a);
+    return launch(s, which, s->k_nodes, s->n, a);
   }
-  case 3: {
-    void *a[] = {&cf, &s->mapP, &fcf, &s->K, &s->n};
-    return launch(s, s->k_faces, s->n, a);
+  case DG_SHOCK_KFACES: {
+    s->zero_cf = s->zero_fcf = NULL;
+    void *a[] = {&s->vav, &s->e2v, &cf, &s->mapP, &fcf, &s->K, &s->n};
+    return launch(s, which, s->k_faces, s->n, a);
   }
   default: {
     void *a[] = {&q, &s->K, &s->n};
-    return launch(s, s->k_limit, s->n, a);
+    return launch(s, which, s->k_limit, s->n, a);
   }
   }
+}
+
+/* The sensor's element values spread into cf and fcf: the vertex maximum,
+ * the node values, the exterior traces (partitioned: with their
+ * exchanges, shock.h). */
+static dg_error spread(dg_shock *s, void *q, void *cf, void *fcf) {
+  DG_CALL(launch_one(s, DG_SHOCK_KVERTEX, q, cf, fcf));
+  if (s->vx) /* a vertex's elements on other ranks */
+    DG_CALL(dg_vertex_exchange_max(s->vx, s->vav));
+  DG_CALL(launch_one(s, DG_SHOCK_KNODES, q, cf, fcf));
+  if (s->avhalo) { /* the neighbours' node values, which dg_shock_faces reads through mapP */
+    void *av = dg_device_offset(cf, s->cf_offset);
+    DG_CALL(dg_halo_start(s->avhalo, av));
+    DG_CALL(dg_halo_finish(s->avhalo, av));
+  }
+  DG_CALL(launch_one(s, DG_SHOCK_KFACES, q, cf, fcf));
+  return DG_OK;
 }
 
 dg_error dg_shock_viscosity(dg_shock *s, void *q, void *cf, void *fcf) {
   if (!s->has_sensor)
     return DG_OK;
   DG_CHECK(cf && fcf, DG_ERR_ARG, "shock capturing needs the coefficient tables");
-  DG_CALL(launch_one(s, 0, q, cf, fcf));
-  DG_CALL(launch_one(s, 1, q, cf, fcf));
-  if (s->vx) /* a vertex's elements on other ranks */
-    DG_CALL(dg_vertex_exchange_max(s->vx, s->vav));
-  DG_CALL(launch_one(s, 2, q, cf, fcf));
-  if (s->avhalo) { /* the neighbours' node values, which dg_shock_faces reads through mapP */
-    void *av = dg_device_offset(cf, s->cf_offset);
-    DG_CALL(dg_halo_start(s->avhalo, av));
-    DG_CALL(dg_halo_finish(s->avhalo, av));
-  }
-  DG_CALL(launch_one(s, 3, q, cf, fcf));
+  DG_CALL(launch_one(s, DG_SHOCK_KSENSOR, q, cf, fcf));
+  DG_CALL(spread(s, q, cf, fcf));
   return DG_OK;
+}
+
+dg_error dg_shock_viscosity_active(dg_shock *s, void *q, void *cf, void *fcf, int *active) {
+  DG_CHECK(active, DG_ERR_ARG, "dg_shock_viscosity_active: NULL active");
+  *active = 0;
+  if (!s->has_sensor)
+    return DG_OK;
+  DG_CHECK(cf && fcf, DG_ERR_ARG, "shock capturing needs the coefficient tables");
+  /* the flag only here: dg_shock_viscosity leaves it alone (no memset a stage) */
+  DG_CALL(dg_device_zero(s->dev, s->active, sizeof(int)));
+  DG_CALL(launch_one(s, DG_SHOCK_KSENSOR, q, cf, fcf));
+  int flag = 0;
+  DG_CALL(dg_device_download(s->dev, &flag, s->active, sizeof flag));
+  /* [0]: some element viscous, [1]: the tables may hold other than zeros;
+   * maxima over the ranks, so that every rank takes the same branch (the
+   * spreading's exchanges are collective) */
+  double v[2] = {flag != 0, !(s->zero_cf == cf && s->zero_fcf == fcf)};
+  if (s->comm)
+    DG_CALL(dg_comm_allreduce_max(s->comm, v, 2));
+  *active = v[0] > 0;
+  if (v[0] > 0 || v[1] > 0)
+    DG_CALL(spread(s, q, cf, fcf));
+  if (!*active) { /* every element's eps is zero: so are the tables now */
+    s->zero_cf = cf;
+    s->zero_fcf = fcf;
+  }
+  return DG_OK;
+}
+
+void dg_shock_forget_coefficients(dg_shock *s) {
+  if (s)
+    s->zero_cf = s->zero_fcf = NULL;
 }
 
 dg_error dg_shock_limit(dg_shock *s, void *q) {
   if (!s->has_limit)
     return DG_OK;
-  DG_CALL(launch_one(s, 4, q, NULL, NULL));
+  DG_CALL(launch_one(s, DG_SHOCK_KLIMIT, q, NULL, NULL));
   return DG_OK;
 }
 
@@ -552,22 +607,3 @@ dg_error dg_shock_create_for(const dg_solver *solver, const dg_discretization *d
 }
 
 int dg_shock_viscosity_coefficient(const dg_shock *s) { return s->av_coef; }
-
-dg_error dg_shock_viscosity_active(dg_shock *s, void *q, void *cf, void *fcf, int *active) {
-  *active = 1; /* no sensor: the coefficient is not this module's to judge */
-  if (!s->has_sensor)
-    return DG_OK;
-  DG_CALL(dg_shock_viscosity(s, q, cf, fcf));
-  double *e = malloc((size_t)s->n * sizeof *e + 1);
-  DG_CHECK(e, DG_ERR_MEMORY, "out of memory");
-  dg_error err = dg_shock_element_viscosity(s, e);
-  double any = 0;
-  for (long long k = 0; k < s->n && err == DG_OK; k++)
-    any = e[k] > 0 ? 1 : any;
-  free(e);
-  DG_CALL(err);
-  if (s->comm) /* every rank takes the same path */
-    DG_CALL(dg_comm_allreduce_max(s->comm, &any, 1));
-  *active = any > 0;
-  return DG_OK;
-}

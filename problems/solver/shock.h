@@ -82,9 +82,27 @@ dg_error dg_shock_create_source(dg_device *dev, const dg_discretization *disc,
 /* The sensor, the vertex maximum and the node values: cf and fcf of the
  * solver (codegen.h layouts) get the viscosity of state q. */
 dg_error dg_shock_viscosity(dg_shock *s, void *q, void *cf, void *fcf);
+/* The same, and *active = whether any element has viscosity: the sensor
+ * runs, its flag comes to the host (a synchronisation), and the spreading
+ * (vertex maximum, node values, face traces, their exchanges) runs only if
+ * *active or if cf, fcf may hold other than zeros (written by an active
+ * call or by anything else since; never by this dg_shock: the caller's
+ * start values).  Why: a smooth flow's viscosity is zero everywhere, and
+ * where it is, the caller may run the kernels without the second-order
+ * terms instead; the tables are zero then either way.  The flag is the
+ * maximum over a partitioned solver's ranks, so that every rank gets the
+ * same answer (and takes the same collective branch).  No sensor: *active
+ * = 0 and nothing runs (the coefficient is not this module's: the caller
+ * asks dg_shock_viscosity_coefficient, -1 then, before it trusts a zero). */
+dg_error dg_shock_viscosity_active(dg_shock *s, void *q, void *cf, void *fcf, int *active);
+/* The coefficient tables were written by others (dg_solver_set_coefficients,
+ * a restart): the next dg_shock_viscosity_active spreads again, whatever
+ * the sensor says (it would skip after an inactive call otherwise). */
+void dg_shock_forget_coefficients(dg_shock *s);
 /* The positivity limiter on q in place (nothing without quantities). */
 dg_error dg_shock_limit(dg_shock *s, void *q);
-/* The element viscosities of the last dg_shock_viscosity (host, K_owned). */
+/* The element viscosities of the last dg_shock_viscosity(_active) (host,
+ * K_owned). */
 dg_error dg_shock_element_viscosity(dg_shock *s, double *out);
 /* The largest viscosity the sensor can give (the time step's limit). */
 double dg_shock_max_viscosity(const dg_shock *s);
@@ -102,10 +120,5 @@ dg_error dg_shock_launch_kernel(dg_shock *s, const struct dg_solver *solver, int
 
 /* The coefficient that receives the viscosity (-1: no sensor). */
 int dg_shock_viscosity_coefficient(const dg_shock *s);
-/* dg_shock_viscosity, and *active: whether any element (of any rank) has a
- * non-zero viscosity; 0: the coefficient is zero at every node, and the
- * caller may run first-order kernels (problems/solver/solver_smooth.h);
- * without a sensor (positivity alone) *active is 1. */
-dg_error dg_shock_viscosity_active(dg_shock *s, void *q, void *cf, void *fcf, int *active);
 
 #endif

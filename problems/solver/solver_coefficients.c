@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "problems/solver/shock.h"
 #include "problems/solver/solver_private.h"
 
 /* Partitioned runs: ghost[b] = the raw device state after the halo exchange
@@ -68,6 +69,8 @@ dg_error dg_solver_set_coefficients(dg_solver *s, const double *values) {
   DG_CALL_GOTO(err, done, dg_solver_upload_new(s->dev, cf, ncf_n * s->rs, &s->cf));
   DG_CALL_GOTO(err, done, dg_solver_upload_new(s->dev, fcf, nfc * s->rs, &s->fcf));
   s->coef_set = 1;
+  if (s->shock) /* new tables (perhaps at the old addresses): not known to be zero */
+    dg_shock_forget_coefficients(s->shock);
 done:
   for (int b = 0; b < nbatch; b++)
     free(ghost[b]);

@@ -5,14 +5,21 @@
  * round-off; and NVRTC compiles the CUDA module for sm_90 where it is
  * installed (no GPU needed).
  *
- * The CUDA module is compiled as C by the cpu backend with a small shim
- * (its kernels have no shared memory or barriers: one thread per element or
- * vertex): blockIdx / threadIdx are globals, and a wrapper of the cpu
- * calling convention per kernel runs its threads one after the other.  The
+ * The CUDA module is compiled as C by the cpu backend with a small shim:
+ * blockIdx / threadIdx are globals, shared memory one static buffer, and a
+ * wrapper of the cpu calling convention per kernel runs the blocks of its
+ * launch shape, the threads of a block as fibers (ucontext) resumed in turn
+ * until each waits at __syncthreads (tests/codegen/cuda_emulate.c's way:
+ * the generated indexing, barriers and shared-memory traffic run as they
+ * are).  The
  * inputs: the problem's initial state with every fourth element's nodes
  * pushed below zero around their mean (so that the limiter works, with the
- * means kept positive) and a jump (so that the sensor fires).
- * usage: test_shock_emulate problem.cfg [section.key=value ...] */
+ * means kept positive) and a jump (so that the sensor fires).  Then
+ * dg_shock_viscosity_active of both modules on that state and on a smooth
+ * one (check_active).
+ * usage: test_shock_emulate problem.cfg [--element-major] [section.key=value ...]
+ *   --element-major: the solver's state element-major, NP_PAD = Np rounded up
+ *                    to a multiple of 8 (default: field-major, NP_PAD = Np) */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,18 +41,85 @@
 #define M_PI 3.14159265358979323846
 #endif
 
-static const char *SHIM = "#include <math.h>\n#include <stdint.h>\n"
-                          "typedef struct { unsigned x, y, z; } emu_dim3;\n"
-                          "static emu_dim3 threadIdx, blockIdx, blockDim;\n"
-                          "#define __device__\n#define __restrict__\n";
+static const char *SHIM =
+    "#define _DEFAULT_SOURCE\n#include <math.h>\n#include <stdint.h>\n#include <stdlib.h>\n"
+    "#include <sys/mman.h>\n#include <ucontext.h>\n"
+    "typedef struct { unsigned x, y, z; } emu_dim3;\n"
+    "static emu_dim3 threadIdx, blockIdx, blockDim;\n"
+    "#define __device__\n#define __restrict__\n#define __shared__\n#define __align__(n)\n"
+    "#define __launch_bounds__(n)\n"
+    "static double smem_raw[EMU_SMEM];\n"
+    /* a block's threads: fibers resumed in turn (the direction reversed each
+     * pass, so that a missing barrier shows) until each waits at the
+     * barrier or returns; the barrier opens when every thread still running
+     * has reached it */
+    "enum { EMU_MAX = 1024, EMU_STACK = 64 << 10 };\n"
+    "static ucontext_t emu_main, emu_fib[EMU_MAX];\n"
+    "static int emu_cur, emu_running, emu_waiting, emu_gen, emu_done[EMU_MAX];\n"
+    "static void **emu_args;\n"
+    "static void emu_sync(void) {\n"
+    "  const int g = emu_gen;\n"
+    "  if (++emu_waiting == emu_running) { emu_waiting = 0; ++emu_gen; }\n"
+    "  while (emu_gen == g) swapcontext(&emu_fib[emu_cur], &emu_main);\n"
+    "}\n"
+    "#define __syncthreads() emu_sync()\n"
+    "static void emu_exit(void) {\n"
+    "  emu_done[emu_cur] = 1;\n"
+    "  if (--emu_running > 0 && emu_waiting == emu_running) { emu_waiting = 0; ++emu_gen; }\n"
+    "}\n"
+    /* the blocks of ipb items, tpb threads each, whose first item is in
+     * [first, first + count): every block once over the cpu chunks */
+    "static void emu_blocks(void (*body)(void), void **args, int tpb, int ipb, int64_t first,\n"
+    "                       int64_t count) {\n"
+    /* mmap'd stacks, as cuda_emulate.c's (sanitizer builds: not heap memory) */
+    "  const size_t span = (size_t)tpb * EMU_STACK;\n"
+    "  char *stacks = mmap(NULL, span, PROT_READ | PROT_WRITE,\n"
+    "                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);\n"
+    "  if (stacks == MAP_FAILED || tpb > EMU_MAX) abort();\n"
+    "  emu_args = args;\n"
+    "  blockDim.x = (unsigned)tpb; blockDim.y = blockDim.z = 1;\n"
+    "  for (int64_t b = (first + ipb - 1) / ipb; b * ipb < first + count; ++b) {\n"
+    "    blockIdx.x = (unsigned)b;\n"
+    "    for (int t = 0; t < tpb; ++t) {\n"
+    "      getcontext(&emu_fib[t]);\n"
+    "      emu_fib[t].uc_stack.ss_sp = stacks + (size_t)t * EMU_STACK;\n"
+    "      emu_fib[t].uc_stack.ss_size = EMU_STACK;\n"
+    "      emu_fib[t].uc_link = &emu_main;\n"
+    "      makecontext(&emu_fib[t], body, 0);\n"
+    "      emu_done[t] = 0;\n"
+    "    }\n"
+    "    emu_running = tpb;\n"
+    "    emu_waiting = 0;\n"
+    "    for (int pass = 0; emu_running > 0; ++pass)\n"
+    "      for (int j = 0; j < tpb; ++j) {\n"
+    "        const int t = pass % 2 ? tpb - 1 - j : j;\n"
+    "        if (emu_done[t]) continue;\n"
+    "        emu_cur = t;\n"
+    "        threadIdx.x = (unsigned)t; threadIdx.y = threadIdx.z = 0;\n"
+    "        swapcontext(&emu_main, &emu_fib[t]);\n"
+    "      }\n"
+    "  }\n"
+    "  munmap(stacks, span);\n"
+    "}\n";
 
 /* The cuda text as C: the shim, the kernels renamed cu_NAME and static, and
- * per kernel NAME(void **args, int64_t first, int64_t count) running
- * threads first .. first + count - 1 of 128-thread blocks. */
-static char *emulated(const char *cuda) {
+ * per kernel NAME(void **args, int64_t first, int64_t count) running the
+ * blocks of its launch shape (dg_codegen_shock_shape, as shock.c launches
+ * them) over the items first .. first + count - 1. */
+static char *emulated(const char *cuda, const dg_element_ops *el, const dg_physics *ph,
+                      int is_float) {
+  static const char *names[DG_SHOCK_NKERNELS] = {"dg_shock_sensor", "dg_shock_vertex",
+                                                 "dg_shock_nodes", "dg_shock_faces",
+                                                 "dg_shock_limit"};
   dg_strbuf b, w;
   dg_strbuf_init(&b);
   dg_strbuf_init(&w);
+  unsigned smem = 0;
+  for (int k = 0; k < DG_SHOCK_NKERNELS; k++) {
+    unsigned sb = dg_codegen_shock_shape(el, ph, is_float, (dg_shock_kernel_id)k).shared_bytes;
+    smem = sb > smem ? sb : smem;
+  }
+  dg_strbuf_appendf(&b, "#define EMU_SMEM %u\n", smem / 8 + 1);
   dg_strbuf_append(&b, SHIM);
   const char *p = cuda;
   while (*p) {
@@ -54,26 +128,39 @@ static char *emulated(const char *cuda) {
     if (strncmp(p, "#define KERNEL ", 15) == 0) {
       dg_strbuf_append(&b, "#define KERNEL static\n");
     } else if (strncmp(p, "KERNEL void ", 12) == 0) {
-      const char *name = p + 12, *open = strchr(name, '('), *close = strchr(open, ')');
-      dg_strbuf_appendf(&b, "KERNEL void cu_%.*s", (int)(len - 12), name);
-      dg_strbuf_appendf(&w, "void %.*s(void **args, int64_t first, int64_t count) {\n"
-                            "  blockDim.x = 128;\n"
-                            "  for (int64_t g = first; g < first + count; ++g) {\n"
-                            "    blockIdx.x = (unsigned)(g / 128);\n"
-                            "    threadIdx.x = (unsigned)(g %% 128);\n"
-                            "    cu_%.*s(",
-                        (int)(open - name), name, (int)(open - name), name);
+      /* KERNEL void [__launch_bounds__(...) ]NAME(params...) {, over lines */
+      const char *name = p + 12;
+      if (strncmp(name, "__launch_bounds__(", 18) == 0)
+        name = strchr(name, ')') + 2;
+      const char *open = strchr(name, '('), *close = strchr(open, ')');
+      int which = -1;
+      for (int k = 0; k < DG_SHOCK_NKERNELS; k++)
+        if ((size_t)(open - name) == strlen(names[k]) && !strncmp(name, names[k], strlen(names[k])))
+          which = k;
+      if (which < 0)
+        return NULL;
+      dg_shock_shape sh = dg_codegen_shock_shape(el, ph, is_float, (dg_shock_kernel_id)which);
+      dg_strbuf_appendf(&b, "%.*scu_%.*s", (int)(name - p), p, (int)(close + 1 - name), name);
+      dg_strbuf_appendf(&w, "static void emu_body_%s(void) {\n  void **a = emu_args;\n  cu_%s(",
+                        names[which], names[which]);
       int a = 0;
       for (const char *q = open + 1; q < close;) {
+        while (*q == ' ' || *q == '\n')
+          q++;
         const char *c = memchr(q, ',', (size_t)(close - q));
         const char *end = c ? c : close, *sp = end;
         while (sp > q && sp[-1] != ' ' && sp[-1] != '*')
           sp--;
-        dg_strbuf_appendf(&w, "%s*(%.*s *)args[%d]", a ? ", " : "", (int)(sp - q), q, a);
+        dg_strbuf_appendf(&w, "%s*(%.*s *)a[%d]", a ? ", " : "", (int)(sp - q), q, a);
         a++;
-        q = c ? c + 2 : close;
+        q = c ? c + 1 : close;
       }
-      dg_strbuf_append(&w, ");\n  }\n}\n");
+      dg_strbuf_appendf(&w, ");\n  emu_exit();\n}\n"
+                            "void %s(void **args, int64_t first, int64_t count) {\n"
+                            "  emu_blocks(emu_body_%s, args, %d, %d, first, count);\n}\n",
+                        names[which], names[which], sh.threads_per_item * sh.items_per_block,
+                        sh.items_per_block);
+      len = (size_t)(close + 1 - p);
     } else {
       dg_strbuf_appendf(&b, "%.*s", (int)len, p);
     }
@@ -170,6 +257,118 @@ static int check_formula(const dg_problem *p, const dg_discretization *disc, con
   return fail;
 }
 
+/* Whether every one of n reals at a is v (exactly). */
+static int all_equal(dg_device *dev, const void *a, size_t n, size_t rs, double v) {
+  double *x = malloc(n * 8 + 8);
+  float *xf = (float *)x;
+  MUST(dg_device_download(dev, x, a, n * rs));
+  int ok = 1;
+  for (size_t i = 0; i < n && ok; i++)
+    ok = (rs == 4 ? (double)xf[i] : x[i]) == (rs == 4 ? (double)(float)v : v);
+  free(x);
+  return ok;
+}
+
+static void fill(dg_device *dev, void *a, size_t n, size_t rs, double v) {
+  double *x = malloc(n * 8 + 8);
+  float *xf = (float *)x;
+  for (size_t i = 0; i < n; i++)
+    if (rs == 4)
+      xf[i] = (float)v;
+    else
+      x[i] = v;
+  MUST(dg_device_upload(dev, a, x, n * rs));
+  free(x);
+}
+
+/* dg_shock_viscosity_active of module m against dg_shock_viscosity's
+ * tables cf_ref, fcf_ref of the discontinuous state qd: a smooth state qs
+ * (every element constant: no degree-N modes, zero viscosity) is inactive
+ * and leaves the tables zero, also from start values that are not; the
+ * discontinuous one is active with the same tables to the bit (the same
+ * kernels); an inactive call after it writes the zeros back; and an
+ * inactive call after an inactive one leaves the tables alone (the skip:
+ * values put there behind the module's back stay, until
+ * dg_shock_forget_coefficients).  1 if any fails. */
+static int check_active(dg_device *dev, dg_shock *m, void *qs, void *qd, const void *cf_ref,
+                        const void *fcf_ref, size_t ncf, size_t nfcf, size_t rs,
+                        const char *what) {
+  void *cf = NULL, *fcf = NULL;
+  MUST(dg_device_malloc(dev, ncf * rs, &cf));
+  MUST(dg_device_malloc(dev, nfcf * rs, &fcf));
+  int fail = 0, active = -1;
+  double s;
+  fill(dev, cf, ncf, rs, 7.0);
+  fill(dev, fcf, nfcf, rs, 7.0);
+  MUST(dg_shock_viscosity_active(m, qs, cf, fcf, &active));
+  int zero = all_equal(dev, cf, ncf, rs, 0.0) && all_equal(dev, fcf, nfcf, rs, 0.0);
+  printf("%s: smooth state, first call: active %d, tables zero %d\n", what, active, zero);
+  if (active != 0 || !zero)
+    printf("FAIL: %s: a smooth state's first call\n", what), fail = 1;
+  fill(dev, cf, ncf, rs, 7.0);
+  MUST(dg_shock_viscosity_active(m, qs, cf, fcf, &active));
+  int kept = all_equal(dev, cf, ncf, rs, 7.0);
+  printf("%s: smooth again: active %d, skipped %d\n", what, active, kept);
+  if (active != 0 || !kept)
+    printf("FAIL: %s: an inactive call after an inactive one spread again\n", what), fail = 1;
+  dg_shock_forget_coefficients(m); /* ... unless told of them */
+  MUST(dg_shock_viscosity_active(m, qs, cf, fcf, &active));
+  zero = all_equal(dev, cf, ncf, rs, 0.0) && all_equal(dev, fcf, nfcf, rs, 0.0);
+  printf("%s: smooth after dg_shock_forget_coefficients: active %d, tables zero %d\n", what,
+         active, zero);
+  if (active != 0 || !zero)
+    printf("FAIL: %s: dg_shock_forget_coefficients\n", what), fail = 1;
+  fill(dev, cf, ncf, rs, 7.0); /* the discontinuous state's call spreads over them */
+  MUST(dg_shock_viscosity_active(m, qd, cf, fcf, &active));
+  double dc = maxdiff(dev, cf, cf_ref, ncf, rs, &s), df = maxdiff(dev, fcf, fcf_ref, nfcf, rs, &s);
+  printf("%s: discontinuous: active %d, tables - dg_shock_viscosity's %.3g %.3g\n", what, active,
+         dc, df);
+  if (active != 1 || dc != 0 || df != 0)
+    printf("FAIL: %s: the discontinuous state's active call\n", what), fail = 1;
+  MUST(dg_shock_viscosity_active(m, qs, cf, fcf, &active));
+  zero = all_equal(dev, cf, ncf, rs, 0.0) && all_equal(dev, fcf, nfcf, rs, 0.0);
+  printf("%s: smooth after it: active %d, tables zero %d\n", what, active, zero);
+  if (active != 0 || !zero)
+    printf("FAIL: %s: an inactive call after an active one\n", what), fail = 1;
+  dg_device_free(dev, cf);
+  dg_device_free(dev, fcf);
+  return fail;
+}
+
+typedef struct {
+  void **cf, **fcf; /* the two modules' dg_shock_viscosity tables */
+  size_t ncf, nfcf, rs;
+} shock_tables;
+
+/* check_active for both modules: the smooth state is u (logical order,
+ * nlog values) with every element's nodes at their mean, set into sol;
+ * qorig the discontinuous state. */
+static int check_active_both(dg_device *dev, const dg_discretization *disc, dg_solver *sol,
+                             double *u, size_t nlog, dg_shock *const *mods, const void *qorig,
+                             size_t nstate, const shock_tables *t) {
+  for (size_t e = 0; e < nlog / (size_t)disc->Np; e++) {
+    double *x = u + e * (size_t)disc->Np, mean = 0;
+    for (int i = 0; i < disc->Np; i++)
+      mean += x[i] / disc->Np;
+    for (int i = 0; i < disc->Np; i++)
+      x[i] = mean;
+  }
+  MUST(dg_solver_set_state(sol, u));
+  void *qs = NULL, *qd = NULL;
+  MUST(dg_device_malloc(dev, nstate * t->rs, &qs));
+  MUST(dg_device_malloc(dev, nstate * t->rs, &qd));
+  MUST(dg_device_copy(dev, qs, dg_solver_device_state(sol), nstate * t->rs));
+  MUST(dg_device_copy(dev, qd, qorig, nstate * t->rs));
+  const char *what[2] = {"c kernels", "cuda kernels"};
+  int fail = 0;
+  for (int j = 0; j < 2; j++)
+    fail |= check_active(dev, mods[j], qs, qd, t->cf[j], t->fcf[j], t->ncf, t->nfcf, t->rs,
+                         what[j]);
+  dg_device_free(dev, qs);
+  dg_device_free(dev, qd);
+  return fail;
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) {
     fprintf(stderr, "usage: test_shock_emulate problem.cfg [section.key=value ...]\n");
@@ -180,8 +379,12 @@ int main(int argc, char **argv) {
   int nov = 0;
   ov[nov++] = "backend.device=cpu";
   ov[nov++] = "output.enabled=false";
+  int element_major = 0;
   for (int i = 2; i < argc && nov < 32; i++)
-    ov[nov++] = argv[i];
+    if (strcmp(argv[i], "--element-major") == 0)
+      element_major = 1;
+    else
+      ov[nov++] = argv[i];
   dg_problem *p = NULL;
   MUST(dg_problem_load(argv[1], ov, nov, &p));
   CHECK(dg_problem_shock_enabled(p), "%s has no [shock]", argv[1]);
@@ -193,6 +396,10 @@ int main(int argc, char **argv) {
   dg_physics_tables *tabs = NULL;
   MUST(dg_physics_from_program(p->program, &ph, &tabs));
   dg_solver_options so = {dg_kernel_config_default(), NULL};
+  if (element_major) { /* the other layout, with padding (NP_PAD > NP) */
+    so.kernels.layout = DG_LAYOUT_ELEMENT_MAJOR;
+    so.kernels.np_align = 8;
+  }
   dg_solver *sol = NULL;
   MUST(dg_solver_create(dev, disc, &ph, p->tag_to_bc, &so, &sol));
   const dg_opdata *od = dg_solver_opdata(sol);
@@ -218,7 +425,8 @@ int main(int argc, char **argv) {
    * kernels through the shim */
   char *cuda = NULL;
   MUST(dg_shock_source(disc, od, p->program, &ph, &p->shock, DG_CODEGEN_CUDA, is_float, &cuda));
-  char *emu = emulated(cuda);
+  dg_element_ops el = dg_element_ops_of(disc->re);
+  char *emu = emulated(cuda, &el, &ph, is_float);
   CHECK(emu, "emulation source");
   int fail = 0;
   fail |= check_nvrtc(cuda);
@@ -239,6 +447,9 @@ int main(int argc, char **argv) {
     MUST(dg_device_zero(dev, fcf[j], nfcf * rs));
   }
   dg_shock *mods[2] = {sc, se};
+  void *qorig = NULL; /* the discontinuous state, before the limiter */
+  MUST(dg_device_malloc(dev, nstate * rs, &qorig));
+  MUST(dg_device_copy(dev, qorig, q[0], nstate * rs));
   double tol = is_float ? 1e-5 : 1e-12, s;
   if (p->shock.sensor && p->shock.sensor[0]) {
     for (int j = 0; j < 2; j++)
@@ -283,6 +494,11 @@ int main(int argc, char **argv) {
     if (!(dq <= tol * s) || before != 0 || changed == 0)
       printf("FAIL: limited states\n"), fail = 1;
   }
+  if (p->shock.sensor && p->shock.sensor[0]) {
+    shock_tables t = {cf, fcf, ncf, nfcf, rs};
+    fail |= check_active_both(dev, disc, sol, u, nlog, mods, qorig, nstate, &t);
+  }
+  dg_device_free(dev, qorig);
   for (int j = 0; j < 2; j++) {
     dg_device_free(dev, q[j]);
     dg_device_free(dev, cf[j]);
