@@ -15,8 +15,9 @@
 #define M_PI 3.14159265358979323846
 #endif
 
-/* About 256 threads a block: whole elements of tpe threads each. */
-enum { BLOCK_THREADS = 256, MAX_THREADS = 1024 };
+/* About 256 threads a block: whole elements of tpe threads each; the
+ * sensor: SENSOR_EPB elements, a thread each (below). */
+enum { BLOCK_THREADS = 256, MAX_THREADS = 1024, SENSOR_EPB = 64 };
 static int elements_per_block(int tpe) { return tpe >= BLOCK_THREADS ? 1 : BLOCK_THREADS / tpe; }
 
 dg_shock_shape dg_codegen_shock_shape(const dg_element_ops *el, const dg_physics *ph,
@@ -25,8 +26,10 @@ dg_shock_shape dg_codegen_shock_shape(const dg_element_ops *el, const dg_physics
   unsigned rs = is_float ? 4u : 8u, t = (unsigned)(sh.items_per_block * el->Np);
   unsigned e = (unsigned)sh.items_per_block, nc = (unsigned)ph->ncomp;
   switch (which) {
-  case DG_SHOCK_KSENSOR: /* the quantity's node values and modal coefficients */
-    sh.shared_bytes = 2 * t * rs;
+  case DG_SHOCK_KSENSOR: /* the quantity's node values, a padded row per element */
+    sh.threads_per_item = 1;
+    sh.items_per_block = SENSOR_EPB;
+    sh.shared_bytes = (unsigned)SENSOR_EPB * (unsigned)(el->Np + 1) * rs;
     break;
   case DG_SHOCK_KVERTEX:
     sh.threads_per_item = 1;
@@ -122,37 +125,38 @@ static void emit_sensor_ramp(dg_strbuf *b, const dg_emit_ctx *ctx, const dg_shoc
                     in, in, in);
 }
 
-/* cuda: thread i of an element evaluates the quantity at node i, then its
- * modal coefficient c_i (row i of invV, stored column-major: a warp reads
- * neighbouring words); one thread per element sums the squares in the
- * modes' order. */
+/* cuda: the block's threads load the quantity's node values of its
+ * SH_SEPB elements, node after node in the state's order (coalesced), into
+ * a row of NP + 1 reals per element (the padding staggers the rows over the
+ * shared-memory banks); then a thread per element takes the modal
+ * coefficients c_j = sum_l invV[j][l] q_l and their energies.  Every thread
+ * of a warp reads the same invV entry at once (a broadcast), and an element's
+ * work stays in one thread: no barrier or reduction after the load. */
 static void emit_sensor_cuda(dg_strbuf *b, dg_emit_ctx *ctx, const dg_shock_codegen *sc) {
   dg_strbuf_append(b,
-                   "KERNEL void __launch_bounds__(SH_EPB * NP) dg_shock_sensor(\n"
+                   "KERNEL void __launch_bounds__(SH_SEPB) dg_shock_sensor(\n"
                    "    const real *__restrict__ q, const real *__restrict__ hk,\n"
                    "    real *__restrict__ eps, int *__restrict__ active, long long K,\n"
                    "    long long n) {\n"
                    "  extern __shared__ __align__(16) double smem_raw[];\n"
-                   "  /* the block's node values of the quantity, its modal coefficients */\n"
-                   "  real *sq = (real *)smem_raw, *sm = sq + SH_EPB * NP;\n"
-                   "  const int tid = threadIdx.x, slot = tid / NP, i = tid - slot * NP;\n"
-                   "  const long long k = (long long)blockIdx.x * SH_EPB + slot;\n"
-                   "  if (k < n) {\n");
+                   "  real *sq = (real *)smem_raw; /* [SH_SEPB][NP + 1] */\n"
+                   "  const long long k0 = (long long)blockIdx.x * SH_SEPB;\n"
+                   "  for (int f = threadIdx.x; f < SH_SEPB * NP; f += SH_SEPB) {\n"
+                   "    const int slot = f / NP, i = f - slot * NP;\n"
+                   "    const long long k = k0 + slot;\n"
+                   "    if (k >= n) break;\n");
   emit_load_node(b, "    ");
-  dg_strbuf_append(b, "    sq[tid] = ");
+  dg_strbuf_append(b, "    sq[slot * (NP + 1) + i] = ");
   dg_emit_expr(ctx, b, sc->sensor, 0);
   dg_strbuf_append(b, ";\n  }\n"
                       "  __syncthreads();\n"
-                      "  if (k < n) {\n"
-                      "    real cj = 0;\n"
-                      "    for (int l = 0; l < NP; ++l) cj += c_invV[l * NP + i] * sq[slot * NP + l];\n"
-                      "    sm[tid] = cj;\n"
-                      "  }\n"
-                      "  __syncthreads();\n"
-                      "  if (k >= n || i != 0) return;\n"
+                      "  const long long k = k0 + threadIdx.x;\n"
+                      "  if (k >= n) return;\n"
+                      "  const real *qn = sq + threadIdx.x * (NP + 1);\n"
                       "  real tot = 0, hi = 0;\n"
                       "  for (int j = 0; j < NP; ++j) {\n"
-                      "    const real cj = sm[slot * NP + j];\n"
+                      "    real cj = 0;\n"
+                      "    for (int l = 0; l < NP; ++l) cj += c_invV[j * NP + l] * qn[l];\n"
                       "    tot += cj * cj;\n"
                       "    hi += c_top[j] * cj * cj;\n"
                       "  }\n");
@@ -162,10 +166,7 @@ static void emit_sensor_cuda(dg_strbuf *b, dg_emit_ctx *ctx, const dg_shock_code
 
 static dg_error emit_sensor(dg_strbuf *b, dg_codegen_target tg, const dg_element_ops *el,
                             const dg_physics *ph, int is_float, const dg_shock_codegen *sc) {
-  if (tg == DG_CODEGEN_CUDA)
-    dg_gen_emit_matrix(b, tg, DG_MATRIX_GLOBAL, is_float, "c_invV", sc->invV, el->Np, el->Np);
-  else
-    emit_table(b, tg, "c_invV", sc->invV, el->Np * el->Np);
+  emit_table(b, tg, "c_invV", sc->invV, el->Np * el->Np); /* row-major */
   double top[64 * 64] = {0};
   int np = el->Np;
   for (int j = 0; j < np; j++)
@@ -515,10 +516,12 @@ dg_error dg_codegen_shock(dg_codegen_target tg, const dg_element_ops *el, const 
                     sc->sensor ? sc->av_coef : 0);
   if (tg == DG_CODEGEN_CUDA) /* dg_codegen_shock_shape's blocks */
     dg_strbuf_appendf(&b, "/* elements a block: of the node kernels (SH_EPB * NP threads), of\n"
-                          " * dg_shock_faces (SH_FEPB * NFNFP threads) */\n"
-                          "#define SH_EPB %d\n#define SH_FEPB %d\n",
-                      dg_codegen_shock_shape(el, ph, is_float, DG_SHOCK_KSENSOR).items_per_block,
-                      dg_codegen_shock_shape(el, ph, is_float, DG_SHOCK_KFACES).items_per_block);
+                          " * dg_shock_faces (SH_FEPB * NFNFP threads), of the sensor (SH_SEPB\n"
+                          " * threads) */\n"
+                          "#define SH_EPB %d\n#define SH_FEPB %d\n#define SH_SEPB %d\n",
+                      dg_codegen_shock_shape(el, ph, is_float, DG_SHOCK_KNODES).items_per_block,
+                      dg_codegen_shock_shape(el, ph, is_float, DG_SHOCK_KFACES).items_per_block,
+                      dg_codegen_shock_shape(el, ph, is_float, DG_SHOCK_KSENSOR).items_per_block);
   if (layout == DG_LAYOUT_FIELD_MAJOR)
     dg_strbuf_append(&b, "#define CSTRIDE(K) ((long long)(K) * NP_PAD)\n"
                          "#define BASE(k, i) ((long long)(k) * NP_PAD + (i))\n"
