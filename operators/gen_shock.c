@@ -89,6 +89,16 @@ static void node_field(const dg_emit_ctx *c, dg_strbuf *b, int comp, dg_flux_sid
   dg_strbuf_appendf(b, "%s[%d]", (const char *)c->user, comp);
 }
 
+/* The sensor's leaves: node i's state read where the expression needs it
+ * (only the components it names: a sensor of rho reads one array, not the
+ * whole state; repeated reads of one component are one load, q being a
+ * const restrict pointer).  Expects q, K, k, i. */
+static void node_field_direct(const dg_emit_ctx *c, dg_strbuf *b, int comp, dg_flux_side side) {
+  (void)c;
+  (void)side;
+  dg_strbuf_appendf(b, "q[BASE(k, i) + (long long)%d * CSTRIDE(K)]", comp);
+}
+
 static void emit_table(dg_strbuf *b, dg_codegen_target tg, const char *name, const double *a,
                        int n) {
   dg_strbuf_appendf(b, "%s real %s[%d] = {", tg == DG_CODEGEN_CUDA ? "__device__ const"
@@ -145,7 +155,6 @@ static void emit_sensor_cuda(dg_strbuf *b, dg_emit_ctx *ctx, const dg_shock_code
                    "    const int slot = f / NP, i = f - slot * NP;\n"
                    "    const long long k = k0 + slot;\n"
                    "    if (k >= n) break;\n");
-  emit_load_node(b, "    ");
   dg_strbuf_append(b, "    sq[slot * (NP + 1) + i] = ");
   dg_emit_expr(ctx, b, sc->sensor, 0);
   dg_strbuf_append(b, ";\n  }\n"
@@ -179,8 +188,7 @@ static dg_error emit_sensor(dg_strbuf *b, dg_codegen_target tg, const dg_element
                     sc->s0, sc->kappa, sc->eps_max, sc->eps_scale);
   dg_emit_ctx ctx;
   dg_gen_init_ctx(&ctx, ph, el->dim, is_float);
-  ctx.field = node_field;
-  ctx.user = (void *)"u";
+  ctx.field = node_field_direct;
   if (tg == DG_CODEGEN_CUDA) {
     emit_sensor_cuda(b, &ctx, sc);
     return dg_emit_status(&ctx);
@@ -190,7 +198,6 @@ static dg_error emit_sensor(dg_strbuf *b, dg_codegen_target tg, const dg_element
   const char *nm[] = {"q", "hk", "eps", "active", "K", "n"};
   kernel_head(b, tg, "dg_shock_sensor", 6, ty, nm, "k", "n");
   dg_strbuf_append(b, "  real qn[NP];\n  for (int i = 0; i < NP; ++i) {\n");
-  emit_load_node(b, "    ");
   dg_strbuf_append(b, "    qn[i] = ");
   dg_emit_expr(&ctx, b, sc->sensor, 0);
   dg_strbuf_append(b, ";\n  }\n");

@@ -45,18 +45,20 @@ static const char *SHIM =
     "#define _DEFAULT_SOURCE\n#include <math.h>\n#include <stdint.h>\n#include <stdlib.h>\n"
     "#include <sys/mman.h>\n#include <ucontext.h>\n"
     "typedef struct { unsigned x, y, z; } emu_dim3;\n"
-    "static emu_dim3 threadIdx, blockIdx, blockDim;\n"
-    "#define __device__\n#define __restrict__\n#define __shared__\n#define __align__(n)\n"
+    "static _Thread_local emu_dim3 threadIdx, blockIdx, blockDim;\n"
+    "#define __device__\n#define __restrict__\n#define __shared__ _Thread_local\n#define __align__(n)\n"
     "#define __launch_bounds__(n)\n"
-    "static double smem_raw[EMU_SMEM];\n"
+    "static _Thread_local double smem_raw[EMU_SMEM];\n"
     /* a block's threads: fibers resumed in turn (the direction reversed each
      * pass, so that a missing barrier shows) until each waits at the
      * barrier or returns; the barrier opens when every thread still running
-     * has reached it */
+     * has reached it.  The shim's state is per OpenMP thread: the cpu
+     * backend runs chunks of blocks side by side (shared, it crashed 3
+     * runs in 8 on 2 threads) */
     "enum { EMU_MAX = 1024, EMU_STACK = 64 << 10 };\n"
-    "static ucontext_t emu_main, emu_fib[EMU_MAX];\n"
-    "static int emu_cur, emu_running, emu_waiting, emu_gen, emu_done[EMU_MAX];\n"
-    "static void **emu_args;\n"
+    "static _Thread_local ucontext_t emu_main, emu_fib[EMU_MAX];\n"
+    "static _Thread_local int emu_cur, emu_running, emu_waiting, emu_gen, emu_done[EMU_MAX];\n"
+    "static _Thread_local void **emu_args;\n"
     "static void emu_sync(void) {\n"
     "  const int g = emu_gen;\n"
     "  if (++emu_waiting == emu_running) { emu_waiting = 0; ++emu_gen; }\n"
