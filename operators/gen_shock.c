@@ -99,13 +99,24 @@ static void node_field_direct(const dg_emit_ctx *c, dg_strbuf *b, int comp, dg_f
   dg_strbuf_appendf(b, "q[BASE(k, i) + (long long)%d * CSTRIDE(K)]", comp);
 }
 
-static void emit_table(dg_strbuf *b, dg_codegen_target tg, const char *name, const double *a,
-                       int n) {
-  dg_strbuf_appendf(b, "%s real %s[%d] = {", tg == DG_CODEGEN_CUDA ? "__device__ const"
-                                                                   : "static const", name, n);
+/* A table of the module.  cuda: in constant memory when a warp reads one
+ * entry at a time (uniform: the sensor's invV, row by row) and it fits
+ * (48 KB, of the 64 KB bank), so that the products read it as operands
+ * instead of through the load units; otherwise global. */
+static void emit_table_as(dg_strbuf *b, dg_codegen_target tg, const char *name, const double *a,
+                          int n, int uniform) {
+  const char *q = tg != DG_CODEGEN_CUDA                     ? "static const"
+                  : uniform && (size_t)n * 8 <= (48u << 10) ? "__constant__"
+                                                            : "__device__ const";
+  dg_strbuf_appendf(b, "%s real %s[%d] = {", q, name, n);
   for (int i = 0; i < n; i++)
     dg_strbuf_appendf(b, "%s%.17g", i ? (i % 4 ? ", " : ",\n    ") : "", a[i]);
   dg_strbuf_append(b, "};\n");
+}
+
+static void emit_table(dg_strbuf *b, dg_codegen_target tg, const char *name, const double *a,
+                       int n) {
+  emit_table_as(b, tg, name, a, n, 0);
 }
 
 /* Load node i's state into u[] (expects q, K, k, i). */
@@ -163,9 +174,11 @@ static void emit_sensor_cuda(dg_strbuf *b, dg_emit_ctx *ctx, const dg_shock_code
                       "  if (k >= n) return;\n"
                       "  const real *qn = sq + threadIdx.x * (NP + 1);\n"
                       "  real tot = 0, hi = 0;\n"
+                      "  real x[NP];\n"
+                      "  for (int l = 0; l < NP; ++l) x[l] = qn[l];\n"
                       "  for (int j = 0; j < NP; ++j) {\n"
                       "    real cj = 0;\n"
-                      "    for (int l = 0; l < NP; ++l) cj += c_invV[j * NP + l] * qn[l];\n"
+                      "    for (int l = 0; l < NP; ++l) cj += c_invV[j * NP + l] * x[l];\n"
                       "    tot += cj * cj;\n"
                       "    hi += c_top[j] * cj * cj;\n"
                       "  }\n");
@@ -175,12 +188,12 @@ static void emit_sensor_cuda(dg_strbuf *b, dg_emit_ctx *ctx, const dg_shock_code
 
 static dg_error emit_sensor(dg_strbuf *b, dg_codegen_target tg, const dg_element_ops *el,
                             const dg_physics *ph, int is_float, const dg_shock_codegen *sc) {
-  emit_table(b, tg, "c_invV", sc->invV, el->Np * el->Np); /* row-major */
+  emit_table_as(b, tg, "c_invV", sc->invV, el->Np * el->Np, 1); /* row-major */
   double top[64 * 64] = {0};
   int np = el->Np;
   for (int j = 0; j < np; j++)
     top[j] = sc->mode_degree[j] == el->N ? 1.0 : 0.0;
-  emit_table(b, tg, "c_top", top, np);
+  emit_table_as(b, tg, "c_top", top, np, 1);
   dg_strbuf_appendf(b, "/* dg_shock_sensor: s = log10(|q - P_{N-1} q|^2 / |q|^2) of the modal\n"
                        " * coefficients of the sensor quantity (Persson & Peraire 2006), then\n"
                        " * eps = eps0/2 (1 + sin(pi (s - s0)/(2 kappa))) on |s - s0| < kappa,\n"

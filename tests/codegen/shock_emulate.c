@@ -46,7 +46,7 @@ static const char *SHIM =
     "#include <sys/mman.h>\n#include <ucontext.h>\n"
     "typedef struct { unsigned x, y, z; } emu_dim3;\n"
     "static _Thread_local emu_dim3 threadIdx, blockIdx, blockDim;\n"
-    "#define __device__\n#define __restrict__\n#define __shared__ _Thread_local\n#define __align__(n)\n"
+    "#define __device__\n#define __constant__\n#define __restrict__\n#define __shared__ _Thread_local\n#define __align__(n)\n"
     "#define __launch_bounds__(n)\n"
     "static _Thread_local double smem_raw[EMU_SMEM];\n"
     /* a block's threads: fibers resumed in turn (the direction reversed each
