@@ -162,11 +162,15 @@ static void emit_sensor_cuda(dg_strbuf *b, dg_emit_ctx *ctx, const dg_shock_code
                    "  extern __shared__ __align__(16) double smem_raw[];\n"
                    "  real *sq = (real *)smem_raw; /* [SH_SEPB][NP + 1] */\n"
                    "  const long long k0 = (long long)blockIdx.x * SH_SEPB;\n"
-                   "  for (int f = threadIdx.x; f < SH_SEPB * NP; f += SH_SEPB) {\n"
+                   "  const int ne = n - k0 < SH_SEPB ? (int)(n - k0) : SH_SEPB;\n"
+                   "  /* unrolled, no early exit: a thread's NP loads are in flight at once */\n"
+                   "#pragma unroll\n"
+                   "  for (int r = 0; r < NP; ++r) {\n"
+                   "    const int f = threadIdx.x + r * SH_SEPB;\n"
                    "    const int slot = f / NP, i = f - slot * NP;\n"
                    "    const long long k = k0 + slot;\n"
-                   "    if (k >= n) break;\n");
-  dg_strbuf_append(b, "    sq[slot * (NP + 1) + i] = ");
+                   "    if (slot < ne)\n");
+  dg_strbuf_append(b, "      sq[slot * (NP + 1) + i] = ");
   dg_emit_expr(ctx, b, sc->sensor, 0);
   dg_strbuf_append(b, ";\n  }\n"
                       "  __syncthreads();\n"
