@@ -48,3 +48,12 @@ function(dg_plain_only)
     set_tests_properties(${ARGN} PROPERTIES DISABLED TRUE)
   endif()
 endfunction()
+
+# dg_full_unwind(<test>...): single-process tests that start MPI (MPI_Init in
+# the program, or dgrun on a Poisson cfg): in a DGRUN_SANITIZE build they
+# keep the slow unwinder at every malloc that the suppressions of Open MPI's
+# exit-time allocations need (tests/CMakeLists.txt; tests labelled mpi keep
+# it without this).
+function(dg_full_unwind)
+  set_tests_properties(${ARGN} PROPERTIES DG_FULL_UNWIND 1)
+endfunction()

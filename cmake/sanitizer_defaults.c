@@ -9,6 +9,8 @@
  * a thread still starting at exit trips ASan's own stack query (below).
  * These libraries have no frame pointers, so the fast unwinder loses the
  * stack above them: unwinding on malloc is full, so the entry points show.
+ * (It is also most of a sanitizer run's time: the CTest tests that start no
+ * MPI run with fast_unwind_on_malloc=1, tests/CMakeLists.txt.)
  *
  * intercept_tls_get_addr=0: up to gcc 13 / LLVM 16 the runtime's
  * __tls_get_addr interceptor takes a dynamic TLS block whose address is

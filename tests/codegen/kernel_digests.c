@@ -48,6 +48,10 @@ static char *normalized(const char *src) {
   CHECK(out != NULL, "out of memory");
   size_t o = 0;
   for (size_t i = 0; i < n;) {
+    if (src[i] != '-' && !isdigit((unsigned char)src[i])) { /* most bytes: no literal starts */
+      out[o++] = src[i++];
+      continue;
+    }
     int start = (i == 0 || !(isalnum((unsigned char)src[i - 1]) || src[i - 1] == '_' ||
                               src[i - 1] == '.'));
     size_t m = i + (src[i] == '-'); /* the mantissa's first digit */
