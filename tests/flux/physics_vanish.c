@@ -89,6 +89,18 @@ static void single_trees(void) {
   dg_flux_program_destroy(&prog);
 }
 
+/* prog's physics *ph (tables *t) and its twin with coefficient 0 (*twin,
+ * *vt, *first_order); 0 when all of it builds, else the error printed. */
+static int twin_of(dg_flux_program *prog, dg_physics *ph, dg_physics_tables **t,
+                   dg_physics *twin, dg_physics_vanish_tables **vt, int *first_order) {
+  if (dg_physics_from_program(prog, ph, t) == DG_OK &&
+      dg_physics_vanish(ph, dg_flux_program_arena(prog), 0, twin, vt, first_order) == DG_OK)
+    return 0;
+  dg_error_print(stdout);
+  dg_error_clear();
+  return -1;
+}
+
 /* Both targets' sources of ph with the default knobs. */
 static int generate(const dg_physics *ph, int dim, dg_codegen_target tg, char **src) {
   dg_refelem *re = NULL;
@@ -127,10 +139,8 @@ static void euler_twin(const char *cases) {
   dg_physics_tables *t_av = NULL, *t_plain = NULL;
   dg_physics_vanish_tables *vt = NULL;
   int first_order = 0;
-  if (plain && dg_physics_from_program(av, &ph_av, &t_av) == DG_OK &&
-      dg_physics_from_program(plain, &ph_plain, &t_plain) == DG_OK &&
-      dg_physics_vanish(&ph_av, dg_flux_program_arena(av), 0, &twin, &vt, &first_order) ==
-          DG_OK) {
+  if (plain && dg_physics_from_program(plain, &ph_plain, &t_plain) == DG_OK &&
+      twin_of(av, &ph_av, &t_av, &twin, &vt, &first_order) == 0) {
     CHECK(ph_av.ngrad == 5 && first_order && twin.ngrad == 0,
           "the AV file: %d gradients, twin first order %d with %d", ph_av.ngrad, first_order,
           twin.ngrad);
@@ -148,7 +158,6 @@ static void euler_twin(const char *cases) {
       free(b);
     }
   } else {
-    dg_error_print(stdout);
     dg_error_clear();
     CHECK(0, "the physics do not build");
   }
@@ -172,12 +181,10 @@ static void no_twin(void) {
   dg_physics_tables *t = NULL;
   dg_physics_vanish_tables *vt = NULL;
   int first_order = 1;
-  if (prog && dg_physics_from_program(prog, &ph, &t) == DG_OK &&
-      dg_physics_vanish(&ph, dg_flux_program_arena(prog), 0, &twin, &vt, &first_order) == DG_OK)
+  if (prog && twin_of(prog, &ph, &t, &twin, &vt, &first_order) == 0)
     CHECK(!first_order, "nu*dx(u) does not vanish with av, yet a first-order twin was made");
   else
     CHECK(0, "the viscous physics does not build");
-  dg_error_clear();
   dg_physics_vanish_tables_destroy(&vt);
   dg_physics_tables_destroy(&t);
   dg_flux_program_destroy(&prog);

@@ -63,6 +63,12 @@ cs() { local name=$1; shift
     timeout 90 $CS --tool $tool --error-exitcode 9 "$@" > "$OUT/cs_${tool}_$name.log" 2>&1
     echo "compute-sanitizer $tool $name: exit $? ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/cs_${tool}_$name.log" | tail -1))" | tee -a "$S"
   done; }
+# one dgbench rhs row into $OUT/bench_NAME.log, its lines that matter into the summary
+row() { local name=$1; shift
+  timeout 150 $B/core/dgbench rhs "$@" --tune=auto --repeats 20 > "$OUT/bench_$name.log" 2>&1
+  echo "== $name (exit $?)" | tee -a "$S"
+  grep -E "DOFs|RHS|shock capturing|curved|^sensor|^vertexmax|^av |^limiter|^first-order|^stage" \
+    "$OUT/bench_$name.log" | head -18 | tee -a "$S"; }
 if [ "${1:-1}" = 1b ]; then
   timeout 200 ctest --test-dir $B -L gpu --output-on-failure -j4 -R "adaptive_backends|curved" > "$OUT/ctest_gpu_1b.log" 2>&1
   grep -E "tests passed|\*\*\*|Failed" "$OUT/ctest_gpu_1b.log" | tee -a "$S"
@@ -95,18 +101,12 @@ elif [ "${1:-1}" = shock ] || [ "${1:-1}" = shockrows ] || [ "${1:-1}" = shockte
     cs shock_twin $D $P/euler3d_vortex_shock/euler3d_vortex_shock.cfg "${small[@]}" "mesh.cells=6 6 1" discretization.order=2 time.final=0.01
   fi
   [ "$1" = shocktests ] && exit 0
-  row() { local name=$1; shift
-    timeout 150 $B/core/dgbench rhs "$@" --tune=auto --repeats 20 > "$OUT/bench_$name.log" 2>&1
-    echo "== $name (exit $?)" | tee -a "$S"; grep -E "DOFs|RHS|shock capturing|^sensor|^vertexmax|^av |^limiter" "$OUT/bench_$name.log" | head -16 | tee -a "$S"; }
   row euler3d_N3 $P/euler3d_vortex/euler3d_vortex.cfg discretization.order=3 "mesh.cells=35 35 35"
   row vortex_shock_N3 $P/euler3d_vortex_shock/euler3d_vortex_shock.cfg discretization.order=3 "mesh.cells=35 35 35"
   row sod3d_shock_N3 $P/sod3d/sod3d.cfg discretization.order=3 "mesh.cells=35 35 35" "mesh.upper=1 1 1"
   row maxwell3d_N3 $P/maxwell3d/maxwell3d.cfg discretization.order=3 "mesh.cells=24 24 24"
   row euler3d_N3_again $P/euler3d_vortex/euler3d_vortex.cfg discretization.order=3 "mesh.cells=35 35 35"
 elif [ "${1:-1}" = 2 ]; then
-  row() { local name=$1; shift
-    timeout 120 $B/core/dgbench rhs "$@" --tune=auto --repeats 20 > "$OUT/bench_$name.log" 2>&1
-    echo "== $name (exit $?)" | tee -a "$S"; grep -E "DOFs|RHS|shock capturing|curved" "$OUT/bench_$name.log" | head -12 | tee -a "$S"; }
   # no regression (tuning/RESULTS.md's Maxwell 3D and Euler 3D rows)
   row maxwell3d_N3 $P/maxwell3d/maxwell3d.cfg discretization.order=3 "mesh.cells=24 24 24"
   row euler3d_N3 $P/euler3d_vortex/euler3d_vortex.cfg discretization.order=3 "mesh.cells=35 35 35"
