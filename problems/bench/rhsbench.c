@@ -54,6 +54,7 @@
 #include "dg/opdata.h"
 #include "operators/kernel_knobs.h"
 #include "operators/physics.h"
+#include "problems/bench/bench_case.h"
 #include "problems/bench/rhsbench_shock.h"
 #include "problems/solver/autotune.h"
 #include "problems/solver/coefficients.h"
@@ -152,29 +153,15 @@ static void counts(const dg_discretization *d, const dg_generated *g, int nc, in
 static dg_error bench_one(const char *cfg, const bench_opts *o, bench_row *row, FILE *out) {
   memset(row, 0, sizeof *row);
   snprintf(row->cfg, sizeof row->cfg, "%s", cfg);
-  dg_problem *p = NULL;
-  dg_device *dev = NULL;
-  dg_discretization *disc = NULL;
-  dg_physics ph;
-  dg_physics_tables *tab = NULL;
-  unsigned char *used = NULL; /* ph.bc_used */
+  dg_bench_case c;
   dg_solver *s = NULL;
-  dg_coefficients *co = NULL;
   dg_error err = DG_OK;
-  DG_CALL_GOTO(err, done, dg_problem_load(cfg, o->ov, o->nov, &p));
-  DG_CALL_GOTO(err, done, dg_device_create(p->device, -1, &dev));
-  DG_CALL_GOTO(err, done, dg_discretization_create(p->mesh, p->order, p->precision, &disc));
-  DG_CALL_GOTO(err, done, dg_physics_from_program(p->program, &ph, &tab));
-  /* as dgrun: conditions no face uses do not keep a physics off BB coefficients */
-  DG_CALL_GOTO(err, done,
-               dg_problem_boundaries_used(p->mesh, p->tag_to_bc, ph.nboundaries, NULL, &used));
-  ph.bc_used = used;
-  if (ph.ncoef > 0) { /* their values as dgrun builds them ([regions], [coefficients]) */
-    dg_coefficients_input in = {p->program, p->flux_name, p->cfg, p->mesh, p->mesh->region,
-                                p->mesh->nregions, p->mesh->region_names,
-                                (const double *const *)disc->X, disc->Np, NULL};
-    DG_CALL_GOTO(err, done, dg_coefficients_build(&in, &co));
-  }
+  DG_CALL_GOTO(err, done, dg_bench_case_open(cfg, o->ov, o->nov, &c));
+  dg_problem *p = c.p;
+  dg_device *dev = c.dev;
+  dg_discretization *disc = c.disc;
+  dg_physics ph = c.ph;
+  dg_coefficients *co = c.co;
   row->dim = disc->dim;
   row->N = disc->N;
   row->is_float = p->precision == DG_FLOAT;
@@ -185,10 +172,7 @@ static dg_error bench_one(const char *cfg, const bench_opts *o, bench_row *row, 
                                                                         : state_bytes,
                                          &row->copy_gbs));
   /* the untuned default variant: the [backend] knobs as given */
-  dg_solver_options so = {p->kernels, NULL};
-  DG_CALL_GOTO(err, done, dg_solver_create(dev, disc, &ph, p->tag_to_bc, &so, &s));
-  if (co)
-    DG_CALL_GOTO(err, done, dg_solver_set_coefficients(s, co->values));
+  DG_CALL_GOTO(err, done, dg_bench_case_solver(&c, &p->kernels, DG_TUNE_OFF, &s));
   int shock = dg_problem_shock_enabled(p);
   if (shock)
     DG_CALL_GOTO(err, done, dg_solver_set_initial(s, 0.0));
@@ -197,28 +181,11 @@ static dg_error bench_one(const char *cfg, const bench_opts *o, bench_row *row, 
   DG_CALL_GOTO(err, done, dg_autotune_time_kernels(s, o->repeats, 0, 7, ms, &stopped));
   row->default_ms = ms[0] + ms[1] + ms[2];
   dg_solver_destroy(&s);
-  dg_kernel_config kc = p->kernels;
-  if (o->tune != DG_TUNE_OFF) {
-    dg_autotune_request tq = {dev, disc, &ph, p->tag_to_bc, NULL, (dg_tune_mode)o->tune,
-                              p->kernels, NULL, NULL, 0, DG_AUTOTUNE_SEARCH_MISSING,
-                              co ? co->values : NULL};
-    dg_autotune_outcome to;
-    DG_CALL_GOTO(err, done, dg_autotune(&tq, &to));
-    kc = to.cfg;
-  }
-  so.kernels = kc;
-  DG_CALL_GOTO(err, done, dg_solver_create(dev, disc, &ph, p->tag_to_bc, &so, &s));
-  if (co)
-    DG_CALL_GOTO(err, done, dg_solver_set_coefficients(s, co->values));
+  dg_kernel_config kc;
+  DG_CALL_GOTO(err, done, dg_bench_case_tune(&c, o->tune, &kc));
+  DG_CALL_GOTO(err, done, dg_bench_case_solver(&c, &kc, o->tune, &s));
   if (shock)
     DG_CALL_GOTO(err, done, dg_solver_set_initial(s, 0.0));
-  if (o->tune != DG_TUNE_OFF && disc->ncurved > 0) { /* the curved kernels' own tuning */
-    dg_autotune_request tq = {dev, disc, &ph, p->tag_to_bc, NULL, (dg_tune_mode)o->tune,
-                              kc, NULL, NULL, 0, DG_AUTOTUNE_SEARCH_MISSING,
-                              co ? co->values : NULL};
-    dg_autotune_outcome tc;
-    DG_CALL_GOTO(err, done, dg_autotune_curved(&tq, s, &tc));
-  }
   DG_CALL_GOTO(err, done, dg_autotune_time_kernels(s, o->repeats, 0, 7, row->ms, &stopped));
   row->rhs_ms = row->ms[0] + row->ms[1] + row->ms[2];
   counts(disc, dg_solver_generated(s), ph.ncomp, ph.ncoef, ph.ngrad * disc->dim, kc.fuse_update,
@@ -263,13 +230,7 @@ static dg_error bench_one(const char *cfg, const bench_opts *o, bench_row *row, 
   }
 done:
   dg_solver_destroy(&s);
-  dg_coefficients_destroy(&co);
-  if (tab)
-    dg_physics_tables_destroy(&tab);
-  free(used);
-  dg_discretization_destroy(&disc);
-  dg_device_destroy(&dev);
-  dg_problem_destroy(&p);
+  dg_bench_case_close(&c);
   return err;
 }
 
