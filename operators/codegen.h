@@ -301,17 +301,12 @@ dg_error dg_codegen_generate(dg_codegen_target target, const dg_element_ops *el,
                              const dg_kernel_config *cfg, dg_generated *out);
 void dg_generated_free(dg_generated *g);
 
-/* Second-order terms: dg_gradient's cuda block is NP x this many threads'
- * elements (GEPB), from the surface kernel's threads a block (at most 256
- * threads, or NP: so the tuner's face_threads sizes both); each thread
- * covers GWI = dg_codegen_gradient_work_per_thread elements (2 where the
- * volume kernel's work_mode inline or sequence has work_per_thread >= 2, so
- * that the tuner's search of those sizes this kernel's work too; else 1), a
- * block GEPB x GWI element slots, with this much dynamic shared memory for
- * `slots` of them (operators/gen_gradient.c). */
+/* Second-order terms: dg_gradient's cuda block is NP x this many elements
+ * (GEPB), from the surface kernel's threads a block (at most 256 threads,
+ * or NP: so the tuner's face_threads sizes both), with this much dynamic shared
+ * memory for GEPB elements (operators/gen_gradient.c). */
 int dg_codegen_gradient_elements_per_block(int Np, int face_threads);
-int dg_codegen_gradient_work_per_thread(dg_codegen_target tg, const dg_kernel_config *cfg);
 unsigned dg_codegen_gradient_shared_bytes(const dg_element_ops *el, const dg_physics *ph,
-                                          int is_float, int slots);
+                                          int is_float, int gepb);
 
 #endif

@@ -64,89 +64,65 @@ static void emit_face_values(dg_strbuf *b, const dg_physics *ph, dg_emit_ctx *fc
   }
 }
 
-/* Q at node i of the GWI elements GK(w) from the staged values sg(j, w, m)
- * and face values sd(j, w, m) (formats with %s for j, w and the index).
- * Why the loop order: each matrix entry is loaded once and applied to every
- * gradient of every element the thread covers, and the accumulators (GWI x
- * NGR x DIM partials, GWI x NGR face lifts) stay in registers; a gradient at
- * a time made the compiler hoist all 3 NP + NFNFP entries across the
- * gradients (NS 3D N = 3: 254 registers and spills).  GWI > 1 (cuda) halves
- * the operator-matrix loads per element, which bound the kernel by its L1
- * traffic (NS 3D N = 3 on the H200: L1 82 % busy, DRAM 26 %). */
+/* Q at node (k, i) from the staged values sg(j, m) and face values sd(j, m)
+ * (formats with %s for j and the index expression).  Why the loop order:
+ * each matrix entry is loaded once and applied to every gradient, and the
+ * accumulators (NGR x DIM partials, NGR face lifts) stay in registers; a
+ * gradient at a time made the compiler hoist all 3 NP + NFNFP entries across
+ * the gradients (NS 3D N = 3: 254 registers and spills). */
 static void emit_combine(dg_strbuf *b, dg_codegen_target tg, int dim, const char *sg_fmt,
                          const char *sd_fmt) {
   char e[128];
   int cuda = tg == DG_CODEGEN_CUDA;
-  const char *unroll = cuda ? "#pragma unroll\n" : "";
   static const char *const dn[3] = {"gDr", "gDs", "gDt"};
   dg_strbuf_lines(b,
-                  "real dr[GWI][NGR][DIM], Qd[GWI][NGR][DIM];\n"
-                  "for (int w = 0; w < GWI; ++w)\n"
-                  "  for (int j = 0; j < NGR; ++j)\n"
-                  "    for (int r = 0; r < DIM; ++r) dr[w][j][r] = 0;\n"
+                  "const real *G = egeo + k * NGEO;\n"
+                  "const real *fgk = fgeo + k * NFACES * (DIM + 1);\n"
+                  "real dr[NGR][DIM], Qd[NGR][DIM];\n"
+                  "for (int j = 0; j < NGR; ++j)\n"
+                  "  for (int r = 0; r < DIM; ++r) dr[j][r] = 0, Qd[j][r] = 0;\n"
                   "for (int m = 0; m < NP; ++m) {\n");
   for (int r = 0; r < dim; r++) {
     snprintf(e, sizeof e, entry(tg), dn[r], cuda ? "m" : "NP", cuda ? "NP" : "m");
     dg_strbuf_line(b, "  const real a%d = %s;", r, e);
   }
-  if (cuda)
-    dg_strbuf_line(b, "  #pragma unroll");
-  dg_strbuf_line(b, "  for (int w = 0; w < GWI; ++w)");
-  dg_strbuf_line(b, "    for (int j = 0; j < NGR; ++j) {");
+  dg_strbuf_line(b, "  for (int j = 0; j < NGR; ++j) {");
   dg_strbuf_indent(b);
-  dg_strbuf_append(b, "      const real v = ");
-  dg_strbuf_appendf(b, sg_fmt, "j", "w", "m");
+  dg_strbuf_append(b, "    const real v = ");
+  dg_strbuf_appendf(b, sg_fmt, "j", "m");
   dg_strbuf_append(b, ";\n");
   for (int r = 0; r < dim; r++)
-    dg_strbuf_line(b, "      dr[w][j][%d] += a%d * v;", r, r);
-  dg_strbuf_lines(b, "    }\n}\n");
-  dg_strbuf_append(b, unroll);
+    dg_strbuf_line(b, "    dr[j][%d] += a%d * v;", r, r);
   dg_strbuf_lines(b,
-                  "for (int w = 0; w < GWI; ++w) {\n"
-                  "  const real *G = egeo + GK(w) * NGEO;\n"
-                  "  for (int j = 0; j < NGR; ++j)\n"
-                  "    for (int d = 0; d < DIM; ++d) {\n"
-                  "      Qd[w][j][d] = 0;\n"
-                  "      for (int r = 0; r < DIM; ++r) Qd[w][j][d] += G[r * DIM + d] * dr[w][j][r];\n"
-                  "    }\n"
-                  "}\n");
-  dg_strbuf_append(b, unroll);
+                  "  }\n"
+                  "}\n"
+                  "for (int j = 0; j < NGR; ++j)\n"
+                  "  for (int d = 0; d < DIM; ++d)\n"
+                  "    for (int r = 0; r < DIM; ++r) Qd[j][d] += G[r * DIM + d] * dr[j][r];\n");
+  if (cuda)
+    dg_strbuf_line(b, "#pragma unroll");
   dg_strbuf_lines(b,
                   "for (int f = 0; f < NFACES; ++f) {\n"
-                  "  real l[GWI][NGR];\n"
-                  "  for (int w = 0; w < GWI; ++w)\n"
-                  "    for (int j = 0; j < NGR; ++j) l[w][j] = 0;\n"
+                  "  real l[NGR];\n"
+                  "  for (int j = 0; j < NGR; ++j) l[j] = 0;\n"
                   "  for (int jj = 0; jj < NFP; ++jj) {\n"
                   "    const int fm = f * NFP + jj;\n");
   snprintf(e, sizeof e, entry(tg), "gLIFT", cuda ? "fm" : "NFNFP", cuda ? "NP" : "fm");
   dg_strbuf_line(b, "    const real L = %s;", e);
-  if (cuda)
-    dg_strbuf_line(b, "    #pragma unroll");
-  dg_strbuf_line(b, "    for (int w = 0; w < GWI; ++w)");
   dg_strbuf_indent(b);
-  dg_strbuf_append(b, "      for (int j = 0; j < NGR; ++j) l[w][j] += L * ");
-  dg_strbuf_appendf(b, sd_fmt, "j", "w", "fm");
+  dg_strbuf_append(b, "    for (int j = 0; j < NGR; ++j) l[j] += L * ");
+  dg_strbuf_appendf(b, sd_fmt, "j", "fm");
   dg_strbuf_append(b, ";\n");
   dg_strbuf_lines(b,
                   "  }\n"
-                  "  for (int w = 0; w < GWI; ++w) {\n"
-                  "    const real *fgk = fgeo + GK(w) * NFACES * (DIM + 1);\n"
-                  "    for (int j = 0; j < NGR; ++j)\n"
-                  "      for (int d = 0; d < DIM; ++d) Qd[w][j][d] += fgk[f * (DIM + 1) + d] * l[w][j];\n"
-                  "  }\n"
-                  "}\n"
-                  "for (int w = 0; w < GWI; ++w) {\n"
-                  "  const long long kw = GKS(w);\n"
-                  "  if (kw >= K) break;\n"
                   "  for (int j = 0; j < NGR; ++j)\n"
-                  "    for (int d = 0; d < DIM; ++d)\n"
-                  "      Qg[((long long)(j * DIM + d) * K + kw) * NP_PAD + i] = Qd[w][j][d];\n"
-                  "}\n");
+                  "    for (int d = 0; d < DIM; ++d) Qd[j][d] += fgk[f * (DIM + 1) + d] * l[j];\n"
+                  "}\n"
+                  "for (int j = 0; j < NGR; ++j)\n"
+                  "  for (int d = 0; d < DIM; ++d)\n"
+                  "    Qg[((long long)(j * DIM + d) * K + k) * NP_PAD + i] = Qd[j][d];\n");
 }
 
-/* cuda: a block of NP x GEPB threads covers GS = GEPB x GWI element slots,
- * slot s = w * GEPB + e for the thread's w-th element (GK(w): that element,
- * clamped into [0, K) for the geometry loads of a partial last block). */
 static void emit_cuda(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
                       dg_emit_ctx *vctx, dg_emit_ctx *fctx, int uses_x) {
   /* the register budget of a block of at most 256 threads (or one element's
@@ -161,44 +137,36 @@ static void emit_cuda(dg_strbuf *b, const dg_element_ops *el, const dg_physics *
   b->indent = 2;
   dg_strbuf_lines(b,
                   "const int GEPB = (int)(blockDim.x / NP); /* the launch's elements a block */\n"
-                  "const int GS = GEPB * GWI;\n"
                   "extern __shared__ __align__(16) double smem_raw[];\n"
-                  "real *sg = (real *)smem_raw, *sd = sg + NGR * GS * NP;\n"
+                  "real *sg = (real *)smem_raw, *sd = sg + NGR * GEPB * NP;\n"
                   "const int tid = threadIdx.x;\n"
                   "const int e = tid / NP, i = tid - e * NP;\n"
-                  "const long long k0 = (long long)blockIdx.x * GS;\n"
+                  "const long long k0 = (long long)blockIdx.x * GEPB;\n"
                   "(void)t; (void)fx; (void)fcf;\n"
-                  "#pragma unroll\n"
-                  "for (int w = 0; w < GWI; ++w) {\n"
-                  "  const int s = w * GEPB + e;\n"
-                  "  if (k0 + s < K) {\n");
+                  "if (k0 + e < K) {\n");
   b->indent = 4;
-  dg_strbuf_line(b, "const long long k = k0 + s;");
-  emit_node_values(b, ph, vctx, "sg[(%d * GS + s) * NP + i]");
+  dg_strbuf_line(b, "const long long k = k0 + e;");
+  emit_node_values(b, ph, vctx, "sg[(%d * GEPB + e) * NP + i]");
   b->indent = 2;
   dg_strbuf_lines(b,
-                  "  }\n"
                   "}\n"
                   "__syncthreads(); /* the face values read the staged interior values */\n"
-                  "for (int z = tid; z < GS * NFNFP; z += NP * GEPB) {\n"
+                  "for (int z = tid; z < GEPB * NFNFP; z += NP * GEPB) {\n"
                   "  const int s = z / NFNFP, m = z - s * NFNFP;\n"
                   "  const long long k = k0 + s;\n"
                   "  if (k < K) {\n");
   b->indent = 6;
-  emit_face_values(b, ph, fctx, uses_x, "sd[(%d * GS + s) * NFNFP + m]",
-                   "sg[(%d * GS + s) * NP + gFmask[m]]");
+  emit_face_values(b, ph, fctx, uses_x, "sd[(%d * GEPB + s) * NFNFP + m]",
+                   "sg[(%d * GEPB + s) * NP + gFmask[m]]");
   b->indent = 2;
   dg_strbuf_lines(b,
                   "  }\n"
                   "}\n"
                   "__syncthreads();\n"
-                  "if (k0 + e >= K) return;\n"
-                  "#define GKS(w) (k0 + (long long)(w) * GEPB + e)\n"
-                  "#define GK(w) (GKS(w) < K ? GKS(w) : K - 1)\n");
-  emit_combine(b, DG_CODEGEN_CUDA, el->dim, "sg[(%s * GS + %s * GEPB + e) * NP + %s]",
-               "sd[(%s * GS + %s * GEPB + e) * NFNFP + %s]");
-  dg_strbuf_line(b, "#undef GK");
-  dg_strbuf_line(b, "#undef GKS");
+                  "const long long k = k0 + e;\n"
+                  "if (k >= K) return;\n");
+  emit_combine(b, DG_CODEGEN_CUDA, el->dim, "sg[(%s * GEPB + e) * NP + %s]",
+               "sd[(%s * GEPB + e) * NFNFP + %s]");
   b->indent = 0;
   dg_strbuf_append(b, "}\n\n");
 }
@@ -235,11 +203,7 @@ static void emit_c(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
   dg_strbuf_line(b, "}");
   dg_strbuf_line(b, "for (int i = 0; i < NP; ++i) {");
   b->indent = 6;
-  dg_strbuf_line(b, "#define GKS(w) (k)");
-  dg_strbuf_line(b, "#define GK(w) (k)");
-  emit_combine(b, DG_CODEGEN_C, el->dim, "sg[%s][%.0s%s]", "sd[%s][%.0s%s]");
-  dg_strbuf_line(b, "#undef GK");
-  dg_strbuf_line(b, "#undef GKS");
+  emit_combine(b, DG_CODEGEN_C, el->dim, "sg[%s][%s]", "sd[%s][%s]");
   b->indent = 4;
   dg_strbuf_line(b, "}");
   b->indent = 2;
@@ -253,21 +217,14 @@ int dg_codegen_gradient_elements_per_block(int Np, int face_threads) {
   return e > 0 ? e : 1;
 }
 
-int dg_codegen_gradient_work_per_thread(dg_codegen_target tg, const dg_kernel_config *cfg) {
-  int several = cfg->work_mode == DG_WORK_INLINE || cfg->work_mode == DG_WORK_SEQUENCE;
-  if (tg != DG_CODEGEN_CUDA || !several || cfg->work_per_thread < 2)
-    return 1;
-  return 2; /* (4 would hold 4 x NGR x DIM accumulators: NS 3D, 48 of them) */
-}
-
 unsigned dg_codegen_gradient_shared_bytes(const dg_element_ops *el, const dg_physics *ph,
-                                      int is_float, int slots) {
-  size_t n = (size_t)ph->ngrad * slots * (el->Np + el->Nfaces * el->Nfp);
+                                      int is_float, int gepb) {
+  size_t n = (size_t)ph->ngrad * gepb * (el->Np + el->Nfaces * el->Nfp);
   return (unsigned)(n * (is_float ? 4 : 8));
 }
 
 dg_error dg_gen_emit_gradient(dg_strbuf *b, dg_codegen_target tg, const dg_element_ops *el,
-                              const dg_physics *ph, int is_float, int uses_x, int gwi) {
+                              const dg_physics *ph, int is_float, int uses_x) {
   dg_emit_ctx vctx, fctx;
   dg_gen_init_ctx(&vctx, ph, el->dim, is_float);
   vctx.field = dg_gen_volume_field;
@@ -283,8 +240,7 @@ dg_error dg_gen_emit_gradient(dg_strbuf *b, dg_codegen_target tg, const dg_eleme
                      el->Nfaces * el->Nfp);
   dg_strbuf_append(b, "/* the volume node of face node m */\n");
   dg_gen_emit_int_table(b, tg, "gFmask", el->Fmask, el->Nfaces * el->Nfp);
-  dg_strbuf_appendf(b, "/* elements a thread (dg_codegen_gradient_work_per_thread) */\n"
-                       "#define GWI %d\n\n", gwi);
+  dg_strbuf_append(b, "\n");
   if (tg == DG_CODEGEN_CUDA)
     emit_cuda(b, el, ph, &vctx, &fctx, uses_x ? 1 : 0);
   else

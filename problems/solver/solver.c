@@ -546,12 +546,11 @@ static dg_error launch_gradient(dg_solver *s, double t) {
   dg_launch l;
   memset(&l, 0, sizeof l);
   int gepb = dg_codegen_gradient_elements_per_block(od->Np, s->cfg.face_threads);
-  int slots = gepb * dg_codegen_gradient_work_per_thread(s->target, &s->cfg);
-  l.grid[0] = (unsigned)((n + slots - 1) / slots);
+  l.grid[0] = (unsigned)((n + gepb - 1) / gepb);
   l.grid[1] = l.grid[2] = 1;
   l.block[0] = (unsigned)(gepb * od->Np);
   l.block[1] = l.block[2] = 1;
-  l.shared_bytes = dg_codegen_gradient_shared_bytes(&s->el, s->physics, s->rs == 4, slots);
+  l.shared_bytes = dg_codegen_gradient_shared_bytes(&s->el, s->physics, s->rs == 4, gepb);
   l.items = n;
   l.chunk = s->cfg.cpu_chunk;
   if (n == 0)

@@ -250,9 +250,9 @@ static const char *WRAPPERS =
     "  (void)first; (void)count;\n"
     "  const long long K = *(const long long *)a[9];\n"
     "  const unsigned *blk = *(const unsigned **)a[12];\n" /* NP x GEPB threads */
-    "  const long long slots = blk[0] / NP * GWI;\n"
+    "  const long long gepb = blk[0] / NP;\n"
     "  emu_kind = 1;\n"
-    "  emu_blocks(a, (K + slots - 1) / slots, blk, *(int **)a[11]);\n"
+    "  emu_blocks(a, (K + gepb - 1) / gepb, blk, *(int **)a[11]);\n"
     "}\n"
     "#endif\n";
 
@@ -654,8 +654,7 @@ static int check_variant(emu_run *R, const emu_order *E, dg_kernel_config c) {
                         R->p->tag_to_bc, &od));
   unsigned gsh = R->ph.ngrad > 0 ? dg_codegen_gradient_shared_bytes(
                                       el, &R->ph, R->is_float,
-                                      dg_codegen_gradient_elements_per_block(d->Np, c.face_threads) *
-                                          dg_codegen_gradient_work_per_thread(DG_CODEGEN_CUDA, &c))
+                                      dg_codegen_gradient_elements_per_block(d->Np, c.face_threads))
                                 : 0;
   char *emu = emulated_source(gg.source, gg.volume_shared_bytes > gsh ? gg.volume_shared_bytes
                                                                       : gsh, R->curved);

@@ -23,16 +23,7 @@ if [ "${1:-}" = prep ]; then
   ls .carry/pyfr .carry/pyfr/wheels
   exit 0
 fi
-OUT=${OUT:-gpu-out}
-mkdir -p "$OUT"
-B=/tmp/dgrun-build
-export DGRUN_CACHE_DIR=/tmp/dgrun-cache
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-S=$OUT/summary.txt
-if [ ! -x $B/problems/dgrun ]; then
-  cmake -S . -B $B -G Ninja -DCMAKE_BUILD_TYPE=Release > "$OUT/cmake.log" 2>&1 || { tail -30 "$OUT/cmake.log"; exit 1; }
-  cmake --build $B -j16 > "$OUT/build.log" 2>&1 || { grep -E "error" "$OUT/build.log" | head -30; exit 1; }
-fi
+. tests/gpu/device_env.sh
 G=$B/core/dgbench
 TGV=$PWD/problems/cases/tgv_ns/tgv_ns.cfg
 # PyFR's case: no filter, fixed dt 2^-16, rk45 (5 stages: dgrun's lserk4)
@@ -94,6 +85,18 @@ profile)
       echo "== ncu cylinder (exit $?)" | tee -a "$S"
       grep -E "dg_surface|dg_volume|Duration|DRAM Throughput|dram__bytes|Achieved Occupancy|Registers Per|Block Size|smsp__inst" "$OUT/ncu_cyl.txt" | head -60 | tee -a "$S"; }
   fi ;;
+variants)
+  # the TGV at N = 3 with given knobs (no search): which volume/gradient
+  # pairing is fastest (tuning/RESULTS.md, session 33)
+  V=(backend.fuse_surface=true backend.fuse_update=true backend.face_threads=128)
+  for v in "inline 2 8" "inline 2 4" "sequence 2 8" "parallel 1 8" "parallel 1 4"; do
+    set -- $v
+    timeout 100 $G rhs "$TGV" "${n3[@]}" "${V[@]}" backend.work_mode=$1 backend.work_per_thread=$2 \
+      backend.elements_per_block=$3 --tune=off --repeats 20 > "$OUT/rhs_v_$1_$2_$3.log" 2>&1
+    echo "== rhs $1 wpt=$2 epb=$3 (exit $?): $(grep -E '^surface|^volume|^RHS' "$OUT/rhs_v_$1_$2_$3.log" | awk '{printf "%s %s  ", $1, $2}')" | tee -a "$S"
+  done
+  rhsrow tgv_N3 "$TGV" "${n3[@]}"
+  steprow tgv_N3 "$TGV" "${n3[@]}" ;;
 peer)
   which=${2:-both}
   if [ "$which" != 1 ]; then pyfr 3 35; steprow tgv_N3 "$TGV" "${n3[@]}"; rhsrow tgv_N3 "$TGV" "${n3[@]}"; fi

@@ -42,16 +42,7 @@ if [ "${1:-}" = prep ]; then
   ls -la $M
   exit 0
 fi
-OUT=${OUT:-gpu-out}
-mkdir -p "$OUT"
-B=/tmp/dgrun-build
-export DGRUN_CACHE_DIR=/tmp/dgrun-cache
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-S=$OUT/summary.txt
-if [ ! -x $B/problems/dgrun ]; then
-  cmake -S . -B $B -G Ninja -DCMAKE_BUILD_TYPE=Release > "$OUT/cmake.log" 2>&1 || { tail -30 "$OUT/cmake.log"; exit 1; }
-  cmake --build $B -j16 > "$OUT/build.log" 2>&1 || { grep -E "error" "$OUT/build.log" | head -30; exit 1; }
-fi
+. tests/gpu/device_env.sh
 D=$B/problems/dgrun
 P=$PWD/problems/cases
 CS=/usr/local/cuda/bin/compute-sanitizer
