@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "operators/gen_context.h"
+#include "operators/physics_ldg_side.h"
 
 /* local_traces: whether the neighbour node iP lies in one of the block's
  * elements (slot eP, node jP), whose state the block staged in shared memory
@@ -26,20 +27,40 @@ static void emit_local_neighbour(dg_strbuf *b) {
  * take opposite signs and agree on the face's one-sided values.  w has
  * incommensurate components, so no face of a box-aligned or Kuhn mesh has
  * w.n = 0; boundary faces take 0 (the boundary's own exterior state). */
-static void emit_ldg_switch(dg_strbuf *b, const dg_emit_ctx *ctx, const dg_physics *ph) {
+static void emit_w_dot_n(dg_strbuf *b, const dg_emit_ctx *ctx) {
   static const double w[3] = {1.0, 0.7548776662466927, 0.5698402909980532};
-  dg_strbuf_indent(b);
-  dg_strbuf_append(b, "const real ldgb = bc >= 0 ? (real)0 : (");
   for (int d = 0; d < ctx->dim; d++) {
     dg_strbuf_appendf(b, "%snrm[%d] * ", d ? " + " : "", d);
     dg_emit_number(ctx, b, w[d]);
   }
+}
+static void emit_ldg_switch(dg_strbuf *b, const dg_emit_ctx *ctx, const dg_physics *ph) {
+  dg_strbuf_indent(b);
+  dg_strbuf_append(b, "const real ldgb = bc >= 0 ? (real)0 : (");
+  emit_w_dot_n(b, ctx);
   dg_strbuf_append(b, " > 0 ? ");
   dg_emit_number(ctx, b, ph->ldg_beta);
   dg_strbuf_append(b, " : ");
   dg_emit_number(ctx, b, -ph->ldg_beta);
   dg_strbuf_append(b, ");\n");
   dg_strbuf_line(b, "(void)ldgb;");
+}
+
+/* An interior face of a physics whose fluxes read gradients through
+ * ldg(...) only, with |beta| = 1/2 (physics_ldg_side.h): gP is the
+ * exterior trace where ldg takes the exterior side (beta_n = +1/2) and the
+ * interior one (gM's values, from the element's own nodes) where it takes
+ * the interior side, in whose ldg(...) the exterior half cancels.  So half
+ * the faces gather no neighbour's gradients.  gM stays the interior trace
+ * everywhere: the surface form of the volume term reads it.  The side's
+ * sign is ldgb's, from the same w.n. */
+static void emit_one_side_gradients(dg_strbuf *b, const dg_emit_ctx *ctx, const dg_physics *ph) {
+  dg_strbuf_indent(b);
+  dg_strbuf_append(b, "  const long long iG = (");
+  emit_w_dot_n(b, ctx);
+  dg_strbuf_appendf(b, " > 0) ? %s : %s; /* ldg's side */\n", ph->ldg_beta > 0 ? "iP" : "iM",
+                    ph->ldg_beta > 0 ? "iM" : "iP");
+  dg_strbuf_line(b, "  for (int c = 0; c < NQ; ++c) gP[c] = Qg[iG + c * cs];");
 }
 
 /* Boundary b's exterior gradients gP (ngrad > 0, the second pass). */
@@ -63,6 +84,7 @@ void dg_gen_emit_face_traces(dg_strbuf *b, const dg_physics *ph, int uses_x, dg_
                              int absolute_k, int preloaded, int ldg, int local, int flags) {
   /* Expects k, m (face node of element k) and the kernel arguments. */
   int grads = flags & DG_GEN_TRACES_GRADIENTS, um_late = flags & DG_GEN_TRACES_UM_ON_BOUNDARIES;
+  int one_side = grads && dg_physics_ldg_one_sided(ph);
   dg_strbuf_lines(b,
                   "const long long idx = k * NFNFP + m;\n"
                   "const int f = m / NFP;\n");
@@ -97,10 +119,10 @@ void dg_gen_emit_face_traces(dg_strbuf *b, const dg_physics *ph, int uses_x, dg_
     dg_strbuf_line(b, "real uM[NC], uP[NC];");
     if (!um_late)
       dg_strbuf_line(b, "for (int c = 0; c < NC; ++c) uM[c] = %s;", local ? LOCAL_M : qM);
-    if (grads) { /* Qg has the field-major layout: iM, iP and cs serve it too */
+    if (grads) /* Qg has the field-major layout: iM, iP and cs serve it too */
       dg_strbuf_line(b, "real gM[NQ], gP[NQ];");
+    if (grads)
       dg_strbuf_line(b, "for (int c = 0; c < NQ; ++c) gM[c] = Qg[iM + c * cs];");
-    }
     dg_strbuf_line(b, "const int bc = fbc[k * NFACES + f];");
     dg_strbuf_line(b, "if (bc < 0) {");
     b->indent += 2;
@@ -108,7 +130,9 @@ void dg_gen_emit_face_traces(dg_strbuf *b, const dg_physics *ph, int uses_x, dg_
       emit_local_neighbour(b);
     b->indent -= 2;
     dg_strbuf_line(b, "  for (int c = 0; c < NC; ++c) uP[c] = %s%s;", local ? LOCAL_P : "", qP);
-    if (grads)
+    if (grads && one_side)
+      emit_one_side_gradients(b, ctx, ph);
+    else if (grads)
       dg_strbuf_line(b, "  for (int c = 0; c < NQ; ++c) gP[c] = Qg[iP + c * cs];");
     dg_strbuf_line(b, "} else {");
   }

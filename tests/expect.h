@@ -6,11 +6,13 @@
  *   MUST(call)                 a dgrun call that must return DG_OK: else
  *                              print its error trace and stop (exit 1)
  *   expect_finish()            end of main: "ok" or the count; the status
+ *   expect_reldiff(a, b, n)    max |a - b| / max |a| of two arrays
  *
  * Folders with richer checks build on it (tests/config/expect.h). */
 #ifndef DG_TESTS_EXPECT_H
 #define DG_TESTS_EXPECT_H
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -70,6 +72,16 @@ static inline void dg_expect_failed_(int stop) {
       exit(1);                                                                                 \
     }                                                                                          \
   } while (0)
+
+/* max |a - b| / max |a| (max |a - b| where a is all zero) */
+static inline double expect_reldiff(const double *a, const double *b, size_t n) {
+  double d = 0, m = 0;
+  for (size_t i = 0; i < n; i++) {
+    d = fmax(d, fabs(a[i] - b[i]));
+    m = fmax(m, fabs(a[i]));
+  }
+  return m > 0 ? d / m : d;
+}
 
 /* End of main: 0 when every expectation held. */
 static inline int expect_finish(void) {

@@ -10,6 +10,8 @@
 #           wheels into .carry/pyfr; the curved meshes: pending_check.sh prep)
 #   device: bash tests/gpu/ns_peer.sh profile   dgbench rhs/step rows of the
 #           TGV at N = 3, Nsight Compute on its kernels, the curved rows
+#           bash tests/gpu/ns_peer.sh variants   explicit knobs, no search
+#           bash tests/gpu/ns_peer.sh check   gpu tests, compute-sanitizer
 #           bash tests/gpu/ns_peer.sh peer [3|1|both]   PyFR and dgrun per step
 #           and RHS, N = 3 on 35^3 x 6 tets and/or N = 1 on 60^3 x 6
 # Logs go to $OUT (or ./gpu-out); summary.txt has the lines that matter.
@@ -97,6 +99,21 @@ variants)
   done
   rhsrow tgv_N3 "$TGV" "${n3[@]}"
   steprow tgv_N3 "$TGV" "${n3[@]}" ;;
+check)
+  # the gpu tests of second-order terms and compute-sanitizer on the NS
+  # kernels (the separate surface kernel and the fused surface)
+  timeout 330 ctest --test-dir $B -L gpu --output-on-failure -j4 \
+    -R "heat|advdiff|burgers1d_viscous|ns3d_mms|shock_sod2d|shock_twin|ldg" > "$OUT/ctest_gpu_visc.log" 2>&1
+  grep -E "tests passed|\*\*\*|Failed" "$OUT/ctest_gpu_visc.log" | tee -a "$S"
+  CS=/usr/local/cuda/bin/compute-sanitizer
+  small=($PWD/problems/cases/tgv_ns/tgv_ns_small.cfg backend.device=cuda output.enabled=false "mesh.cells=3 3 3" time.final=0.002 backend.tuning=off)
+  for v in plain fused; do
+    extra=(); [ $v = fused ] && extra=(backend.fuse_surface=true backend.fuse_update=true backend.work_mode=inline backend.work_per_thread=2)
+    for tool in memcheck racecheck; do
+      timeout 120 $CS --tool $tool --error-exitcode 9 $B/problems/dgrun "${small[@]}" "${extra[@]}" > "$OUT/cs_${tool}_tgv_$v.log" 2>&1
+      echo "compute-sanitizer $tool tgv_ns $v: exit $? ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/cs_${tool}_tgv_$v.log" | tail -1))" | tee -a "$S"
+    done
+  done ;;
 peer)
   which=${2:-both}
   if [ "$which" != 1 ]; then pyfr 3 35; steprow tgv_N3 "$TGV" "${n3[@]}"; rhsrow tgv_N3 "$TGV" "${n3[@]}"; fi
