@@ -260,7 +260,8 @@ dg_error dg_codegen_generate(dg_codegen_target target, const dg_element_ops *el,
   if (el->curved) /* the curved module: its two kernels only */
     goto finish;
   if (ph->ngrad > 0)
-    DG_CALL_GOTO(err, fail_buf, dg_gen_emit_gradient(&b, target, el, ph, is_float, uses_fx));
+    DG_CALL_GOTO(err, fail_buf, dg_gen_emit_gradient(&b, target, el, ph, is_float, uses_fx,
+                                                    dg_codegen_gradient_pairs(target, ph)));
   dg_gen_emit_updates(&b, target);
   if (has_initial)
     DG_CALL_GOTO(err, fail_buf, dg_gen_emit_initial(&b, target, ph, el->dim, is_float));

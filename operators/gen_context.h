@@ -95,6 +95,9 @@ void dg_gen_face_ldgb(const dg_emit_ctx *c, dg_strbuf *b);
 /* Whether the face kernels declare the LDG switch ldgb: second-order
  * terms, or ldg() in a numerical flux. */
 int dg_gen_uses_ldgb(const dg_physics *ph);
+/* The LDG switch's w.n of the normal array nrm (w fixed, gen_face_flux.c):
+ * beta_n = ldg_beta where it is > 0, -ldg_beta elsewhere (interior faces). */
+void dg_gen_emit_ldg_w_dot(dg_strbuf *b, const dg_emit_ctx *ctx, const char *nrm);
 /* The face leaves of a physics: fields, normal, coefficients, gradients and
  * the LDG switch where it has them. */
 void dg_gen_face_ctx(dg_emit_ctx *c, const dg_physics *ph, int dim, int is_float);

@@ -27,12 +27,15 @@ static void emit_local_neighbour(dg_strbuf *b) {
  * take opposite signs and agree on the face's one-sided values.  w has
  * incommensurate components, so no face of a box-aligned or Kuhn mesh has
  * w.n = 0; boundary faces take 0 (the boundary's own exterior state). */
-static void emit_w_dot_n(dg_strbuf *b, const dg_emit_ctx *ctx) {
+void dg_gen_emit_ldg_w_dot(dg_strbuf *b, const dg_emit_ctx *ctx, const char *nrm) {
   static const double w[3] = {1.0, 0.7548776662466927, 0.5698402909980532};
   for (int d = 0; d < ctx->dim; d++) {
-    dg_strbuf_appendf(b, "%snrm[%d] * ", d ? " + " : "", d);
+    dg_strbuf_appendf(b, "%s%s[%d] * ", d ? " + " : "", nrm, d);
     dg_emit_number(ctx, b, w[d]);
   }
+}
+static void emit_w_dot_n(dg_strbuf *b, const dg_emit_ctx *ctx) {
+  dg_gen_emit_ldg_w_dot(b, ctx, "nrm");
 }
 static void emit_ldg_switch(dg_strbuf *b, const dg_emit_ctx *ctx, const dg_physics *ph) {
   dg_strbuf_indent(b);

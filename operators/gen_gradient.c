@@ -21,6 +21,8 @@
  * Qg[((j*DIM + d)*K + k)*NP_PAD + i]. */
 #include "operators/gen_gradient.h"
 
+#include <math.h>
+
 #include "operators/gen_context.h"
 
 /* An entry (row i, column j) of a table in the target's order. */
@@ -49,6 +51,18 @@ static void emit_node_values(dg_strbuf *b, const dg_physics *ph, dg_emit_ctx *vc
  * states). */
 static void emit_face_values(dg_strbuf *b, const dg_physics *ph, dg_emit_ctx *fctx, int uses_x,
                              const char *dst_fmt, const char *sgm_fmt) {
+  /* |beta| = 1/2: where beta_n = +1/2, ghat = g(u-) (the weight below is 0),
+   * so the face node lifts nothing and gathers no exterior state (half the
+   * interior faces); the same w.n as the face traces' ldgb */
+  int skip = fabs(ph->ldg_beta) == 0.5;
+  if (skip) {
+    dg_strbuf_line(b, "const real *fgs = fgeo + (k * NFACES + m / NFP) * (DIM + 1);");
+    dg_strbuf_indent(b);
+    dg_strbuf_appendf(b, "if (fbc[k * NFACES + m / NFP] >= 0 || %s(", ph->ldg_beta > 0 ? "!" : "");
+    dg_gen_emit_ldg_w_dot(b, fctx, "fgs");
+    dg_strbuf_append(b, " > 0)) {\n");
+    b->indent += 2;
+  }
   dg_gen_emit_face_traces(b, ph, uses_x, fctx, 0, 0, 0, 0, DG_GEN_TRACES_UM_ON_BOUNDARIES);
   dg_strbuf_line(b, "const real wgt = fscale * ((real)0.5 - ldgb);");
   for (int j = 0; j < ph->ngrad; j++) {
@@ -62,7 +76,33 @@ static void emit_face_values(dg_strbuf *b, const dg_physics *ph, dg_emit_ctx *fc
     dg_strbuf_appendf(b, sgm_fmt, j);
     dg_strbuf_append(b, ");\n");
   }
+  if (!skip)
+    return;
+  b->indent -= 2;
+  dg_strbuf_line(b, "} else {");
+  for (int j = 0; j < ph->ngrad; j++) {
+    dg_strbuf_indent(b);
+    dg_strbuf_append(b, "  ");
+    dg_strbuf_appendf(b, dst_fmt, j);
+    dg_strbuf_append(b, " = 0;\n");
+  }
+  dg_strbuf_line(b, "}");
 }
+
+/* The pieces both combinations share: the chain rule of the reference
+ * partials dr into Qd, and after each face's lift l the face's normal
+ * times l, then Q stored. */
+static const char *const TRANSFORM =
+    "for (int j = 0; j < NGR; ++j)\n"
+    "  for (int d = 0; d < DIM; ++d)\n"
+    "    for (int r = 0; r < DIM; ++r) Qd[j][d] += G[r * DIM + d] * dr[j][r];\n";
+static const char *const FACE_LIFT_AND_STORE =
+    "  for (int j = 0; j < NGR; ++j)\n"
+    "    for (int d = 0; d < DIM; ++d) Qd[j][d] += fgk[f * (DIM + 1) + d] * l[j];\n"
+    "}\n"
+    "for (int j = 0; j < NGR; ++j)\n"
+    "  for (int d = 0; d < DIM; ++d)\n"
+    "    Qg[((long long)(j * DIM + d) * K + k) * NP_PAD + i] = Qd[j][d];\n";
 
 /* Q at node (k, i) from the staged values sg(j, m) and face values sd(j, m)
  * (formats with %s for j and the index expression).  Why the loop order:
@@ -93,12 +133,8 @@ static void emit_combine(dg_strbuf *b, dg_codegen_target tg, int dim, const char
   dg_strbuf_append(b, ";\n");
   for (int r = 0; r < dim; r++)
     dg_strbuf_line(b, "    dr[j][%d] += a%d * v;", r, r);
-  dg_strbuf_lines(b,
-                  "  }\n"
-                  "}\n"
-                  "for (int j = 0; j < NGR; ++j)\n"
-                  "  for (int d = 0; d < DIM; ++d)\n"
-                  "    for (int r = 0; r < DIM; ++r) Qd[j][d] += G[r * DIM + d] * dr[j][r];\n");
+  dg_strbuf_lines(b, "  }\n}\n");
+  dg_strbuf_lines(b, TRANSFORM);
   if (cuda)
     dg_strbuf_line(b, "#pragma unroll");
   dg_strbuf_lines(b,
@@ -113,18 +149,115 @@ static void emit_combine(dg_strbuf *b, dg_codegen_target tg, int dim, const char
   dg_strbuf_append(b, "    for (int j = 0; j < NGR; ++j) l[j] += L * ");
   dg_strbuf_appendf(b, sd_fmt, "j", "fm");
   dg_strbuf_append(b, ";\n");
+  dg_strbuf_lines(b, "  }\n");
+  dg_strbuf_lines(b, FACE_LIFT_AND_STORE);
+}
+
+/* Pairs (cuda, NGR >= 2, dg_codegen_gradient_pairs): the staged values
+ * node-major, a node's NGRV = NGR rounded up to even values side by side
+ * (sg[s*SGS + m*NGRV + j], sd[s*SDS + fm*NGRV + j]), so the combination
+ * reads them two at a time
+ * (NS 3D: 120 shared loads a thread instead of 240; the profile had the
+ * kernel bound by its L1/shared traffic); the slot strides are 2 reals
+ * past a multiple of the bank width, so a warp's two or three elements
+ * read a node's pair from different banks. */
+static void emit_pairs_store(dg_strbuf *b, const char *base, const char *vals) {
+  dg_strbuf_line(b, "real2 *p2 = (real2 *)(%s);", base);
+  dg_strbuf_line(b, "for (int p = 0; p < NGRV / 2; ++p) { real2 v; v.x = %s[2 * p]; v.y = %s[2 * p + 1]; p2[p] = v; }",
+                 vals, vals);
+}
+
+static void emit_combine_pairs(dg_strbuf *b, int dim) {
+  char e[128];
+  static const char *const dn[3] = {"gDr", "gDs", "gDt"};
+  dg_strbuf_lines(b,
+                  "const real *G = egeo + k * NGEO;\n"
+                  "const real *fgk = fgeo + k * NFACES * (DIM + 1);\n"
+                  "real dr[NGRV][DIM], Qd[NGR][DIM];\n"
+                  "for (int j = 0; j < NGRV; ++j)\n"
+                  "  for (int r = 0; r < DIM; ++r) dr[j][r] = 0;\n"
+                  "for (int j = 0; j < NGR; ++j)\n"
+                  "  for (int r = 0; r < DIM; ++r) Qd[j][r] = 0;\n"
+                  "const real2 *sg2 = (const real2 *)(sg + e * SGS);\n"
+                  "for (int m = 0; m < NP; ++m) {\n");
+  for (int r = 0; r < dim; r++) {
+    snprintf(e, sizeof e, entry(DG_CODEGEN_CUDA), dn[r], "m", "NP");
+    dg_strbuf_line(b, "  const real a%d = %s;", r, e);
+  }
+  dg_strbuf_lines(b,
+                  "  #pragma unroll\n"
+                  "  for (int p = 0; p < NGRV / 2; ++p) {\n"
+                  "    const real2 v = sg2[m * (NGRV / 2) + p];\n");
+  for (int r = 0; r < dim; r++)
+    dg_strbuf_line(b, "    dr[2 * p][%d] += a%d * v.x; dr[2 * p + 1][%d] += a%d * v.y;", r, r, r, r);
+  dg_strbuf_lines(b, "  }\n}\n");
+  dg_strbuf_lines(b, TRANSFORM);
+  dg_strbuf_lines(b,
+                  "#pragma unroll\n"
+                  "for (int f = 0; f < NFACES; ++f) {\n"
+                  "  real l[NGRV];\n"
+                  "  for (int j = 0; j < NGRV; ++j) l[j] = 0;\n"
+                  "  for (int jj = 0; jj < NFP; ++jj) {\n"
+                  "    const int fm = f * NFP + jj;\n");
+  snprintf(e, sizeof e, entry(DG_CODEGEN_CUDA), "gLIFT", "fm", "NP");
+  dg_strbuf_line(b, "    const real L = %s;", e);
+  dg_strbuf_lines(b,
+                  "    const real2 *d2 = (const real2 *)(sd + e * SDS + fm * NGRV);\n"
+                  "    #pragma unroll\n"
+                  "    for (int p = 0; p < NGRV / 2; ++p) {\n"
+                  "      const real2 v = d2[p];\n"
+                  "      l[2 * p] += L * v.x;\n"
+                  "      l[2 * p + 1] += L * v.y;\n"
+                  "    }\n"
+                  "  }\n");
+  dg_strbuf_lines(b, FACE_LIFT_AND_STORE);
+}
+
+/* The pairs form of the kernel's body (vector_loads), from the staging on. */
+static void emit_cuda_pairs(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
+                            dg_emit_ctx *vctx, dg_emit_ctx *fctx, int uses_x) {
+  dg_strbuf_lines(b,
+                  "const int GEPB = (int)(blockDim.x / NP); /* the launch's elements a block */\n"
+                  "extern __shared__ __align__(16) double smem_raw[];\n"
+                  "real *sg = (real *)smem_raw, *sd = sg + GEPB * SGS;\n"
+                  "const int tid = threadIdx.x;\n"
+                  "const int e = tid / NP, i = tid - e * NP;\n"
+                  "const long long k0 = (long long)blockIdx.x * GEPB;\n"
+                  "(void)t; (void)fx; (void)fcf;\n"
+                  "if (k0 + e < K) {\n");
+  b->indent = 4;
+  dg_strbuf_line(b, "const long long k = k0 + e;");
+  dg_strbuf_line(b, "real gv[NGRV];");
+  emit_node_values(b, ph, vctx, "gv[%d]");
+  if (ph->ngrad % 2)
+    dg_strbuf_line(b, "gv[NGR] = 0;");
+  emit_pairs_store(b, "sg + e * SGS + i * NGRV", "gv");
+  b->indent = 2;
+  dg_strbuf_lines(b,
+                  "}\n"
+                  "__syncthreads(); /* the face values read the staged interior values */\n"
+                  "for (int z = tid; z < GEPB * NFNFP; z += NP * GEPB) {\n"
+                  "  const int s = z / NFNFP, m = z - s * NFNFP;\n"
+                  "  const long long k = k0 + s;\n"
+                  "  if (k < K) {\n");
+  b->indent = 6;
+  dg_strbuf_line(b, "real dv[NGRV];");
+  emit_face_values(b, ph, fctx, uses_x, "dv[%d]", "sg[s * SGS + gFmask[m] * NGRV + %d]");
+  if (ph->ngrad % 2)
+    dg_strbuf_line(b, "dv[NGR] = 0;");
+  emit_pairs_store(b, "sd + s * SDS + m * NGRV", "dv");
+  b->indent = 2;
   dg_strbuf_lines(b,
                   "  }\n"
-                  "  for (int j = 0; j < NGR; ++j)\n"
-                  "    for (int d = 0; d < DIM; ++d) Qd[j][d] += fgk[f * (DIM + 1) + d] * l[j];\n"
                   "}\n"
-                  "for (int j = 0; j < NGR; ++j)\n"
-                  "  for (int d = 0; d < DIM; ++d)\n"
-                  "    Qg[((long long)(j * DIM + d) * K + k) * NP_PAD + i] = Qd[j][d];\n");
+                  "__syncthreads();\n"
+                  "const long long k = k0 + e;\n"
+                  "if (k >= K) return;\n");
+  emit_combine_pairs(b, el->dim);
 }
 
 static void emit_cuda(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
-                      dg_emit_ctx *vctx, dg_emit_ctx *fctx, int uses_x) {
+                      dg_emit_ctx *vctx, dg_emit_ctx *fctx, int uses_x, int pairs) {
   /* the register budget of a block of at most 256 threads (or one element's
    * nodes), dg_codegen_gradient_elements_per_block */
   dg_strbuf_appendf(b, "#define GRAD_THREADS %d\n", el->Np > 256 ? el->Np : 256);
@@ -135,6 +268,12 @@ static void emit_cuda(dg_strbuf *b, const dg_element_ops *el, const dg_physics *
     "    const real *__restrict__ fx, const real *__restrict__ egeo, real t, long long K,\n"
     "    const real *__restrict__ fcf) {\n");
   b->indent = 2;
+  if (pairs) {
+    emit_cuda_pairs(b, el, ph, vctx, fctx, uses_x);
+    b->indent = 0;
+    dg_strbuf_append(b, "}\n\n");
+    return;
+  }
   dg_strbuf_lines(b,
                   "const int GEPB = (int)(blockDim.x / NP); /* the launch's elements a block */\n"
                   "extern __shared__ __align__(16) double smem_raw[];\n"
@@ -217,14 +356,22 @@ int dg_codegen_gradient_elements_per_block(int Np, int face_threads) {
   return e > 0 ? e : 1;
 }
 
+int dg_codegen_gradient_pairs(dg_codegen_target tg, const dg_physics *ph) {
+  return tg == DG_CODEGEN_CUDA && ph->ngrad >= 2;
+}
+
 unsigned dg_codegen_gradient_shared_bytes(const dg_element_ops *el, const dg_physics *ph,
-                                      int is_float, int gepb) {
+                                      int is_float, int gepb, int pairs) {
   size_t n = (size_t)ph->ngrad * gepb * (el->Np + el->Nfaces * el->Nfp);
+  if (pairs) { /* SGS + SDS a slot */
+    size_t ngrv = (size_t)(ph->ngrad + ph->ngrad % 2);
+    n = (size_t)gepb * (el->Np * ngrv + 2 + (size_t)el->Nfaces * el->Nfp * ngrv + 2);
+  }
   return (unsigned)(n * (is_float ? 4 : 8));
 }
 
 dg_error dg_gen_emit_gradient(dg_strbuf *b, dg_codegen_target tg, const dg_element_ops *el,
-                              const dg_physics *ph, int is_float, int uses_x) {
+                              const dg_physics *ph, int is_float, int uses_x, int pairs) {
   dg_emit_ctx vctx, fctx;
   dg_gen_init_ctx(&vctx, ph, el->dim, is_float);
   vctx.field = dg_gen_volume_field;
@@ -241,8 +388,12 @@ dg_error dg_gen_emit_gradient(dg_strbuf *b, dg_codegen_target tg, const dg_eleme
   dg_strbuf_append(b, "/* the volume node of face node m */\n");
   dg_gen_emit_int_table(b, tg, "gFmask", el->Fmask, el->Nfaces * el->Nfp);
   dg_strbuf_append(b, "\n");
+  if (pairs)
+    dg_strbuf_appendf(b, "typedef %s real2;\n#define NGRV (NGR + NGR %% 2)\n"
+                         "#define SGS (NP * NGRV + 2)\n#define SDS (NFNFP * NGRV + 2)\n",
+                      is_float ? "float2" : "double2");
   if (tg == DG_CODEGEN_CUDA)
-    emit_cuda(b, el, ph, &vctx, &fctx, uses_x ? 1 : 0);
+    emit_cuda(b, el, ph, &vctx, &fctx, uses_x ? 1 : 0, pairs);
   else
     emit_c(b, el, ph, &vctx, &fctx, uses_x ? 1 : 0);
   DG_CALL(dg_emit_status(&vctx));

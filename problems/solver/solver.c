@@ -550,7 +550,8 @@ static dg_error launch_gradient(dg_solver *s, double t) {
   l.grid[1] = l.grid[2] = 1;
   l.block[0] = (unsigned)(gepb * od->Np);
   l.block[1] = l.block[2] = 1;
-  l.shared_bytes = dg_codegen_gradient_shared_bytes(&s->el, s->physics, s->rs == 4, gepb);
+  l.shared_bytes = dg_codegen_gradient_shared_bytes(
+      &s->el, s->physics, s->rs == 4, gepb, dg_codegen_gradient_pairs(s->target, s->physics));
   l.items = n;
   l.chunk = s->cfg.cpu_chunk;
   if (n == 0)

@@ -654,7 +654,8 @@ static int check_variant(emu_run *R, const emu_order *E, dg_kernel_config c) {
                         R->p->tag_to_bc, &od));
   unsigned gsh = R->ph.ngrad > 0 ? dg_codegen_gradient_shared_bytes(
                                       el, &R->ph, R->is_float,
-                                      dg_codegen_gradient_elements_per_block(d->Np, c.face_threads))
+                                      dg_codegen_gradient_elements_per_block(d->Np, c.face_threads),
+                                      dg_codegen_gradient_pairs(DG_CODEGEN_CUDA, &R->ph))
                                 : 0;
   char *emu = emulated_source(gg.source, gg.volume_shared_bytes > gsh ? gg.volume_shared_bytes
                                                                       : gsh, R->curved);

@@ -91,11 +91,11 @@ variants)
   # the TGV at N = 3 with given knobs (no search): which volume/gradient
   # pairing is fastest (tuning/RESULTS.md, session 33)
   V=(backend.fuse_surface=true backend.fuse_update=true backend.face_threads=128)
-  for v in "inline 2 8" "inline 2 4" "sequence 2 8" "parallel 1 8" "parallel 1 4"; do
+  for v in "inline 2 8 false" "inline 2 8 true" "parallel 1 8 false" "parallel 1 8 true" "inline 2 4 true"; do
     set -- $v
     timeout 100 $G rhs "$TGV" "${n3[@]}" "${V[@]}" backend.work_mode=$1 backend.work_per_thread=$2 \
-      backend.elements_per_block=$3 --tune=off --repeats 20 > "$OUT/rhs_v_$1_$2_$3.log" 2>&1
-    echo "== rhs $1 wpt=$2 epb=$3 (exit $?): $(grep -E '^surface|^volume|^RHS' "$OUT/rhs_v_$1_$2_$3.log" | awk '{printf "%s %s  ", $1, $2}')" | tee -a "$S"
+      backend.elements_per_block=$3 backend.vector_loads=$4 --tune=off --repeats 20 > "$OUT/rhs_v_$1_$2_$3_$4.log" 2>&1
+    echo "== rhs $1 wpt=$2 epb=$3 vec=$4 (exit $?): $(grep -E '^surface|^volume|^RHS' "$OUT/rhs_v_$1_$2_$3_$4.log" | awk '{printf "%s %s  ", $1, $2}')" | tee -a "$S"
   done
   rhsrow tgv_N3 "$TGV" "${n3[@]}"
   steprow tgv_N3 "$TGV" "${n3[@]}" ;;

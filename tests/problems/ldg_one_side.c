@@ -4,8 +4,10 @@
  *  1. The analysis: Navier-Stokes (tgv_ns) and the heat equation are one-
  *     sided at ldg_beta = +-1/2 and not at 1/4 or 0; the central flux
  *     avg(nu*dx(u)) (a gradient trace outside ldg) never is.
- *  2. The right-hand side of the one-sided kernels equals that of the
- *     two-sided ones at beta = 1/2 -+ 1e-9 (which load both sides) to the
+ *  2. The right-hand side of the one-sided kernels (and of the gradient
+ *     pass, which skips the faces where beta_n = +1/2 lifts nothing,
+ *     operators/gen_gradient.c) equals that of the two-sided ones at
+ *     beta = 1/2 -+ 1e-9 (which load both sides, skip nothing) to the
  *     1e-9 change of beta, for beta = +1/2 and -1/2: a wrong side would
  *     differ at O(1).  The Taylor-Green vortex (NS 3D, periodic) and the
  *     heat equation (1D, Dirichlet and Neumann walls: boundary faces keep
