@@ -213,49 +213,6 @@ static void emit_combine_pairs(dg_strbuf *b, int dim) {
   dg_strbuf_lines(b, FACE_LIFT_AND_STORE);
 }
 
-/* The pairs form of the kernel's body (vector_loads), from the staging on. */
-static void emit_cuda_pairs(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
-                            dg_emit_ctx *vctx, dg_emit_ctx *fctx, int uses_x) {
-  dg_strbuf_lines(b,
-                  "const int GEPB = (int)(blockDim.x / NP); /* the launch's elements a block */\n"
-                  "extern __shared__ __align__(16) double smem_raw[];\n"
-                  "real *sg = (real *)smem_raw, *sd = sg + GEPB * SGS;\n"
-                  "const int tid = threadIdx.x;\n"
-                  "const int e = tid / NP, i = tid - e * NP;\n"
-                  "const long long k0 = (long long)blockIdx.x * GEPB;\n"
-                  "(void)t; (void)fx; (void)fcf;\n"
-                  "if (k0 + e < K) {\n");
-  b->indent = 4;
-  dg_strbuf_line(b, "const long long k = k0 + e;");
-  dg_strbuf_line(b, "real gv[NGRV];");
-  emit_node_values(b, ph, vctx, "gv[%d]");
-  if (ph->ngrad % 2)
-    dg_strbuf_line(b, "gv[NGR] = 0;");
-  emit_pairs_store(b, "sg + e * SGS + i * NGRV", "gv");
-  b->indent = 2;
-  dg_strbuf_lines(b,
-                  "}\n"
-                  "__syncthreads(); /* the face values read the staged interior values */\n"
-                  "for (int z = tid; z < GEPB * NFNFP; z += NP * GEPB) {\n"
-                  "  const int s = z / NFNFP, m = z - s * NFNFP;\n"
-                  "  const long long k = k0 + s;\n"
-                  "  if (k < K) {\n");
-  b->indent = 6;
-  dg_strbuf_line(b, "real dv[NGRV];");
-  emit_face_values(b, ph, fctx, uses_x, "dv[%d]", "sg[s * SGS + gFmask[m] * NGRV + %d]");
-  if (ph->ngrad % 2)
-    dg_strbuf_line(b, "dv[NGR] = 0;");
-  emit_pairs_store(b, "sd + s * SDS + m * NGRV", "dv");
-  b->indent = 2;
-  dg_strbuf_lines(b,
-                  "  }\n"
-                  "}\n"
-                  "__syncthreads();\n"
-                  "const long long k = k0 + e;\n"
-                  "if (k >= K) return;\n");
-  emit_combine_pairs(b, el->dim);
-}
-
 static void emit_cuda(dg_strbuf *b, const dg_element_ops *el, const dg_physics *ph,
                       dg_emit_ctx *vctx, dg_emit_ctx *fctx, int uses_x, int pairs) {
   /* the register budget of a block of at most 256 threads (or one element's
@@ -268,16 +225,12 @@ static void emit_cuda(dg_strbuf *b, const dg_element_ops *el, const dg_physics *
     "    const real *__restrict__ fx, const real *__restrict__ egeo, real t, long long K,\n"
     "    const real *__restrict__ fcf) {\n");
   b->indent = 2;
-  if (pairs) {
-    emit_cuda_pairs(b, el, ph, vctx, fctx, uses_x);
-    b->indent = 0;
-    dg_strbuf_append(b, "}\n\n");
-    return;
-  }
   dg_strbuf_lines(b,
                   "const int GEPB = (int)(blockDim.x / NP); /* the launch's elements a block */\n"
-                  "extern __shared__ __align__(16) double smem_raw[];\n"
-                  "real *sg = (real *)smem_raw, *sd = sg + NGR * GEPB * NP;\n"
+                  "extern __shared__ __align__(16) double smem_raw[];\n");
+  dg_strbuf_line(b, pairs ? "real *sg = (real *)smem_raw, *sd = sg + GEPB * SGS;"
+                          : "real *sg = (real *)smem_raw, *sd = sg + NGR * GEPB * NP;");
+  dg_strbuf_lines(b,
                   "const int tid = threadIdx.x;\n"
                   "const int e = tid / NP, i = tid - e * NP;\n"
                   "const long long k0 = (long long)blockIdx.x * GEPB;\n"
@@ -285,7 +238,15 @@ static void emit_cuda(dg_strbuf *b, const dg_element_ops *el, const dg_physics *
                   "if (k0 + e < K) {\n");
   b->indent = 4;
   dg_strbuf_line(b, "const long long k = k0 + e;");
-  emit_node_values(b, ph, vctx, "sg[(%d * GEPB + e) * NP + i]");
+  if (pairs) {
+    dg_strbuf_line(b, "real gv[NGRV];");
+    emit_node_values(b, ph, vctx, "gv[%d]");
+    if (ph->ngrad % 2)
+      dg_strbuf_line(b, "gv[NGR] = 0;");
+    emit_pairs_store(b, "sg + e * SGS + i * NGRV", "gv");
+  } else {
+    emit_node_values(b, ph, vctx, "sg[(%d * GEPB + e) * NP + i]");
+  }
   b->indent = 2;
   dg_strbuf_lines(b,
                   "}\n"
@@ -295,8 +256,16 @@ static void emit_cuda(dg_strbuf *b, const dg_element_ops *el, const dg_physics *
                   "  const long long k = k0 + s;\n"
                   "  if (k < K) {\n");
   b->indent = 6;
-  emit_face_values(b, ph, fctx, uses_x, "sd[(%d * GEPB + s) * NFNFP + m]",
-                   "sg[(%d * GEPB + s) * NP + gFmask[m]]");
+  if (pairs) {
+    dg_strbuf_line(b, "real dv[NGRV];");
+    emit_face_values(b, ph, fctx, uses_x, "dv[%d]", "sg[s * SGS + gFmask[m] * NGRV + %d]");
+    if (ph->ngrad % 2)
+      dg_strbuf_line(b, "dv[NGR] = 0;");
+    emit_pairs_store(b, "sd + s * SDS + m * NGRV", "dv");
+  } else {
+    emit_face_values(b, ph, fctx, uses_x, "sd[(%d * GEPB + s) * NFNFP + m]",
+                     "sg[(%d * GEPB + s) * NP + gFmask[m]]");
+  }
   b->indent = 2;
   dg_strbuf_lines(b,
                   "  }\n"
@@ -304,8 +273,11 @@ static void emit_cuda(dg_strbuf *b, const dg_element_ops *el, const dg_physics *
                   "__syncthreads();\n"
                   "const long long k = k0 + e;\n"
                   "if (k >= K) return;\n");
-  emit_combine(b, DG_CODEGEN_CUDA, el->dim, "sg[(%s * GEPB + e) * NP + %s]",
-               "sd[(%s * GEPB + e) * NFNFP + %s]");
+  if (pairs)
+    emit_combine_pairs(b, el->dim);
+  else
+    emit_combine(b, DG_CODEGEN_CUDA, el->dim, "sg[(%s * GEPB + e) * NP + %s]",
+                 "sd[(%s * GEPB + e) * NFNFP + %s]");
   b->indent = 0;
   dg_strbuf_append(b, "}\n\n");
 }
