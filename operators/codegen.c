@@ -185,13 +185,12 @@ dg_error dg_codegen_generate(dg_codegen_target target, const dg_element_ops *el,
     DG_CALL(dg_flux_check_affine(ph, NULL, NULL));
   if (el->curved) /* node-per-thread kernels with per-node factors, over [0, KC) */
     DG_CHECK(cfg->work_mode != DG_WORK_GEMM && cfg->work_mode != DG_WORK_MMA &&
-                 !cfg->fuse_surface && !cfg->basis && ph->ngrad == 0 && el->dim >= 2,
+                 !cfg->basis && ph->ngrad == 0 && el->dim >= 2,
              DG_ERR_UNSUPPORTED,
-             "curved elements run work_mode parallel, sequence or inline, fuse_surface 0, "
-             "basis nodal, first-order terms only, in 2D and 3D (here work_mode %s, "
-             "fuse_surface %d, basis %d, %d lifted gradients, dim %d)",
-             dg_work_mode_name(cfg->work_mode), cfg->fuse_surface, cfg->basis, ph->ngrad,
-             el->dim);
+             "curved elements run work_mode parallel, sequence or inline, basis nodal, "
+             "first-order terms only, in 2D and 3D (here work_mode %s, basis %d, "
+             "%d lifted gradients, dim %d)",
+             dg_work_mode_name(cfg->work_mode), cfg->basis, ph->ngrad, el->dim);
   if (ph->ngrad > 0) /* the lifted gradients Qg share the state's mapM / mapP offsets */
     DG_CHECK(cfg->layout == DG_LAYOUT_FIELD_MAJOR && !cfg->gather_ahead && !cfg->local_traces,
              DG_ERR_INPUT,

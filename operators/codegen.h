@@ -70,9 +70,12 @@
  * (DIM+1) + d: n, sJ (the volume kernel scales the lift by 1/J at its
  * node).  Divergences in conservative form (1/J) sum_a
  * D_a (sum_d Ja_ad F_d), other partials by the chain rule with Ja/J
- * (dg/opdata_curved.c says why); cuda node-per-thread work modes only, no
- * fused surface, nodal basis, first-order terms.  A mesh without curved
- * elements never generates this module: its kernels are those above. */
+ * (dg/opdata_curved.c says why); cuda node-per-thread work modes only,
+ * nodal basis, first-order terms.  With fuse_surface (cuda) dg_volume_curved
+ * computes the face fluxes of its elements itself, with the same per-node
+ * normal and sJ and the same 1/J on the lift, and the solver does not launch
+ * dg_surface_curved.  A mesh without curved elements never generates this
+ * module: its kernels are those above. */
 #ifndef DG_OPERATORS_CODEGEN_H
 #define DG_OPERATORS_CODEGEN_H
 

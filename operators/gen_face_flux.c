@@ -205,6 +205,9 @@ void dg_gen_emit_block_faces(dg_strbuf *b, const dg_element_ops *el, const dg_ph
                              int gather_ahead, int ldg, int local) {
   dg_emit_ctx fctx;
   dg_gen_face_ctx(&fctx, ph, el->dim, is_float);
+  /* curved: the elements [0, KC) only (the affine ones after them are the
+   * affine module's, and the per-face-node geometry ends at KC) */
+  const char *kend = el->curved ? "KC" : "K";
   dg_strbuf_line(b, "/* fused surface: scaled face fluxes of the block's elements */");
   if (gather_ahead) {
     /* every trace the thread needs is requested before the first flux is
@@ -221,7 +224,7 @@ void dg_gen_emit_block_faces(dg_strbuf *b, const dg_element_ops *el, const dg_ph
     dg_strbuf_line(b, "  const int z = tid + it * (%s);", nthreads);
     dg_strbuf_line(b, "  const int s = z / NFNFP, m = z - s * NFNFP;");
     dg_strbuf_line(b, "  const long long k = k0 + s;");
-    dg_strbuf_line(b, "  if (z < %s * NFNFP && k < K) {", nslots);
+    dg_strbuf_line(b, "  if (z < %s * NFNFP && k < %s) {", nslots, kend);
     dg_strbuf_lines(b,
                     "    const long long idx = k * NFNFP + m, cs = CSTRIDE(K);\n"
                     "    const long long iM = BASE(k, c_Fmask[m]), iP = mapP[idx];\n"
@@ -254,8 +257,8 @@ void dg_gen_emit_block_faces(dg_strbuf *b, const dg_element_ops *el, const dg_ph
   }
   dg_strbuf_lines(b,
                   "  const int s = z / NFNFP, m = z - s * NFNFP;\n"
-                  "  const long long k = k0 + s;\n"
-                  "  if (k < K) {\n");
+                  "  const long long k = k0 + s;\n");
+  dg_strbuf_line(b, "  if (k < %s) {", kend);
   b->indent += 4;
   if (gather_ahead) {
     dg_strbuf_lines(b,

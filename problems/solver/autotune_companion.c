@@ -55,32 +55,49 @@ done:
   return err;
 }
 
-/* The distinct candidates: volume variants x face-thread counts, mapped. */
+/* c mapped, appended to out[0..*n) unless it is there already (seen: the
+ * descriptions).  A fused-surface candidate keeps cur's face-thread count:
+ * no surface kernel of its module is launched, so the counts would be
+ * copies of one candidate. */
+static void add_candidate(const dg_solver *s, const dg_autotune_companion *co,
+                          const dg_kernel_config *cur, dg_kernel_config c,
+                          char (*seen)[DG_KERNEL_CONFIG_TEXT], dg_kernel_config *out, int *n) {
+  c = co->map(s, &c);
+  if (co->surface_twins && c.fuse_surface)
+    c.face_threads = cur->face_threads;
+  char txt[DG_KERNEL_CONFIG_TEXT];
+  dg_kernel_config_describe(&c, txt, sizeof txt);
+  for (int i = 0; i < *n; i++)
+    if (strcmp(seen[i], txt) == 0)
+      return;
+  snprintf(seen[*n], sizeof seen[*n], "%s", txt);
+  out[(*n)++] = c;
+}
+
+/* The distinct candidates: volume variants x face-thread counts (x both
+ * fuse_surface with surface_twins), mapped. */
 static int candidates(const dg_tune_space *sp, const dg_solver *s,
                       const dg_autotune_companion *co, const dg_kernel_config *cur,
                       dg_kernel_config *out, int cap) {
-  int n = 0;
+  int n = 0, twins = co->surface_twins ? 2 : 1;
   char (*seen)[DG_KERNEL_CONFIG_TEXT] = calloc((size_t)cap, sizeof *seen);
   if (!seen)
     return 0;
   for (int v = -1; v < sp->nvolume; v++)
-    for (int f = 0; f < (sp->nface > 0 ? sp->nface : 1) && n < cap; f++) {
-      dg_kernel_config c = *cur;
-      if (v >= 0)
-        dg_tune_apply_volume(&c, &sp->volume[v]);
-      if (sp->nface > 0)
-        c.face_threads = sp->face_threads[f];
-      c = co->map(s, &c);
-      char txt[DG_KERNEL_CONFIG_TEXT];
-      dg_kernel_config_describe(&c, txt, sizeof txt);
-      int dup = 0;
-      for (int i = 0; i < n && !dup; i++)
-        dup = strcmp(seen[i], txt) == 0;
-      if (dup)
-        continue;
-      snprintf(seen[n], sizeof seen[n], "%s", txt);
-      out[n++] = c;
-    }
+    for (int f = 0; f < (sp->nface > 0 ? sp->nface : 1); f++)
+      for (int w = 0; w < twins && n < cap; w++) {
+        dg_kernel_config c = *cur;
+        if (v >= 0)
+          dg_tune_apply_volume(&c, &sp->volume[v]);
+        if (sp->nface > 0)
+          c.face_threads = sp->face_threads[f];
+        if (w) { /* the twin: the other surface form */
+          c.fuse_surface = !c.fuse_surface;
+          if (!c.fuse_surface)
+            c.gather_ahead = 0;
+        }
+        add_candidate(s, co, cur, c, seen, out, &n);
+      }
   free(seen);
   return n;
 }
@@ -118,7 +135,7 @@ static dg_error search(const dg_autotune_request *q, dg_solver *s,
   dg_tune_space sp;
   DG_CALL(dg_tune_space_create(info->backend == DG_BACKEND_CUDA, q->mode, q->disc->Np,
                                q->disc->Nfaces * q->disc->Nfp, &sp));
-  const int cap = (sp.nvolume + 1) * (sp.nface > 0 ? sp.nface : 1);
+  const int cap = (sp.nvolume + 1) * (sp.nface > 0 ? sp.nface : 1) * (co->surface_twins ? 2 : 1);
   dg_kernel_config *c = calloc((size_t)cap, sizeof *c);
   dg_error err = DG_OK;
   DG_CHECK_GOTO(err, done, c, DG_ERR_MEMORY, "out of memory");

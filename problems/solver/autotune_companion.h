@@ -19,6 +19,10 @@ typedef struct dg_autotune_companion {
   dg_error (*set)(dg_solver *s, const dg_kernel_config *cfg);
   /* the knobs of a candidate as the module takes them */
   dg_kernel_config (*map)(const dg_solver *s, const dg_kernel_config *cfg);
+  /* every candidate also with the other fuse_surface (the face fluxes in the
+   * volume kernel or a kernel of their own: which wins depends on the
+   * module's geometry loads, not only on the main operator's choice) */
+  int surface_twins;
 } dg_autotune_companion;
 
 /* The database's entry for c on q's device and problem where it has one

@@ -3,8 +3,9 @@
  * their candidates the tuning space's volume variants and face-thread
  * counts as the curved kernels take them (dg_solver_curved_config: the
  * node-per-thread work modes, the layout and fused update of the affine
- * choice), timed on the solver itself: dg_surface_curved + dg_volume_curved
- * over the curved elements, the affine knobs fixed (autotune_companion.h). */
+ * choice), on cuda each with the fused surface and without, timed on the
+ * solver itself: dg_surface_curved (where launched) + dg_volume_curved over
+ * the curved elements, the affine knobs fixed (autotune_companion.h). */
 #include <stdio.h>
 #include <string.h>
 
@@ -26,9 +27,13 @@ dg_error dg_autotune_curved(const dg_autotune_request *q, dg_solver *s,
                                     hex));
   snprintf(what, sizeof what, "the curved elements' kernels (%lld elements)",
            (long long)dg_solver_curved_elements(s));
+  /* cuda: the fused surface and the separate one for every candidate (the
+   * c kernels have one form, dg_solver_curved_load) */
+  int twins = dg_device_get_info(q->dev)->backend == DG_BACKEND_CUDA;
   dg_autotune_companion c = {what,        "curved kernels",          DG_SOLVER_SURFACE_CURVED,
                              DG_SOLVER_VOLUME_CURVED, q->physics, 1, hex,
-                             dg_solver_kernels_curved, dg_solver_set_kernels_curved, map_curved};
+                             dg_solver_kernels_curved, dg_solver_set_kernels_curved, map_curved,
+                             twins};
   DG_CALL(dg_autotune_companion_run(q, s, &c, out));
   return DG_OK;
 }

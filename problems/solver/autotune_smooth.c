@@ -49,7 +49,8 @@ dg_error dg_autotune_smooth(const dg_autotune_request *q, dg_solver *s, int coef
                              hex,
                              dg_solver_kernels_smooth,
                              dg_solver_set_kernels_smooth,
-                             dg_solver_smooth_config};
+                             dg_solver_smooth_config,
+                             0};
   DG_CALL(dg_autotune_companion_run(q, s, &c, out));
   return DG_OK;
 }

@@ -589,7 +589,10 @@ static dg_error eval_rhs_first_order(dg_solver *s, const dg_rhs_kernels *k, doub
                                      double b, double dt) {
   int64_t K = s->od->K_owned;
   const int64_t Kc = s->od->Kc;
-  if (!s->halo) { /* curved elements: both surfaces before a fused update changes q */
+  /* curved elements: both surfaces before a fused update changes q (with
+   * the fused surface the curved kernel's update goes through q_alt,
+   * dg_solver_curved_volume says why) */
+  if (!s->halo) {
     if (Kc > 0)
       DG_CALL(dg_solver_curved_surface(s, mkreal(s, t)));
     DG_CALL(launch_surface(s, k, t, Kc, K - Kc));
@@ -774,7 +777,9 @@ dg_error dg_solver_launch_kernel(dg_solver *s, dg_solver_kernel_id which, double
 }
 
 int dg_solver_kernel_launches(const dg_solver *s, dg_solver_kernel_id which) {
-  if (which == DG_SOLVER_SURFACE_CURVED || which == DG_SOLVER_VOLUME_CURVED)
+  if (which == DG_SOLVER_SURFACE_CURVED) /* the fused surface: dg_volume_curved's */
+    return s->od->Kc > 0 && !dg_solver_curved_fused(s);
+  if (which == DG_SOLVER_VOLUME_CURVED)
     return s->od->Kc > 0;
   if (which == DG_SOLVER_SURFACE_SMOOTH || which == DG_SOLVER_VOLUME_SMOOTH) {
     const dg_kernel_config *c = dg_solver_kernels_smooth(s);

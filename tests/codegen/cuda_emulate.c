@@ -12,12 +12,17 @@
  * of a user-space switch per barrier and thread (an OpenMP team of up to
  * 1024 OS threads spent minutes in the kernel's scheduler on 2 cores).
  *
- * usage: test_cuda_emulate problem.cfg [--orders=A,B,...] [--curved] [section.key=value ...]
+ * usage: test_cuda_emulate problem.cfg [--orders=A,B,...] [--curved [--uniform]]
+ *                          [section.key=value ...]
  *   --orders: the polynomial orders to check (default 1,3; at most 4)
  *   --curved: a mesh with curved elements: the curved module instead
  *             (dg_surface_curved, dg_volume_curved over the curved elements,
  *             with their per-node metric terms), every variant as the solver
- *             maps it to the curved kernels' knobs (dg_solver_curved_config)
+ *             maps it to the curved kernels' knobs (dg_solver_curved_config),
+ *             the fused-surface ones also against the separate-surface one
+ *   --uniform: the state is the problem's initial state (a uniform flow,
+ *             exact on the boundaries): every variant's right-hand side on
+ *             the curved elements is zero to round-off (free-stream)
  * With discretization.precision=float both modules run in float (the
  * tensor-core variants as split TF32), compared to 5e-5 relative. */
 #include <math.h>
@@ -573,9 +578,11 @@ typedef struct {
   dg_physics ph;
   int nc, is_float;
   int curved; /* --curved: the curved module over the curved elements */
+  int uniform; /* --uniform: the initial state, whose right-hand side is zero */
   char seen[64][DG_KERNEL_CONFIG_TEXT]; /* --curved: the mapped variants checked */
   int nseen;
   int nvrtc; /* --curved: modules NVRTC compiled */
+  int nvrtc_fused; /* --curved: of them with the fused surface */
   double tol;
   int failures, checked, checked_mma, checked_bb;
 } emu_run;
@@ -587,6 +594,8 @@ typedef struct {
   const double *u;
   double *coef; /* the coefficients at the nodes (physics with ncoef > 0) */
   double *ref, *got;
+  double *unfused; /* --curved: the separate-surface variant's result */
+  int have_unfused;
   int64_t nlog;
 } emu_order;
 
@@ -604,6 +613,7 @@ static void nvrtc_check(emu_run *R, const char *cuda) {
   free(cubin);
   if (e == DG_OK) {
     R->nvrtc++;
+    R->nvrtc_fused += strstr(cuda, "fused surface: scaled face fluxes") != NULL;
     printf("NVRTC compiled the curved module (%zu bytes)\n", size);
   } else if (e != DG_ERR_UNSUPPORTED) {
     dg_error_print(stdout);
@@ -614,10 +624,46 @@ static void nvrtc_check(emu_run *R, const char *cuda) {
 #endif
 }
 
+/* The largest difference of the emulated result from the cpu module's
+ * (and, curved with the fused surface, from the separate-surface
+ * variant's), the curved elements only where the kernels are the curved
+ * ones (an affine element holds a fused update's R0); 1 when within the
+ * tolerance: relative to the reference, or with --uniform absolute, the
+ * free-stream bound of problems.curved_freestream_* (1e-11 of the state's
+ * size over h_min: the metric identity to round-off, scaled by 1/J). */
+static int compare(emu_run *R, const emu_order *E, const char *what, int fused) {
+  const dg_discretization *d = E->d;
+  double num = 0, den = 0, unf = 0, mag = 0, scale = 0;
+  for (int64_t z = 0; z < E->nlog; z++) {
+    scale = fmax(scale, fabs(E->u[z]));
+    if (R->curved && (z / d->Np) % d->K >= d->ncurved)
+      continue;
+    num = fmax(num, fabs(E->got[z] - E->ref[z]));
+    den = fmax(den, fabs(E->ref[z]));
+    mag = fmax(mag, fabs(E->got[z]));
+    if (fused && E->have_unfused)
+      unf = fmax(unf, fabs(E->got[z] - E->unfused[z]));
+  }
+  int ok;
+  double bound = 1e-11 * scale / d->h_min;
+  if (R->uniform) /* zero, as the reference */
+    ok = num <= bound && mag <= bound && unf <= bound;
+  else /* a zero reference would prove nothing */
+    ok = num / fmax(den, 1e-300) < R->tol && unf / fmax(den, 1e-300) < R->tol && den > 0;
+  printf("N=%d %-120s max %s diff %.2e", d->N, what, R->uniform ? "abs" : "rel",
+         R->uniform ? num : num / fmax(den, 1e-300));
+  if (fused && E->have_unfused)
+    printf(", from the separate surface %.2e", R->uniform ? unf : unf / fmax(den, 1e-300));
+  if (R->uniform)
+    printf(", max |rhs| %.2e (bound %.2e)", mag, bound);
+  printf(" %s\n", ok ? "ok" : "FAIL");
+  return ok;
+}
+
 /* Variant c against the cpu module on the same state: its emulated CUDA
  * module's rhs to tol of the cpu module's.  0, or 1 when the emulated
  * source cannot be built. */
-static int check_variant(emu_run *R, const emu_order *E, dg_kernel_config c) {
+static int check_variant(emu_run *R, emu_order *E, dg_kernel_config c) {
   const dg_discretization *d = E->d;
   dg_generated gc, gg;
   dg_kernel_config cc = dg_kernel_config_default();
@@ -645,8 +691,11 @@ static int check_variant(emu_run *R, const emu_order *E, dg_kernel_config c) {
     return 0;
   }
   MUST(e);
-  if (R->curved && (c.work_mode != DG_WORK_PARALLEL || c.matrices != DG_MATRIX_GLOBAL) &&
-      R->nvrtc < 2) /* NVRTC as the cuda backend compiles it, where it exists (no GPU needed) */
+  /* NVRTC as the cuda backend compiles it, where it exists (no GPU
+   * needed): two of the separate-surface modules and a fused one */
+  if (R->curved && (((c.work_mode != DG_WORK_PARALLEL || c.matrices != DG_MATRIX_GLOBAL) &&
+                     R->nvrtc - R->nvrtc_fused < 2) ||
+                    (c.fuse_surface && R->nvrtc_fused == 0)))
     nvrtc_check(R, gg.source);
   MUST(dg_codegen_generate(DG_CODEGEN_C, el, &R->ph, R->is_float, &cc, &gc));
   dg_opdata *od = NULL;
@@ -667,19 +716,14 @@ static int check_variant(emu_run *R, const emu_order *E, dg_kernel_config c) {
              R->ph.ngrad * d->dim, E->ref);
   run_module(R->dev, d, od, R->nc, &c, emu, 1, R->curved, E->u, R->ph.ncoef, E->coef,
              R->ph.ngrad * d->dim, E->got);
-  double num = 0, den = 0;
-  for (int64_t z = 0; z < E->nlog; z++) {
-    if (R->curved && (z / d->Np) % d->K >= d->ncurved)
-      continue; /* an affine element: not the curved kernels' (a fused update's R0) */
-    num = fmax(num, fabs(E->got[z] - E->ref[z]));
-    den = fmax(den, fabs(E->ref[z]));
-  }
-  double rel = num / fmax(den, 1e-300);
-  int ok = rel < R->tol && den > 0; /* a zero reference would prove nothing */
   char buf[DG_KERNEL_CONFIG_TEXT];
   dg_kernel_config_describe(&c, buf, sizeof buf);
-  printf("N=%d %-120s max rel diff %.2e %s\n", d->N, buf, rel, ok ? "ok" : "FAIL");
+  int ok = compare(R, E, buf, c.fuse_surface);
   R->failures += !ok;
+  if (R->curved && !c.fuse_surface && !E->have_unfused) { /* what the fused ones must give */
+    memcpy(E->unfused, E->got, (size_t)E->nlog * sizeof *E->got);
+    E->have_unfused = 1;
+  }
   R->checked++;
   R->checked_mma += c.work_mode == DG_WORK_MMA;
   R->checked_bb += c.basis;
@@ -690,7 +734,24 @@ static int check_variant(emu_run *R, const emu_order *E, dg_kernel_config c) {
   return 0;
 }
 
-/* Every variant at order N on one random state. */
+/* --uniform: the problem's initial state at the nodes ([nc][K][Np]), as
+ * the cpu backend's solver sets it from the flux file. */
+static void initial_state(emu_run *R, const dg_discretization *d, double *u) {
+  dg_solver *s = NULL;
+  MUST(dg_solver_create(R->dev, d, &R->ph, R->p->tag_to_bc, NULL, &s));
+  MUST(dg_solver_set_initial(s, 0.0));
+  MUST(dg_solver_get_state(s, u));
+  dg_solver_destroy(&s);
+}
+
+/* The variants checked: every one, or on curved elements 0..6 (the
+ * node-per-thread work modes, prefetch, the three matrix places, both
+ * layouts, padding, the fused update, pairs, unrolling) and the fused
+ * surface without (8) and with the fused update (9: traces gathered ahead;
+ * 10: element-major), 15 CPU-s cold. */
+static const int curved_variants[] = {0, 1, 2, 3, 4, 5, 6, 8, 9, 10};
+
+/* Every variant at order N on one random state (--uniform: the initial one). */
 static int check_order(emu_run *R, int N) {
   int nc = R->nc;
   emu_order E;
@@ -707,6 +768,7 @@ static int check_order(emu_run *R, int N) {
   double *u = malloc((size_t)E.nlog * sizeof *u);
   E.ref = malloc((size_t)E.nlog * sizeof *E.ref);
   E.got = malloc((size_t)E.nlog * sizeof *E.got);
+  E.unfused = malloc((size_t)E.nlog * sizeof *E.unfused);
   srand(7);
   for (int c = 0; c < nc; c++) /* positive density and energy for Euler-like systems */
     for (int64_t z = 0; z < d->K * d->Np; z++) {
@@ -714,6 +776,8 @@ static int check_order(emu_run *R, int N) {
       u[(int64_t)c * d->K * d->Np + z] =
           c == 0 ? 1 + 0.2 * r : c == nc - 1 ? 2.5 + 0.2 * r : 0.2 * (r - 0.5);
     }
+  if (R->uniform)
+    initial_state(R, d, u);
   E.u = u;
   dg_coefficients *co = NULL; /* as dgrun builds them from the cfg */
   if (R->ph.ncoef > 0) {
@@ -725,15 +789,14 @@ static int check_order(emu_run *R, int N) {
     E.coef = co->values;
   }
   int rc = 0;
-  /* curved: variants 0..6 (the node-per-thread work modes, prefetch, the
-   * three matrix places, both layouts, padding, the fused update, pairs,
-   * unrolling), 10 CPU-s cold */
-  for (int v = 0; v < (R->curved ? 7 : 60) && rc == 0; v++)
-    rc = check_variant(R, &E, variant(v, d->Np));
+  int nv = R->curved ? (int)(sizeof curved_variants / sizeof curved_variants[0]) : 60;
+  for (int v = 0; v < nv && rc == 0; v++)
+    rc = check_variant(R, &E, variant(R->curved ? curved_variants[v] : v, d->Np));
   dg_coefficients_destroy(&co);
   free(u);
   free(E.ref);
   free(E.got);
+  free(E.unfused);
   dg_bernstein_destroy(&bb);
   dg_discretization_destroy(&E.d);
   return rc;
@@ -753,6 +816,12 @@ int main(int argc, char **argv) {
     argv[2] = argv[1];
     argv++;
     argc--;
+    if (argc > 2 && strcmp(argv[2], "--uniform") == 0) {
+      R.uniform = 1;
+      argv[2] = argv[1];
+      argv++;
+      argc--;
+    }
   }
   MUST(dg_problem_load(argv[1], (const char *const *)argv + 2, argc - 2, &R.p));
   MUST(dg_device_create("cpu", 0, &R.dev));
@@ -781,7 +850,8 @@ int main(int argc, char **argv) {
   printf("%d variants checked (%d on the tensor cores), %d failures\n", R.checked,
          R.checked_mma, R.failures);
   if (R.curved) {
-    printf("curved module: %d distinct variants on the curved elements\n", R.checked);
+    printf("curved module: %d distinct variants on the curved elements (%d NVRTC-compiled, "
+           "%d of them with the fused surface)\n", R.checked, R.nvrtc, R.nvrtc_fused);
     return R.failures || R.checked == 0;
   }
   if (R.checked_mma == 0)
