@@ -103,6 +103,21 @@ curved() { # issue 40: the curved kernels' gpu tests (the fused surface too),
   rhsrow cyl_affine "$CF" "${cyl[@]}" "mesh.file=$PWD/$M/cyl_k1.h5"
 }
 case "${1:-profile}" in
+last)
+  # problems.curved_fused_gpu's program on the annulus of its ctest (44 of
+  # 140 triangles curved, imported here: .carry/ann), plain and under the
+  # sanitizers; then the N = 1 peer
+  A=(mesh.file=$PWD/.carry/ann/annulus_k3.h5)
+  CF2=$PWD/tests/problems/inputs/curved_maxwell2d.cfg
+  timeout 60 $B/tests/problems/test_problems_curved_fused "$CF2" "${A[@]}" > "$OUT/curved_fused.log" 2>&1
+  echo "curved_fused (annulus): exit $? ($(tail -1 "$OUT/curved_fused.log"))" | tee -a "$S"
+  for tool in memcheck racecheck; do
+    timeout 90 /usr/local/cuda/bin/compute-sanitizer --tool $tool --error-exitcode 9 \
+      $B/tests/problems/test_problems_curved_fused "$CF2" "${A[@]}" > "$OUT/cs_${tool}_curved_fused.log" 2>&1
+    echo "compute-sanitizer $tool curved_fused: exit $? ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/cs_${tool}_curved_fused.log" | tail -1))" | tee -a "$S"
+  done
+  pyfr 1 60
+  steprow tgv_N1 "$TGV" "${n1[@]}" ;;
 final)
   V=(backend.fuse_surface=true backend.fuse_update=true backend.face_threads=128 backend.work_mode=inline backend.work_per_thread=2 backend.elements_per_block=8)
   timeout 60 $G rhs "$TGV" "${n3[@]}" "${V[@]}" --tune=off --repeats 20 > "$OUT/rhs_v_best.log" 2>&1
