@@ -116,8 +116,8 @@ last)
       $B/tests/problems/test_problems_curved_fused "$CF2" "${A[@]}" > "$OUT/cs_${tool}_curved_fused.log" 2>&1
     echo "compute-sanitizer $tool curved_fused: exit $? ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/cs_${tool}_curved_fused.log" | tail -1))" | tee -a "$S"
   done
-  pyfr 1 60
-  steprow tgv_N1 "$TGV" "${n1[@]}" ;;
+  steprow tgv_N1 "$TGV" "${n1[@]}"
+  pyfr 1 60 ;;
 final)
   V=(backend.fuse_surface=true backend.fuse_update=true backend.face_threads=128 backend.work_mode=inline backend.work_per_thread=2 backend.elements_per_block=8)
   timeout 60 $G rhs "$TGV" "${n3[@]}" "${V[@]}" --tune=off --repeats 20 > "$OUT/rhs_v_best.log" 2>&1
