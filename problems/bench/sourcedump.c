@@ -1,7 +1,10 @@
 /* dgbench source: the generated module of a problem as its [backend] knobs
  * shape it, for either target, without a device.
  *
- *   dgbench source problem.cfg [section.key=value ...] [--target cuda|c]
+ *   dgbench source problem.cfg [section.key=value ...] [--target cuda|c] [--curved]
+ *
+ * --curved: the module of the curved elements' kernels (issue 40; the
+ * problem's mesh need not be curved).
  *
  * For reading the kernels and for the compiler's own report on them, e.g.
  *   dgbench source euler.cfg discretization.order=5 backend.work_per_thread=2 > k.cu
@@ -20,13 +23,13 @@
 
 static int usage(void) {
   fprintf(stderr, "usage: dgbench source problem.cfg [section.key=value ...] "
-                  "[--target cuda|c]\n");
+                  "[--target cuda|c] [--curved]\n");
   return 2;
 }
 
 int dg_sourcedump_main(int argc, char **argv) {
   const char *cfg = NULL, *ov[64];
-  int nov = 0;
+  int nov = 0, curved = 0;
   dg_codegen_target target = DG_CODEGEN_CUDA;
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i];
@@ -37,6 +40,8 @@ int dg_sourcedump_main(int argc, char **argv) {
         return usage();
       }
       target = strcmp(t, "c") == 0 ? DG_CODEGEN_C : DG_CODEGEN_CUDA;
+    } else if (strcmp(a, "--curved") == 0) {
+      curved = 1;
     } else if (strncmp(a, "--", 2) == 0) {
       fprintf(stderr, "dgbench source: unknown option '%s'\n", a);
       return usage();
@@ -67,6 +72,7 @@ int dg_sourcedump_main(int argc, char **argv) {
     err = dg_bernstein_create(re, &bb);
   if (err == DG_OK) {
     dg_element_ops el = bb ? dg_element_ops_of_bernstein(re, bb) : dg_element_ops_of(re);
+    el.curved = curved;
     err = dg_codegen_generate(target, &el, &ph, p->precision == DG_FLOAT, &p->kernels, &g);
   }
   if (err == DG_OK && fputs(g.source, stdout) == EOF)
